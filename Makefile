@@ -1,0 +1,46 @@
+# Two entry points for a fresh machine:
+#   make run    the emulated unit (pygame window, or a terminal view without a display)
+#   make test   system packages (when root), the virtual environment, ruff, mypy and pytest
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test venv venv-dev system-deps lint typecheck pytest bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+venv: $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[emu]'
+
+venv-dev: $(BIN)/python system-deps
+	$(BIN)/pip install --quiet -e '.[emu,nfc,pcsc,serial,pi,dev]'
+
+system-deps:
+	@bash deploy/system-deps.sh test
+
+run: venv
+	$(BIN)/ultibank emulate
+
+lint: venv-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: venv-dev
+	$(BIN)/mypy --strict bank/ board_assets/
+
+pytest: venv-dev
+	$(BIN)/python -m pytest -q
+
+test: venv-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict bank/ board_assets/
+	$(BIN)/python -m pytest -q
+
+bench: venv-dev
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

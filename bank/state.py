@@ -1,0 +1,116 @@
+"""The game state: immutable values, rebuilt from the journal at start.
+
+Imports only ``board_assets`` and the standard library. States are frozen: applying an event
+returns a new state (see :mod:`bank.events`), so comparing two states is exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from board_assets import Edition
+
+#: A creditor: a bank card number, or None for the bank.
+Creditor = int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    card: int
+    token: str
+    balance: int
+    jailed: bool = False
+    debt: int = 0
+    creditor: Creditor = None
+    bankrupt: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PropertyState:
+    number: int
+    owner: int | None = None
+    level: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    edition: str
+    players: tuple[PlayerState, ...] = ()
+    properties: tuple[PropertyState, ...] = ()
+    #: colour groups whose completion bonus was given (once per group per game)
+    completed_groups: frozenset[str] = frozenset()
+    #: rent payments still charged at level-1 rent (event card "cheap rent")
+    cheap_rents: int = 0
+    game_over: bool = False
+    winner: int | None = None
+    #: bank card numbers from first to last place, once the game is over
+    ranking: tuple[int, ...] = ()
+
+    @classmethod
+    def empty(cls, edition: Edition) -> GameState:
+        """A state with no players and every property unowned."""
+        return cls(
+            edition=edition.id,
+            properties=tuple(PropertyState(p.number) for p in edition.properties),
+        )
+
+    @property
+    def started(self) -> bool:
+        return bool(self.players)
+
+    def player(self, card: int) -> PlayerState | None:
+        """The registered player of bank card *card*, or None."""
+        for p in self.players:
+            if p.card == card:
+                return p
+        return None
+
+    def prop(self, number: int) -> PropertyState:
+        return self.properties[number - 1]
+
+    def owned_by(self, card: int) -> tuple[int, ...]:
+        """Numbers of the properties *card* owns."""
+        return tuple(p.number for p in self.properties if p.owner == card)
+
+    def debtor(self) -> PlayerState | None:
+        """The player settling a debt, if any (at most one at a time)."""
+        for p in self.players:
+            if p.debt > 0:
+                return p
+        return None
+
+    def with_player(self, player: PlayerState) -> GameState:
+        players = tuple(player if p.card == player.card else p for p in self.players)
+        return replace(self, players=players)
+
+    def with_property(self, prop: PropertyState) -> GameState:
+        props = list(self.properties)
+        props[prop.number - 1] = prop
+        return replace(self, properties=tuple(props))
+
+    def to_json(self) -> dict[str, Any]:
+        """The state file of SCRIPTS.md (extra keys allowed)."""
+        return {
+            "edition": self.edition,
+            "game_over": self.game_over,
+            "winner": self.winner,
+            "players": [
+                {
+                    "card": p.card,
+                    "token": p.token,
+                    "balance": p.balance,
+                    "jailed": p.jailed,
+                    "debt": p.debt,
+                    "bankrupt": p.bankrupt,
+                    "creditor": p.creditor if p.debt else None,
+                }
+                for p in self.players
+            ],
+            "properties": [
+                {"number": p.number, "owner": p.owner, "level": p.level} for p in self.properties
+            ],
+            "completed_groups": sorted(self.completed_groups),
+            "cheap_rents": self.cheap_rents,
+            "ranking": list(self.ranking),
+        }

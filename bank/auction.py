@@ -1,0 +1,111 @@
+"""Timed auctions in 20 M€ steps, on an injected clock.
+
+An auction is a step in progress, not a transaction: nothing is journalled until the sale
+(:class:`bank.commands.AuctionSale`), which the game validates like any command. Time is
+whatever float the caller passes as *now* (monotonic seconds or a script's virtual clock).
+Imports the engine's value types only.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from bank.commands import AuctionSale
+from bank.errors import NotEnoughMoney, RuleError
+from bank.state import GameState
+
+
+class AuctionOutcome(Enum):
+    WAITING = "waiting"  # not started (the auction icon shows; ✓ starts it)
+    RUNNING = "running"
+    SOLD = "sold"  # countdown over with a bid: the winner pays
+    CANCELLED = "cancelled"  # countdown over with no bid, or X before any bid
+
+
+class Auction:
+    """One auction of an unowned property. Bids rise by *step* from 0."""
+
+    def __init__(self, number: int, step: int, seconds: float, state: GameState) -> None:
+        if state.prop(number).owner is not None:
+            raise RuleError(
+                f"property {number} is owned: only a free property is auctioned", "already owned"
+            )
+        self.number = number
+        self.step = step
+        self.seconds = seconds
+        self._state = state
+        self.price = 0
+        self.bids = 0
+        #: the card of the last bid when it was made by tapping; None for a button bid
+        self.bidder: int | None = None
+        self.started = False
+        self.cancelled = False
+        self.deadline: float | None = None
+
+    def update_state(self, state: GameState) -> None:
+        """Balances and jail status used to check named bids."""
+        self._state = state
+
+    def start(self, now: float) -> None:
+        """Start the countdown."""
+        if self.started:
+            raise RuleError("the auction is already running", "already running")
+        self.started = True
+        self.deadline = now + self.seconds
+
+    def bid(self, now: float, card: int | None = None) -> int:
+        """Raise by one step: anonymous (button, *card* None) or in *card*'s name."""
+        if not self.started or self.cancelled:
+            raise RuleError("the auction has not started", "not started")
+        if self.expired(now):
+            raise RuleError("the auction is over", "auction over")
+        price = self.price + self.step
+        if card is not None:
+            player = self._state.player(card)
+            if player is None or player.bankrupt:
+                raise RuleError(f"bank card {card} is not in this game", "card not in game")
+            if player.jailed:
+                raise RuleError(f"player {card} is in jail and cannot bid", "in jail")
+            if player.balance < price:
+                raise NotEnoughMoney(
+                    f"player {card} has {player.balance}, cannot bid {price}", "not enough money"
+                )
+        self.price = price
+        self.bids += 1
+        self.bidder = card
+        self.deadline = now + self.seconds
+        return price
+
+    def cancel(self) -> None:
+        """X before any bid."""
+        if self.bids:
+            raise RuleError("a bid was made: the auction cannot be cancelled", "bids made")
+        self.cancelled = True
+
+    def remaining(self, now: float) -> float:
+        if self.deadline is None:
+            return self.seconds
+        return max(0.0, self.deadline - now)
+
+    def expired(self, now: float) -> bool:
+        return self.deadline is not None and now >= self.deadline
+
+    def outcome(self, now: float) -> AuctionOutcome:
+        if self.cancelled:
+            return AuctionOutcome.CANCELLED
+        if not self.started:
+            return AuctionOutcome.WAITING
+        if not self.expired(now):
+            return AuctionOutcome.RUNNING
+        return AuctionOutcome.SOLD if self.bids else AuctionOutcome.CANCELLED
+
+    def sale(self, card: int | None = None) -> AuctionSale:
+        """The command that completes the sale to *card* (default: the named last bidder)."""
+        winner = card if card is not None else self.bidder
+        if winner is None:
+            raise RuleError("the last bidder must tap their bank card", "tap winner's card")
+        if self.bidder is not None and winner != self.bidder:
+            raise RuleError(f"player {self.bidder} made the last bid", "not the winner")
+        if not self.bids:
+            raise RuleError("no bid was made", "no bid")
+        return AuctionSale(winner, self.number, self.price)

@@ -1,0 +1,198 @@
+"""A game: the state, its ruleset, its journal, and single-transaction undo.
+
+``Game.execute`` is the only way the state changes: the ruleset decides the events, the
+journal commits them durably, then the in-memory state (a cache of the journal) is updated.
+Nothing is confirmed to players before the commit. Undo cancels the last undo group (a
+transaction, plus the properties given up to settle a debt it caused) by journalling its
+inverse events, so replaying the journal always gives the live state.
+Imports the engine and, by protocol, any journal with ``append``/``records``/``new_game``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bank.auction import Auction
+from bank.commands import Command, GiveProperty, NewGame, Undo, command_from_dict
+from bank.config import RulesConfig
+from bank.errors import BankError, GameOver, InDebt, RuleError, UndoRefused
+from bank.events import SCHEMA_VERSION, Event, apply, event_from_dict, invert
+from bank.ruleset import Ruleset
+from bank.state import GameState
+from bank.ultime import UltimeRules
+from board_assets import Edition
+
+
+class JournalLike(Protocol):
+    """What the game needs of a journal (see :class:`bank.journal.Journal`)."""
+
+    def append(self, record: dict[str, Any]) -> int: ...
+
+    def records(self) -> Iterator[dict[str, Any]]: ...
+
+    def new_game(self, meta: dict[str, Any]) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Transaction:
+    """One committed transaction."""
+
+    seq: int
+    command: Command
+    events: tuple[Event, ...]
+    #: the seq of the transaction whose undo group this one belongs to (None: not undoable)
+    undo_group: int | None
+
+    def to_record(self, edition: str) -> dict[str, Any]:
+        return {
+            "v": SCHEMA_VERSION,
+            "edition": edition,
+            "command": self.command.to_dict(),
+            "events": [e.to_dict() for e in self.events],
+            "undo_group": self.undo_group,
+        }
+
+
+class Game:
+    """The live game. Resumes from *journal* when one is given."""
+
+    def __init__(
+        self,
+        edition: Edition,
+        rules: RulesConfig | None = None,
+        journal: JournalLike | None = None,
+        ruleset: Ruleset | None = None,
+    ) -> None:
+        self.edition = edition
+        self.rules = rules or RulesConfig()
+        self.ruleset: Ruleset = ruleset or UltimeRules(edition, self.rules)
+        self.journal = journal
+        self.state = GameState.empty(edition)
+        self._seq = 0
+        self._undo_events: list[Event] = []
+        self._undo_group: int | None = None
+        self._group_had_debt = False
+        if journal is not None:
+            self._replay(journal.records())
+
+    # ------------------------------------------------------------------ resume
+
+    def _replay(self, records: Iterable[dict[str, Any]]) -> None:
+        for record in records:
+            if record.get("edition", self.edition.id) != self.edition.id:
+                raise BankError(
+                    f"this data directory holds a game of edition {record['edition']!r}, "
+                    f"not {self.edition.id!r}: choose that edition or another data directory",
+                    "other edition",
+                )
+            events = tuple(event_from_dict(e) for e in record["events"])
+            command = command_from_dict(record["command"])
+            self._seq += 1
+            self._advance(Transaction(self._seq, command, events, record.get("undo_group")))
+
+    def _advance(self, tx: Transaction) -> None:
+        """Apply a committed transaction and keep the undo group up to date."""
+        self.state = apply(self.state, tx.events)
+        if isinstance(tx.command, Undo):
+            self._undo_events, self._undo_group = [], None
+        elif isinstance(tx.command, GiveProperty):
+            self._undo_events.extend(tx.events)
+            self._group_had_debt = True
+        else:
+            self._undo_events = list(tx.events)
+            self._undo_group = tx.undo_group
+            self._group_had_debt = self.state.debtor() is not None
+
+    # ------------------------------------------------------------------ commands
+
+    @property
+    def seq(self) -> int:
+        """Number of transactions in this game so far."""
+        return self._seq
+
+    def check(self, command: Command) -> None:
+        """Validate *command* without changing anything (raises like :meth:`execute`)."""
+        if isinstance(command, Undo):
+            self._undo_refusal()
+        else:
+            self.ruleset.decide(self.state, command)
+
+    def execute(self, command: Command) -> Transaction:
+        """Decide, commit to the journal, then apply. Raises RuleError with nothing changed."""
+        if isinstance(command, Undo):
+            self._undo_refusal()
+            events = tuple(invert(self._undo_events))
+            group: int | None = None
+        else:
+            events = tuple(self.ruleset.decide(self.state, command))
+            if isinstance(command, GiveProperty):
+                group = self._undo_group
+            else:
+                group = self._seq + 1 if command.undoable else None
+        tx = Transaction(self._seq + 1, command, events, group)
+        if self.journal is not None:
+            self.journal.append(tx.to_record(self.edition.id))
+        self._seq += 1
+        self._advance(tx)
+        return tx
+
+    def _undo_refusal(self) -> None:
+        if self.state.game_over:
+            raise GameOver("the game is over", "game over")
+        if self.state.debtor() is not None:
+            raise UndoRefused("no undo while a debt is being settled", "debt first")
+        if self._undo_group is None:
+            raise UndoRefused(
+                "nothing to undo: only the last transaction, once, and never an event card",
+                "nothing to undo",
+            )
+        if self._group_had_debt and not self.rules.undo_settled_debt_whole:
+            raise UndoRefused("a settled debt cannot be undone", "debt settled")
+
+    @property
+    def undo_available(self) -> bool:
+        """Whether :class:`Undo` would be accepted now."""
+        try:
+            self._undo_refusal()
+        except BankError:
+            return False
+        return True
+
+    def reset(self, meta: dict[str, Any] | None = None) -> None:
+        """Archive the current game in the journal and start an empty one."""
+        if self.journal is not None:
+            self.journal.new_game({"edition": self.edition.id, **(meta or {})})
+        self.state = GameState.empty(self.edition)
+        self._seq = 0
+        self._undo_events, self._undo_group, self._group_had_debt = [], None, False
+
+    # ------------------------------------------------------------------ helpers for the unit
+
+    def rent_due(self, number: int) -> int:
+        """Rent a visitor would pay now on *number* (0 if unowned or the owner is jailed)."""
+        return self.ruleset.rent_due(self.state, number)
+
+    def check_event_taps(
+        self, event_id: int, props: tuple[int, ...] = (), cards: tuple[int, ...] = ()
+    ) -> None:
+        """Validate the taps given so far for an event card."""
+        self.ruleset.check_event_taps(self.state, event_id, props, cards)
+
+    def new_auction(self, number: int, now: float) -> Auction:
+        """An auction of the unowned property *number* (started by ``Auction.start``)."""
+        if not self.state.started or self.state.game_over:
+            raise GameOver("no game in progress", "no game")
+        debtor = self.state.debtor()
+        if debtor is not None:
+            raise InDebt(f"player {debtor.card} must settle a debt first", "settle the debt")
+        if not 1 <= number <= len(self.edition.properties):
+            raise RuleError(f"there is no property {number}", "no such property")
+        return Auction(
+            number, self.edition.constants.auction_step, self.rules.auction_seconds, self.state
+        )
+
+    def start(self, cards: Iterable[int]) -> Transaction:
+        """Shorthand for ``execute(NewGame(cards))``."""
+        return self.execute(NewGame(tuple(cards)))

@@ -1,0 +1,440 @@
+"""The rules of Monopoly Électronique Ultime / Ultimate Banking (ULTIME.md §3 and §4).
+
+``UltimeRules.decide`` is the door that checks: it validates a command against the state and
+returns the events it causes, or raises a :class:`bank.errors.RuleError` whose ``short`` text
+fits the LCD. It never touches the state it was given (states are immutable) and does no I/O.
+Imports ``board_assets``, the engine's value types and the standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bank.commands import (
+    AuctionSale,
+    Command,
+    GiveProperty,
+    GoToJail,
+    Land,
+    LeaveJail,
+    NewGame,
+    PassGo,
+    PayLocation,
+    PlayEvent,
+    Undo,
+)
+from bank.config import RulesConfig, WinnerRule
+from bank.errors import GameOver, InDebt, NotEnoughMoney, RuleError
+from bank.events import (
+    CheapRentsChanged,
+    DebtChanged,
+    Event,
+    GameEnded,
+    GroupCompleted,
+    JailChanged,
+    MoneyMoved,
+    PlayerBankrupt,
+    PlayerJoined,
+    PropertyChanged,
+)
+from bank.state import Creditor, GameState, PlayerState
+from board_assets import Edition
+
+MAX_LEVEL = 5
+
+
+class _Tx:
+    """Events of one transaction, applied to a working state as they are emitted."""
+
+    __slots__ = ("events", "state")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = event.apply(self.state)
+
+
+class UltimeRules:
+    """The Ultime ruleset, configured by the edition's constants and the rules' decisions."""
+
+    def __init__(self, edition: Edition, config: RulesConfig | None = None) -> None:
+        self.edition = edition
+        self.config = config or RulesConfig()
+        self.k = edition.constants
+        self._handlers: dict[type[Command], Callable[[_Tx, Command], None]] = {
+            NewGame: self._new_game,  # type: ignore[dict-item]
+            Land: self._land,  # type: ignore[dict-item]
+            PassGo: self._pass_go,  # type: ignore[dict-item]
+            GoToJail: self._go_to_jail,  # type: ignore[dict-item]
+            LeaveJail: self._leave_jail,  # type: ignore[dict-item]
+            PayLocation: self._pay_location,  # type: ignore[dict-item]
+            AuctionSale: self._auction_sale,  # type: ignore[dict-item]
+            GiveProperty: self._give_property,  # type: ignore[dict-item]
+            PlayEvent: self._play_event,  # type: ignore[dict-item]
+        }
+
+    # ------------------------------------------------------------------ the door
+
+    def decide(self, state: GameState, command: Command) -> list[Event]:
+        """Validate *command* and return its events; raises RuleError, state untouched."""
+        if isinstance(command, Undo):
+            raise RuleError("undo is handled by the game's history, not by the rules", "no undo")
+        handler = self._handlers.get(type(command))
+        if handler is None:
+            raise RuleError(f"unknown command {command!r}", "unknown action")
+        if not isinstance(command, NewGame):
+            if not state.started:
+                raise RuleError("no game in progress: register 2 to 4 bank cards first", "no game")
+            if state.game_over:
+                raise GameOver("the game is over: hold X for 5 s to start a new one", "game over")
+            debtor = state.debtor()
+            if debtor is not None and not isinstance(command, GiveProperty):
+                raise InDebt(
+                    f"player {debtor.card} owes {debtor.debt}: give up properties first",
+                    "settle the debt",
+                )
+        tx = _Tx(state)
+        handler(tx, command)
+        return tx.events
+
+    # ------------------------------------------------------------------ lookups
+
+    def _player(self, state: GameState, card: int) -> PlayerState:
+        p = state.player(card)
+        if p is None:
+            raise RuleError(f"bank card {card} is not in this game", "card not in game")
+        if p.bankrupt:
+            raise RuleError(f"player {card} is bankrupt", "bankrupt")
+        return p
+
+    def _number(self, number: int) -> None:
+        if not 1 <= number <= len(self.edition.properties):
+            raise RuleError(f"there is no property {number}", "no such property")
+
+    def _owned(self, state: GameState, number: int) -> int:
+        self._number(number)
+        owner = state.prop(number).owner
+        if owner is None:
+            raise RuleError(f"property {number} belongs to the bank", "not owned")
+        return owner
+
+    def property_value(self, state: GameState, card: int) -> int:
+        """Sum of the purchase prices of *card*'s properties."""
+        return sum(self.edition.prop(n).price for n in state.owned_by(card))
+
+    def rent_due(self, state: GameState, number: int) -> int:
+        """Rent a visitor would pay now on *number* (0 when unowned or the owner is jailed)."""
+        self._number(number)
+        prop = state.prop(number)
+        if prop.owner is None or prop.level is None:
+            return 0
+        owner = state.player(prop.owner)
+        if owner is not None and owner.jailed and not self.config.jailed_owner_collects:
+            return 0
+        level = 1 if state.cheap_rents > 0 else prop.level
+        return self.edition.prop(number).rent(level)
+
+    # ------------------------------------------------------------------ building blocks
+
+    def _set_level(self, tx: _Tx, number: int, level: int) -> None:
+        prop = tx.state.prop(number)
+        level = max(1, min(MAX_LEVEL, level))
+        if prop.owner is not None and prop.level != level:
+            tx.emit(PropertyChanged(number, prop.owner, prop.owner, prop.level, level))
+
+    def _shift_level(self, tx: _Tx, number: int, delta: int) -> None:
+        prop = tx.state.prop(number)
+        if prop.owner is not None and prop.level is not None:
+            self._set_level(tx, number, prop.level + delta)
+
+    def _acquire(self, tx: _Tx, card: int, number: int, price: int, reason: str) -> None:
+        """*card* takes an unowned property for *price*, then the colour-set check."""
+        if price > 0:
+            tx.emit(MoneyMoved(card, None, price, reason))
+        tx.emit(PropertyChanged(number, None, card, None, 1))
+        self._colour_set(tx, self.edition.prop(number).group)
+
+    def _colour_set(self, tx: _Tx, group: str) -> None:
+        """Once per group per game, when its last unowned property is acquired."""
+        if group in tx.state.completed_groups:
+            return
+        members = self.edition.group_members(group)
+        owners = {tx.state.prop(n).owner for n in members}
+        if None in owners:
+            return
+        bonus = 2 if len(owners) == 1 else 1
+        tx.emit(GroupCompleted(group))
+        for n in members:
+            self._shift_level(tx, n, bonus)
+
+    def _release(self, tx: _Tx, number: int, to: Creditor) -> None:
+        """A property passes to player *to* keeping its level, or back to the bank (reset)."""
+        prop = tx.state.prop(number)
+        if to is None:
+            tx.emit(PropertyChanged(number, prop.owner, None, prop.level, None))
+        else:
+            tx.emit(PropertyChanged(number, prop.owner, to, prop.level, prop.level))
+
+    def _charge(self, tx: _Tx, card: int, creditor: Creditor, amount: int, reason: str) -> None:
+        """An obligatory payment under the debt rules (rent, jail fee, event payments)."""
+        if amount <= 0:
+            return
+        payer = tx.state.player(card)
+        assert payer is not None
+        if payer.balance >= amount:
+            tx.emit(MoneyMoved(card, creditor, amount, reason))
+            return
+        if payer.balance > 0:
+            tx.emit(MoneyMoved(card, creditor, payer.balance, reason))
+        rest = amount - payer.balance
+        if self.property_value(tx.state, card) < rest:
+            self._bankrupt(tx, card, creditor)
+        else:
+            tx.emit(DebtChanged(card, 0, rest, None, creditor))
+
+    def _bankrupt(self, tx: _Tx, card: int, creditor: Creditor) -> None:
+        to = creditor if self.config.bankrupt_assets_to_creditor else None
+        for number in tx.state.owned_by(card):
+            self._release(tx, number, to)
+        tx.emit(PlayerBankrupt(card))
+        ranking = self.ranking(tx.state)
+        tx.emit(GameEnded(ranking[0] if ranking else None, ranking))
+
+    def ranking(self, state: GameState) -> tuple[int, ...]:
+        """Bank cards from first to last: money (or net worth), then property value."""
+
+        def key(p: PlayerState) -> tuple[int, int, int, int]:
+            value = self.property_value(state, p.card)
+            score = (
+                p.balance + value if self.config.winner_rule is WinnerRule.NET_WORTH else p.balance
+            )
+            return (int(p.bankrupt), -score, -value, p.card)
+
+        return tuple(p.card for p in sorted(state.players, key=key))
+
+    # ------------------------------------------------------------------ commands
+
+    def _new_game(self, tx: _Tx, cmd: NewGame) -> None:
+        if tx.state.started and not tx.state.game_over:
+            raise RuleError("a game is already in progress: hold X for 5 s to reset", "game on")
+        cards = cmd.cards
+        k = self.k
+        if len(set(cards)) != len(cards):
+            raise RuleError("each bank card registers once", "card twice")
+        if not k.min_players <= len(cards) <= k.max_players:
+            raise RuleError(
+                f"a game needs {k.min_players} to {k.max_players} bank cards, got {len(cards)}",
+                f"{k.min_players}-{k.max_players} players",
+            )
+        for c in cards:
+            if not 1 <= c <= k.max_players:
+                raise RuleError(f"there is no bank card {c}", "no such card")
+        for c in sorted(cards):
+            tx.emit(PlayerJoined(c, k.tokens[c - 1], k.start_balance))
+
+    def _land(self, tx: _Tx, cmd: Land) -> None:
+        player = self._player(tx.state, cmd.card)
+        self._number(cmd.number)
+        prop = tx.state.prop(cmd.number)
+        info = self.edition.prop(cmd.number)
+        if prop.owner is None:
+            if player.balance < info.price:
+                raise NotEnoughMoney(
+                    f"player {cmd.card} has {player.balance}, {info.name} costs {info.price}",
+                    "not enough money",
+                )
+            self._acquire(tx, cmd.card, cmd.number, info.price, "purchase")
+        elif prop.owner == cmd.card:
+            self._shift_level(tx, cmd.number, 1)
+        else:
+            if self.rent_due(tx.state, cmd.number) == 0:
+                return  # jailed owner: no rent, no rise (decision)
+            rent = self.rent_due(tx.state, cmd.number)
+            if tx.state.cheap_rents > 0:
+                tx.emit(CheapRentsChanged(tx.state.cheap_rents, tx.state.cheap_rents - 1))
+            self._charge(tx, cmd.card, prop.owner, rent, "rent")
+            if not tx.state.game_over:
+                self._shift_level(tx, cmd.number, 1)
+
+    def _pass_go(self, tx: _Tx, cmd: PassGo) -> None:
+        player = self._player(tx.state, cmd.card)
+        if player.jailed:
+            raise RuleError(f"player {cmd.card} is in jail: no salary", "in jail")
+        tx.emit(MoneyMoved(None, cmd.card, self.k.go_salary, "go"))
+
+    def _go_to_jail(self, tx: _Tx, cmd: GoToJail) -> None:
+        player = self._player(tx.state, cmd.card)
+        if player.jailed:
+            raise RuleError(f"player {cmd.card} is already in jail", "already in jail")
+        tx.emit(JailChanged(cmd.card, True))
+
+    def _leave_jail(self, tx: _Tx, cmd: LeaveJail) -> None:
+        player = self._player(tx.state, cmd.card)
+        if not player.jailed:
+            raise RuleError(f"player {cmd.card} is not in jail", "not in jail")
+        tx.emit(JailChanged(cmd.card, False))
+        if cmd.paid:
+            self._charge(tx, cmd.card, None, self.k.jail_fee, "jail fee")
+
+    def _pay_location(self, tx: _Tx, cmd: PayLocation) -> None:
+        player = self._player(tx.state, cmd.card)
+        fee = self.k.location_fee
+        if player.balance < fee:
+            raise NotEnoughMoney(
+                f"player {cmd.card} has {player.balance}, the Location fee is {fee}",
+                "not enough money",
+            )
+        tx.emit(MoneyMoved(cmd.card, None, fee, "location"))
+
+    def _auction_sale(self, tx: _Tx, cmd: AuctionSale) -> None:
+        player = self._player(tx.state, cmd.card)
+        self._number(cmd.number)
+        if tx.state.prop(cmd.number).owner is not None:
+            raise RuleError(f"property {cmd.number} is already owned", "already owned")
+        if player.jailed:
+            raise RuleError(f"player {cmd.card} is in jail and cannot win", "in jail")
+        step = self.k.auction_step
+        if cmd.price < step or cmd.price % step:
+            raise RuleError(f"an auction price is a multiple of {step}, got {cmd.price}", "bad bid")
+        if player.balance < cmd.price:
+            raise NotEnoughMoney(
+                f"player {cmd.card} has {player.balance}, the bid is {cmd.price}",
+                "not enough money",
+            )
+        self._acquire(tx, cmd.card, cmd.number, cmd.price, "auction")
+
+    def _give_property(self, tx: _Tx, cmd: GiveProperty) -> None:
+        player = self._player(tx.state, cmd.card)
+        if player.debt <= 0:
+            raise RuleError(f"player {cmd.card} owes nothing", "no debt")
+        self._number(cmd.number)
+        if tx.state.prop(cmd.number).owner != cmd.card:
+            raise RuleError(f"property {cmd.number} is not player {cmd.card}'s", "not yours")
+        price = self.edition.prop(cmd.number).price
+        self._release(tx, cmd.number, player.creditor)
+        rest = player.debt - price
+        if rest > 0:
+            tx.emit(DebtChanged(cmd.card, player.debt, rest, player.creditor, player.creditor))
+            return
+        tx.emit(DebtChanged(cmd.card, player.debt, 0, player.creditor, None))
+        if rest < 0 and self.config.debt_change_from_bank:
+            tx.emit(MoneyMoved(None, cmd.card, -rest, "change"))
+
+    # ------------------------------------------------------------------ event cards
+
+    def check_event_taps(
+        self, state: GameState, event_id: int, props: tuple[int, ...], cards: tuple[int, ...]
+    ) -> None:
+        """Validate a partial list of taps for event card *event_id*, in the card's order."""
+        if not 1 <= event_id <= len(self.edition.events):
+            raise RuleError(f"there is no event card {event_id}", "no such card")
+        taps = self.edition.event(event_id).taps
+        n_props = sum(1 for t in taps if t.endswith("prop"))
+        n_cards = len(taps) - n_props
+        if len(props) > n_props or len(cards) > n_cards:
+            raise RuleError(f"event {event_id} takes {list(taps)}", "too many cards")
+        first_owner: int | None = None
+        first_card: int | None = None
+        pi = ci = 0
+        for kind in taps:
+            if kind.endswith("prop"):
+                if pi >= len(props):
+                    return
+                number = props[pi]
+                pi += 1
+                self._number(number)
+                owner = state.prop(number).owner
+                if kind == "own_prop" and owner is None:
+                    raise RuleError(f"property {number} belongs to nobody", "not owned")
+                if kind == "owned_prop" and owner is None:
+                    raise RuleError(f"property {number} belongs to nobody", "not owned")
+                if kind == "other_prop":
+                    if owner is None:
+                        raise RuleError(f"property {number} belongs to nobody", "not owned")
+                    if owner == first_owner:
+                        raise RuleError(
+                            f"property {number} belongs to the same player", "same owner"
+                        )
+                if first_owner is None:
+                    first_owner = owner
+            else:
+                if ci >= len(cards):
+                    return
+                card = cards[ci]
+                ci += 1
+                self._player(state, card)
+                if kind == "other_bank" and card == first_card:
+                    raise RuleError("tap another player's bank card", "another player")
+                if first_card is None:
+                    first_card = card
+                if self.edition.event(event_id).kind == "move":
+                    owner = state.prop(props[0]).owner
+                    if owner is not None and owner != card:
+                        raise RuleError(
+                            f"property {props[0]} belongs to player {owner}", "owned by another"
+                        )
+
+    def _play_event(self, tx: _Tx, cmd: PlayEvent) -> None:
+        self.check_event_taps(tx.state, cmd.event_id, cmd.props, cmd.cards)
+        card = self.edition.event(cmd.event_id)
+        n_props = sum(1 for t in card.taps if t.endswith("prop"))
+        if len(cmd.props) != n_props or len(cmd.cards) != len(card.taps) - n_props:
+            raise RuleError(f"event {cmd.event_id} takes {list(card.taps)}", "more cards needed")
+        kind = card.kind
+        state = tx.state
+        if kind == "move":
+            number, mover = cmd.props[0], cmd.cards[0]
+            prop = state.prop(number)
+            if prop.owner == mover:
+                self._shift_level(tx, number, 1)
+            else:
+                price = self.edition.prop(number).price
+                balance = self._player(state, mover).balance
+                if balance < price:
+                    raise NotEnoughMoney(
+                        f"player {mover} has {balance}, the property costs {price}",
+                        "not enough money",
+                    )
+                self._acquire(tx, mover, number, price, "purchase")
+        elif kind in ("group_up", "group_down"):
+            group = self.edition.prop(cmd.props[0]).group
+            for n in self.edition.group_members(group):
+                self._shift_level(tx, n, 1 if kind == "group_up" else -1)
+        elif kind == "reset_level":
+            self._set_level(tx, cmd.props[0], 1)
+        elif kind == "max_level":
+            self._set_level(tx, cmd.props[0], MAX_LEVEL)
+        elif kind == "swap":
+            a, b = state.prop(cmd.props[0]), state.prop(cmd.props[1])
+            tx.emit(PropertyChanged(a.number, a.owner, b.owner, a.level, a.level))
+            tx.emit(PropertyChanged(b.number, b.owner, a.owner, b.level, b.level))
+        elif kind == "tax":
+            payer = cmd.cards[0]
+            amount = self.k.tax_per_property * len(state.owned_by(payer))
+            self._charge(tx, payer, None, amount, "tax")
+        elif kind == "neighbours":
+            number = cmd.props[0]
+            self._shift_level(tx, number, 1)
+            for n in set(self.edition.neighbours(number)) - {number}:
+                self._shift_level(tx, n, -1)
+        elif kind == "collect_pair":
+            for c in cmd.cards:
+                tx.emit(MoneyMoved(None, c, self.k.collect_amount, "event"))
+        elif kind == "cheap_rent":
+            new = self.k.cheap_rent_count
+            if state.cheap_rents != new:
+                tx.emit(CheapRentsChanged(state.cheap_rents, new))
+        elif kind == "jail_other":
+            if not self._player(state, cmd.cards[0]).jailed:
+                tx.emit(JailChanged(cmd.cards[0], True))
+        elif kind in ("side_up", "side_down"):
+            side = self.edition.prop(cmd.props[0]).side
+            for n in self.edition.side_members(side):
+                self._shift_level(tx, n, 1 if kind == "side_up" else -1)
+        elif kind == "gridlock":
+            pass  # everyone free moves to Free Parking: nothing for the bank to change
+        else:  # pragma: no cover - the edition loader refuses unknown kinds
+            raise RuleError(f"unknown event kind {kind!r}", "unknown card")

@@ -1,0 +1,632 @@
+"""The journal: the bank's durable record of every transaction, in one SQLite file.
+
+The journal is the truth: the game layer appends one record per transaction and only then
+confirms it to the players; at start it replays :meth:`Journal.records` to rebuild the state.
+
+- Each :meth:`Journal.append` is one SQLite commit in WAL mode with ``synchronous=FULL``; the
+  sequence number is returned only once the commit is on disk.
+- Every row carries a schema version and a checksum chained over the previous row of the same
+  game (BLAKE2b of the previous checksum, the row's header and its JSON text). On open the
+  current game's chain is verified; the first row that does not follow, and every row after
+  it, are moved to the ``quarantine`` table (kept for forensics, never replayed) and reported
+  in :attr:`Journal.recovery` and through :mod:`logging`.
+- A file that is not an SQLite database, not an ultibank journal, or is damaged beyond a bad
+  tail raises :class:`~bank.errors.CorruptJournal`, naming the file and what to do.
+- A reset archives the current game and opens a new one (:meth:`Journal.new_game`); archived
+  games stay readable (:meth:`Journal.games`, ``records(game_id)``).
+- An exclusive ``flock`` on ``<file>.lock`` keeps a second process (a second daemon) out.
+
+Records are opaque JSON-serialisable dicts made by the game layer. Imports the standard
+library (``sqlite3``, ``fcntl``, ``hashlib``, ``json``, ``logging``) and ``bank.errors`` and
+``bank.events`` (for the record schema version) only.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final
+
+from bank.errors import CorruptJournal, JournalError
+from bank.events import SCHEMA_VERSION
+
+__all__ = [
+    "FILE_FORMAT",
+    "BadRecord",
+    "GameInfo",
+    "Journal",
+    "JournalAccess",
+    "JournalFull",
+    "JournalLocked",
+    "QuarantinedRow",
+    "StoredRecord",
+    "UnknownSchema",
+]
+
+log = logging.getLogger(__name__)
+
+#: layout of the tables, kept in ``PRAGMA user_version``
+FILE_FORMAT: Final = 1
+#: ``PRAGMA application_id`` of an ultibank journal ("UltB"), so a foreign database is refused
+APPLICATION_ID: Final = 0x556C7442
+#: how long to wait for an SQLite lock held by another program before giving up (seconds)
+BUSY_TIMEOUT: Final = 0.5
+_DIGEST_SIZE: Final = 16
+
+# SQLite primary result codes (the low byte of the extended code)
+_SQLITE_PERM: Final = 3
+_SQLITE_BUSY: Final = 5
+_SQLITE_LOCKED: Final = 6
+_SQLITE_READONLY: Final = 8
+_SQLITE_IOERR: Final = 10
+_SQLITE_CORRUPT: Final = 11
+_SQLITE_FULL: Final = 13
+_SQLITE_CANTOPEN: Final = 14
+_SQLITE_AUTH: Final = 23
+_SQLITE_NOTADB: Final = 26
+
+_SCHEMA: Final = """
+CREATE TABLE games (
+    id      INTEGER PRIMARY KEY,
+    started REAL NOT NULL,
+    ended   REAL,
+    meta    TEXT NOT NULL
+);
+CREATE TABLE records (
+    seq     INTEGER PRIMARY KEY,
+    game    INTEGER NOT NULL REFERENCES games(id),
+    at      REAL NOT NULL,
+    version INTEGER NOT NULL,
+    payload TEXT NOT NULL,
+    chain   BLOB NOT NULL
+);
+CREATE INDEX records_by_game ON records(game, seq);
+-- untyped columns: rows are kept exactly as found, whatever damage they carry
+CREATE TABLE quarantine (
+    id      INTEGER PRIMARY KEY,
+    seq,
+    game,
+    at,
+    version,
+    payload,
+    chain,
+    reason  TEXT NOT NULL,
+    found   REAL NOT NULL
+);
+"""
+
+
+class JournalLocked(JournalError):
+    """Another process (usually another ultibank) holds the journal."""
+
+
+class JournalFull(JournalError):
+    """The disk holding the journal is full; the transaction was not recorded."""
+
+
+class JournalAccess(JournalError):
+    """The journal or its directory cannot be created or written (permissions, read-only)."""
+
+
+class UnknownSchema(JournalError):
+    """A record or file written by a newer ultibank than this one."""
+
+
+class BadRecord(JournalError, TypeError):
+    """A record that cannot be stored as JSON; nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRecord:
+    """One journalled transaction as read back: where and when it was stored, and the record."""
+
+    seq: int
+    game_id: int
+    at: float
+    version: int
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """One game of the journal: the current one (``ended`` None) or an archived one."""
+
+    id: int
+    started: float
+    ended: float | None
+    records: int
+    meta: dict[str, Any]
+
+    @property
+    def archived(self) -> bool:
+        """True once a reset has closed this game."""
+        return self.ended is not None
+
+
+@dataclass(frozen=True, slots=True)
+class QuarantinedRow:
+    """A row set aside because its checksum chain broke; kept as found, never replayed."""
+
+    id: int
+    seq: object
+    game_id: object
+    at: object
+    version: object
+    payload: object
+    reason: str
+    found: float
+
+
+def _seed(game_id: int) -> bytes:
+    """The chain value before a game's first record."""
+    return hashlib.blake2b(
+        f"ultibank-journal|{game_id}".encode(), digest_size=_DIGEST_SIZE
+    ).digest()
+
+
+def _link(prev: bytes, seq: int, game_id: int, at: float, version: int, payload: str) -> bytes:
+    """The checksum of one row, chained over the previous row's checksum."""
+    h = hashlib.blake2b(prev, digest_size=_DIGEST_SIZE)
+    h.update(f"|{seq}|{game_id}|{at!r}|{version}|".encode())
+    h.update(payload.encode())
+    return h.digest()
+
+
+def _corrupt_message(path: Path, detail: str) -> str:
+    return (
+        f"the journal {path} is damaged ({detail}). Move it aside (for example rename it to "
+        f"{path.name}.damaged) and start ultibank again to begin a new journal; the old games "
+        f"stay in the moved file (`sqlite3 {path.name}.damaged .recover` may save more of them)."
+    )
+
+
+def _translate(err: sqlite3.Error, path: Path, doing: str) -> JournalError:
+    """Turn an sqlite3 error into the matching :class:`JournalError` with a clear message."""
+    code = getattr(err, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        return JournalLocked(
+            f"{doing}: {path} is locked; another ultibank is using this data directory "
+            f"({path.parent}). Stop it first."
+        )
+    if primary == _SQLITE_FULL:
+        return JournalFull(
+            f"{doing}: the disk holding {path} is full; nothing was recorded. Free some space."
+        )
+    if primary in (_SQLITE_PERM, _SQLITE_READONLY, _SQLITE_CANTOPEN, _SQLITE_AUTH):
+        return JournalAccess(
+            f"{doing}: cannot open or write {path} ({err}); check that the data directory "
+            f"exists, is writable by this user and is not on a read-only file system."
+        )
+    if primary in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return CorruptJournal(_corrupt_message(path, str(err)))
+    if primary == _SQLITE_IOERR:
+        return JournalError(f"{doing}: input/output error on {path} ({err}); check the disk.")
+    return JournalError(f"{doing}: {path}: {err}")
+
+
+def _translate_os(err: OSError, path: Path, doing: str) -> JournalError:
+    """Turn an OSError from the file system into the matching :class:`JournalError`."""
+    if isinstance(err, PermissionError) or err.errno in (errno.EROFS, errno.EACCES):
+        return JournalAccess(
+            f"{doing}: permission denied for {path} ({err.strerror}); the data directory "
+            f"must be writable by this user."
+        )
+    if err.errno in (errno.ENOSPC, errno.EDQUOT):
+        return JournalFull(f"{doing}: the disk holding {path} is full. Free some space.")
+    return JournalError(f"{doing}: {path}: {err.strerror or err}")
+
+
+class Journal:
+    """The durable, checksummed record of every game's transactions.
+
+    Not thread-safe: one daemon loop owns it. ``clock`` gives the time stored with each record
+    and game (seconds since the epoch by default).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], clock: Callable[[], float] = time.time):
+        self.path = Path(path)
+        self._clock = clock
+        #: problems found and repaired (quarantined tails), human-readable, oldest first
+        self.recovery: list[str] = []
+        self._lock_fd: int | None = None
+        self._conn: sqlite3.Connection | None = None
+        self._game: int | None = None
+        self._head = b""
+        self._last_seq = 0
+        self._verified: set[int] = set()
+        try:
+            self._lock()
+            self._conn = self._connect()
+            self._prepare()
+            self._resume()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- opening --------------------------------------------------------------------------
+
+    def _lock(self) -> None:
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as err:
+            raise _translate_os(err, self.path, "opening the journal") from err
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as err:
+            holder = os.read(fd, 32).decode(errors="replace").strip()
+            os.close(fd)
+            who = f" (pid {holder})" if holder.isdigit() else ""
+            raise JournalLocked(
+                f"another ultibank{who} is using this data directory ({self.path.parent}): "
+                f"{lock_path} is locked. Stop it first; two banks must not share one journal."
+            ) from err
+        except OSError as err:
+            os.close(fd)
+            raise _translate_os(err, lock_path, "locking the journal") from err
+        # The pid is only a hint for the message above; the flock is the lock.
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock_fd = fd
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "opening the journal") from err
+        return conn
+
+    def _prepare(self) -> None:
+        """Check the file is a sound ultibank journal of a known format; create it if empty."""
+        conn = self._db()
+        try:
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise CorruptJournal(
+                    _corrupt_message(self.path, "; ".join(str(p) for p in problems[:3]))
+                )
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            fmt = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+            if app_id == 0 and fmt == 0 and tables == 0:
+                self._create()
+            elif app_id != APPLICATION_ID:
+                raise CorruptJournal(
+                    _corrupt_message(self.path, "an SQLite database, but not an ultibank journal")
+                )
+            elif fmt > FILE_FORMAT:
+                raise UnknownSchema(
+                    f"the journal {self.path} was written by a newer ultibank (file format "
+                    f"{fmt}, this one reads up to {FILE_FORMAT}); upgrade ultibank."
+                )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "opening the journal") from err
+
+    def _create(self) -> None:
+        conn = self._db()
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version={FILE_FORMAT}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _resume(self) -> None:
+        """Find the current game and verify its chain so appends can extend it."""
+        conn = self._db()
+        try:
+            row = conn.execute(
+                "SELECT max(s) FROM (SELECT max(seq) AS s FROM records "
+                "UNION ALL SELECT max(seq) FROM quarantine WHERE typeof(seq) = 'integer')"
+            ).fetchone()
+            self._last_seq = int(row[0] or 0)
+            row = conn.execute(
+                "SELECT id FROM games WHERE ended IS NULL ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "reading the journal") from err
+        if row is not None:
+            self._game = int(row[0])
+            self._head = self._verify(self._game)
+
+    def _verify(self, game_id: int) -> bytes:
+        """Check *game_id*'s chain, quarantine a bad tail, and return the last good checksum."""
+        try:
+            rows = self._db().execute(
+                "SELECT seq, at, version, payload, chain FROM records WHERE game = ? ORDER BY seq",
+                (game_id,),
+            )
+            head = _seed(game_id)
+            good = 0
+            bad: tuple[int, str] | None = None
+            for seq, at, version, payload, chain in rows:
+                try:
+                    expected = _link(head, seq, game_id, at, version, payload)
+                except (TypeError, AttributeError):
+                    expected = b""
+                if chain != expected:
+                    why = (
+                        "does not match its checksum (it was edited or damaged, "
+                        "or a record before it is missing)"
+                    )
+                    bad = (seq, why)
+                    break
+                head = expected
+                good += 1
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, f"verifying game {game_id}") from err
+        if bad is not None:
+            self._quarantine(game_id, good, *bad)
+        self._verified.add(game_id)
+        return head
+
+    def _quarantine(self, game_id: int, good: int, seq: int, why: str) -> None:
+        conn = self._db()
+        reason = f"game {game_id}: record {seq} {why}; it and the records after it were set aside"
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                moved = conn.execute(
+                    "INSERT INTO quarantine (seq, game, at, version, payload, chain, reason, found)"
+                    " SELECT seq, game, at, version, payload, chain, ?, ? FROM records"
+                    " WHERE game = ? AND seq >= ? ORDER BY seq",
+                    (reason, float(self._clock()), game_id, seq),
+                ).rowcount
+                conn.execute("DELETE FROM records WHERE game = ? AND seq >= ?", (game_id, seq))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, f"quarantining a bad tail of game {game_id}") from err
+        message = (
+            f"{self.path}: game {game_id}: record {seq} {why}. It and the "
+            f"{moved - 1} record(s) after it were moved to the quarantine table and not "
+            f"replayed; the {good} record(s) before it are intact."
+        )
+        self.recovery.append(message)
+        log.warning("journal recovery: %s", message)
+
+    # -- writing --------------------------------------------------------------------------
+
+    def append(self, record: dict[str, Any], version: int = SCHEMA_VERSION) -> int:
+        """Store *record* durably in the current game; return its sequence number once on disk."""
+        return self.append_many([record], version)[-1]
+
+    def append_many(
+        self, records: Sequence[dict[str, Any]], version: int = SCHEMA_VERSION
+    ) -> list[int]:
+        """Store *records* in one atomic, durable commit; return their sequence numbers."""
+        game_id = self._current("append to")
+        rows = []
+        head = self._head
+        seq = self._last_seq
+        at = float(self._clock())
+        for record in records:
+            try:
+                payload = json.dumps(record, separators=(",", ":"), allow_nan=False)
+            except (TypeError, ValueError) as err:
+                raise BadRecord(
+                    f"record is not JSON-serialisable ({err}): {record!r:.200}"
+                ) from err
+            seq += 1
+            head = _link(head, seq, game_id, at, version, payload)
+            rows.append((seq, game_id, at, version, payload, head))
+        if not rows:
+            return []
+        conn = self._db()
+        sql = "INSERT INTO records (seq, game, at, version, payload, chain) VALUES (?,?,?,?,?,?)"
+        try:
+            if len(rows) == 1:
+                conn.execute(sql, rows[0])  # autocommit: one statement, one durable commit
+            else:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.executemany(sql, rows)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "recording a transaction") from err
+        self._head = head
+        self._last_seq = seq
+        return [row[0] for row in rows]
+
+    def new_game(self, meta: dict[str, Any] | None = None) -> int:
+        """Archive the current game (if any) and open a new one; return the new game's id."""
+        meta_text = self._meta_text(meta or {})
+        conn = self._db()
+        now = float(self._clock())
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("UPDATE games SET ended = ? WHERE ended IS NULL", (now,))
+                cursor = conn.execute(
+                    "INSERT INTO games (started, meta) VALUES (?, ?)", (now, meta_text)
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "starting a new game") from err
+        game_id = cursor.lastrowid
+        assert game_id is not None
+        self._game = game_id
+        self._head = _seed(game_id)
+        self._verified.add(game_id)
+        return game_id
+
+    def update_meta(self, changes: dict[str, Any]) -> None:
+        """Merge *changes* into the current game's meta (edition, players, ...)."""
+        game_id = self._current("update")
+        info = self.game(game_id)
+        text = self._meta_text({**info.meta, **changes})
+        try:
+            self._db().execute("UPDATE games SET meta = ? WHERE id = ?", (text, game_id))
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "updating the game's details") from err
+
+    # -- reading --------------------------------------------------------------------------
+
+    @property
+    def current_game(self) -> int | None:
+        """The id of the game being played, or None before the first :meth:`new_game`."""
+        return self._game
+
+    @property
+    def last_seq(self) -> int:
+        """The highest sequence number handed out so far (0 for an empty journal)."""
+        return self._last_seq
+
+    def records(self, game_id: int | None = None) -> Iterator[StoredRecord]:
+        """The records of *game_id* (default: the current game) in order, all checked first."""
+        if game_id is None:
+            if self._game is None:
+                return iter(())
+            game_id = self._game
+        if game_id not in self._verified:
+            self._verify(game_id)
+        try:
+            rows = (
+                self._db()
+                .execute(
+                    "SELECT seq, at, version, payload FROM records WHERE game = ? ORDER BY seq",
+                    (game_id,),
+                )
+                .fetchall()
+            )
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, f"reading game {game_id}") from err
+        out = []
+        loads = json.loads
+        for seq, at, version, payload in rows:
+            if version > SCHEMA_VERSION:
+                raise UnknownSchema(
+                    f"record {seq} of game {game_id} in {self.path} has schema version "
+                    f"{version}, newer than this ultibank reads ({SCHEMA_VERSION}); upgrade "
+                    f"ultibank to resume this game."
+                )
+            try:
+                record = loads(payload)
+            except ValueError as err:
+                raise CorruptJournal(
+                    _corrupt_message(self.path, f"record {seq} is not valid JSON: {err}")
+                ) from err
+            out.append(StoredRecord(seq, game_id, at, version, record))
+        return iter(out)
+
+    def games(self) -> list[GameInfo]:
+        """Every game in the journal, oldest first, with its number of records."""
+        return self._games(None)
+
+    def game(self, game_id: int) -> GameInfo:
+        """One game's details; JournalError if there is no such game."""
+        found = self._games(game_id)
+        if not found:
+            raise JournalError(f"there is no game {game_id} in the journal {self.path}")
+        return found[0]
+
+    def quarantine(self) -> list[QuarantinedRow]:
+        """The rows set aside by recovery, oldest first (forensics only, never replayed)."""
+        try:
+            rows = self._db().execute(
+                "SELECT id, seq, game, at, version, payload, reason, found FROM quarantine "
+                "ORDER BY id"
+            )
+            return [QuarantinedRow(*row) for row in rows]
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "reading the quarantine") from err
+
+    def _games(self, game_id: int | None) -> list[GameInfo]:
+        where = "" if game_id is None else "WHERE g.id = ?"
+        args: tuple[int, ...] = () if game_id is None else (game_id,)
+        try:
+            rows = self._db().execute(
+                "SELECT g.id, g.started, g.ended, g.meta, "
+                "(SELECT count(*) FROM records r WHERE r.game = g.id) "
+                f"FROM games g {where} ORDER BY g.id",
+                args,
+            )
+            out = []
+            for gid, started, ended, meta, count in rows:
+                try:
+                    meta_dict = json.loads(meta)
+                except ValueError as err:
+                    raise CorruptJournal(
+                        _corrupt_message(self.path, f"game {gid} details are not valid JSON")
+                    ) from err
+                out.append(GameInfo(gid, started, ended, count, meta_dict))
+            return out
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "listing the games") from err
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise JournalError(f"the journal {self.path} is closed")
+        return self._conn
+
+    def _current(self, doing: str) -> int:
+        if self._game is None:
+            raise JournalError(
+                f"cannot {doing} the journal {self.path}: no game is open; call new_game() first"
+            )
+        return self._game
+
+    @staticmethod
+    def _meta_text(meta: dict[str, Any]) -> str:
+        try:
+            return json.dumps(meta, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError) as err:
+            raise BadRecord(
+                f"game details are not JSON-serialisable ({err}): {meta!r:.200}"
+            ) from err
+
+    def close(self) -> None:
+        """Close the database and release the lock; safe to call twice."""
+        conn, self._conn = self._conn, None
+        fd, self._lock_fd = self._lock_fd, None
+        try:
+            if conn is not None:
+                conn.close()
+        finally:
+            if fd is not None:
+                os.close(fd)  # closing the descriptor releases the flock
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._conn is None else f"game {self._game}, seq {self._last_seq}"
+        return f"Journal({str(self.path)!r}, {state})"

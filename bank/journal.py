@@ -410,14 +410,17 @@ class Journal:
     # -- writing --------------------------------------------------------------------------
 
     def append(self, record: dict[str, Any], version: int = SCHEMA_VERSION) -> int:
-        """Store *record* durably in the current game; return its sequence number once on disk."""
+        """Store *record* durably in the current game; return its sequence number once on disk.
+
+        With no game open (a fresh journal), a game with empty details is opened first.
+        """
         return self.append_many([record], version)[-1]
 
     def append_many(
         self, records: Sequence[dict[str, Any]], version: int = SCHEMA_VERSION
     ) -> list[int]:
         """Store *records* in one atomic, durable commit; return their sequence numbers."""
-        game_id = self._current("append to")
+        game_id = self._game if self._game is not None else self.new_game({})
         rows = []
         head = self._head
         seq = self._last_seq
@@ -500,8 +503,16 @@ class Journal:
         """The highest sequence number handed out so far (0 for an empty journal)."""
         return self._last_seq
 
-    def records(self, game_id: int | None = None) -> Iterator[StoredRecord]:
+    def records(self, game_id: int | None = None) -> Iterator[dict[str, Any]]:
         """The records of *game_id* (default: the current game) in order, all checked first."""
+        return (entry.record for entry in self.entries(game_id))
+
+    def entries(self, game_id: int | None = None) -> Iterator[StoredRecord]:
+        """Like :meth:`records`, with each record's sequence number, time and schema version.
+
+        Every row is verified and decoded before the first is returned, so a reader never
+        applies half of a game whose later rows turn out to be unreadable.
+        """
         if game_id is None:
             if self._game is None:
                 return iter(())

@@ -81,7 +81,7 @@ def test_append_returns_increasing_seqs_and_reads_back_in_order(path: Path, cloc
             seqs.append(j.append(record(i)))
             clock.advance(2.5)
         assert seqs == [1, 2, 3, 4, 5]
-        got = list(j.records())
+        got = list(j.entries())
     assert [r.record for r in got] == [record(i) for i in range(5)]
     assert [r.seq for r in got] == seqs
     assert {r.game_id for r in got} == {game}
@@ -93,10 +93,10 @@ def test_records_survive_close_and_reopen(path: Path, clock: FakeClock):
     fill(path, clock, 20)
     with Journal(path, clock=clock) as j:
         assert j.recovery == []
-        assert [r.record for r in j.records()] == [record(i) for i in range(20)]
+        assert [r.record for r in j.entries()] == [record(i) for i in range(20)]
         assert j.append(record(20)) == 21
     with Journal(path, clock=clock) as j:
-        assert [r.record["undo_group"] for r in j.records()] == list(range(21))
+        assert [r.record["undo_group"] for r in j.entries()] == list(range(21))
 
 
 def test_append_many_is_one_commit_with_consecutive_seqs(path: Path, clock: FakeClock):
@@ -105,16 +105,26 @@ def test_append_many_is_one_commit_with_consecutive_seqs(path: Path, clock: Fake
         assert j.append_many([record(0), record(1), record(2)]) == [1, 2, 3]
         assert j.append(record(3)) == 4
     with Journal(path) as j:
-        assert [r.seq for r in j.records()] == [1, 2, 3, 4]
+        assert [r.seq for r in j.entries()] == [1, 2, 3, 4]
 
 
-def test_fresh_journal_has_no_game_and_refuses_appends(path: Path):
+def test_records_yields_the_plain_records_the_game_layer_stored(path: Path):
+    fill(path, FakeClock(), 3)
     with Journal(path) as j:
+        assert list(j.records()) == [record(0), record(1), record(2)]
+        assert list(j.records(1)) == [record(0), record(1), record(2)]
+
+
+def test_fresh_journal_has_no_game_until_the_first_append_opens_one(path: Path, clock: FakeClock):
+    with Journal(path, clock=clock) as j:
         assert j.current_game is None
         assert list(j.records()) == []
         assert j.games() == []
         with pytest.raises(JournalError, match="new_game"):
-            j.append(record(0))
+            j.update_meta({"edition": "fr"})
+        assert j.append(record(0)) == 1
+        assert j.current_game == 1
+        assert [(g.id, g.started, g.records, g.meta) for g in j.games()] == [(1, clock.now, 1, {})]
 
 
 def test_unserialisable_record_is_refused_and_nothing_written(path: Path):
@@ -127,7 +137,7 @@ def test_unserialisable_record_is_refused_and_nothing_written(path: Path):
         assert isinstance(info.value, BankError)
         assert j.append(record(1)) == 2
     with Journal(path) as j:
-        assert [r.seq for r in j.records()] == [1, 2]
+        assert [r.seq for r in j.entries()] == [1, 2]
 
 
 def test_parent_directories_are_created(tmp_path: Path):
@@ -159,7 +169,7 @@ def test_new_game_archives_the_current_one_and_old_games_stay_readable(
         end_of_first = clock.now
         second = j.new_game({"edition": "uk", "players": [1, 2]})
         assert second != first
-        assert list(j.records()) == []
+        assert list(j.entries()) == []
         j.append({"command": {"name": "new_game", "cards": [1, 2]}, "events": []})
     with Journal(path, clock=clock) as j:
         assert j.current_game == second
@@ -169,8 +179,8 @@ def test_new_game_archives_the_current_one_and_old_games_stay_readable(
         assert old.archived and old.ended == end_of_first
         assert old.records == 3 and old.meta == {"edition": "fr", "players": [1, 2, 3]}
         assert not new.archived and new.records == 1 and new.meta["edition"] == "uk"
-        assert [r.record for r in j.records(first)] == [record(i) for i in range(3)]
-        assert [r.record["command"]["name"] for r in j.records()] == ["new_game"]
+        assert [r.record for r in j.entries(first)] == [record(i) for i in range(3)]
+        assert [r.record["command"]["name"] for r in j.entries()] == ["new_game"]
 
 
 def test_update_meta_merges_into_the_current_game(path: Path):
@@ -199,7 +209,7 @@ def test_payload_edited_in_place_is_quarantined_with_everything_after_it(
     fill(path, clock, 10)
     edit(path, "UPDATE records SET payload = replace(payload, '105', '905') WHERE seq = 6")
     with caplog.at_level(logging.WARNING, logger="bank.journal"), Journal(path) as j:
-        got = list(j.records())
+        got = list(j.entries())
         assert [r.record for r in got] == [record(i) for i in range(5)]
         assert len(j.recovery) == 1
         assert "record 6" in j.recovery[0] and "quarantine" in j.recovery[0]
@@ -211,7 +221,7 @@ def test_payload_edited_in_place_is_quarantined_with_everything_after_it(
         assert j.append(record(99)) == 11
     with Journal(path) as j:
         assert j.recovery == []
-        assert [r.seq for r in j.records()] == [1, 2, 3, 4, 5, 11]
+        assert [r.seq for r in j.entries()] == [1, 2, 3, 4, 5, 11]
 
 
 @pytest.mark.parametrize(
@@ -230,7 +240,7 @@ def test_any_change_breaks_the_chain_at_that_record(
     fill(path, clock, 10)
     edit(path, sql)
     with Journal(path) as j:
-        assert [r.seq for r in j.records()] == kept
+        assert [r.seq for r in j.entries()] == kept
         assert f"record {first_bad} " in j.recovery[0]
 
 
@@ -242,9 +252,9 @@ def test_a_damaged_archived_game_is_caught_when_it_is_read(path: Path, clock: Fa
     edit(path, "UPDATE records SET payload = replace(payload, '103', '1') WHERE seq = 4")
     with Journal(path) as j:
         assert j.recovery == []  # the current game is sound
-        assert [r.seq for r in j.records(1)] == [1, 2, 3]
+        assert [r.seq for r in j.entries(1)] == [1, 2, 3]
         assert "game 1: record 4" in j.recovery[0]
-        assert [r.seq for r in j.records()] == [5]
+        assert [r.seq for r in j.entries()] == [5]
 
 
 def test_a_file_cut_short_by_a_byte_loses_only_what_the_chain_cannot_vouch_for(
@@ -258,9 +268,9 @@ def test_a_file_cut_short_by_a_byte_loses_only_what_the_chain_cannot_vouch_for(
     except CorruptJournal:
         return  # SQLite itself noticed; that is an acceptable outcome too
     with j:
-        got = [r.seq for r in j.records()]
+        got = [r.seq for r in j.entries()]
         assert got == list(range(1, len(got) + 1))
-        assert [r.record for r in j.records()] == [record(i) for i in range(len(got))]
+        assert [r.record for r in j.entries()] == [record(i) for i in range(len(got))]
         if len(got) < 300:
             assert j.recovery
 
@@ -306,7 +316,7 @@ def test_record_of_a_future_schema_version_is_refused(path: Path):
         j.append(record(0))
         j.append(record(1), version=SCHEMA_VERSION + 1)
     with Journal(path) as j, pytest.raises(UnknownSchema, match="newer") as info:
-        j.records()
+        j.entries()
     assert isinstance(info.value, JournalError)
     assert f"version {SCHEMA_VERSION + 1}" in str(info.value)
 
@@ -331,7 +341,7 @@ def test_second_opener_in_the_same_process_is_refused(path: Path):
         assert f"pid {os.getpid()}" in str(info.value)
         first.append(record(0))
     with Journal(path) as again:
-        assert len(list(again.records())) == 1
+        assert len(list(again.entries())) == 1
 
 
 def test_second_process_is_refused(path: Path):
@@ -387,7 +397,7 @@ def test_disk_full_refuses_the_transaction_and_keeps_the_journal_sound(path: Pat
         assert j.last_seq == acknowledged
     with Journal(path) as j:
         assert j.recovery == []
-        assert [r.seq for r in j.records()] == list(range(1, acknowledged + 1))
+        assert [r.seq for r in j.entries()] == list(range(1, acknowledged + 1))
 
 
 def test_parent_that_is_a_file_is_a_clear_error(tmp_path: Path):
@@ -410,7 +420,7 @@ from bank.journal import Journal
 j = Journal(sys.argv[1])
 if j.current_game is None:
     j.new_game({"test": "crash"})
-n = sum(1 for _ in j.records())
+n = sum(1 for _ in j.entries())
 print("ready", n, flush=True)
 while True:
     seq = j.append({"i": n, "pad": "x" * (n % 500)})
@@ -458,9 +468,38 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_record(path: Path):
                 printed.append(int(line.split()[1]))
         with Journal(path) as j:
             assert j.recovery == []
-            got = list(j.records())
+            got = list(j.entries())
         seqs = [r.seq for r in got]
         assert seqs == list(range(1, len(seqs) + 1)), "records must be a gap-free prefix"
         assert [r.record["i"] for r in got] == list(range(len(got)))
         assert max(printed, default=0) <= len(seqs)
         assert set(printed) <= set(seqs)
+
+
+# -- with the game layer ------------------------------------------------------------------
+
+
+def test_a_game_resumes_from_the_journal_exactly_and_reset_archives_it(path: Path):
+    from bank.commands import Land, PassGo
+    from bank.game import Game
+    from board_assets import load_edition
+
+    edition = load_edition()
+    with Journal(path) as j:
+        game = Game(edition, journal=j)
+        game.start([1, 2, 3])
+        game.execute(Land(1, 3))
+        game.execute(PassGo(2))
+        game.execute(Land(2, 3))
+        live = game.state
+    with Journal(path) as j:
+        resumed = Game(edition, journal=j)
+        assert resumed.state == live
+        assert resumed.seq == 4
+        resumed.reset({"players": [1, 2, 3]})
+    with Journal(path) as j:
+        assert Game(edition, journal=j).state == type(live).empty(edition)
+        old, new = j.games()
+        assert old.archived and old.records == 4
+        assert new.meta == {"edition": edition.id, "players": [1, 2, 3]}
+        assert len(list(j.records(old.id))) == 4

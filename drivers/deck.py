@@ -1,0 +1,235 @@
+"""The deck: which tag UID stands for which card (``bank:1..4``, ``prop:1..22``, ``event:1..23``).
+
+A deck file is TOML::
+
+    [info]
+    name = "living-room set"
+
+    [cards]
+    "04A1B2C3D4E5F6" = "prop:16"
+    "04C0FFEE000001" = "bank:boat"
+
+UIDs are hex (4 to 10 bytes; ``:`` or spaces between bytes are allowed and dropped), card names
+are those of :meth:`bank.unit.io.CardId.parse`. A card may have more than one UID (a spare
+sticker); a UID names one card only. The simulated deck gives every card a stable, NTAG-like
+7-byte UID derived from its name, so ``tap uid:HEX`` in a script means the same card forever.
+
+Imports ``bank.unit.io``, ``drivers.base`` and the standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from bank.unit.io import CARD_COUNTS, CARD_KINDS, CardId
+from drivers.base import DriverError
+
+_HEX_RE = re.compile(r"^[0-9A-F]+$")
+_SEPARATORS = re.compile(r"[:\s-]")
+MIN_UID_BYTES = 4
+MAX_UID_BYTES = 10
+
+
+class DeckError(DriverError, ValueError):
+    """A deck file or entry is malformed; the message names the file and the line or key."""
+
+
+def normalize_uid(text: str) -> str:
+    """Upper-case hex with no separators; ValueError if *text* is not a 4-10 byte UID."""
+    uid = _SEPARATORS.sub("", text).upper()
+    if uid.startswith("UID"):
+        raise ValueError(f"write the UID without its 'uid:' prefix: {text!r}")
+    if not uid or not _HEX_RE.match(uid) or len(uid) % 2:
+        raise ValueError(f"not a hex UID: {text!r}")
+    if not MIN_UID_BYTES <= len(uid) // 2 <= MAX_UID_BYTES:
+        raise ValueError(
+            f"a UID has {MIN_UID_BYTES} to {MAX_UID_BYTES} bytes, {text!r} has {len(uid) // 2}"
+        )
+    return uid
+
+
+def all_cards() -> Iterator[CardId]:
+    """Every card of the game, in card order (bank, prop, event)."""
+    for kind in CARD_KINDS:
+        for number in range(1, CARD_COUNTS[kind] + 1):
+            yield CardId(kind, number)
+
+
+def simulated_uid(card: CardId) -> str:
+    """The stable UID the simulated deck gives *card*: ``04`` (NXP) + 6 bytes of a hash."""
+    digest = hashlib.sha256(f"ultibank:{card}".encode()).hexdigest()
+    return ("04" + digest[:12]).upper()
+
+
+class Deck:
+    """An immutable map between tag UIDs and cards, with optional ``[info]`` strings."""
+
+    __slots__ = ("_by_card", "_by_uid", "info", "source")
+
+    def __init__(
+        self,
+        cards: Mapping[str, CardId] | None = None,
+        info: Mapping[str, str] | None = None,
+        source: str = "<deck>",
+    ) -> None:
+        self.source = source
+        self.info: dict[str, str] = dict(info or {})
+        self._by_uid: dict[str, CardId] = {}
+        self._by_card: dict[CardId, str] = {}
+        for raw, card in (cards or {}).items():
+            try:
+                uid = normalize_uid(raw)
+            except ValueError as err:
+                raise DeckError(f"{source}: {err}") from err
+            if uid in self._by_uid:
+                raise DeckError(f"{source}: duplicate UID {uid}")
+            self._by_uid[uid] = card
+            self._by_card.setdefault(card, uid)
+
+    def card_for(self, uid: str) -> CardId | None:
+        """The card a UID stands for, or None when the deck does not know it."""
+        try:
+            return self._by_uid.get(normalize_uid(uid))
+        except ValueError:
+            return None
+
+    def uid_for(self, card: CardId) -> str | None:
+        """The (first) UID of *card*, or None when no tag was enrolled for it."""
+        return self._by_card.get(card)
+
+    def assign(self, uid: str, card: CardId, *, replace: bool = True) -> Deck:
+        """A copy with *uid* naming *card*; with *replace*, the card's other UIDs are dropped."""
+        try:
+            key = normalize_uid(uid)
+        except ValueError as err:
+            raise DeckError(f"{self.source}: {err}") from err
+        cards = {u: c for u, c in self._by_uid.items() if u != key and not (replace and c == card)}
+        cards[key] = card
+        return Deck(cards, self.info, self.source)
+
+    def items(self) -> list[tuple[str, CardId]]:
+        """(UID, card) pairs in card order."""
+        return sorted(self._by_uid.items(), key=lambda item: (_card_key(item[1]), item[0]))
+
+    def missing(self) -> list[CardId]:
+        """The cards of the game that have no UID in this deck."""
+        return [card for card in all_cards() if card not in self._by_card]
+
+    def __len__(self) -> int:
+        return len(self._by_uid)
+
+    def __contains__(self, uid: object) -> bool:
+        return isinstance(uid, str) and self.card_for(uid) is not None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Deck):
+            return NotImplemented
+        return self._by_uid == other._by_uid and self.info == other.info
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Deck({len(self)} cards from {self.source})"
+
+    # ---------------------------------------------------------------- files
+
+    def to_toml(self) -> str:
+        """The deck as TOML text, cards in card order."""
+        lines = ["# ultibank deck: tag UID -> card (bank:1..4, prop:1..22, event:1..23)"]
+        if self.info:
+            lines += ["", "[info]"]
+            lines += [f"{_toml_key(k)} = {_toml_str(v)}" for k, v in self.info.items()]
+        lines += ["", "[cards]"]
+        lines += [f'"{uid}" = "{card}"' for uid, card in self.items()]
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the deck to *path* atomically (a temporary file renamed over it)."""
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(self.to_toml(), encoding="utf-8")
+        os.replace(tmp, target)
+
+    @classmethod
+    def from_toml(cls, text: str, source: str = "<deck>") -> Deck:
+        """Parse deck TOML; DeckError naming *source* and the line or key of any fault."""
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise DeckError(f"{source}: not valid TOML: {err}") from err
+        unknown = sorted(set(doc) - {"info", "cards"})
+        if unknown:
+            raise DeckError(f"{source}: unknown table(s) {', '.join(unknown)}; use [info], [cards]")
+        info = doc.get("info", {})
+        cards = doc.get("cards", {})
+        if not isinstance(info, dict) or not isinstance(cards, dict):
+            raise DeckError(f"{source}: [info] and [cards] must be tables")
+        info_out: dict[str, str] = {}
+        for key, value in info.items():
+            if not isinstance(value, str | int | float | bool):
+                raise DeckError(f"{source}:{_line_of(text, key)}: [info] {key} must be a value")
+            info_out[key] = str(value)
+        parsed: dict[str, CardId] = {}
+        seen: dict[str, str] = {}
+        for key, value in cards.items():
+            where = f"{source}:{_line_of(text, key)}"
+            try:
+                uid = normalize_uid(key)
+            except ValueError as err:
+                raise DeckError(f"{where}: malformed UID key {key!r}: {err}") from err
+            if not isinstance(value, str):
+                raise DeckError(f'{where}: card for {key!r} must be a string like "prop:16"')
+            try:
+                card = CardId.parse(value)
+            except ValueError as err:
+                raise DeckError(f"{where}: unknown card {value!r} for UID {uid}: {err}") from err
+            if uid in seen:
+                raise DeckError(f"{where}: duplicate UID {uid} (also written as {seen[uid]!r})")
+            seen[uid] = key
+            parsed[uid] = card
+        return cls(parsed, info_out, source)
+
+
+def load_deck(path: str | os.PathLike[str]) -> Deck:
+    """Read a deck file; DeckError if it is missing or malformed."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError as err:
+        raise DeckError(f"{p}: no such deck file (run `ultibank enroll` to make one)") from err
+    except (OSError, UnicodeDecodeError) as err:
+        raise DeckError(f"{p}: cannot read the deck file: {err}") from err
+    return Deck.from_toml(text, str(p))
+
+
+def simulated_deck() -> Deck:
+    """Every card with its stable simulated UID (see :func:`simulated_uid`)."""
+    cards = {simulated_uid(card): card for card in all_cards()}
+    return Deck(cards, {"name": "simulated"}, "<simulated deck>")
+
+
+def _card_key(card: CardId) -> tuple[int, int]:
+    return CARD_KINDS.index(card.kind), card.number
+
+
+def _line_of(text: str, key: str) -> int | str:
+    """The 1-based line where *key* is written, for error messages (the key if not found)."""
+    for n, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith((f'"{key}"', f"'{key}'", f"{key} ", f"{key}=")):
+            return n
+    return key
+
+
+def _toml_str(value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _toml_key(key: str) -> str:
+    return key if re.match(r"^[A-Za-z0-9_-]+$", key) else _toml_str(key)

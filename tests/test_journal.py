@@ -135,9 +135,27 @@ def test_unserialisable_record_is_refused_and_nothing_written(path: Path):
             j.append({"when": object()})
         assert isinstance(info.value, TypeError)
         assert isinstance(info.value, BankError)
+        with pytest.raises(BadRecord, match="dict"):
+            j.append([1, 2])  # type: ignore[arg-type]
         assert j.append(record(1)) == 2
     with Journal(path) as j:
         assert [r.seq for r in j.entries()] == [1, 2]
+
+
+def test_a_row_with_a_valid_checksum_but_broken_json_is_refused(path: Path):
+    from bank.journal import _link, _seed
+
+    Journal(path).close()
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("INSERT INTO games (id, started, meta) VALUES (1, 0.0, '{}')")
+        chain = _link(_seed(1), 1, 1, 5.0, SCHEMA_VERSION, "{oops")
+        conn.execute(
+            "INSERT INTO records VALUES (1, 1, 5.0, ?, '{oops', ?)", (SCHEMA_VERSION, chain)
+        )
+    conn.close()
+    with Journal(path) as j, pytest.raises(CorruptJournal, match="record 1 is not valid JSON"):
+        j.records()
 
 
 def test_parent_directories_are_created(tmp_path: Path):

@@ -1,0 +1,148 @@
+"""Benchmarks of the journal: durable appends against bare SQLite, and resuming 10,000 records.
+
+The baseline is the cheapest durable write SQLite offers with the journal's settings: one
+autocommitted ``INSERT`` of a ready-made JSON text of the same size, WAL mode,
+``synchronous=FULL``. Both contestants run in the same process, in alternating blocks, on a
+disk-backed scratch directory. Imports ``bank.journal``, ``bench.common`` and the standard
+library.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from bank.journal import Journal
+from bench.common import (
+    Result,
+    at_least,
+    at_most,
+    filesystem_of,
+    interleaved,
+    percentile,
+    scratch_dir,
+    stats,
+    time_each,
+)
+
+AREA = "journal"
+RESUME_RECORDS = 10_000
+
+
+def typical_record(i: int) -> dict[str, Any]:
+    """A transaction as the game layer stores it: a rent payment with its command."""
+    return {
+        "v": 1,
+        "edition": "ultime-fr",
+        "command": {"card": 1 + i % 4, "number": 1 + i % 22, "name": "land"},
+        "events": [
+            {
+                "payer": 1 + i % 4,
+                "payee": 1 + (i + 1) % 4,
+                "amount": 1_200_000,
+                "reason": "rent",
+                "kind": "money",
+            },
+        ],
+        "undo_group": i + 1,
+    }
+
+
+def _bare_sqlite(path: Path, payload: str) -> tuple[sqlite3.Connection, Any]:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
+
+    def insert() -> None:
+        conn.execute("INSERT INTO t (payload) VALUES (?)", (payload,))
+
+    return conn, insert
+
+
+def _appends(root: Path, n: int, rounds: int) -> list[Result]:
+    payload = json.dumps(typical_record(0), separators=(",", ":"))
+    conn, bare_insert = _bare_sqlite(root / "bare.sqlite", payload)
+    journal = Journal(root / "journal.sqlite")
+    journal.new_game({"edition": "ultime-fr"})
+    counter = iter(range(10**9))
+
+    def journal_append() -> None:
+        journal.append(typical_record(next(counter)))
+
+    try:
+        samples = interleaved(
+            {"bare": bare_insert, "journal": journal_append}, n, rounds, warmup=20
+        )
+    finally:
+        journal.close()
+        conn.close()
+    bare, ours = stats(samples["bare"]), stats(samples["journal"])
+    fs = filesystem_of(root)
+    note = f"{ours.n} appends each, {rounds} alternating blocks, {len(payload)}-byte records, {fs}"
+    ms = 1000.0
+    return [
+        Result(
+            AREA,
+            "durable append throughput",
+            ours.ops_per_s,
+            "ops/s",
+            target=at_least(0.8, ratio=True),
+            baseline=bare.ops_per_s,
+            ratio=ours.ops_per_s / bare.ops_per_s,
+            note=note,
+        ),
+        Result(
+            AREA,
+            "durable append latency p50",
+            ours.p50 * ms,
+            "ms",
+            baseline=bare.p50 * ms,
+            ratio=ours.p50 / bare.p50,
+        ),
+        Result(
+            AREA,
+            "durable append latency p99",
+            ours.p99 * ms,
+            "ms",
+            baseline=bare.p99 * ms,
+            ratio=ours.p99 / bare.p99,
+        ),
+    ]
+
+
+def _resume(root: Path, runs: int) -> list[Result]:
+    path = root / "resume.sqlite"
+    with Journal(path) as journal:
+        journal.new_game({"edition": "ultime-fr"})
+        for start in range(0, RESUME_RECORDS, 1000):
+            journal.append_many([typical_record(i) for i in range(start, start + 1000)])
+
+    def resume() -> None:
+        with Journal(path) as j:
+            got = sum(1 for _ in j.records())
+        assert got == RESUME_RECORDS, got
+
+    samples = time_each(resume, runs, warmup=1)
+    size_kib = path.stat().st_size / 1024
+    return [
+        Result(
+            AREA,
+            f"resume {RESUME_RECORDS:,} records p50 (open, verify, read)",
+            percentile(samples, 50),
+            "s",
+            target=at_most(0.5),
+            note=f"{runs} runs, worst {max(samples):.3f} s, {size_kib:,.0f} KiB file, "
+            "warm page cache",
+        ),
+    ]
+
+
+def run(quick: bool) -> list[Result]:
+    """Measure appends against bare SQLite and the resume of 10,000 records."""
+    with scratch_dir() as root:
+        results = _appends(root, n=300 if quick else 4000, rounds=2 if quick else 8)
+        results += _resume(root, runs=3 if quick else 9)
+    return results

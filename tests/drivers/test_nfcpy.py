@@ -37,7 +37,15 @@ from drivers.nfcpy_reader import (
     translate_open_error,
     write_card,
 )
-from tests.support.udp_tag_sim import NTAG213, NTAG215, SimTag, UdpTagSim, unplug_hook
+from tests.drivers.conformance import ReaderConformance
+from tests.support.udp_tag_sim import (
+    EMPTY_NDEF,
+    NTAG213,
+    NTAG215,
+    SimTag,
+    UdpTagSim,
+    unplug_hook,
+)
 
 pytestmark = pytest.mark.nfcpy
 
@@ -113,6 +121,38 @@ def reader(sim: UdpTagSim) -> Iterator[Running]:
     assert isinstance(opened, CardAbsent) and opened.uid is None  # open: the field is empty
     yield running
     running.close()
+
+
+# ------------------------------------------------------------------ the shared suite
+
+
+class NfcpyWorld:
+    """The conformance suite's world: NTAG215s laid on the simulator, the udp link unpluggable."""
+
+    quiet_s = 1.0  # ten presence checks
+
+    def __init__(self, sim: UdpTagSim) -> None:
+        self.sim = sim
+        self.backend = NfcpyBackend(sim.path)
+
+    def place(self, uid: str, ndef: bytes | None = None) -> object:
+        return self.sim.place(uid, type2_ndef_tlv(ndef) if ndef else EMPTY_NDEF)
+
+    def lift(self) -> None:
+        self.sim.lift()
+
+    def unplug(self) -> None:
+        self.sim.unplug()
+
+    def replug(self) -> None:
+        self.sim.replug()
+
+
+class TestNfcpyConformance(ReaderConformance):
+    @pytest.fixture
+    def world(self, sim: UdpTagSim) -> Iterator[NfcpyWorld]:
+        with unplug_hook(sim):
+            yield NfcpyWorld(sim)
 
 
 # ------------------------------------------------------------------ reading

@@ -1,0 +1,234 @@
+"""The ``ultibank`` command: the one place that wires readers, panels, the unit and the journal.
+
+Only the standard library is imported at start, so ``ultibank --help`` stays fast; each
+subcommand imports what it needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bank.settings import Settings
+
+DESCRIPTION = """\
+ultibank: the electronic bank unit of Monopoly Électronique Ultime / Ultimate Banking.
+
+Everyday use:
+  ultibank emulate              play on this computer: a window with the LCD, the buttons and
+                                every card (a terminal view where there is no display)
+  ultibank run                  the daemon for a box or a laptop with a real reader
+  ultibank tap prop:16          tap a card on a running daemon (also: press ok, state)
+  ultibank script game.tap      replay a tap script on a virtual clock (no window, no reader)
+  ultibank history              the stored games
+  ultibank readers              what readers this machine sees, and why not
+"""
+
+EPILOG = """\
+Configuration: a TOML file (--config, default ~/.config/ultibank/config.toml) with tables
+[game] [rules] [unit] [reader] [panel] [control] [web]; --set TABLE.KEY=VALUE overrides any
+value, e.g. --set rules.auction_seconds=15. See README.md for every key.
+"""
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--edition", help="edition: ultime-fr (default) or ultimate-uk, or a .toml file")
+    p.add_argument("--data-dir", type=Path, help="where the game journal lives")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ultibank",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log (-vv: debug)")
+    parser.add_argument("--config", type=Path, help="configuration file (TOML)")
+    parser.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="TABLE.KEY=VALUE",
+        help="override one configuration value (repeatable)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser(
+        "run",
+        help="run the bank daemon with the configured readers and panels",
+        description="Run the bank daemon: readers and panels post to one loop that owns the "
+        "game; every transaction is journalled before the unit confirms it. A control socket "
+        "takes `ultibank tap/press/state`. Stops cleanly on SIGTERM or Ctrl-C.",
+    )
+    _add_game_options(p)
+    p.add_argument(
+        "--reader",
+        action="append",
+        help="reader path (repeatable): sim, pcsc[:FILTER], usb[:VID[:PID]], tty:PORT:pn532, "
+        "udp[:HOST][:PORT]",
+    )
+    p.add_argument(
+        "--panel",
+        action="append",
+        help="panel (repeatable): terminal, pygame, serial:PORT, gpio, sim",
+    )
+    p.add_argument("--deck", type=Path, help="deck file mapping card UIDs (from `ultibank enroll`)")
+    p.add_argument("--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)")
+
+    p = sub.add_parser(
+        "emulate",
+        help="play on this computer: the pygame unit (or a terminal view without a display)",
+        description="The emulated unit: a window with the LCD, the three buttons and a tray of "
+        "every card (click a card to tap it). With --reader, real cards are read too. Without "
+        "a display it says so and runs in the terminal.",
+    )
+    _add_game_options(p)
+    p.add_argument("--reader", action="append", help="also read real cards: pcsc, usb, tty:..., udp")
+    p.add_argument("--deck", type=Path, help="deck file for real cards")
+    p.add_argument("--terminal", action="store_true", help="use the terminal view even with a display")
+    p.add_argument("--screenshot", type=Path, help="save the window as PNG once drawn, then go on")
+    p.add_argument("--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)")
+
+    p = sub.add_parser(
+        "script",
+        help="run a tap script on a virtual clock and print the transcript",
+        description="Run FILE (one action per line: tap bank:N|prop:N|event:N|uid:HEX, press "
+        "ok|menu|cancel, hold cancel S, hold ok+cancel S, wait S, power off|on) against the "
+        "simulated reader and panel on a virtual clock. Prints each screen and cue; --state "
+        "writes the final state as JSON (- for stdout). Exit 2 on a line that does not parse.",
+    )
+    p.add_argument("file", type=Path)
+    p.add_argument("--edition", default="ultime-fr")
+    p.add_argument("--data-dir", type=Path)
+    p.add_argument("--state", help="write the final state here (- for stdout)")
+
+    for name, helptext in (
+        ("tap", "tap a card on the running daemon: bank:N, bank:car, prop:N, event:N, uid:HEX"),
+        ("press", "press a button on the running daemon: ok, menu or cancel"),
+    ):
+        p = sub.add_parser(name, help=helptext, description=helptext)
+        p.add_argument("what", nargs="+")
+        p.add_argument("--socket", type=Path, help="control socket of the daemon")
+    p = sub.add_parser("hold", help="hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5")
+    p.add_argument("buttons")
+    p.add_argument("seconds", type=float)
+    p.add_argument("--socket", type=Path)
+    p = sub.add_parser("state", help="print the running daemon's state (JSON)")
+    p.add_argument("--socket", type=Path)
+
+    p = sub.add_parser(
+        "history",
+        help="list stored games; `history show N`, `history export N --csv|--json`",
+        description="The games stored in the journal, the current one and archived ones.",
+    )
+    p.add_argument("action", nargs="?", choices=["list", "show", "export"], default="list")
+    p.add_argument("game", nargs="?", type=int)
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--csv", action="store_true")
+    fmt.add_argument("--json", action="store_true")
+    p.add_argument("--output", "-o", type=Path, help="write the export to a file")
+    p.add_argument("--data-dir", type=Path)
+    p.add_argument("--edition")
+
+    sub.add_parser(
+        "readers",
+        help="list the readers each NFC stack sees and explain the usual faults",
+        description="Looks for PC/SC readers (pcscd) and nfcpy readers (USB, serial) and says in "
+        "plain words what is in the way: pcscd not running, a kernel module holding the "
+        "reader, missing permissions, libusb missing, an ACR122U firmware nfcpy cannot drive.",
+    )
+
+    p = sub.add_parser(
+        "enroll",
+        help="teach the bank your cards: tap each card of the deck when asked",
+        description="Walks through every card of the game (4 bank, 22 property, 23 event), "
+        "asking you to tap each one, and writes the deck file of their UIDs.",
+    )
+    p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
+    p.add_argument("--deck", type=Path, help="deck file to write (default DATA_DIR/deck.toml)")
+    p.add_argument("--only", nargs="*", help="enroll only these cards (e.g. prop:3 bank:2)")
+
+    p = sub.add_parser(
+        "write-card",
+        help="write a card's identity (NDEF record) onto a blank NFC tag",
+        description="Writes the project's NDEF record naming CARD (e.g. prop:16) onto a blank "
+        "NFC Forum Type 2 tag (NTAG213/215/216) on the reader. A full, locked or foreign tag "
+        "is refused with the reason.",
+    )
+    p.add_argument("card")
+    p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
+    return parser
+
+
+def _setup_logging(verbose: int) -> None:
+    level = logging.WARNING - 10 * verbose
+    logging.basicConfig(
+        level=max(level, logging.DEBUG),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    from bank.settings import load_settings
+
+    overrides = list(args.overrides)
+    if getattr(args, "edition", None):
+        overrides.append(f'game.edition="{args.edition}"')
+    if getattr(args, "data_dir", None):
+        overrides.append(f'game.data_dir="{args.data_dir}"')
+    if getattr(args, "socket", None):
+        overrides.append(f'control.socket="{args.socket}"')
+    if getattr(args, "deck", None):
+        overrides.append(f'reader.deck="{args.deck}"')
+    return load_settings(args.config, overrides)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``ultibank`` command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _setup_logging(args.verbose)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    from bank.errors import BankError
+
+    handlers = {
+        "run": "bank.runtime:cmd_run",
+        "emulate": "bank.runtime:cmd_emulate",
+        "script": "bank.runtime:cmd_script",
+        "tap": "bank.runtime:cmd_control",
+        "press": "bank.runtime:cmd_control",
+        "hold": "bank.runtime:cmd_control",
+        "state": "bank.runtime:cmd_control",
+        "history": "bank.history:cmd_history",
+        "readers": "bank.runtime:cmd_readers",
+        "enroll": "bank.runtime:cmd_enroll",
+        "write-card": "bank.runtime:cmd_write_card",
+    }
+    module_name, func_name = handlers[args.command].split(":")
+    import importlib
+
+    try:
+        settings = _settings(args) if args.command != "script" else None
+        func: Any = getattr(importlib.import_module(module_name), func_name)
+        return int(func(args, settings))
+    except BankError as err:
+        print(f"ultibank: {err}", file=sys.stderr)
+        return 1
+    except ConnectionError as err:
+        print(f"ultibank: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

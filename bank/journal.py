@@ -276,10 +276,13 @@ class Journal:
         except OSError as err:
             os.close(fd)
             raise _translate_os(err, lock_path, "locking the journal") from err
-        # The pid is only a hint for the message above; the flock is the lock.
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
         self._lock_fd = fd
+        try:
+            # The pid is only a hint for the message above; the flock is the lock.
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except OSError as err:
+            raise _translate_os(err, lock_path, "locking the journal") from err
 
     def _connect(self) -> sqlite3.Connection:
         try:
@@ -304,7 +307,8 @@ class Journal:
                 self._create()
             elif app_id != APPLICATION_ID:
                 raise CorruptJournal(
-                    _corrupt_message(self.path, "an SQLite database, but not an ultibank journal")
+                    f"{self.path} is an SQLite database, but not an ultibank journal. Choose "
+                    f"another data directory, or move the file aside to start a new journal."
                 )
             elif fmt > FILE_FORMAT:
                 raise UnknownSchema(

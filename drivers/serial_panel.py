@@ -65,6 +65,9 @@ class SerialPanel:
                 "the serial panel needs pyserial: pip install 'ultibank[serial]'"
             ) from err
         self._serial: Any = serial
+        # ``serial:ttyACM0`` in a config means /dev/ttyACM0; URLs (loop://, rfc2217://) pass.
+        if port and not port.startswith("/") and "://" not in port:
+            port = f"/dev/{port}"
         self.port = port
         self.name = name or f"serial:{port}"
         self._baudrate = baudrate

@@ -1,0 +1,280 @@
+"""The serial panel protocol's codec: checksums, framing, faults, messages, round trips."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from bank.unit.io import TOKENS, Button, Cue, Icon, Screen
+from drivers import panel_protocol as pp
+
+
+def test_crc_is_ccitt_false() -> None:
+    assert pp.crc16(b"123456789") == 0x29B1
+
+
+@given(st.binary(max_size=600))
+def test_cobs_round_trip_has_no_zero(data: bytes) -> None:
+    enc = pp.cobs_encode(data)
+    assert 0 not in enc
+    assert pp.cobs_decode(enc) == data
+
+
+frames = st.builds(
+    pp.Frame,
+    st.sampled_from(list(pp.MsgType)),
+    st.integers(0, 255),
+    st.binary(max_size=pp.MAX_PAYLOAD),
+)
+
+
+@given(st.lists(frames, max_size=6), st.data())
+def test_frames_survive_any_chunking(items: list[pp.Frame], data: st.DataObject) -> None:
+    wire = b"".join(pp.encode_frame(f) for f in items)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(wire)), max_size=8)))
+    dec = pp.FrameDecoder()
+    out: list[pp.Frame | pp.FrameFault] = []
+    start = 0
+    for cut in [*cuts, len(wire)]:
+        out += dec.feed(wire[start:cut])
+        start = cut
+    assert out == items
+    assert dec.pending == 0
+    assert dec.stats["frames"] == len(items)
+
+
+def test_encoded_frame_is_delimited_and_limited() -> None:
+    wire = pp.encode_frame(pp.Frame(pp.MsgType.SHOW, 7, bytes(range(256))[: pp.MAX_PAYLOAD]))
+    assert wire[0] == 0 and wire[-1] == 0 and 0 not in wire[1:-1]
+    assert len(wire) - 2 <= pp.MAX_ENCODED
+    with pytest.raises(pp.ProtocolError, match="exceeds"):
+        pp.encode_frame(pp.Frame(pp.MsgType.SHOW, 7, bytes(pp.MAX_PAYLOAD + 1)))
+    with pytest.raises(pp.ProtocolError, match="not a byte"):
+        pp.encode_frame(pp.Frame(pp.MsgType.PING, 256))
+
+
+BUTTON_DOWN = pp.Frame(pp.MsgType.BUTTON, 9, pp.encode_button(pp.ButtonEvent(Button.OK, True)))
+GOOD = pp.Frame(pp.MsgType.BUTTON, 10, pp.encode_button(pp.ButtonEvent(Button.MENU, True)))
+
+
+def test_flipped_byte_is_one_fault_and_the_next_frame_survives() -> None:
+    wire = bytearray(pp.encode_frame(BUTTON_DOWN))
+    wire[4] ^= 0x20
+    out = pp.FrameDecoder().feed(bytes(wire) + pp.encode_frame(GOOD))
+    assert [type(x) for x in out] == [pp.FrameFault, pp.Frame]
+    assert out[0].fault in (pp.Fault.CRC, pp.Fault.COBS)  # type: ignore[union-attr]
+    assert out[0].seq is None  # type: ignore[union-attr]
+    assert out[1] == GOOD
+
+
+def test_truncated_frame_does_not_swallow_the_next_one() -> None:
+    wire = pp.encode_frame(BUTTON_DOWN)
+    out = pp.FrameDecoder().feed(wire[:5] + pp.encode_frame(GOOD))
+    assert len(out) == 2
+    assert isinstance(out[0], pp.FrameFault)
+    assert out[1] == GOOD
+
+
+def test_runaway_bytes_are_dropped_until_the_next_delimiter() -> None:
+    dec = pp.FrameDecoder()
+    out = dec.feed(b"\x01" * (pp.MAX_ENCODED + 50))
+    assert [f.fault for f in out if isinstance(f, pp.FrameFault)] == [pp.Fault.TOO_LONG]
+    assert dec.feed(b"\x01" * 300) == []  # still discarding
+    assert dec.feed(pp.encode_frame(GOOD)) == [GOOD]
+    assert dec.stats["too_long"] == 1
+
+
+def test_reset_reports_a_half_frame_as_truncated() -> None:
+    dec = pp.FrameDecoder()
+    assert dec.feed(pp.encode_frame(GOOD)[:6]) == []
+    fault = dec.reset()
+    assert fault is not None and fault.fault is pp.Fault.TRUNCATED
+    assert dec.reset() is None
+    assert dec.feed(pp.encode_frame(GOOD)) == [GOOD]
+
+
+def _raw_frame(version: int, type_code: int, seq: int, length: int, payload: bytes) -> bytes:
+    body = bytes((version, type_code, seq, length)) + payload
+    body += pp.crc16(body).to_bytes(2, "big")
+    return b"\x00" + pp.cobs_encode(body) + b"\x00"
+
+
+@pytest.mark.parametrize(
+    ("version", "type_code", "length", "fault", "reason"),
+    [
+        (2, 0x20, 2, pp.Fault.VERSION, pp.NakReason.VERSION),
+        (1, 0x55, 2, pp.Fault.UNKNOWN_TYPE, pp.NakReason.UNKNOWN_TYPE),
+        (1, 0x20, 3, pp.Fault.LENGTH, pp.NakReason.MALFORMED),
+    ],
+)
+def test_intact_but_unacceptable_frames_are_naked_by_sequence(
+    version: int, type_code: int, length: int, fault: pp.Fault, reason: pp.NakReason
+) -> None:
+    (out,) = pp.FrameDecoder().feed(_raw_frame(version, type_code, 42, length, b"\x01\x01"))
+    assert isinstance(out, pp.FrameFault)
+    assert out.fault is fault and out.seq == 42
+    reply = pp.fault_nak(out)
+    assert reply is not None
+    (nak,) = pp.FrameDecoder().feed(reply)
+    assert isinstance(nak, pp.Frame)
+    assert pp.decode_nak(nak) == (42, reason)
+
+
+def test_corrupted_frames_get_no_nak() -> None:
+    assert pp.fault_nak(pp.FrameFault(pp.Fault.CRC, "x")) is None
+
+
+@given(st.binary(max_size=800))
+def test_decoder_never_raises_on_noise(noise: bytes) -> None:
+    dec = pp.FrameDecoder()
+    for item in dec.feed(noise) + [x for x in [dec.reset()] if x]:
+        assert isinstance(item, pp.Frame | pp.FrameFault)
+
+
+@given(st.binary(min_size=1, max_size=40), st.integers(0, 200), st.integers(1, 255))
+def test_any_corruption_of_a_button_frame_is_never_a_frame(
+    junk: bytes, where: int, mask: int
+) -> None:
+    """Whatever byte is damaged, a BUTTON frame is dropped (CRC), never delivered altered."""
+    wire = bytearray(pp.encode_frame(BUTTON_DOWN))
+    i = 1 + where % (len(wire) - 2)
+    wire[i] ^= mask
+    out = pp.FrameDecoder().feed(bytes(wire))
+    assert not any(isinstance(x, pp.Frame) for x in out)
+    # Cut anywhere and followed by other bytes up to a delimiter: a fault, never a frame.
+    cut = 2 + where % (len(wire) - 3)
+    tail = junk.replace(b"\x00", b"") + b"\x00"
+    out = pp.FrameDecoder().feed(pp.encode_frame(BUTTON_DOWN)[:cut] + tail)
+    assert len(out) == 1 and isinstance(out[0], pp.FrameFault)
+
+
+# ---------------------------------------------------------------- messages
+
+
+def test_every_button_cue_and_icon_has_a_wire_code() -> None:
+    assert set(pp.BUTTON_CODES) == set(Button)
+    assert set(pp.CUE_CODES) == set(Cue)
+    assert set(pp.ICON_BITS) == set(Icon)
+    assert len(set(pp.ICON_BITS.values())) == len(Icon) and max(pp.ICON_BITS.values()) < 16
+
+
+@given(st.sampled_from(list(Button)), st.booleans())
+def test_button_round_trip(button: Button, down: bool) -> None:
+    ev = pp.ButtonEvent(button, down)
+    assert pp.decode_button(pp.encode_button(ev)) == ev
+
+
+@pytest.mark.parametrize("payload", [b"", b"\x01", b"\x09\x01", b"\x01\x02", b"\x01\x01\x01"])
+def test_bad_button_payloads_are_refused(payload: bytes) -> None:
+    with pytest.raises(pp.ProtocolError):
+        pp.decode_button(payload)
+
+
+@given(st.sampled_from(list(Cue)))
+def test_cue_round_trip(cue: Cue) -> None:
+    assert pp.decode_cue(pp.encode_cue(cue)) == cue
+
+
+short_text = st.text(
+    st.characters(blacklist_categories=("Cs",)), max_size=pp.MAX_LINE // 4
+)  # at most 4 UTF-8 bytes a character: never clipped
+screens = st.builds(
+    Screen,
+    name=st.text(st.characters(blacklist_categories=("Cs",)), max_size=4),
+    lines=st.lists(short_text, max_size=pp.MAX_LINES).map(tuple),
+    amount=st.none() | st.integers(-(2**31), 2**31 - 1),
+    number=st.none() | st.integers(0, 255),
+    token=st.none() | st.sampled_from(TOKENS),
+    level=st.none() | st.integers(0, 255),
+    icons=st.frozensets(st.sampled_from(list(Icon))),
+    countdown=st.none() | st.integers(0, 0xFFFF),
+    colour=st.none() | st.binary(min_size=3, max_size=3).map(lambda b: "#" + b.hex()),
+    off=st.booleans(),
+)
+
+
+@given(screens)
+def test_show_round_trip(screen: Screen) -> None:
+    payload = pp.encode_show(screen)
+    assert len(payload) <= pp.MAX_PAYLOAD
+    assert pp.decode_show(payload) == screen
+
+
+@given(
+    st.lists(st.text(max_size=120), max_size=10).map(tuple),
+    st.text(max_size=60),
+    st.text(max_size=30),
+)
+def test_long_screens_are_clipped_to_fit_one_frame(
+    lines: tuple[str, ...], name: str, token: str
+) -> None:
+    screen = Screen(name, lines=lines, token=token, amount=5, number=3, countdown=9)
+    payload = pp.encode_show(screen)
+    assert len(payload) <= pp.MAX_PAYLOAD
+    got = pp.decode_show(payload)
+    assert len(got.lines) == min(len(lines), pp.MAX_LINES)
+    for sent, received in zip(lines, got.lines, strict=False):
+        assert sent.startswith(received)
+        assert len(received.encode()) <= pp.MAX_LINE
+    assert got == pp.clip_screen(screen)
+
+
+@given(st.binary(max_size=300))
+def test_show_decoder_refuses_noise_cleanly(noise: bytes) -> None:
+    try:
+        pp.decode_show(noise)
+    except pp.ProtocolError:
+        pass
+
+
+def test_show_refuses_what_does_not_fit() -> None:
+    with pytest.raises(pp.ProtocolError, match="32 bits"):
+        pp.encode_show(Screen("x", amount=2**40))
+    with pytest.raises(pp.ProtocolError, match="#rrggbb"):
+        pp.encode_show(Screen("x", colour="red"))
+    good = pp.encode_show(Screen("x", lines=("a",)))
+    with pytest.raises(pp.ProtocolError, match="stray"):
+        pp.decode_show(good + b"\x00")
+    with pytest.raises(pp.ProtocolError, match="early"):
+        pp.decode_show(good[:-1])
+
+
+def test_hello_and_negotiation() -> None:
+    host = pp.HostHello()
+    assert pp.decode_host_hello(pp.encode_host_hello(host)) == host
+    panel = pp.PanelHello(1, 16, 2, pp.Feature.LCD | pp.Feature.BUZZER, "rp2040 panel")
+    got = pp.decode_panel_hello(pp.encode_panel_hello(panel))
+    assert got == panel and got.has(pp.Feature.BUZZER) and not got.has(pp.Feature.GLYPHS)
+    assert pp.negotiate(host, 3) == pp.PROTOCOL_VERSION
+    with pytest.raises(pp.ProtocolError, match="host needs"):
+        pp.negotiate(pp.HostHello(max_version=3, min_version=2), 1)
+    with pytest.raises(pp.ProtocolError, match="LCD"):
+        pp.decode_panel_hello(bytes((1, 0, 9, 0)))
+
+
+def test_receive_window_suppresses_retransmissions() -> None:
+    win = pp.ReceiveWindow()
+    f = pp.Frame(pp.MsgType.BUTTON, 5, b"")
+    assert win.accept(f) is True
+    assert win.accept(f) is False  # the ACK was lost and the sender repeated itself
+    assert win.accept(pp.Frame(pp.MsgType.BUTTON, 6, b"")) is True
+    # A HELLO (the other end restarted) is always taken and restarts the window.
+    assert win.accept(pp.Frame(pp.MsgType.HELLO, 6, b"")) is True
+    assert win.accept(pp.Frame(pp.MsgType.BUTTON, 1, b"")) is True
+
+
+def test_sequence_numbers_skip_zero() -> None:
+    seq = pp.SequenceCounter()
+    got = [seq.next() for _ in range(600)]
+    assert 0 not in got and min(got) == 1 and max(got) == 255
+    assert all(a != b for a, b in zip(got, got[1:], strict=False))
+
+
+@given(st.lists(frames, min_size=1, max_size=4), st.binary(max_size=300))
+@settings(max_examples=200)
+def test_valid_frames_after_noise_are_recovered(items: list[pp.Frame], noise: bytes) -> None:
+    """Any junk on the line costs at most the junk itself: framed frames after it arrive."""
+    assume(len(noise) > 0)
+    out = pp.FrameDecoder().feed(noise + b"".join(pp.encode_frame(f) for f in items))
+    assert [x for x in out if isinstance(x, pp.Frame)][-len(items) :] == items

@@ -1,0 +1,685 @@
+"""The pygame window of the emulated unit: a :class:`drivers.base.Panel` backend.
+
+The window shows the unit (LCD, reader pad, the buttons ✓ M X) and a tray of the 49 cards.
+Clicks and keys become the unit's inputs (:class:`ButtonPressed`, :class:`CardTapped`, ...),
+posted through the callback given to :meth:`PygamePanel.start`; screens and cues come back
+through :meth:`PygamePanel.show` and :meth:`PygamePanel.play`. The window contains no rule.
+
+Threading: ``show``, ``play`` and ``close`` may be called from any thread; they queue work
+for the pygame thread and wake it. Every pygame call happens in the thread that runs
+:meth:`PygamePanel.run_ui` (the main thread) or :meth:`PygamePanel.step` (tests).
+The window is redrawn only when something changed; idle, the loop wakes 30 times a second
+to read events.
+
+Imports pygame (through :mod:`firmware_sim.pg`), the emulator's modules, ``bank.unit.io``,
+``drivers.base``, ``board_assets`` and the standard library.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bank.unit.io import (
+    CARD_COUNTS,
+    TOKENS,
+    Button,
+    ButtonPressed,
+    ButtonReleased,
+    CardId,
+    CardLifted,
+    CardTapped,
+    Cue,
+    Input,
+    Screen,
+)
+from board_assets import Edition, load_edition
+from drivers.base import PanelError
+from firmware_sim import layout as L
+from firmware_sim.icons import token_surface
+from firmware_sim.lcd import BEZEL, LcdRenderer
+from firmware_sim.pg import pygame
+from firmware_sim.sounds import NullPlayer, SoundPlayer, open_player
+
+log = logging.getLogger(__name__)
+
+READER_NAME = "emulator"
+OFF_SCREEN = Screen(name="off", off=True)
+
+TABLE = (30, 58, 48)
+BODY = (236, 233, 226)
+BODY_EDGE = (196, 192, 184)
+INK = (34, 34, 38)
+PALE_INK = (235, 235, 230)
+BUTTON_COLOURS = {
+    Button.OK: (46, 160, 80),
+    Button.MENU: (120, 124, 132),
+    Button.CANCEL: (208, 52, 52),
+}
+BANK_COLOUR = (24, 36, 68)
+EVENT_COLOUR = (240, 150, 40)
+HOVER = (255, 255, 255)
+
+
+def display_available() -> bool:
+    """True if a window can be opened (an X11/Wayland display, or an explicit SDL driver)."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    explicit = driver in ("dummy", "offscreen", "kmsdrm")
+    if not explicit and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return False
+    was_on = pygame.display.get_init()
+    try:
+        pygame.display.init()
+        return pygame.display.get_num_displays() > 0
+    except pygame.error:
+        return False
+    finally:
+        if not was_on:
+            pygame.display.quit()
+
+
+@dataclass(frozen=True, slots=True)
+class _Shot:
+    path: Path
+    done: threading.Event
+
+
+@dataclass(slots=True)
+class _Timer:
+    due: float
+    button: Button
+    source: str
+
+
+class PygamePanel:
+    """The unit in a pygame window: a :class:`drivers.base.Panel`.
+
+    *clock* timestamps the inputs (give the daemon's clock); *on_quit* is called when the
+    window is closed or the process gets SIGTERM; *player* overrides the sound player (the
+    default opens the mixer, or stays silent without a sound card).
+    """
+
+    def __init__(
+        self,
+        edition: Edition | str = "ultime-fr",
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        on_quit: Callable[[], None] | None = None,
+        player: SoundPlayer | None = None,
+        sound: bool = True,
+        fps: float = 30.0,
+        title: str = "ultibank - emulated unit",
+    ) -> None:
+        self.edition = load_edition(edition) if isinstance(edition, str) else edition
+        self.clock = clock
+        self.on_quit = on_quit
+        self.fps = fps
+        self.title = title
+        self._player = player
+        self._sound = sound
+        self._post: Callable[[Input], None] | None = None
+        self._inbox: queue.SimpleQueue[Screen | Cue | _Shot] = queue.SimpleQueue()
+        self._wake = threading.Event()
+        self._closing = threading.Event()
+        self._ui_thread: int | None = None
+        self._window: pygame.Surface | None = None
+        self._lcd = LcdRenderer(currency=self.edition.currency)
+        self._spots = L.hotspots(self.edition)
+        self._prop_colour = {
+            p.number: pygame.Color(self.edition.group(p.group).colour)
+            for p in self.edition.properties
+        }
+        self.screen = OFF_SCREEN
+        self._lcd_surface = self._lcd.render(self.screen)
+        # Each button is down while any source holds it: a key, the mouse, a latch, a gesture.
+        self._holders: dict[Button, set[str]] = {b: set() for b in Button}
+        self._key_actions: dict[int, L.Action] = {}
+        self._mouse_action: L.Action | None = None
+        self._timers: list[_Timer] = []
+        self._on_reader: CardId | None = None
+        self._entry: tuple[str, str] | None = None  # (kind, digits typed so far)
+        self._message = ""
+        self._hover: L.Hotspot | None = None
+        self._help = False
+        self._dirty = True
+        self._quit = False
+        self.frames = 0
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+
+    # ------------------------------------------------------------ Panel protocol
+
+    def start(self, post: Callable[[Input], None]) -> None:
+        """Post inputs through *post* from now on."""
+        self._post = post
+
+    def show(self, screen: Screen) -> None:
+        """Show *screen* (any thread)."""
+        self._inbox.put(screen)
+        self._wake.set()
+
+    def play(self, cue: Cue) -> None:
+        """Play *cue* (any thread)."""
+        self._inbox.put(cue)
+        self._wake.set()
+
+    def close(self) -> None:
+        """Close the window; from another thread, ask the pygame thread to do it."""
+        self._closing.set()
+        self._wake.set()
+        if self._ui_thread is None or self._ui_thread == threading.get_ident():
+            self._shutdown()
+
+    # ------------------------------------------------------------ the pygame thread
+
+    def open(self) -> None:
+        """Open the window and the sound (in the thread that will run the UI)."""
+        if self._window is not None:
+            return
+        self._ui_thread = threading.get_ident()
+        try:
+            pygame.display.init()
+            pygame.font.init()
+            pygame.display.set_caption(self.title)
+            self._window = pygame.display.set_mode(L.WINDOW_SIZE)
+        except pygame.error as err:
+            raise PanelError(f"cannot open the emulator window: {err}") from err
+        if self._player is None:
+            self._player = open_player() if self._sound else NullPlayer("disabled")
+        self._dirty = True
+
+    @property
+    def player(self) -> SoundPlayer | None:
+        return self._player
+
+    @property
+    def window(self) -> pygame.Surface:
+        if self._window is None:
+            raise PanelError("the emulator window is not open")
+        return self._window
+
+    def step(self) -> bool:
+        """Run one frame without blocking: queued work, events, timers, redraw if needed.
+
+        Returns False once the panel should stop (closed, or the window was closed).
+        """
+        self.open()
+        self._drain_inbox()
+        for event in pygame.event.get():
+            self._handle(event)
+        self._run_timers()
+        if self._dirty and self._window is not None:
+            self._draw()
+        return not (self._quit or self._closing.is_set())
+
+    def run_ui(self, stop: threading.Event | None = None) -> None:
+        """Run the window until *stop* is set, :meth:`close` is called or the window closes."""
+        period = 1.0 / self.fps
+        try:
+            self.open()
+            while self.step() and not (stop is not None and stop.is_set()):
+                self._wake.wait(self._next_wait(period))
+                self._wake.clear()
+        finally:
+            self._shutdown()
+
+    def _next_wait(self, period: float) -> float:
+        if not self._timers:
+            return period
+        return max(0.0, min(period, min(t.due for t in self._timers) - self.clock()))
+
+    def _shutdown(self) -> None:
+        if self._player is not None:
+            self._player.close()
+        if self._window is not None:
+            self._window = None
+            pygame.display.quit()
+
+    def save_screenshot(self, path: str | Path, timeout: float = 5.0) -> Path:
+        """Write the window as a PNG (any thread; waits for the pygame thread)."""
+        path = Path(path)
+        if self._ui_thread is None or self._ui_thread == threading.get_ident():
+            self.open()
+            self._draw()
+            pygame.image.save(self.window, str(path))
+            return path
+        done = threading.Event()
+        self._inbox.put(_Shot(path, done))
+        self._wake.set()
+        if not done.wait(timeout):
+            raise PanelError(f"the emulator did not save {path} within {timeout} s")
+        return path
+
+    # ------------------------------------------------------------ inputs
+
+    def _emit(self, item: Input) -> None:
+        if self._post is None:
+            log.debug("no daemon yet, dropped %s", item)
+            return
+        self._post(item)
+
+    def _hold(self, button: Button, source: str) -> None:
+        holders = self._holders[button]
+        if not holders:
+            self._emit(ButtonPressed(self.clock(), button))
+        holders.add(source)
+        self._dirty = True
+
+    def _unhold(self, button: Button, source: str) -> None:
+        holders = self._holders[button]
+        if source not in holders:
+            return
+        holders.discard(source)
+        if not holders:
+            self._emit(ButtonReleased(self.clock(), button))
+        self._dirty = True
+
+    def _tap(self, card: CardId) -> None:
+        if self._on_reader is not None:
+            self._lift()
+        self._on_reader = card
+        self._emit(CardTapped(self.clock(), card, uid="", reader=READER_NAME))
+        self._dirty = True
+
+    def _lift(self) -> None:
+        if self._on_reader is None:
+            return
+        self._on_reader = None
+        self._emit(CardLifted(self.clock(), uid="", reader=READER_NAME))
+        self._dirty = True
+
+    def _begin(self, action: L.Action, source: str) -> None:
+        """Start *action* (key or mouse button down)."""
+        match action:
+            case L.PressButton(button):
+                self._hold(button, source)
+            case L.TapCard(card):
+                self._tap(card)
+            case L.StartEntry(kind):
+                self._entry = (kind, "")
+                self._message = ""
+                self._dirty = True
+            case L.HoldGesture(buttons, seconds):
+                for button in buttons:
+                    self._hold(button, "gesture")
+                for button in buttons:
+                    self._timers.append(_Timer(self.clock() + seconds, button, "gesture"))
+                self._message = f"holding {' + '.join(_SYMBOL[b] for b in buttons)} ..."
+            case L.ToggleHelp():
+                self._help = not self._help
+                self._dirty = True
+            case L.Screenshot():
+                name = time.strftime("ultibank-emulator-%Y%m%d-%H%M%S.png")
+                self.save_screenshot(name)
+                self._message = f"saved {name}"
+                self._dirty = True
+
+    def _end(self, action: L.Action, source: str) -> None:
+        """Finish *action* (key or mouse button up)."""
+        match action:
+            case L.PressButton(button):
+                self._unhold(button, source)
+            case L.TapCard():
+                self._lift()
+            case _:
+                pass
+
+    def _run_timers(self) -> None:
+        now = self.clock()
+        due = [t for t in self._timers if t.due <= now]
+        if not due:
+            return
+        self._timers = [t for t in self._timers if t.due > now]
+        for timer in due:
+            self._unhold(timer.button, timer.source)
+        if not self._timers:
+            self._message = ""
+
+    def _handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self._quit = True
+            if self.on_quit is not None:
+                self.on_quit()
+        elif event.type == pygame.KEYDOWN:
+            self._key_down(event.key, getattr(event, "unicode", ""))
+        elif event.type == pygame.KEYUP:
+            action = self._key_actions.pop(event.key, None)
+            if action is not None:
+                self._end(action, f"key:{event.key}")
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            self._mouse_down(event.pos, event.button)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            if self._mouse_action is not None:
+                self._end(self._mouse_action, "mouse")
+                self._mouse_action = None
+        elif event.type == pygame.MOUSEMOTION:
+            spot = L.hotspot_at(self._spots, event.pos)
+            if spot != self._hover:
+                self._hover = spot
+                self._dirty = True
+        elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
+            self._dirty = True
+
+    def _key_down(self, key: int, char: str) -> None:
+        if key in self._key_actions:  # a repeat of a key already down
+            return
+        if self._entry is not None:
+            self._entry_key(key, char)
+            return
+        if self._help and key == pygame.K_ESCAPE:
+            self._help = False
+            self._dirty = True
+            return
+        shortcut = L.shortcut_for_key(key, char)
+        if shortcut is None:
+            return
+        self._key_actions[key] = shortcut.action
+        self._begin(shortcut.action, f"key:{key}")
+
+    def _entry_key(self, key: int, char: str) -> None:
+        assert self._entry is not None
+        kind, digits = self._entry
+        digit = _digit(key, char)
+        if digit is not None:
+            if len(digits) < 2:
+                self._entry = (kind, digits + digit)
+        elif key == pygame.K_BACKSPACE:
+            self._entry = (kind, digits[:-1])
+        elif key == pygame.K_ESCAPE:
+            self._entry = None
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._entry = None
+            if digits:
+                number = int(digits)
+                if 1 <= number <= CARD_COUNTS[kind]:
+                    self._tap(CardId(kind, number))
+                    self._lift()
+                else:
+                    self._message = f"no {_KIND_NAME[kind]} card {number}"
+        self._dirty = True
+
+    def _mouse_down(self, pos: tuple[int, int], mouse_button: int) -> None:
+        if self._help:
+            self._help = False
+            self._dirty = True
+            return
+        spot = L.hotspot_at(self._spots, pos)
+        if spot is None:
+            return
+        if mouse_button == 1:
+            if self._mouse_action is not None:
+                self._end(self._mouse_action, "mouse")
+            self._mouse_action = spot.action
+            self._begin(spot.action, "mouse")
+        elif mouse_button == 3 and isinstance(spot.action, L.PressButton):
+            button = spot.action.button
+            if "latch" in self._holders[button]:
+                self._unhold(button, "latch")
+            else:
+                self._hold(button, "latch")
+
+    # ------------------------------------------------------------ outputs
+
+    def _drain_inbox(self) -> None:
+        while True:
+            try:
+                item = self._inbox.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, Screen):
+                if item != self.screen:
+                    self.screen = item
+                    self._lcd_surface = self._lcd.render(item)
+                    self._dirty = True
+            elif isinstance(item, Cue):
+                if self._player is not None:
+                    self._player.play(item)
+            else:
+                try:
+                    self._draw()
+                    pygame.image.save(self.window, str(item.path))
+                finally:
+                    item.done.set()
+
+    # ------------------------------------------------------------ drawing
+
+    def _font(self, size: int, bold: bool = False) -> pygame.font.Font:
+        key = (size, bold)
+        font = self._fonts.get(key)
+        if font is None:
+            font = pygame.font.Font(None, size)
+            font.set_bold(bold)
+            self._fonts[key] = font
+        return font
+
+    def _label(
+        self,
+        text: str,
+        pos: tuple[int, int],
+        size: int,
+        colour: tuple[int, int, int],
+        *,
+        bold: bool = False,
+        anchor: str = "topleft",
+    ) -> None:
+        surf = self._font(size, bold).render(text, True, colour)
+        rect = surf.get_rect(**{anchor: pos})
+        self.window.blit(surf, rect)
+
+    def _draw(self) -> None:
+        win = self.window
+        win.fill(TABLE)
+        self._draw_unit()
+        self._draw_tray()
+        self._draw_status()
+        if self._help:
+            self._draw_help()
+        pygame.display.flip()
+        self.frames += 1
+        self._dirty = False
+
+    def _draw_unit(self) -> None:
+        win = self.window
+        pygame.draw.rect(win, BODY_EDGE, pygame.Rect(L.UNIT_RECT).move(0, 5), border_radius=34)
+        pygame.draw.rect(win, BODY, pygame.Rect(L.UNIT_RECT), border_radius=34)
+        ux, uy, uw, _ = L.UNIT_RECT
+        self._label("ULTIBANK", (ux + 32, uy + 26), 30, INK, bold=True)
+        # the group light: a coloured lamp showing the current property's group
+        lamp = pygame.Rect(ux + uw - 120, uy + 28, 88, 18)
+        colour = self.screen.colour if self.screen.colour and not self.screen.off else None
+        pygame.draw.rect(win, pygame.Color(colour) if colour else (200, 197, 190), lamp,
+                         border_radius=9)  # fmt: skip
+        pygame.draw.rect(win, BODY_EDGE, lamp, width=2, border_radius=9)
+        pygame.draw.rect(win, BEZEL, pygame.Rect(L.bezel_rect()), border_radius=10)
+        win.blit(self._lcd_surface, L.LCD_POS)
+        self._draw_reader()
+        for spot in L.button_hotspots():
+            assert isinstance(spot.action, L.PressButton)
+            self._draw_button(spot, spot.action.button)
+
+    def _draw_reader(self) -> None:
+        win = self.window
+        rect = pygame.Rect(L.READER_RECT)
+        pygame.draw.rect(win, (222, 219, 211), rect, border_radius=18)
+        pygame.draw.rect(win, BODY_EDGE, rect, width=2, border_radius=18)
+        cx, cy = rect.center
+        card = self._on_reader
+        if card is None:
+            for r in (14, 26, 38):
+                arc = pygame.Rect(cx - 60 - r, cy - r, 2 * r, 2 * r)
+                pygame.draw.arc(win, (150, 146, 138), arc, -0.9, 0.9, width=4)
+            self._label("tap a card here", (cx + 40, cy), 22, (130, 126, 118), anchor="center")
+        else:
+            face = pygame.Rect(0, 0, 150, 92)
+            face.center = (cx, cy)
+            self._draw_card_face(face, card, big=True)
+
+    def _draw_button(self, spot: L.Hotspot, button: Button) -> None:
+        win = self.window
+        cx, cy = spot.centre
+        r = L.BUTTON_RADIUS
+        down = bool(self._holders[button])
+        base = pygame.Color(BUTTON_COLOURS[button])
+        face = base if not down else base.lerp((0, 0, 0), 0.3)
+        pygame.draw.circle(win, BODY_EDGE, (cx, cy + 5), r + 3)
+        offset = 3 if down else 0
+        pygame.draw.circle(win, base.lerp((0, 0, 0), 0.45), (cx, cy + 4), r)
+        pygame.draw.circle(win, face, (cx, cy + offset), r)
+        if self._hover is not None and self._hover.action == spot.action and not down:
+            pygame.draw.circle(win, HOVER, (cx, cy + offset), r, width=2)
+        if "latch" in self._holders[button]:
+            pygame.draw.circle(win, (255, 230, 80), (cx, cy + offset), r + 6, width=3)
+        cy += offset
+        if button is Button.OK:
+            pygame.draw.lines(win, PALE_INK, False, [(cx - 16, cy + 1), (cx - 5, cy + 13),
+                                                     (cx + 17, cy - 13)], width=8)  # fmt: skip
+        elif button is Button.CANCEL:
+            pygame.draw.line(win, PALE_INK, (cx - 13, cy - 13), (cx + 13, cy + 13), width=8)
+            pygame.draw.line(win, PALE_INK, (cx - 13, cy + 13), (cx + 13, cy - 13), width=8)
+        else:
+            self._label("M", (cx, cy + 2), 56, PALE_INK, bold=True, anchor="center")
+
+    def _draw_card_face(self, rect: pygame.Rect, card: CardId, *, big: bool = False) -> None:
+        win = self.window
+        if card.kind == "bank":
+            pygame.draw.rect(win, BANK_COLOUR, rect, border_radius=8)
+            pygame.draw.rect(win, (200, 170, 70), rect.inflate(-8, -8), width=1, border_radius=6)
+            token = TOKENS[card.number - 1]
+            pic = token_surface(token, PALE_INK)
+            pic = pygame.transform.scale(pic, (pic.get_width() * 3 // 2, pic.get_height() * 3 // 2))
+            win.blit(pic, pic.get_rect(midleft=(rect.x + 10, rect.centery + 2)))
+            self._label(str(card.number), (rect.right - 10, rect.y + 6), 34, (230, 200, 90),
+                        bold=True, anchor="topright")  # fmt: skip
+            self._label(token, (rect.right - 9, rect.bottom - 6), 17, PALE_INK,
+                        anchor="bottomright")  # fmt: skip
+        elif card.kind == "prop":
+            colour = self._prop_colour[card.number]
+            pygame.draw.rect(win, (250, 248, 240), rect, border_radius=5)
+            band = pygame.Rect(rect.x + 3, rect.y + 3, rect.w - 6, rect.h // 3)
+            pygame.draw.rect(win, colour, band, border_radius=3)
+            self._label(str(card.number), (rect.centerx, rect.y + rect.h * 2 // 3 + 2),
+                        40 if big else 30, INK, bold=True, anchor="center")  # fmt: skip
+            if big:
+                name = self.edition.prop(card.number).name
+                self._label(name, (rect.centerx, band.centery), 15, _ink_on(colour),
+                            anchor="center")  # fmt: skip
+        else:
+            pygame.draw.rect(win, EVENT_COLOUR, rect, border_radius=5)
+            pygame.draw.rect(win, (255, 230, 190), rect.inflate(-6, -6), width=1, border_radius=4)
+            self._label("?", (rect.x + 6, rect.y + 3), 28 if big else 22, INK, bold=True)
+            self._label(str(card.number), (rect.right - 6, rect.bottom - 3),
+                        40 if big else 28, INK, bold=True, anchor="bottomright")  # fmt: skip
+
+    def _draw_tray(self) -> None:
+        win = self.window
+        self._label("BANK CARDS", (L.TRAY_X, L.BANK_Y - 22), 20, PALE_INK, bold=True)
+        self._label("PROPERTIES", (L.TRAY_X, L.PROPS_Y - 22), 20, PALE_INK, bold=True)
+        self._label("EVENTS", (L.TRAY_X, L.EVENTS_Y - 22), 20, PALE_INK, bold=True)
+        for spot in self._spots:
+            if not isinstance(spot.action, L.TapCard):
+                continue
+            rect = pygame.Rect(spot.rect)
+            card = spot.action.card
+            if card == self._on_reader:
+                pygame.draw.rect(win, (20, 40, 32), rect, border_radius=6)
+                pygame.draw.rect(win, (90, 120, 100), rect, width=1, border_radius=6)
+                continue
+            pygame.draw.rect(win, (18, 36, 30), rect.move(2, 3), border_radius=6)
+            self._draw_card_face(rect, card)
+            if self._hover is spot:
+                pygame.draw.rect(win, HOVER, rect.inflate(4, 4), width=2, border_radius=7)
+
+    def _status_text(self) -> str:
+        if self._entry is not None:
+            kind, digits = self._entry
+            return f"{_KIND_NAME[kind]} card: {digits}_   (Enter to tap, Esc to cancel)"
+        if self._message:
+            return self._message
+        spot = self._hover
+        if spot is not None and isinstance(spot.action, L.TapCard):
+            return self._describe(spot.action.card)
+        if spot is not None and isinstance(spot.action, L.PressButton):
+            return f"button {_SYMBOL[spot.action.button]}  (right-click to latch)"
+        return "F1 or ? for help"
+
+    def _describe(self, card: CardId) -> str:
+        if card.kind == "bank":
+            return f"bank card {card.number}: {TOKENS[card.number - 1]}"
+        if card.kind == "prop":
+            p = self.edition.prop(card.number)
+            group = self.edition.group(p.group).name
+            return f"property {p.number}: {p.name} ({group}, {p.price})"
+        e = self.edition.event(card.number)
+        return f"event {e.id}: {e.title}"
+
+    def _draw_status(self) -> None:
+        rect = pygame.Rect(L.STATUS_RECT)
+        pygame.draw.rect(self.window, (20, 40, 33), rect, border_radius=8)
+        text = self._status_text()
+        size = 22
+        while size > 14 and self._font(size).size(text)[0] > rect.w - 24:
+            size -= 1
+        self._label(text, (rect.x + 12, rect.centery), size, PALE_INK, anchor="midleft")
+        self._label("F1 / ? help   ·   close the window to stop", (rect.x, rect.bottom + 12),
+                    18, (150, 180, 165))  # fmt: skip
+
+    def _draw_help(self) -> None:
+        win = self.window
+        shade = pygame.Surface(win.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 200))
+        win.blit(shade, (0, 0))
+        rows = L.help_rows()
+        x, y = 80, 60
+        self._label("Keys and mouse", (x, y), 34, PALE_INK, bold=True)
+        y += 50
+        for keys, what in rows:
+            self._label(keys, (x, y), 24, (250, 210, 90), bold=True)
+            self._label(what, (x + 240, y), 24, PALE_INK)
+            y += 30
+        self._label("any key or click closes this help", (x, y + 16), 20, (170, 170, 170))
+
+    # ------------------------------------------------------------ for tests and the CLI
+
+    @property
+    def held_buttons(self) -> frozenset[Button]:
+        """The buttons currently down."""
+        return frozenset(b for b, holders in self._holders.items() if holders)
+
+    @property
+    def help_visible(self) -> bool:
+        return self._help
+
+    @property
+    def status_text(self) -> str:
+        """The line under the tray (typed number, hovered card, messages)."""
+        return self._status_text()
+
+    def lcd_surface(self) -> pygame.Surface:
+        """The LCD as last rendered."""
+        return self._lcd_surface
+
+
+_SYMBOL = {Button.OK: "✓", Button.MENU: "M", Button.CANCEL: "X"}
+_KIND_NAME = {"prop": "property", "event": "event", "bank": "bank"}
+_DIGIT_KEYS = {getattr(pygame, f"K_{d}"): str(d) for d in range(10)} | {
+    getattr(pygame, f"K_KP{d}"): str(d) for d in range(10)
+}
+
+
+def _digit(key: int, char: str) -> str | None:
+    if key in _DIGIT_KEYS:
+        return _DIGIT_KEYS[key]
+    if len(char) == 1 and char.isdigit():
+        return char
+    return None
+
+
+def _ink_on(colour: pygame.Color) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on *colour*."""
+    luma = 0.299 * colour.r + 0.587 * colour.g + 0.114 * colour.b
+    return INK if luma > 140 else PALE_INK

@@ -1,0 +1,161 @@
+"""Pictograms of the LCD glass: the ten status icons and the four players' tokens.
+
+Each pictogram is drawn with pygame primitives, in one colour, inside a box of
+:data:`ICON_SIZE` or :data:`TOKEN_SIZE`: the LCD draws it in the "on" colour when lit and in
+the ghost colour otherwise, as a fixed segment of custom glass would show.
+
+Imports pygame (through :mod:`firmware_sim.pg`), the emulator's dot font and ``bank.unit.io``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bank.unit.io import TOKENS, Icon
+from firmware_sim.dotfont import DotMatrix
+from firmware_sim.pg import pygame
+
+Colour = tuple[int, int, int]
+ICON_SIZE = (36, 28)
+TOKEN_SIZE = (36, 22)
+
+
+def _text(surf: pygame.Surface, text: str, pos: tuple[int, int], colour: Colour) -> None:
+    DotMatrix(pitch=2, dot=2, on=colour, ghost=None).draw(surf, text, pos)
+
+
+def _go(s: pygame.Surface, c: Colour) -> None:
+    _text(s, "GO", (7, 1), c)
+    pygame.draw.polygon(s, c, [(4, 22), (12, 16), (12, 20), (32, 20), (32, 24), (12, 24), (12, 28)])
+
+
+def _jail(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.rect(s, c, pygame.Rect(5, 1, 26, 26), width=3)
+    for x in (11, 16, 21, 26):
+        pygame.draw.line(s, c, (x - 1, 3), (x - 1, 24), width=2)
+    pygame.draw.line(s, c, (6, 13), (29, 13), width=2)
+
+
+def _location(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.circle(s, c, (18, 10), 9)
+    pygame.draw.polygon(s, c, [(10, 14), (26, 14), (18, 27)])
+    pygame.draw.circle(s, (0, 0, 0, 0), (18, 10), 4)
+
+
+def _auction(s: pygame.Surface, c: Colour) -> None:
+    # gavel head (a tilted block), handle, and the sounding block
+    pygame.draw.polygon(s, c, [(8, 8), (18, 1), (24, 9), (14, 16)])
+    pygame.draw.line(s, c, (18, 11), (31, 22), width=4)
+    pygame.draw.rect(s, c, pygame.Rect(3, 22, 16, 5))
+
+
+def _undo(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.arc(s, c, pygame.Rect(6, 4, 26, 22), -1.9, 1.9, width=4)
+    pygame.draw.polygon(s, c, [(8, 2), (20, 2), (13, 12)])
+
+
+def _trophy(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.polygon(s, c, [(9, 1), (27, 1), (25, 11), (18, 15), (11, 11)])
+    pygame.draw.rect(s, c, pygame.Rect(4, 2, 6, 3))
+    pygame.draw.rect(s, c, pygame.Rect(26, 2, 6, 3))
+    pygame.draw.rect(s, c, pygame.Rect(4, 2, 3, 8))
+    pygame.draw.rect(s, c, pygame.Rect(29, 2, 3, 8))
+    pygame.draw.rect(s, c, pygame.Rect(16, 14, 4, 7))
+    pygame.draw.rect(s, c, pygame.Rect(10, 21, 16, 5))
+
+
+def _event(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.rect(s, c, pygame.Rect(8, 1, 20, 26), width=2)
+    _text(s, "?", (13, 7), c)
+
+
+def _debt(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.circle(s, c, (18, 14), 12, width=3)
+    pygame.draw.rect(s, c, pygame.Rect(11, 12, 14, 4))
+
+
+def _error(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.polygon(s, c, [(18, 1), (34, 27), (2, 27)], width=3)
+    pygame.draw.rect(s, c, pygame.Rect(17, 9, 3, 10))
+    pygame.draw.rect(s, c, pygame.Rect(17, 21, 3, 3))
+
+
+def _reader_lost(s: pygame.Surface, c: Colour) -> None:
+    # the contactless waves, crossed out
+    for r in (5, 10, 15):
+        pygame.draw.arc(s, c, pygame.Rect(8 - r, 14 - r, 2 * r, 2 * r), -1.0, 1.0, width=2)
+    pygame.draw.circle(s, c, (9, 14), 2)
+    pygame.draw.line(s, c, (4, 26), (32, 2), width=3)
+
+
+def _car(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.polygon(s, c, [(1, 15), (3, 9), (10, 8), (14, 3), (25, 3), (30, 8), (35, 10),
+                               (35, 16), (1, 16)])  # fmt: skip
+    pygame.draw.circle(s, c, (9, 17), 4)
+    pygame.draw.circle(s, c, (27, 17), 4)
+
+
+def _helicopter(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.line(s, c, (3, 2), (31, 2), width=2)
+    pygame.draw.line(s, c, (16, 2), (16, 6), width=2)
+    pygame.draw.ellipse(s, c, pygame.Rect(8, 5, 16, 11))
+    pygame.draw.line(s, c, (22, 9), (35, 8), width=3)
+    pygame.draw.line(s, c, (34, 4), (34, 11), width=2)
+    pygame.draw.line(s, c, (9, 20), (23, 20), width=2)
+    pygame.draw.line(s, c, (12, 15), (11, 20), width=2)
+    pygame.draw.line(s, c, (20, 15), (21, 20), width=2)
+
+
+def _boat(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.polygon(s, c, [(1, 14), (35, 14), (29, 21), (6, 21)])
+    pygame.draw.line(s, c, (17, 0), (17, 14), width=2)
+    pygame.draw.polygon(s, c, [(19, 1), (31, 12), (19, 12)])
+    pygame.draw.polygon(s, c, [(15, 3), (15, 12), (6, 12)])
+
+
+def _jet(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.polygon(s, c, [(1, 11), (5, 9), (33, 9), (35, 11), (33, 13), (5, 13)])
+    pygame.draw.polygon(s, c, [(14, 9), (22, 9), (13, 0), (10, 0)])
+    pygame.draw.polygon(s, c, [(14, 13), (22, 13), (13, 21), (10, 21)])
+    pygame.draw.polygon(s, c, [(28, 9), (32, 9), (35, 3), (33, 3)])
+
+
+_ICONS: dict[Icon, Callable[[pygame.Surface, Colour], None]] = {
+    Icon.GO: _go,
+    Icon.JAIL: _jail,
+    Icon.LOCATION: _location,
+    Icon.AUCTION: _auction,
+    Icon.UNDO: _undo,
+    Icon.TROPHY: _trophy,
+    Icon.EVENT: _event,
+    Icon.DEBT: _debt,
+    Icon.ERROR: _error,
+    Icon.READER_LOST: _reader_lost,
+}
+
+_TOKENS: dict[str, Callable[[pygame.Surface, Colour], None]] = {
+    "car": _car,
+    "helicopter": _helicopter,
+    "boat": _boat,
+    "jet": _jet,
+}
+assert set(_TOKENS) == set(TOKENS), "a token has no pictogram"
+assert set(_ICONS) == set(Icon), "an icon has no pictogram"
+
+
+def icon_surface(icon: Icon, colour: Colour) -> pygame.Surface:
+    """A transparent surface of :data:`ICON_SIZE` with *icon* drawn in *colour*."""
+    surf = pygame.Surface(ICON_SIZE, pygame.SRCALPHA)
+    _ICONS[icon](surf, colour)
+    return surf
+
+
+def token_surface(token: str, colour: Colour) -> pygame.Surface:
+    """A transparent surface of :data:`TOKEN_SIZE` with the *token* pictogram in *colour*."""
+    try:
+        draw = _TOKENS[token]
+    except KeyError:
+        raise ValueError(f"unknown token {token!r}: tokens are {', '.join(TOKENS)}") from None
+    surf = pygame.Surface(TOKEN_SIZE, pygame.SRCALPHA)
+    draw(surf, colour)
+    return surf

@@ -1,0 +1,252 @@
+"""The emulator window's geometry and its one table of controls.
+
+What a click, a key and the help overlay do comes from the same data: :data:`SHORTCUTS` maps
+keys to :data:`Action` values, and :func:`hotspots` maps window areas (the three buttons and the
+49 cards of the tray) to the same actions. The window code only dispatches actions.
+
+Imports pygame (through :mod:`firmware_sim.pg`), ``bank.unit.io``, ``board_assets`` and the
+standard library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bank.unit.io import CARD_COUNTS, TOKENS, Button, CardId
+from board_assets import Edition
+from firmware_sim.lcd import LCD_SIZE
+from firmware_sim.pg import pygame
+
+WINDOW_SIZE = (1120, 690)
+UNIT_RECT = (20, 20, 540, 650)
+LCD_POS = (50, 92)
+BEZEL_MARGIN = 14
+READER_RECT = (140, 404, 300, 112)
+BUTTON_RADIUS = 42
+BUTTON_CENTRES: dict[Button, tuple[int, int]] = {
+    Button.OK: (160, 596),
+    Button.MENU: (290, 596),
+    Button.CANCEL: (420, 596),
+}
+TRAY_X = 590
+TRAY_W = 510
+BANK_Y = 44
+BANK_CARD = (118, 70)
+PROPS_Y = 150
+PROP_CARD = (58, 62)
+EVENTS_Y = 380
+EVENT_CARD = (58, 44)
+GAP = 6
+STATUS_RECT = (TRAY_X, 540, TRAY_W, 62)
+#: How long the gestures of the U and R keys hold their buttons (the unit wants 5 s).
+HOLD_SECONDS = 5.5
+
+
+@dataclass(frozen=True, slots=True)
+class PressButton:
+    """Press a button while the key or mouse button is down."""
+
+    button: Button
+
+
+@dataclass(frozen=True, slots=True)
+class TapCard:
+    """Put a card on the reader while the key or mouse button is down."""
+
+    card: CardId
+
+
+@dataclass(frozen=True, slots=True)
+class StartEntry:
+    """Begin typing a card number (P for properties, E for events)."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class HoldGesture:
+    """Press *buttons* together and release them after *seconds*."""
+
+    buttons: tuple[Button, ...]
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleHelp:
+    """Show or hide the help overlay."""
+
+
+@dataclass(frozen=True, slots=True)
+class Screenshot:
+    """Save the window as a PNG in the current directory."""
+
+
+Action = PressButton | TapCard | StartEntry | HoldGesture | ToggleHelp | Screenshot
+
+
+@dataclass(frozen=True, slots=True)
+class Shortcut:
+    """Keys (pygame key codes, or typed characters) that trigger *action*."""
+
+    label: str
+    help: str
+    action: Action
+    keys: tuple[int, ...] = ()
+    chars: tuple[str, ...] = ()
+
+
+def _bank_help(n: int) -> str:
+    return f"tap bank card {n} ({TOKENS[n - 1]})"
+
+
+SHORTCUTS: tuple[Shortcut, ...] = (
+    Shortcut(
+        "Enter",
+        "button ✓ (hold the key to hold the button)",
+        PressButton(Button.OK),
+        keys=(pygame.K_RETURN, pygame.K_KP_ENTER),
+    ),
+    Shortcut("M", "button M (menu)", PressButton(Button.MENU), keys=(pygame.K_m,)),
+    Shortcut(
+        "Esc / Backspace",
+        "button X (cancel)",
+        PressButton(Button.CANCEL),
+        keys=(pygame.K_ESCAPE, pygame.K_BACKSPACE),
+    ),
+    *(
+        Shortcut(
+            str(n),
+            _bank_help(n),
+            TapCard(CardId("bank", n)),
+            keys=(getattr(pygame, f"K_{n}"), getattr(pygame, f"K_KP{n}")),
+            chars=(str(n),),
+        )
+        for n in range(1, CARD_COUNTS["bank"] + 1)
+    ),
+    Shortcut(
+        "P n Enter",
+        f"tap property card n (1-{CARD_COUNTS['prop']}); Esc cancels the typing",
+        StartEntry("prop"),
+        keys=(pygame.K_p,),
+    ),
+    Shortcut(
+        "E n Enter",
+        f"tap event card n (1-{CARD_COUNTS['event']}); Esc cancels the typing",
+        StartEntry("event"),
+        keys=(pygame.K_e,),
+    ),
+    Shortcut(
+        "U",
+        f"undo gesture: hold ✓ and X together for {HOLD_SECONDS:g} s",
+        HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS),
+        keys=(pygame.K_u,),
+    ),
+    Shortcut(
+        "R",
+        f"reset gesture: hold X for {HOLD_SECONDS:g} s (archives the game)",
+        HoldGesture((Button.CANCEL,), HOLD_SECONDS),
+        keys=(pygame.K_r,),
+    ),
+    Shortcut("F1 / ?", "show or hide this help", ToggleHelp(), keys=(pygame.K_F1,), chars=("?",)),
+    Shortcut(
+        "F12",
+        "save a screenshot (PNG) in the current directory",
+        Screenshot(),
+        keys=(pygame.K_F12,),
+    ),
+)
+
+#: What the mouse does, for the help overlay.
+MOUSE_HELP: tuple[tuple[str, str], ...] = (
+    ("click a card", "tap it on the reader (it stays on while the mouse button is down)"),
+    ("click a button", "press it (held while the mouse button is down)"),
+    ("right-click a button", "latch it pressed or release it (to hold ✓ and X together)"),
+)
+
+
+def shortcut_for_key(key: int, char: str) -> Shortcut | None:
+    """The shortcut bound to pygame key code *key* or typed character *char*."""
+    for sc in SHORTCUTS:
+        if key in sc.keys:
+            return sc
+    if char:
+        for sc in SHORTCUTS:
+            if char in sc.chars:
+                return sc
+    return None
+
+
+def help_rows() -> list[tuple[str, str]]:
+    """The rows of the help overlay: (keys or mouse gesture, what it does)."""
+    return [(sc.label, sc.help) for sc in SHORTCUTS] + list(MOUSE_HELP)
+
+
+@dataclass(frozen=True, slots=True)
+class Hotspot:
+    """A clickable area: a rectangle, or the circle inscribed in it."""
+
+    rect: tuple[int, int, int, int]
+    action: PressButton | TapCard
+    round: bool = False
+
+    def contains(self, pos: tuple[int, int]) -> bool:
+        x, y, w, h = self.rect
+        if self.round:
+            cx, cy, r = x + w / 2, y + h / 2, w / 2
+            return (pos[0] - cx) ** 2 + (pos[1] - cy) ** 2 <= r * r
+        return x <= pos[0] < x + w and y <= pos[1] < y + h
+
+    @property
+    def centre(self) -> tuple[int, int]:
+        x, y, w, h = self.rect
+        return x + w // 2, y + h // 2
+
+
+def bezel_rect() -> tuple[int, int, int, int]:
+    """The dark frame around the LCD glass."""
+    m = BEZEL_MARGIN
+    return LCD_POS[0] - m, LCD_POS[1] - m, LCD_SIZE[0] + 2 * m, LCD_SIZE[1] + 2 * m
+
+
+def button_hotspots() -> list[Hotspot]:
+    """The three round buttons."""
+    r = BUTTON_RADIUS
+    return [
+        Hotspot((cx - r, cy - r, 2 * r, 2 * r), PressButton(b), round=True)
+        for b, (cx, cy) in BUTTON_CENTRES.items()
+    ]
+
+
+def card_hotspots(edition: Edition) -> list[Hotspot]:
+    """The cards of the tray: bank cards, then properties in one column per colour group,
+    then event cards."""
+    spots: list[Hotspot] = []
+    bw, bh = BANK_CARD
+    for n in range(1, CARD_COUNTS["bank"] + 1):
+        x = TRAY_X + (n - 1) * (bw + 8)
+        spots.append(Hotspot((x, BANK_Y, bw, bh), TapCard(CardId("bank", n))))
+    pw, ph = PROP_CARD
+    for col, group in enumerate(edition.groups):
+        for row, number in enumerate(edition.group_members(group.id)):
+            x = TRAY_X + col * (pw + GAP)
+            y = PROPS_Y + row * (ph + GAP)
+            spots.append(Hotspot((x, y, pw, ph), TapCard(CardId("prop", number))))
+    ew, eh = EVENT_CARD
+    for i in range(CARD_COUNTS["event"]):
+        x = TRAY_X + (i % 8) * (ew + GAP)
+        y = EVENTS_Y + (i // 8) * (eh + GAP)
+        spots.append(Hotspot((x, y, ew, eh), TapCard(CardId("event", i + 1))))
+    return spots
+
+
+def hotspots(edition: Edition) -> list[Hotspot]:
+    """Every clickable area of the window."""
+    return button_hotspots() + card_hotspots(edition)
+
+
+def hotspot_at(spots: list[Hotspot], pos: tuple[int, int]) -> Hotspot | None:
+    """The hotspot under *pos*, if any."""
+    for spot in spots:
+        if spot.contains(pos):
+            return spot
+    return None

@@ -1,0 +1,217 @@
+"""The unit's LCD: draws a :class:`bank.unit.io.Screen` as custom segment glass.
+
+The glass has fixed elements, each always visible as a faint ghost and darkened when the screen
+model lights it: a row of ten status icons, the property number (two small seven-segment
+digits), the amount (a minus sign and five large digits), a five-step level bar, the four
+players' tokens, the auction countdown (a clock and two digits), the currency legend and three
+rows of 5×7 dot-matrix text. ``Screen.off`` gives blank glass.
+
+:meth:`LcdRenderer.render` is a pure function of the screen: the same screen gives the same
+pixels. :class:`LcdLayout` says where each element is, so tests can read the glass back.
+
+Imports pygame (through :mod:`firmware_sim.pg`), the emulator's drawing modules and
+``bank.unit.io``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bank.unit.io import TOKENS, Icon, Screen
+from firmware_sim.dotfont import DotMatrix, fold, wrap
+from firmware_sim.icons import ICON_SIZE, TOKEN_SIZE, icon_surface, token_surface
+from firmware_sim.pg import pygame
+from firmware_sim.segments import SegmentGeometry, SevenSegment, digits_text
+
+Colour = tuple[int, int, int]
+
+GLASS: Colour = (157, 170, 136)
+ON: Colour = (26, 34, 22)
+GHOST: Colour = (146, 159, 126)
+BEZEL: Colour = (40, 40, 44)
+
+LCD_SIZE = (480, 272)
+AMOUNT_CELLS = 5
+TEXT_ROWS = 3
+TEXT_COLS = 25
+LEVELS = 5
+#: The order of the icons on the glass, left to right.
+ICON_ORDER: tuple[Icon, ...] = (
+    Icon.GO,
+    Icon.JAIL,
+    Icon.LOCATION,
+    Icon.AUCTION,
+    Icon.EVENT,
+    Icon.DEBT,
+    Icon.UNDO,
+    Icon.TROPHY,
+    Icon.ERROR,
+    Icon.READER_LOST,
+)
+assert set(ICON_ORDER) == set(Icon)
+
+Rect = tuple[int, int, int, int]
+_BIG = SegmentGeometry(height=96, width=46, thickness=12, gap=1)
+_SMALL = SegmentGeometry(height=52, width=26, thickness=7, gap=1)
+_TINY = SegmentGeometry(height=28, width=15, thickness=5, gap=1)
+
+
+def _rect(x: int, y: int, w: int, h: int) -> Rect:
+    return (x, y, w, h)
+
+
+@dataclass(frozen=True, slots=True)
+class LcdLayout:
+    """Where every element of the glass is, in the LCD surface's pixels."""
+
+    size: tuple[int, int] = LCD_SIZE
+    big: SegmentGeometry = _BIG
+    big_spacing: int = 8
+    amount_origin: tuple[int, int] = (160, 40)
+    sign: Rect = (128, 82, 26, 12)
+    small: SegmentGeometry = _SMALL
+    small_spacing: int = 5
+    number_origin: tuple[int, int] = (40, 56)
+    number_legend: tuple[int, int] = (12, 56)
+    tiny: SegmentGeometry = _TINY
+    tiny_spacing: int = 3
+    countdown_origin: tuple[int, int] = (352, 145)
+    clock_centre: tuple[int, int] = (333, 159)
+    currency_origin: tuple[int, int] = (408, 152)
+    icons_origin: tuple[int, int] = (15, 4)
+    icon_step: int = 46
+    levels_origin: tuple[int, int] = (14, 148)
+    level_bar_width: int = 14
+    level_step: int = 19
+    tokens_origin: tuple[int, int] = (120, 150)
+    token_step: int = 46
+    text_origin: tuple[int, int] = (16, 186)
+    text_pitch: int = 3
+    text_dot: int = 2
+    text_row_step: int = 28
+    text_rows: int = TEXT_ROWS
+    text_cols: int = TEXT_COLS
+    icon_rects: dict[Icon, Rect] = field(init=False)
+    token_rects: dict[str, Rect] = field(init=False)
+    level_rects: tuple[Rect, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        x0, y0 = self.icons_origin
+        w, h = ICON_SIZE
+        icons = {
+            icon: _rect(x0 + i * self.icon_step, y0, w, h) for i, icon in enumerate(ICON_ORDER)
+        }
+        tx, ty = self.tokens_origin
+        tw, th = TOKEN_SIZE
+        tokens = {t: _rect(tx + i * self.token_step, ty, tw, th) for i, t in enumerate(TOKENS)}
+        lx, ly = self.levels_origin
+        bars = tuple(
+            _rect(lx + i * self.level_step, ly + 20 - 5 * i, self.level_bar_width, 6 + 5 * i)
+            for i in range(LEVELS)
+        )
+        object.__setattr__(self, "icon_rects", icons)
+        object.__setattr__(self, "token_rects", tokens)
+        object.__setattr__(self, "level_rects", bars)
+
+    def amount_cell(self, index: int) -> tuple[int, int]:
+        """Top-left of amount digit *index* (0 = leftmost)."""
+        x, y = self.amount_origin
+        return x + index * (self.big.cell_width + self.big_spacing), y
+
+    def number_cell(self, index: int) -> tuple[int, int]:
+        """Top-left of property-number digit *index* (0 = tens)."""
+        x, y = self.number_origin
+        return x + index * (self.small.cell_width + self.small_spacing), y
+
+    def countdown_cell(self, index: int) -> tuple[int, int]:
+        """Top-left of countdown digit *index* (0 = tens)."""
+        x, y = self.countdown_origin
+        return x + index * (self.tiny.cell_width + self.tiny_spacing), y
+
+    def text_row(self, row: int) -> tuple[int, int]:
+        """Top-left dot of text row *row*."""
+        x, y = self.text_origin
+        return x, y + row * self.text_row_step
+
+
+class LcdRenderer:
+    """Renders screens onto LCD-sized surfaces; keeps its glyph and pictogram caches."""
+
+    def __init__(self, currency: str = "M€", layout: LcdLayout | None = None) -> None:
+        self.layout = layout or LcdLayout()
+        self.currency = fold(currency)
+        lay = self.layout
+        self.big = SevenSegment(lay.big, ON, GHOST)
+        self.small = SevenSegment(lay.small, ON, GHOST)
+        self.tiny = SevenSegment(lay.tiny, ON, GHOST)
+        self.text = DotMatrix(lay.text_pitch, lay.text_dot, ON, GHOST)
+        self.legend = DotMatrix(2, 2, ON, None)
+        self.legend_ghost = DotMatrix(2, 2, GHOST, None)
+        self._icons = {
+            (icon, lit): icon_surface(icon, ON if lit else GHOST)
+            for icon in Icon
+            for lit in (False, True)
+        }
+        self._tokens = {
+            (tok, lit): token_surface(tok, ON if lit else GHOST)
+            for tok in TOKENS
+            for lit in (False, True)
+        }
+        self._blank = self._draw_blank()
+
+    def _draw_blank(self) -> pygame.Surface:
+        """The glass with every element ghosted: what a screen with nothing lit shows."""
+        surf = pygame.Surface(self.layout.size)
+        surf.fill(GLASS)
+        self._draw(surf, Screen(name="blank"))
+        return surf
+
+    def render(self, screen: Screen) -> pygame.Surface:
+        """A new LCD-sized surface showing *screen*."""
+        if screen.off:
+            surf = pygame.Surface(self.layout.size)
+            surf.fill(GLASS)
+            return surf
+        surf = self._blank.copy()
+        self._draw(surf, screen)
+        return surf
+
+    def draw(self, target: pygame.Surface, screen: Screen, topleft: tuple[int, int]) -> None:
+        """Blit *screen* onto *target* at *topleft*."""
+        target.blit(self.render(screen), topleft)
+
+    def _draw(self, surf: pygame.Surface, screen: Screen) -> None:
+        lay = self.layout
+        for icon, rect in lay.icon_rects.items():
+            surf.blit(self._icons[icon, icon in screen.icons], rect[:2])
+        for tok, rect in lay.token_rects.items():
+            surf.blit(self._tokens[tok, tok == screen.token], rect[:2])
+        for i, rect in enumerate(lay.level_rects):
+            lit = screen.level is not None and i < screen.level
+            surf.fill(ON if lit else GHOST, pygame.Rect(rect))
+        # The amount: a minus sign and five digits, blank cells ghosted as "8".
+        amount = screen.amount
+        surf.fill(ON if amount is not None and amount < 0 else GHOST, pygame.Rect(lay.sign))
+        for i, ch in enumerate(digits_text(amount, AMOUNT_CELLS)):
+            surf.blit(self.big.cell(ch), lay.amount_cell(i))
+        legend = self.legend if amount is not None else self.legend_ghost
+        legend.draw(surf, self.currency, lay.currency_origin)
+        for i, ch in enumerate(digits_text(screen.number, 2)):
+            surf.blit(self.small.cell(ch), lay.number_cell(i))
+        (self.legend if screen.number is not None else self.legend_ghost).draw(
+            surf, "N°", lay.number_legend
+        )
+        countdown = screen.countdown
+        for i, ch in enumerate(digits_text(countdown, 2)):
+            surf.blit(self.tiny.cell(ch), lay.countdown_cell(i))
+        self._clock(surf, ON if countdown is not None else GHOST)
+        rows = wrap(screen.lines, lay.text_cols, lay.text_rows)
+        for r in range(lay.text_rows):
+            text = rows[r] if r < len(rows) else ""
+            self.text.draw(surf, text.center(lay.text_cols), lay.text_row(r))
+
+    def _clock(self, surf: pygame.Surface, colour: Colour) -> None:
+        cx, cy = self.layout.clock_centre
+        pygame.draw.circle(surf, colour, (cx, cy), 11, width=3)
+        pygame.draw.line(surf, colour, (cx, cy), (cx, cy - 7), width=2)
+        pygame.draw.line(surf, colour, (cx, cy), (cx + 5, cy), width=2)

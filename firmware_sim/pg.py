@@ -1,0 +1,31 @@
+"""The one place the emulator imports pygame, with the environment it needs set first.
+
+``PYGAME_HIDE_SUPPORT_PROMPT`` silences the banner and ``SDL_VIDEO_X11_WMCLASS=ubemu`` gives
+the window a stable class (``xdotool search --classname ubemu``); both only take effect if
+set before pygame is imported, and an explicit value in the environment wins. A missing
+pygame becomes a :class:`drivers.base.PanelError` that says how to install it.
+
+Imports pygame, ``drivers.base`` and the standard library.
+"""
+
+from __future__ import annotations
+
+import os
+
+from drivers.base import PanelError
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "ubemu")
+
+try:
+    import pygame
+except ImportError as err:  # pragma: no cover - depends on the installation
+    raise PanelError(
+        "the emulator needs pygame-ce: pip install 'ultibank[emu]' (or pip install pygame-ce)"
+    ) from err
+
+#: The pygame flavour and version the golden images were drawn with.
+PYGAME_VERSION = str(pygame.version.ver)
+IS_CE = bool(getattr(pygame, "IS_CE", False))
+
+__all__ = ["IS_CE", "PYGAME_VERSION", "pygame"]

@@ -1,4 +1,4 @@
-"""Fixtures for the panel tests: a serial cable (socat pty pair), the simulated firmware, a clock."""
+"""Fixtures for the panel tests: a serial cable (socat pty pair), the firmware, a clock."""
 
 from __future__ import annotations
 

@@ -345,8 +345,8 @@ class SimPanel:
         ok = bool(cues) and cues[-1] is cue if last else cue in cues
         if not ok:
             seen = ", ".join(c.value for c in cues) or "no cue at all"
-            where = "as the last cue" if last else ""
-            raise AssertionError(f"expected cue {cue.value} {where}; played: {seen}".strip())
+            where = " as the last cue" if last else ""
+            raise AssertionError(f"expected cue {cue.value}{where}; played: {seen}")
 
     def assert_screen(self, *, last: bool = True, **fields: Any) -> Screen:
         """Fail unless the last screen (or, with ``last=False``, any) has these field values."""

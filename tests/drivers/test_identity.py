@@ -1,0 +1,198 @@
+"""Card records on tags: the NDEF record ultibank writes, and Type 2 tag memory."""
+
+from __future__ import annotations
+
+import builtins
+import logging
+from typing import Any
+
+import ndef
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bank.unit.io import CardId
+from drivers.base import ReaderUnavailable, TagError
+from drivers.deck import Deck, all_cards
+from drivers.identity import (
+    decode_card_record,
+    encode_card_record,
+    identify,
+    parse_type2_cc,
+    parse_type2_ndef,
+    type2_ndef_tlv,
+    type2_write_image,
+)
+
+PROP16 = CardId("prop", 16)
+NTAG213_CC = bytes([0xE1, 0x10, 0x12, 0x00])  # 144-byte data area
+NTAG215_CC = bytes([0xE1, 0x10, 0x3E, 0x00])  # 496-byte data area
+
+
+def memory(cc: bytes, data: bytes) -> bytes:
+    """Tag memory from page 0: 9 UID bytes, lock bytes, the CC, then the data area."""
+    return bytes.fromhex("04A1B2C3D4E5F6AA") + bytes(4) + cc + data
+
+
+def message(text: str) -> bytes:
+    return b"".join(ndef.message_encoder([ndef.TextRecord(text)]))
+
+
+def test_the_record_is_a_uri_naming_the_card() -> None:
+    data = encode_card_record(PROP16)
+    (record,) = list(ndef.message_decoder(data))
+    assert isinstance(record, ndef.UriRecord)
+    assert record.iri == "urn:ultibank:card:prop:16"
+    assert len(data) < 30  # fits an NTAG213 with room to spare
+
+
+@pytest.mark.parametrize("card", list(all_cards()), ids=str)
+def test_every_card_round_trips(card: CardId) -> None:
+    assert decode_card_record(encode_card_record(card)) == card
+
+
+def test_a_text_record_written_by_a_phone_app_is_read() -> None:
+    assert decode_card_record(message("ultibank bank:boat")) == CardId("bank", 3)
+    assert decode_card_record(message("ULTIBANK event:7")) == CardId("event", 7)
+
+
+def test_the_first_of_our_records_counts_and_foreign_ones_are_skipped() -> None:
+    records = [
+        ndef.UriRecord("https://example.org"),
+        ndef.TextRecord("shopping list"),
+        ndef.UriRecord("urn:ultibank:card:event:3"),
+        ndef.UriRecord("urn:ultibank:card:prop:1"),
+    ]
+    assert decode_card_record(b"".join(ndef.message_encoder(records))) == CardId("event", 3)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        b"",
+        message("hello"),
+        message("ultibank prop:99"),
+        b"".join(ndef.message_encoder([ndef.UriRecord("urn:ultibank:card:joker:1")])),
+        b"\xd1\x01\x09",  # truncated record header
+        b"\xff" * 12,
+    ],
+    ids=["none", "empty", "foreign", "out-of-range", "bad-kind", "truncated", "garbage"],
+)
+def test_what_names_no_card_gives_none(data: bytes | None) -> None:
+    assert decode_card_record(data) is None
+
+
+def test_a_malformed_message_is_logged_at_debug(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.DEBUG, logger="drivers.identity"):
+        assert decode_card_record(b"\xd1\x01\x09") is None
+    assert "malformed NDEF message d10109" in caplog.text
+
+
+@given(st.binary(max_size=64))
+def test_decoding_never_raises(data: bytes) -> None:
+    result = decode_card_record(data)
+    assert result is None or isinstance(result, CardId)
+
+
+def test_identify_prefers_the_record_then_the_deck() -> None:
+    deck = Deck({"04A1B2C3D4E5F6": PROP16})
+    assert identify("04A1B2C3D4E5F6", None, deck) == PROP16
+    assert identify("04A1B2C3D4E5F6", b"\xff\xff", deck) == PROP16  # malformed: the UID
+    record = encode_card_record(CardId("bank", 1))
+    assert identify("04A1B2C3D4E5F6", record, deck) == CardId("bank", 1)
+    assert identify("0400000000AAAA", None, deck) is None
+
+
+def test_a_missing_ndeflib_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def fake_import(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "ndef":
+            raise ImportError("No module named 'ndef'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(ReaderUnavailable, match=r"ndeflib.*pip install 'ultibank\[nfc\]'"):
+        encode_card_record(PROP16)
+
+
+# ---------------------------------------------------------------- Type 2 memory
+
+
+def test_short_messages_use_the_one_byte_length() -> None:
+    assert type2_ndef_tlv(b"\xaa" * 3) == b"\x03\x03\xaa\xaa\xaa\xfe"
+    assert type2_ndef_tlv(b"\xaa" * 254)[:2] == b"\x03\xfe"
+
+
+def test_long_messages_use_the_three_byte_length() -> None:
+    tlv = type2_ndef_tlv(b"\xaa" * 255)
+    assert tlv[:4] == b"\x03\xff\x00\xff" and tlv[-1] == 0xFE and len(tlv) == 255 + 5
+    assert type2_ndef_tlv(b"\xaa" * 300)[:4] == b"\x03\xff\x01\x2c"
+
+
+@pytest.mark.parametrize("size", [0, 1, 254, 255, 256, 480])
+def test_what_is_written_is_what_is_read(size: int) -> None:
+    msg = bytes(range(256)) * 2
+    msg = msg[:size]
+    image = type2_write_image(NTAG215_CC, msg)
+    assert len(image) % 4 == 0
+    assert parse_type2_ndef(memory(NTAG215_CC, image + bytes(16))) == (msg or None)
+
+
+def test_the_parser_skips_null_lock_and_memory_control_tlvs() -> None:
+    data = (
+        b"\x00\x00"  # NULL padding
+        + b"\x01\x03\xa0\x0c\x34"  # lock control TLV
+        + b"\x02\x03\x00\x00\x00"  # memory control TLV
+        + type2_ndef_tlv(encode_card_record(PROP16))
+    )
+    assert decode_card_record(parse_type2_ndef(memory(NTAG213_CC, data))) == PROP16
+
+
+@pytest.mark.parametrize(
+    ("mem", "why"),
+    [
+        (memory(NTAG213_CC, b"\xfe" + bytes(20)), "terminator first"),
+        (memory(NTAG213_CC, bytes(144)), "all NULL"),
+        (memory(bytes(4), type2_ndef_tlv(b"\xd0\x00\x00")), "no capability container"),
+        (memory(NTAG213_CC, b"\x03\x20\xd1\x01"), "truncated"),
+        (memory(NTAG213_CC, b"\x03\xff\x01"), "truncated long length"),
+        (memory(NTAG213_CC, b"\x03\x00\xfe"), "empty message"),
+        (b"\x04\xa1\xb2", "too short"),
+    ],
+)
+def test_memory_without_a_message_gives_none(mem: bytes, why: str) -> None:
+    assert parse_type2_ndef(mem) is None, why
+
+
+def test_the_capability_container_is_decoded() -> None:
+    cap = parse_type2_cc(NTAG215_CC)
+    assert (cap.version, cap.data_size, cap.readable, cap.writable) == (0x10, 496, True, True)
+    assert not parse_type2_cc(bytes([0xE1, 0x10, 0x12, 0x0F])).writable
+
+
+def test_writing_to_an_unformatted_tag_is_refused() -> None:
+    with pytest.raises(TagError, match="not formatted as NFC Forum Type 2"):
+        type2_write_image(bytes(4), encode_card_record(PROP16))
+
+
+def test_writing_to_a_locked_tag_is_refused() -> None:
+    with pytest.raises(TagError, match=r"locked \(read-only\)"):
+        type2_write_image(bytes([0xE1, 0x10, 0x12, 0x0F]), encode_card_record(PROP16))
+
+
+def test_a_record_too_large_names_both_sizes() -> None:
+    expected = r"record too large for this tag \(203 bytes, tag holds 144\)"
+    with pytest.raises(TagError, match=expected):
+        type2_write_image(NTAG213_CC, b"\xaa" * 200)
+
+
+def test_a_newer_mapping_version_is_refused() -> None:
+    with pytest.raises(TagError, match=r"mapping version 2\.0"):
+        parse_type2_cc(bytes([0xE1, 0x20, 0x12, 0x00]))
+
+
+def test_tag_errors_are_value_errors_too() -> None:
+    with pytest.raises(ValueError):
+        parse_type2_cc(b"\xe1")

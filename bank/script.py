@@ -1,0 +1,340 @@
+"""Tap scripts: replay a game from a text file on a virtual clock (the SCRIPTS.md contract).
+
+A script is parsed whole before anything runs; a line that does not parse stops it with
+``FILE:LINE: message`` and exit status 2. Then each line becomes the inputs a simulated reader
+and panel would post to the unit (a tap is a :class:`CardTapped` then a :class:`CardLifted`, a
+press a :class:`ButtonPressed` then a :class:`ButtonReleased`) and time only moves when a line
+says so: ``wait``/``hold`` jump from one of the unit's deadlines to the next, so nothing sleeps.
+``power off``/``power on`` is a true power cycle: the game and its journal are closed and
+opened again from the data directory.
+
+Extensions beyond SCRIPTS.md: ``reader lost``/``reader back`` and ``panel lost``/``panel back``
+(a device link lost and found again).
+
+Imports the bank (game, journal, unit) and ``drivers.deck`` for the simulated deck's UIDs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from bank.config import RulesConfig, UnitConfig
+from bank.errors import BankError, ScriptError
+from bank.game import Game
+from bank.journal import Journal
+from bank.unit.io import (
+    Button,
+    ButtonPressed,
+    ButtonReleased,
+    CardId,
+    CardLifted,
+    CardTapped,
+    Input,
+    Output,
+    PanelStatus,
+    PlayCue,
+    ReaderStatus,
+    ShowScreen,
+    Tick,
+)
+from bank.unit.machine import Unit
+from board_assets import EditionError, load_edition
+from drivers.deck import Deck, normalize_uid, simulated_deck
+
+__all__ = ["Action", "parse_script", "run_script"]
+
+JOURNAL_FILE = "journal.sqlite"
+_BUTTONS = {"ok": Button.OK, "menu": Button.MENU, "cancel": Button.CANCEL}
+_HOLDS = {"cancel": (Button.CANCEL,), "ok+cancel": (Button.OK, Button.CANCEL)}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One parsed script line.
+
+    *verb* is ``tap``, ``press``, ``hold``, ``wait``, ``power``, ``reader`` or ``panel``;
+    only the fields that verb uses are set.
+    """
+
+    line: int
+    text: str
+    verb: str
+    card: CardId | None = None
+    uid: str = ""
+    buttons: tuple[Button, ...] = ()
+    seconds: float = 0.0
+    on: bool = True
+
+
+def _seconds(word: str, what: str, *, positive: bool) -> float:
+    try:
+        value = float(word)
+    except ValueError:
+        raise ValueError(f"{what}: not a number of seconds: {word!r}") from None
+    if not math.isfinite(value) or value < 0 or (positive and value == 0):
+        raise ValueError(
+            f"{what}: expected a {'positive' if positive else 'non-negative'} "
+            f"number of seconds, got {word!r}"
+        )
+    return value
+
+
+def _parse_line(number: int, text: str) -> Action | None:
+    words = text.split("#", 1)[0].split()
+    if not words:
+        return None
+    verb, args = words[0].lower(), [w.lower() for w in words[1:]]
+
+    def arity(n: int, usage: str) -> None:
+        if len(args) != n:
+            raise ValueError(f"expected `{usage}`")
+
+    if verb == "tap":
+        arity(1, "tap bank:N|prop:N|event:N|uid:HEX")
+        if args[0].startswith("uid:"):
+            uid = normalize_uid(words[1][4:])
+            return Action(number, text, verb, uid=uid)
+        return Action(number, text, verb, card=CardId.parse(args[0]))
+    if verb == "press":
+        arity(1, "press ok|menu|cancel")
+        if args[0] not in _BUTTONS:
+            raise ValueError(f"no button {words[1]!r}: press ok, menu or cancel")
+        return Action(number, text, verb, buttons=(_BUTTONS[args[0]],))
+    if verb == "hold":
+        arity(2, "hold cancel S | hold ok+cancel S")
+        if args[0] not in _HOLDS:
+            raise ValueError(f"cannot hold {words[1]!r}: hold cancel S or hold ok+cancel S")
+        seconds = _seconds(args[1], "hold", positive=True)
+        return Action(number, text, verb, buttons=_HOLDS[args[0]], seconds=seconds)
+    if verb == "wait":
+        arity(1, "wait S")
+        return Action(number, text, verb, seconds=_seconds(args[0], "wait", positive=False))
+    if verb == "power":
+        arity(1, "power off|on")
+        if args[0] not in ("on", "off"):
+            raise ValueError(f"power {words[1]!r}? use power off or power on")
+        return Action(number, text, verb, on=args[0] == "on")
+    if verb in ("reader", "panel"):
+        arity(1, f"{verb} lost|back")
+        if args[0] not in ("lost", "back"):
+            raise ValueError(f"{verb} {words[1]!r}? use {verb} lost or {verb} back")
+        return Action(number, text, verb, on=args[0] == "back")
+    raise ValueError(f"unknown action {words[0]!r} (tap, press, hold, wait or power)")
+
+
+def parse_script(text: str, filename: str = "<script>") -> list[Action]:
+    """Parse every line; ScriptError ``FILE:LINE: message`` at the first bad one."""
+    actions: list[Action] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            action = _parse_line(number, line)
+        except ValueError as err:
+            raise ScriptError(f"{filename}:{number}: {err}") from err
+        if action is not None:
+            actions.append(action)
+    return actions
+
+
+class ScriptRunner:
+    """Runs parsed actions against a unit on a virtual clock, printing the transcript."""
+
+    def __init__(
+        self,
+        edition: str,
+        data_dir: Path,
+        out: TextIO,
+        *,
+        rules: RulesConfig | None = None,
+        config: UnitConfig | None = None,
+        deck: Deck | None = None,
+        echo: bool = False,
+    ) -> None:
+        self.edition = load_edition(edition)
+        self.data_dir = data_dir
+        self.out = out
+        self.rules = rules or RulesConfig()
+        self.deck = deck or simulated_deck()
+        self.echo = echo
+        self.now = 0.0
+        self.journal: Journal | None = None
+        self.game = self._open()
+        self.unit = Unit(self.game, config)
+        self._emit(self.unit.power_on(self.now))
+
+    def _open(self) -> Game:
+        self.journal = Journal(self.data_dir / JOURNAL_FILE)
+        try:
+            return Game(self.edition, rules=self.rules, journal=self.journal)
+        except BaseException:
+            self.journal.close()
+            self.journal = None
+            raise
+
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+
+    def _emit(self, outputs: list[Output]) -> None:
+        for o in outputs:
+            if isinstance(o, ShowScreen):
+                self.out.write(f"{o.at:8.3f} screen {o.screen.text()}\n")
+            elif isinstance(o, PlayCue):
+                self.out.write(f"{o.at:8.3f} cue {o.cue.value}\n")
+
+    def _feed(self, inp: Input) -> None:
+        self._emit(self.unit.handle(inp))
+
+    def _advance(self, seconds: float) -> None:
+        """Let time pass, stopping at each deadline of the unit on the way."""
+        target = self.now + seconds
+        while True:
+            due = self.unit.next_deadline()
+            if due is None or due > target:
+                break
+            self.now = max(self.now, due)
+            self._feed(Tick(self.now))
+        self.now = target
+
+    def _power_on(self) -> None:
+        self.game = self._open()
+        self._emit(self.unit.power_on(self.now, self.game))
+
+    def _power_off(self) -> None:
+        self._emit(self.unit.power_off(self.now))
+        self.close()
+
+    def run(self, actions: list[Action]) -> None:
+        for action in actions:
+            if self.echo:
+                self.out.write(f"{self.now:8.3f} > {action.text.strip()}\n")
+            self.step(action)
+
+    def step(self, action: Action) -> None:
+        """Run one action."""
+        now = self.now
+        if action.verb == "power":
+            if action.on and not self.unit.is_on:
+                self._power_on()
+            elif not action.on and self.unit.is_on:
+                self._power_off()
+            return
+        if action.verb in ("reader", "panel"):
+            if action.verb == "reader":
+                self._feed(ReaderStatus(now, action.on, "sim"))
+            else:
+                self._feed(PanelStatus(now, action.on, "sim"))
+            return
+        if action.verb == "wait":
+            self._advance(action.seconds)
+            return
+        if action.verb == "tap":
+            if not self.unit.is_on:
+                return  # no power, no reader
+            card = action.card
+            uid = action.uid
+            if card is None:
+                card = self.deck.card_for(uid)
+            else:
+                uid = self.deck.uid_for(card) or ""
+            self._feed(CardTapped(now, card, uid, "sim"))
+            self._feed(CardLifted(now, uid, "sim"))
+            return
+        # press and hold: a button while off only switches the unit on
+        if not self.unit.is_on:
+            self._power_on()
+            if action.verb == "hold":
+                self._advance(action.seconds)
+            return
+        for button in action.buttons:
+            self._feed(ButtonPressed(now, button))
+        if action.verb == "hold":
+            self._advance(action.seconds)
+        for button in reversed(action.buttons):
+            self._feed(ButtonReleased(self.now, button))
+
+    def state_json(self) -> dict[str, Any]:
+        """The state file: the game state plus ``undo_available``."""
+        game = self.game
+        if self.journal is None:
+            # powered off at the end: read the stored game, as the next power-on would
+            game = self._open()
+            self.close()
+        data = game.state.to_json()
+        data["undo_available"] = game.undo_available
+        return data
+
+
+def run_script(
+    path: str | Path,
+    edition: str = "ultime-fr",
+    data_dir: str | Path | None = None,
+    state_out: str | Path | None = None,
+    out: TextIO = sys.stdout,
+    *,
+    echo: bool = False,
+    config: UnitConfig | None = None,
+    rules: RulesConfig | None = None,
+) -> int:
+    """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"{path}: cannot read the script: {err}", file=sys.stderr)
+        return 2
+    try:
+        actions = parse_script(text, str(path))
+    except ScriptError as err:
+        print(err, file=sys.stderr)
+        return 2
+    try:
+        load_edition(edition)
+    except EditionError as err:
+        print(f"{path}: {err}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="ultibank-script-") as tmp:
+        directory = Path(data_dir) if data_dir is not None else Path(tmp)
+        directory.mkdir(parents=True, exist_ok=True)
+        runner = ScriptRunner(edition, directory, out, rules=rules, config=config, echo=echo)
+        try:
+            runner.run(actions)
+            state = runner.state_json()
+        finally:
+            runner.close()
+    if state_out is not None:
+        text = json.dumps(state, indent=2, ensure_ascii=False) + "\n"
+        if str(state_out) == "-":
+            out.write(text)
+        else:
+            Path(state_out).write_text(text, encoding="utf-8")
+    out.flush()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m bank.script FILE [--edition E] [--data-dir DIR] [--state OUT]``."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m bank.script", description=__doc__)
+    p.add_argument("file", type=Path)
+    p.add_argument("--edition", default="ultime-fr")
+    p.add_argument("--data-dir", type=Path)
+    p.add_argument("--state")
+    p.add_argument("--echo", action="store_true", help="print each script line as it runs")
+    a = p.parse_args(argv)
+    try:
+        return run_script(a.file, a.edition, a.data_dir, a.state, echo=a.echo)
+    except BankError as err:
+        print(f"ultibank: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

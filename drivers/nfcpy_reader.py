@@ -55,6 +55,8 @@ log = logging.getLogger(__name__)
 #: seconds nfcpy sleeps between sense rounds when one round finds nothing (iterations=1
 #: makes nfcpy return to our loop after every round, so *stop* is seen promptly)
 POLL_INTERVAL_S = 0.05
+#: nfcpy's udp driver waits this long for each technology's answer (hard-coded)
+UDP_SENSE_WAIT_S = 1.0
 #: card data-area size (CC byte 2) per NTAG product, for formatting a tag with no CC
 _NTAG_CC_SIZE = {"NXP NTAG213": 0x12, "NXP NTAG215": 0x3E, "NXP NTAG216": 0x6D}
 
@@ -185,6 +187,7 @@ class NfcpyBackend:
         self._stop: threading.Event | None = None
         self._clf: Any = None
         self._present: str | None = None
+        self._finished = threading.Event()
 
     def __repr__(self) -> str:
         return f"NfcpyBackend({self.path!r})"
@@ -195,6 +198,7 @@ class NfcpyBackend:
         """Open the reader and report presence until *stop* is set; ReaderError when lost."""
         self._stop = stop
         self._waking.clear()
+        self._finished.clear()
         clf = _open(self._nfc, self.path)
         self._clf = clf
         emit(CardAbsent(None, at=self._clock()))  # open: the supervisor may say "connected"
@@ -217,6 +221,7 @@ class NfcpyBackend:
                 raise
             log.debug("error while stopping %s ignored", self.path, exc_info=True)
         finally:
+            self._finished.set()
             self._clf = None
             clf.close()
             if self._present is not None:
@@ -226,15 +231,20 @@ class NfcpyBackend:
     def wake(self) -> None:
         """Make ``run`` return soon: its terminate check turns true at nfcpy's next poll."""
         self._waking.set()
-        clf = self._clf
-        device = getattr(clf, "device", None) if clf is not None else None
-        # the udp driver blocks 1 s per technology waiting for an answer; an RFOFF to its own
-        # socket ends each wait now (run's finally closes the socket, on its own thread)
-        sock = getattr(device, "socket", None)
-        if sock is not None and self.path.startswith("udp"):
-            with contextlib.suppress(OSError):
-                for _target in self.targets:
+        if self.path.startswith("udp") and self._clf is not None:
+            # the udp driver blocks 1 s per technology waiting for an answer, on a socket it
+            # replaces every round; RFOFFs to that socket end the waits (run closes it)
+            threading.Thread(target=self._interrupt_udp, name="nfcpy udp wake", daemon=True).start()
+
+    def _interrupt_udp(self) -> None:
+        deadline = time.monotonic() + 2 * UDP_SENSE_WAIT_S
+        while not self._finished.is_set() and time.monotonic() < deadline:
+            device = getattr(self._clf, "device", None)
+            sock = getattr(device, "socket", None)
+            if sock is not None:
+                with contextlib.suppress(OSError):
                     sock.sendto(b"RFOFF", ("127.0.0.1", sock.getsockname()[1]))
+            self._finished.wait(0.02)
 
     def feedback(self, cue: Cue) -> None:
         """Nothing: see docs/nfcpy.md.

@@ -6,8 +6,17 @@ unit's behaviour has already turned taps into identities. Imports only the stand
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +26,10 @@ class Command:
     undoable: ClassVar[bool] = True
 
     def to_dict(self) -> dict[str, Any]:
-        d = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        d: dict[str, Any] = {}
+        for f in _field_names(type(self)):
+            v = getattr(self, f)
+            d[f] = list(v) if isinstance(v, tuple) else v
         d["name"] = self.name
         return d
 

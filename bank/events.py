@@ -11,12 +11,22 @@ every version this code has written. Imports only ``bank.state`` and the standar
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from bank.state import Creditor, GameState, PlayerState
 
 SCHEMA_VERSION = 1
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +40,9 @@ class Event:
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        # Not dataclasses.asdict: its recursive deep copy costs more than the rest of a
+        # transaction's bookkeeping; every field here is a plain value.
+        d = {name: getattr(self, name) for name in _field_names(type(self))}
         d["kind"] = self.kind
         return d
 
@@ -203,10 +215,12 @@ class GameEnded(Event):
         return replace(self, ended=not self.ended)
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["ranking"] = list(self.ranking)
-        d["kind"] = self.kind
-        return d
+        return {
+            "winner": self.winner,
+            "ranking": list(self.ranking),
+            "ended": self.ended,
+            "kind": self.kind,
+        }
 
 
 _KINDS: dict[str, type[Event]] = {

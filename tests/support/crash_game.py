@@ -106,14 +106,14 @@ def expected_states(seed: int, n: int) -> dict[Key, GameState]:
 
 @dataclass(frozen=True, slots=True)
 class CrashResult:
-    confirmed: int  # the last "ok N" the child printed before dying
-    resumed: int  # transactions found in the journal after restart
+    confirmed: Key  # the last "ok G N" the child printed before dying
+    resumed: Key  # the game and transaction count found in the journal after restart
     state_ok: bool
     resume_seconds: float
 
 
 def crash_once(
-    data_dir: Path, seed: int, n: int, kill_after: float, states: list[GameState]
+    data_dir: Path, seed: int, n: int, kill_after: float, states: dict[Key, GameState]
 ) -> CrashResult:
     """Start the child, SIGKILL it *kill_after* seconds after its first commit, resume."""
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))

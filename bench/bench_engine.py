@@ -1,0 +1,206 @@
+"""Benchmarks of the bank core: the engine in memory, durable commands against bare SQLite,
+resuming a game of 10,000 transactions, and SIGKILL crash-and-resume at random moments.
+
+The durable baseline is a bare SQLite ``INSERT`` + commit of a record of the same size with
+the journal's settings (WAL, ``synchronous=FULL``), measured in the same run, alternating
+blocks. Imports the bank, ``bench.common``, ``tests.support.crash_game`` and the stdlib.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bank.commands import Command, Land, NewGame, PassGo
+from bank.errors import RuleError
+from bank.game import Game
+from bank.journal import Journal
+from bench.common import (
+    Result,
+    at_least,
+    at_most,
+    filesystem_of,
+    interleaved,
+    percentile,
+    scratch_dir,
+    stats,
+    time_each,
+)
+from board_assets import load_edition
+from tests.support.crash_game import crash_once, expected_states, next_command
+
+AREA = "engine"
+EDITION = load_edition("ultime-fr")
+
+
+def _stream_runner(game: Game, seed: int) -> Callable[[], None]:
+    """One random command per call (mostly legal); a finished game is reset."""
+    rnd = random.Random(seed)
+
+    def step() -> None:
+        if game.state.game_over or not game.state.started:
+            game.reset()
+            game.execute(NewGame((1, 2, 3, 4)))
+            return
+        with contextlib.suppress(RuleError):
+            game.execute(next_command(rnd, game.state))
+
+    return step
+
+
+def _in_memory(n: int) -> list[Result]:
+    game = Game(EDITION)
+    samples = time_each(_stream_runner(game, 3), n, warmup=200)
+    s = stats(samples)
+    return [
+        Result(
+            AREA,
+            "engine throughput in memory (random legal+illegal commands)",
+            s.ops_per_s,
+            "commands/s",
+            note=f"{n} commands, p50 {s.p50 * 1e6:.1f} µs, p99 {s.p99 * 1e6:.1f} µs",
+        )
+    ]
+
+
+def _durable(root: Path, n: int, rounds: int) -> list[Result]:
+    # The same accepted transactions (purchases, rents, raises, salaries) a real game makes,
+    # found in memory first so that only committed transactions are timed.
+    commands = iter(_long_game(Game(EDITION), n + 30))
+    journal = Journal(root / "journal.sqlite")
+    game = Game(EDITION, journal=journal)
+
+    def one_transaction() -> None:
+        game.execute(next(commands))
+
+    record = {
+        "v": 1,
+        "edition": "ultime-fr",
+        "command": Land(2, 16).to_dict(),
+        "events": [
+            {"payer": 2, "payee": 1, "amount": 200, "reason": "rent", "kind": "money"},
+            {"number": 16, "old_owner": 1, "new_owner": 1, "old_level": 1, "new_level": 2,
+             "kind": "property"},
+        ],
+        "undo_group": 12,
+    }  # fmt: skip
+    payload = json.dumps(record, separators=(",", ":"))
+    conn = sqlite3.connect(root / "bare.sqlite", isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, payload TEXT NOT NULL)")
+
+    def bare() -> None:
+        conn.execute("INSERT INTO t (payload) VALUES (?)", (payload,))
+
+    try:
+        samples = interleaved({"bare": bare, "game": one_transaction}, n, rounds, warmup=20)
+    finally:
+        journal.close()
+        conn.close()
+    b, g = stats(samples["bare"]), stats(samples["game"])
+    fs = filesystem_of(root)
+    return [
+        Result(
+            AREA,
+            "durable transactions (execute = decide + commit + apply)",
+            g.ops_per_s,
+            "tx/s",
+            target=at_least(0.8, ratio=True),
+            baseline=b.ops_per_s,
+            ratio=g.ops_per_s / b.ops_per_s,
+            note=f"{g.n} each, {rounds} alternating blocks, {fs}; baseline: bare SQLite "
+            f"INSERT + commit of a {len(payload)}-byte record, same pragmas",
+        ),
+        Result(AREA, "durable transaction p50", g.p50 * 1e3, "ms", baseline=b.p50 * 1e3,
+               ratio=g.p50 / b.p50),
+        Result(AREA, "durable transaction p99", g.p99 * 1e3, "ms", baseline=b.p99 * 1e3,
+               ratio=g.p99 / b.p99),
+    ]  # fmt: skip
+
+
+def _long_game(game: Game, n: int) -> list[Command]:
+    """*n* transactions of one game that never ends: purchases, rents, raises, salaries.
+
+    Returns the accepted commands, for a replay.
+    """
+    rnd = random.Random(11)
+    history: list[Command] = [NewGame((1, 2, 3, 4))]
+    game.execute(history[0])
+    while game.seq < n:
+        card = rnd.randint(1, 4)
+        player = game.state.player(card)
+        assert player is not None
+        cmd: Command = Land(card, rnd.randint(1, 22)) if player.balance > 2000 else PassGo(card)
+        try:
+            game.execute(cmd)
+        except RuleError:
+            continue
+        history.append(cmd)
+    return history
+
+
+def _resume(root: Path, n: int, runs: int) -> list[Result]:
+    path = root / "resume.sqlite"
+    with Journal(path) as journal:
+        game = Game(EDITION, journal=journal)
+        _long_game(game, n)
+        count, final = game.seq, game.state
+    assert not final.game_over
+
+    def resume() -> None:
+        with Journal(path) as j:
+            g = Game(EDITION, journal=j)
+            assert g.seq == count and g.state == final
+
+    samples = time_each(resume, runs, warmup=1)
+    return [
+        Result(
+            AREA,
+            f"resume a game of {count:,} transactions (open, verify, replay) p50",
+            percentile(samples, 50),
+            "s",
+            target=at_most(0.5),
+            note=f"{runs} runs, worst {max(samples):.3f} s",
+        )
+    ]
+
+
+def _crashes(root: Path, kills: int) -> list[Result]:
+    seed, n = 21, 4000
+    states = expected_states(seed, n)
+    rnd = random.Random(2)
+    lost = mismatched = 0
+    resumes: list[float] = []
+    t0 = time.perf_counter()
+    for i in range(kills):
+        r = crash_once(root / f"crash{i}", seed, n, rnd.uniform(0.0, 0.5), states)
+        lost += r.resumed < r.confirmed
+        mismatched += not r.state_ok
+        resumes.append(r.resume_seconds)
+    return [
+        Result(
+            AREA,
+            f"SIGKILL at random moments: confirmed transactions lost over {kills} kills",
+            float(lost),
+            "",
+            target=at_most(0),
+            note=f"state ≠ replayed prefix: {mismatched}; resume p50 "
+            f"{percentile(resumes, 50) * 1e3:.1f} ms; {time.perf_counter() - t0:.0f} s in all",
+        )
+    ]
+
+
+def run(quick: bool) -> list[Result]:
+    """Engine in memory, durable vs bare SQLite, resume of 10,000 transactions, crashes."""
+    results = _in_memory(2000 if quick else 20000)
+    with scratch_dir() as root:
+        results += _durable(root, n=300 if quick else 3000, rounds=2 if quick else 6)
+        results += _resume(root, n=2000 if quick else 10_000, runs=3 if quick else 7)
+        results += _crashes(root, kills=10 if quick else 120)
+    return results

@@ -53,7 +53,7 @@ assert set(ICON_ORDER) == set(Icon)
 Rect = tuple[int, int, int, int]
 _BIG = SegmentGeometry(height=96, width=46, thickness=12, gap=1)
 _SMALL = SegmentGeometry(height=52, width=26, thickness=7, gap=1)
-_TINY = SegmentGeometry(height=28, width=15, thickness=5, gap=1)
+_TINY = SegmentGeometry(height=30, width=17, thickness=5, gap=1)
 
 
 def _rect(x: int, y: int, w: int, h: int) -> Rect:
@@ -75,7 +75,7 @@ class LcdLayout:
     number_legend: tuple[int, int] = (12, 56)
     tiny: SegmentGeometry = _TINY
     tiny_spacing: int = 3
-    countdown_origin: tuple[int, int] = (352, 145)
+    countdown_origin: tuple[int, int] = (350, 144)
     clock_centre: tuple[int, int] = (333, 159)
     currency_origin: tuple[int, int] = (408, 152)
     icons_origin: tuple[int, int] = (15, 4)

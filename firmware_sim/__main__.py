@@ -1,0 +1,108 @@
+"""``python -m firmware_sim``: the emulator window on its own, without a bank behind it.
+
+It shows a fixed screen (or the last input, with ``--echo``) and prints every input the
+window posts, one line each, so the window can be tried and scripted (xdotool) without the
+daemon. The real game is ``ultibank emulate``. Contains no rule.
+
+Imports the emulator, ``bank.unit.io`` and the standard library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+import time
+
+from bank.unit.io import (
+    ButtonPressed,
+    ButtonReleased,
+    CardLifted,
+    CardTapped,
+    Cue,
+    Icon,
+    Input,
+    Screen,
+)
+from firmware_sim.emulator import PygamePanel, display_available
+
+DEMO_SCREENS = {
+    "property": Screen(
+        name="property",
+        lines=("Place de la Bourse", "Loyer 280 M€"),
+        amount=280,
+        number=16,
+        token="boat",
+        level=2,
+        colour="#f2c80f",
+    ),
+    "balance": Screen(name="balance", lines=("Bateau", "Solde"), amount=1500, token="boat"),
+    "auction": Screen(
+        name="auction",
+        lines=("Enchères #11", "✓ +20   X annule"),
+        amount=240,
+        number=11,
+        countdown=7,
+        icons=frozenset({Icon.AUCTION}),
+        colour="#f28c28",
+    ),
+    "off": Screen(name="off", off=True),
+}
+
+
+def describe(item: Input) -> str:
+    """One line for an input: ``tap bank:1``, ``lift``, ``press ok``, ``release ok``."""
+    if isinstance(item, CardTapped):
+        return f"tap {item.card}"
+    if isinstance(item, CardLifted):
+        return "lift"
+    if isinstance(item, ButtonPressed):
+        return f"press {item.button.value}"
+    if isinstance(item, ButtonReleased):
+        return f"release {item.button.value}"
+    return type(item).__name__
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the window until it is closed; 0 on a clean stop."""
+    parser = argparse.ArgumentParser(prog="python -m firmware_sim", description=__doc__)
+    parser.add_argument("--screen", choices=sorted(DEMO_SCREENS), default="property")
+    parser.add_argument("--echo", action="store_true", help="show each input on the LCD")
+    parser.add_argument("--edition", default="ultime-fr")
+    parser.add_argument("--no-sound", action="store_true")
+    parser.add_argument("--screenshot", metavar="FILE", help="save a PNG after the first frame")
+    parser.add_argument("--seconds", type=float, help="stop after this many seconds")
+    args = parser.parse_args(argv)
+
+    if not display_available():
+        print("no display: set DISPLAY (X11) or WAYLAND_DISPLAY", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    panel = PygamePanel(args.edition, sound=not args.no_sound, on_quit=stop.set)
+
+    def post(item: Input) -> None:
+        print(describe(item), flush=True)
+        if args.echo:
+            panel.show(Screen(name="echo", lines=(describe(item),)))
+            panel.play(Cue.READ)
+
+    panel.start(post)
+    panel.show(DEMO_SCREENS[args.screen])
+    # SDL turns SIGTERM into a QUIT event once the window is open; this covers the time before.
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    panel.open()
+    panel.step()
+    if args.screenshot:
+        panel.save_screenshot(args.screenshot)
+    print("ready", flush=True)
+    if args.seconds is not None:
+        threading.Timer(args.seconds, stop.set).start()
+    started = time.monotonic()
+    panel.run_ui(stop)
+    print(f"stopped after {time.monotonic() - started:.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

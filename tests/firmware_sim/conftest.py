@@ -1,0 +1,99 @@
+"""Fixtures of the emulator tests: SDL's dummy drivers, a virtual clock, a panel that records."""
+
+from __future__ import annotations
+
+import os
+
+# SDL reads these when a subsystem starts; set them before anything opens a window or a mixer.
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from collections.abc import Iterator
+
+import pytest
+
+from bank.unit.io import Input
+from firmware_sim.emulator import PygamePanel
+from firmware_sim.lcd import LcdRenderer
+from firmware_sim.pg import pygame
+from firmware_sim.sounds import RecordingPlayer
+
+
+class FakeClock:
+    """A clock that moves only when told."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture(scope="session")
+def renderer() -> LcdRenderer:
+    pygame.display.init()
+    return LcdRenderer(currency="M€")
+
+
+class PanelRig:
+    """A panel on the dummy driver with its posted inputs and played cues recorded."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.inputs: list[Input] = []
+        self.player = RecordingPlayer()
+        self.quits = 0
+        self.panel = PygamePanel(
+            "ultime-fr", clock=clock, player=self.player, on_quit=self._on_quit
+        )
+        self.panel.start(self.inputs.append)
+        self.panel.open()
+        self.panel.step()
+        pygame.event.clear()
+
+    def _on_quit(self) -> None:
+        self.quits += 1
+
+    def key(self, key: int, char: str = "", up: bool = True) -> None:
+        """Press (and by default release) a key, one frame each."""
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=0))
+        self.panel.step()
+        if up:
+            self.key_up(key)
+
+    def key_up(self, key: int) -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, unicode="", mod=0))
+        self.panel.step()
+
+    def mouse_down(self, pos: tuple[int, int], button: int = 1) -> None:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+        self.panel.step()
+
+    def mouse_up(self, pos: tuple[int, int], button: int = 1) -> None:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+        self.panel.step()
+
+    def click(self, pos: tuple[int, int], button: int = 1) -> None:
+        self.mouse_down(pos, button)
+        self.mouse_up(pos, button)
+
+    def take(self) -> list[Input]:
+        """The inputs posted since the last call."""
+        out, self.inputs[:] = list(self.inputs), []
+        return out
+
+
+@pytest.fixture
+def rig(clock: FakeClock) -> Iterator[PanelRig]:
+    rig = PanelRig(clock)
+    yield rig
+    rig.panel.close()

@@ -271,6 +271,18 @@ class ScriptRunner:
         return data
 
 
+def format_state(state: dict[str, Any]) -> str:
+    """The state file as JSON, one player and one property a line (as in SCRIPTS.md)."""
+    lines = []
+    for key, value in state.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            items = ",\n".join(f"    {json.dumps(v, ensure_ascii=False)}" for v in value)
+            lines.append(f"  {json.dumps(key)}: [\n{items}\n  ]")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
 def run_script(
     path: str | Path,
     edition: str = "ultime-fr",
@@ -309,7 +321,7 @@ def run_script(
         finally:
             runner.close()
     if state_out is not None:
-        text = json.dumps(state, indent=2, ensure_ascii=False) + "\n"
+        text = format_state(state)
         if str(state_out) == "-":
             out.write(text)
         else:

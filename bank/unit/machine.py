@@ -262,9 +262,10 @@ class Unit:
         if not self.is_on:
             if isinstance(inp, ButtonPressed):
                 # the press only switches on; its release must not act
-                self._out.extend(self.power_on(self._now))
+                shown = self.power_on(self._now)
                 self._down[inp.button] = self._now
                 self._consumed.add(inp.button)
+                return shown
             return self._end()
         self._run_due(self._now)
         self._sync()

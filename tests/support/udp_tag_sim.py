@@ -327,8 +327,8 @@ class UdpTagSim:
 
     def _serve(self) -> None:
         while not self._closing.is_set():
-            ready, _, _ = select.select([self._sock, self._wake_r], [], [])
-            if self._sock not in ready:
+            ready, _, _ = select.select([self._sock.fileno(), self._wake_r], [], [])
+            if self._sock.fileno() not in ready:
                 continue
             try:
                 datagram, addr = self._sock.recvfrom(4096)
@@ -463,7 +463,7 @@ def unplug_hook(*sims: UdpTagSim) -> Iterator[None]:
     same error from the udp driver's socket calls, so ``clf.connect()`` returns False and
     reopening fails until :meth:`UdpTagSim.replug`, exactly as with a pulled USB cable.
     """
-    from nfc.clf import udp  # type: ignore[import-untyped]
+    from nfc.clf import udp
 
     device_cls: Any = udp.Device
     originals = {

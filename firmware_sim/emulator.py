@@ -245,6 +245,7 @@ class PygamePanel:
         path = Path(path)
         if self._ui_thread is None or self._ui_thread == threading.get_ident():
             self.open()
+            self._drain_inbox()
             self._draw()
             pygame.image.save(self.window, str(path))
             return path

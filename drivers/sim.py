@@ -14,7 +14,10 @@ feedback it was asked to give).
 
 :class:`VirtualClock` is the time both share in tests and scripts.
 
-Imports ``bank.unit.io``, ``drivers.base``, ``drivers.deck`` and the standard library only.
+:func:`start_sim_reader` wires a SimReader under a started service, ready for a script runner.
+
+Imports ``bank.unit.io``, ``drivers.base``, ``drivers.deck``, ``drivers.supervisor`` and the
+standard library only.
 """
 
 from __future__ import annotations
@@ -40,8 +43,9 @@ from bank.unit.io import (
 )
 from drivers.base import CardAbsent, CardPresent, PanelError, Presence, ReaderError
 from drivers.deck import Deck, normalize_uid, simulated_deck
+from drivers.supervisor import ReaderService
 
-__all__ = ["SimPanel", "SimReader", "VirtualClock"]
+__all__ = ["SimPanel", "SimReader", "VirtualClock", "start_sim_reader"]
 
 
 class VirtualClock:
@@ -254,6 +258,29 @@ class SimReader:
         """Record the cue (a real reader would beep or flash)."""
         with self._cond:
             self.cues.append(cue)
+
+
+def start_sim_reader(
+    post: Callable[[Input], None],
+    clock: Callable[[], float] = time.monotonic,
+    *,
+    deck: Deck | None = None,
+    rearm_s: float = 0.0,
+    timeout: float = 5.0,
+) -> tuple[SimReader, ReaderService]:
+    """A SimReader under a started ReaderService, already reported connected.
+
+    Its hands then post ``CardTapped``/``CardLifted`` before they return, so a script runner
+    on a virtual clock sees every tap in order. *rearm_s* defaults to 0 because a simulated
+    hand does not bounce: two ``tap`` lines at the same virtual instant are two taps.
+    """
+    reader = SimReader(deck, clock=clock)
+    service = ReaderService(reader, post, reader.deck, clock, rearm_s=rearm_s, backoff=(0.01,))
+    service.start()
+    if not service.wait_connected(timeout):
+        service.stop()
+        raise ReaderError(f"the simulated reader did not open within {timeout} s")
+    return reader, service
 
 
 # ---------------------------------------------------------------- panel

@@ -72,6 +72,7 @@ class ReaderService:
         self.debouncer = Debouncer(deck, post, clock, reader=self.reader, rearm_s=rearm_s)
         self._lock = threading.Lock()
         self._connected: bool | None = None
+        self._up = threading.Event()
         self._run_started: float | None = None
         self._announced = False
         self._threads: list[threading.Thread] = []
@@ -85,6 +86,10 @@ class ReaderService:
         """The last state reported (None before the first report)."""
         with self._lock:
             return self._connected
+
+    def wait_connected(self, timeout: float = 5.0) -> bool:
+        """Block until the reader is reported connected (True) or *timeout* passes (False)."""
+        return self._up.wait(timeout)
 
     def start(self) -> None:
         """Start the backend and housekeeping threads."""
@@ -153,6 +158,9 @@ class ReaderService:
         self._connected = connected
         if connected:
             log.info("reader %s connected", self.reader)
+            self._up.set()
+        else:
+            self._up.clear()
         self._post(
             ReaderStatus(at=self._clock(), connected=connected, reader=self.reader, detail=detail)
         )

@@ -24,7 +24,7 @@ from bank.unit.io import (
 )
 from drivers.base import CardAbsent, CardPresent, Panel, PanelError, ReaderBackend, ReaderError
 from drivers.deck import simulated_deck, simulated_uid
-from drivers.sim import SimPanel, SimReader, VirtualClock
+from drivers.sim import SimPanel, SimReader, VirtualClock, start_sim_reader
 from drivers.supervisor import ReaderService
 from tests.drivers.conformance import DECK, ReaderConformance
 
@@ -205,6 +205,34 @@ def test_unplug_through_the_service_reports_and_recovers(
         ReaderStatus(100.0, True, "sim", ""),
         CardTapped(100.0, PROP16, uid, "sim"),
     ]
+
+
+def test_start_sim_reader_is_ready_and_counts_every_scripted_tap(clock: VirtualClock) -> None:
+    inbox: queue.Queue[Input] = queue.Queue()
+    reader, svc = start_sim_reader(inbox.put, clock)
+    try:
+        assert drain(inbox) == [ReaderStatus(100.0, True, "sim", "")]
+        reader.tap("prop:16")
+        reader.tap("prop:16")  # same virtual instant: a script's two tap lines, two taps
+        taps = [i for i in drain(inbox) if isinstance(i, CardTapped)]
+        assert [t.card for t in taps] == [PROP16, PROP16]
+    finally:
+        assert svc.stop()
+
+
+def test_the_real_rearm_time_ignores_a_quick_second_touch(clock: VirtualClock) -> None:
+    inbox: queue.Queue[Input] = queue.Queue()
+    reader, svc = start_sim_reader(inbox.put, clock, rearm_s=0.4)
+    try:
+        reader.tap("prop:16")
+        clock.advance(0.1)
+        reader.tap("prop:16")  # lifted for 0.1 s: a bounce, not a tap
+        clock.advance(0.4)
+        reader.tap("prop:16")
+        taps = [i for i in drain(inbox) if isinstance(i, CardTapped)]
+        assert [t.at for t in taps] == [100.0, 100.5]
+    finally:
+        assert svc.stop()
 
 
 # ---------------------------------------------------------------- SimPanel

@@ -197,7 +197,15 @@ def test_a_quiet_backend_is_reported_connected_once_it_settles() -> None:
 def test_the_first_event_reports_connected_at_once() -> None:
     rig = Rig([[CardAbsent(None)]], settle_s=1000.0)
     with running(rig):
-        rig.until(lambda: rig.service.connected is True, "the report")
+        assert rig.service.wait_connected(3.0)
+    assert rig.statuses(rig.inputs()) == [(True, "")]
+
+
+def test_wait_connected_times_out_while_the_reader_is_away() -> None:
+    rig = Rig([ReaderError("gone")] * 100, backoff=(1000.0,))
+    with running(rig):
+        rig.until(lambda: rig.service.connected is False, "the loss")
+        assert not rig.service.wait_connected(0.01)
 
 
 def test_lifts_are_posted_by_the_service_once_rearm_passes() -> None:

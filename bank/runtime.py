@@ -1,0 +1,412 @@
+"""The command line's wiring: journal, game, unit, daemon, readers, panels, control socket.
+
+This is the one place that puts backends together (ARCHITECTURE.md): it imports the bank,
+``drivers`` (the registry opens backends lazily, so a missing stack costs only itself) and,
+for ``emulate``, ``firmware_sim``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from bank.control import ControlServer, send_lines
+from bank.daemon import Daemon
+from bank.errors import BankError, ScriptError
+from bank.game import Game
+from bank.journal import Journal
+from bank.script import Action, parse_script, run_script
+from bank.settings import Settings, load_settings
+from bank.unit.io import (
+    ButtonPressed,
+    ButtonReleased,
+    CardLifted,
+    CardTapped,
+    Output,
+    PanelStatus,
+    PlayCue,
+    ReaderStatus,
+    ShowScreen,
+)
+from bank.unit.machine import Unit
+from board_assets import load_edition
+from drivers.base import DriverError, Panel
+from drivers.deck import Deck, load_deck, simulated_deck
+from drivers.registry import open_panel, open_reader
+from drivers.supervisor import ReaderService
+
+log = logging.getLogger("ultibank")
+
+JOURNAL_FILE = "journal.sqlite"
+DECK_FILE = "deck.toml"
+
+
+def output_line(out: Output) -> str:
+    """One transcript line for a screen or a cue."""
+    if isinstance(out, ShowScreen):
+        return f"screen {out.screen.text()}"
+    if isinstance(out, PlayCue):
+        return f"cue {out.cue.value}"
+    return repr(out)
+
+
+def deck_for(settings: Settings, real_readers: bool) -> Deck:
+    """The configured deck file, else ``DATA_DIR/deck.toml``, else the simulated deck."""
+    configured = str(settings.get("reader", "deck"))
+    path = Path(configured).expanduser() if configured else settings.data_dir / DECK_FILE
+    if path.exists():
+        return load_deck(path)
+    if configured:
+        raise BankError(f"deck file {path} not found; run `ultibank enroll` to make one")
+    if real_readers:
+        log.warning(
+            "no deck file at %s: only cards carrying ultibank's NDEF record are known; "
+            "run `ultibank enroll` to teach the bank your cards' UIDs",
+            path,
+        )
+    return simulated_deck()
+
+
+class Runtime:
+    """A running bank: game + unit + daemon loop, with readers, panels and the control socket."""
+
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.edition = load_edition(settings.edition)
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        self.journal: Journal | None = None
+        self.game = self._open_game()
+        self.unit = Unit(self.game, settings.unit())
+        self.daemon = Daemon(self.unit, clock=clock)
+        self.readers: list[ReaderService] = []
+        self.panels: list[Panel] = []
+        self.deck: Deck = simulated_deck()
+        self.control: ControlServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def _open_game(self) -> Game:
+        self.journal = Journal(self.settings.data_dir / JOURNAL_FILE)
+        for problem in self.journal.recovery:
+            print(f"ultibank: journal recovery: {problem}", file=sys.stderr)
+        try:
+            return Game(self.edition, rules=self.settings.rules(), journal=self.journal)
+        except BaseException:
+            self.journal.close()
+            raise
+
+    # ------------------------------------------------------------------ wiring
+
+    def add_panel(self, panel: Panel) -> None:
+        panel.start(self.daemon.post)
+        self.panels.append(panel)
+        self.daemon.panels.append(panel)
+
+    def add_reader(self, path: str) -> None:
+        backend = open_reader(path)
+        service = ReaderService(
+            backend,
+            self.daemon.post,
+            self.deck,
+            self.clock,
+            rearm_s=float(self.settings.get("reader", "rearm_seconds")),
+        )
+        self.readers.append(service)
+        self.daemon.feedback.append(service)
+
+    def start(self, control: bool = True) -> None:
+        """Power the unit on, start the loop, the readers and the control socket."""
+        self.daemon.dispatch(self.unit.power_on(self.clock()))
+        self._thread = self.daemon.start_thread()
+        for service in self.readers:
+            service.start()
+        if control:
+            self.control = ControlServer(self.settings.control_socket, self.handle_line)
+            self.control.start()
+            log.info("control socket: %s", self.settings.control_socket)
+
+    def stop(self) -> None:
+        """Stop everything; every confirmed transaction is already in the journal."""
+        if self.control is not None:
+            self.control.close()
+        for service in self.readers:
+            service.stop()
+        self.daemon.stop()
+        if self._thread is not None:
+            self._thread.join(10)
+        for panel in self.panels:
+            try:
+                panel.close()
+            except Exception:
+                log.exception("closing panel %r failed", panel)
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+
+    # ------------------------------------------------------------------ the control socket
+
+    def _power(self, on: bool) -> list[Output]:
+        """A power cycle in the loop thread: off closes the journal, on re-opens it."""
+        now = self.clock()
+        if not on:
+            out = self.unit.power_off(now)
+            if self.journal is not None:
+                self.journal.close()
+                self.journal = None
+            return out
+        if self.unit.is_on:
+            return []
+        self.game = self._open_game()
+        return self.unit.power_on(now, self.game)
+
+    def _collect(self, action: Action) -> list[Output]:
+        """Run one action in real time; returns the outputs it caused."""
+        seen: list[Output] = []
+        self.daemon.listeners.append(seen.append)
+        try:
+            d = self.daemon
+            if action.verb == "tap":
+                card = action.card
+                uid = action.uid
+                if card is None:
+                    card = self.deck.card_for(uid)
+                else:
+                    uid = self.deck.uid_for(card) or ""
+                d.call(lambda: d.feed(CardTapped(self.clock(), card, uid, "control")))
+                d.call(lambda: d.feed(CardLifted(self.clock(), uid, "control")))
+            elif action.verb in ("press", "hold"):
+                for b in action.buttons:
+                    d.call(partial(d.feed, ButtonPressed(self.clock(), b)))
+                if action.verb == "hold":
+                    time.sleep(action.seconds)
+                for b in reversed(action.buttons):
+                    d.call(partial(d.feed, ButtonReleased(self.clock(), b)))
+            elif action.verb == "wait":
+                time.sleep(action.seconds)
+            elif action.verb == "power":
+                d.call(lambda: d.dispatch(self._power(action.on)))
+            elif action.verb == "reader":
+                d.call(lambda: d.feed(ReaderStatus(self.clock(), action.on, "control")))
+            elif action.verb == "panel":
+                d.call(lambda: d.feed(PanelStatus(self.clock(), action.on, "control")))
+            d.call(lambda: None)  # let anything the action queued run first
+        finally:
+            self.daemon.listeners.remove(seen.append)
+        return seen
+
+    def state(self) -> dict[str, Any]:
+        """The state file of SCRIPTS.md plus the screen on the LCD."""
+
+        def read() -> dict[str, Any]:
+            data = self.game.state.to_json()
+            data["undo_available"] = self.game.undo_available
+            screen = self.daemon.last_screen
+            data["screen"] = screen.text() if screen is not None else None
+            return data
+
+        result: dict[str, Any] = self.daemon.call(read)
+        return result
+
+    def handle_line(self, line: str) -> dict[str, Any]:
+        """Answer one control line: a tap-script line, or ``state``."""
+        if line.strip().lower() == "state":
+            return {"ok": True, "state": self.state()}
+        try:
+            actions = parse_script(line, "control")
+        except ScriptError as err:
+            return {"ok": False, "error": str(err).replace("control:1: ", "")}
+        outputs: list[Output] = []
+        for action in actions:
+            outputs.extend(self._collect(action))
+        return {"ok": True, "output": [output_line(o) for o in outputs]}
+
+
+# ---------------------------------------------------------------------- commands
+
+
+def _stop_on_signals(stop: Callable[[], None]) -> None:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        log.info("signal %d: stopping", signum)
+        stop()
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
+
+
+def _open_panels(runtime: Runtime, specs: list[str]) -> None:
+    for spec in specs:
+        if spec.strip().lower() == "pygame":
+            from firmware_sim.emulator import PygamePanel
+
+            runtime.add_panel(PygamePanel(runtime.edition, clock=runtime.clock))
+        else:
+            runtime.add_panel(open_panel(spec))
+
+
+def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
+    """``ultibank run``: the daemon with the configured readers and panels."""
+    readers = args.reader or list(settings.get("reader", "paths"))
+    panels = args.panel or list(settings.get("panel", "backends"))
+    runtime = Runtime(settings)
+    real = [r for r in readers if r.strip().lower() != "sim"]
+    runtime.deck = deck_for(settings, bool(real))
+    stop = threading.Event()
+    try:
+        for path in real:
+            runtime.add_reader(path)
+        if any(p.strip().lower() == "pygame" for p in panels):
+            raise BankError("the pygame panel runs with `ultibank emulate`, not `ultibank run`")
+        _open_panels(runtime, panels)
+        _stop_on_signals(stop.set)
+        runtime.start()
+        print(
+            f"ultibank running: game in {settings.data_dir}, readers {real or ['none']}, "
+            f"panels {panels}; control socket {settings.control_socket}",
+            file=sys.stderr,
+        )
+        while not stop.wait(1.0) and not runtime.daemon.stopping:
+            pass
+    except DriverError as err:
+        raise BankError(str(err)) from err
+    finally:
+        runtime.stop()
+    return 0
+
+
+def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
+    """``ultibank emulate``: the pygame unit, or the terminal view where there is no display."""
+    readers = args.reader or []
+    runtime = Runtime(settings)
+    runtime.deck = deck_for(settings, bool(readers))
+    stop = threading.Event()
+    use_window = not args.terminal
+    if use_window:
+        try:
+            from firmware_sim.emulator import PygamePanel, display_available
+        except ImportError as err:
+            print(
+                f"ultibank: the pygame emulator needs pygame-ce ({err}); "
+                "pip install 'ultibank[emu]'. Using the terminal view.",
+                file=sys.stderr,
+            )
+            use_window = False
+        else:
+            if not display_available():
+                print(
+                    "ultibank: no display found (DISPLAY and WAYLAND_DISPLAY are unset): "
+                    "using the terminal view. Type ? for the keys.",
+                    file=sys.stderr,
+                )
+                use_window = False
+    try:
+        for path in readers:
+            runtime.add_reader(path)
+        if use_window:
+            panel = PygamePanel(runtime.edition, clock=runtime.clock, on_quit=stop.set)
+            runtime.add_panel(panel)
+            _stop_on_signals(stop.set)
+            runtime.start()
+            if args.screenshot:
+                threading.Thread(
+                    target=_screenshot_later, args=(panel, args.screenshot), daemon=True
+                ).start()
+            panel.run_ui(stop)
+        else:
+            from drivers.terminal_panel import TerminalPanel
+
+            terminal = TerminalPanel(on_quit=stop.set)
+            runtime.add_panel(terminal)
+            _stop_on_signals(stop.set)
+            runtime.start()
+            if args.screenshot:
+                print("ultibank: --screenshot needs a display; ignored", file=sys.stderr)
+            while not stop.wait(0.5):
+                pass
+    except DriverError as err:
+        raise BankError(str(err)) from err
+    finally:
+        runtime.stop()
+    return 0
+
+
+def _screenshot_later(panel: Any, path: Path) -> None:
+    time.sleep(0.5)
+    try:
+        panel.save_screenshot(path)
+        print(f"ultibank: screenshot saved to {path}", file=sys.stderr)
+    except Exception as err:
+        print(f"ultibank: screenshot failed: {err}", file=sys.stderr)
+
+
+def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
+    """``ultibank tap|press|hold|state``: one line to the running daemon."""
+    if args.command == "state":
+        line = "state"
+    elif args.command == "hold":
+        line = f"hold {args.buttons} {args.seconds}"
+    else:
+        line = f"{args.command} {' '.join(args.what)}"
+    (answer,) = list(send_lines(settings.control_socket, [line], timeout=60))
+    if not answer.get("ok"):
+        print(f"ultibank: {answer.get('error')}", file=sys.stderr)
+        return 2
+    if "state" in answer:
+        print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
+    for text in answer.get("output", []):
+        print(text)
+    return 0
+
+
+def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
+    """``ultibank script FILE``: the SCRIPTS.md contract."""
+    extra = load_settings(args.config, args.overrides) if (args.config or args.overrides) else None
+    return run_script(
+        args.file,
+        edition=args.edition,
+        data_dir=args.data_dir,
+        state_out=args.state,
+        rules=extra.rules() if extra else None,
+        config=extra.unit() if extra else None,
+    )
+
+
+def cmd_readers(args: argparse.Namespace, settings: Settings) -> int:
+    """``ultibank readers``: what each NFC stack sees, and why not."""
+    from drivers.__main__ import main as diagnose
+
+    return int(diagnose([]))
+
+
+def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
+    """``ultibank enroll``: tap every card of the deck to record its UID."""
+    from drivers.enroll import enroll
+
+    reader = args.reader or next(
+        (p for p in settings.get("reader", "paths") if p.strip().lower() != "sim"), None
+    )
+    if reader is None:
+        raise BankError("enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)")
+    deck_path = args.deck or settings.data_dir / DECK_FILE
+    return int(enroll(reader, Path(deck_path), only=args.only, edition=settings.edition))
+
+
+def cmd_write_card(args: argparse.Namespace, settings: Settings) -> int:
+    """``ultibank write-card CARD``: write the card's NDEF record onto a blank tag."""
+    from drivers.enroll import write_card
+
+    reader = args.reader or next(
+        (p for p in settings.get("reader", "paths") if p.strip().lower() != "sim"), None
+    )
+    if reader is None:
+        raise BankError("write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)")
+    return int(write_card(reader, args.card))

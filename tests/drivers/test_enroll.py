@@ -1,0 +1,66 @@
+"""Enrolment through the real supervised, debounced reader path, driven by the simulated reader."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from bank.unit.io import CardId
+from drivers.deck import load_deck
+from drivers.enroll import enroll, plan
+from drivers.sim import SimReader
+
+
+def _run_enroll(
+    reader: SimReader, deck: Path, only: list[str], lines: list[str]
+) -> threading.Thread:
+    t = threading.Thread(
+        target=enroll, args=(reader, deck), kwargs={"only": only, "say": lines.append,
+                                                   "card_timeout": 10.0, "rearm_s": 0.0}, daemon=True
+    )  # fmt: skip
+    t.start()
+    return t
+
+
+def _wait_for(lines: list[str], text: str, timeout: float = 5.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not any(text in line for line in lines):
+        assert time.monotonic() < deadline, f"never saw {text!r} in {lines}"
+        time.sleep(0.01)
+
+
+def test_enroll_records_each_tag_and_refuses_a_tag_used_twice(tmp_path: Path) -> None:
+    deck = tmp_path / "deck.toml"
+    reader = SimReader()
+    lines: list[str] = []
+    t = _run_enroll(reader, deck, ["bank:1", "prop:16"], lines)
+    _wait_for(lines, "tap bank card 1 (car)")
+    assert reader.wait_running()
+    reader.tap("uid:04AAAAAAAAAA01")
+    _wait_for(lines, "tap property card 16")
+    reader.tap("uid:04AAAAAAAAAA01")  # the same sticker again: refused
+    _wait_for(lines, "already bank card 1")
+    reader.tap("uid:04AAAAAAAAAA16")
+    t.join(10)
+    assert not t.is_alive()
+    saved = load_deck(deck)
+    assert saved.card_for("04AAAAAAAAAA01") == CardId("bank", 1)
+    assert saved.card_for("04AAAAAAAAAA16") == CardId("prop", 16)
+    assert plan(saved, ["bank:1", "prop:16", "event:7"]) == [CardId("event", 7)]
+
+
+def test_interrupted_enrolment_keeps_progress(tmp_path: Path) -> None:
+    deck = tmp_path / "deck.toml"
+    reader = SimReader()
+    lines: list[str] = []
+    t = _run_enroll(reader, deck, ["bank:2", "bank:3"], lines)
+    _wait_for(lines, "tap bank card 2")
+    assert reader.wait_running()
+    reader.tap("uid:04BBBBBBBBBB02")
+    _wait_for(lines, "tap bank card 3")
+    assert load_deck(deck).card_for("04BBBBBBBBBB02") == CardId("bank", 2)
+    reader.tap("uid:04BBBBBBBBBB03")
+    t.join(10)
+    assert len(load_deck(deck)) == 2

@@ -106,9 +106,21 @@ def decode_card_record(data: bytes | None) -> CardId | None:
     return None
 
 
+_warned_no_ndeflib = False
+
+
 def identify(uid: str, ndef_message: bytes | None, deck: Deck) -> CardId | None:
     """The card a tag stands for: its NDEF record first, else its UID in *deck*, else None."""
-    card = decode_card_record(ndef_message) if ndef_message else None
+    card = None
+    if ndef_message:
+        try:
+            card = decode_card_record(ndef_message)
+        except ReaderUnavailable as err:
+            # without ndeflib the UID still identifies the card; say why records are ignored
+            global _warned_no_ndeflib
+            if not _warned_no_ndeflib:
+                log.warning("NDEF records ignored, cards known by UID only: %s", err)
+                _warned_no_ndeflib = True
     if card is not None:
         return card
     return deck.card_for(uid)

@@ -105,6 +105,8 @@ def test_identify_prefers_the_record_then_the_deck() -> None:
 
 
 def test_a_missing_ndeflib_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = b"\xd1\x01\x16U\x13ultibank:card:event:7"
+    assert decode_card_record(record) == CardId("event", 7)  # with ndeflib, the record counts
     real_import = builtins.__import__
 
     def fake_import(name: str, *args: Any, **kwargs: Any) -> Any:
@@ -115,6 +117,8 @@ def test_a_missing_ndeflib_says_which_extra_to_install(monkeypatch: pytest.Monke
     monkeypatch.setattr(builtins, "__import__", fake_import)
     with pytest.raises(ReaderUnavailable, match=r"ndeflib.*pip install 'ultibank\[nfc\]'"):
         encode_card_record(PROP16)
+    # a tap still works without ndeflib: the UID identifies the card
+    assert identify("04A1B2C3D4E5F6", record, Deck({"04A1B2C3D4E5F6": PROP16})) == PROP16
 
 
 # ---------------------------------------------------------------- Type 2 memory

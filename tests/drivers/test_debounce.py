@@ -204,4 +204,5 @@ def test_random_field_histories_give_exactly_the_physical_taps(
     kinds = [type(o) for o in rig.out]
     assert kinds == [CardTapped, CardLifted] * len(expected)
     for tap, lift in zip(rig.out[::2], rig.out[1::2], strict=True):
+        assert isinstance(tap, CardTapped) and isinstance(lift, CardLifted)
         assert tap.uid == lift.uid and lift.at >= tap.at

@@ -139,7 +139,8 @@ def test_a_short_healthy_run_does_not_reset_the_backoff() -> None:
 
 
 def test_loss_is_reported_once_and_recovery_once() -> None:
-    rig = Rig([ReaderError("usb: no such device")] * 3 + [[CardAbsent(None)]])
+    gone: list[Step] = [ReaderError("usb: no such device")] * 3
+    rig = Rig([*gone, [CardAbsent(None)]])
     with running(rig):
         rig.until(lambda: rig.service.connected is True, "the reader back")
     assert rig.statuses(rig.inputs()) == [(False, "usb: no such device"), (True, "")]

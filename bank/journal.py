@@ -286,7 +286,11 @@ class Journal:
 
     def _connect(self) -> sqlite3.Connection:
         try:
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+            # One thread at a time uses a journal, but not always the one that opened it: the
+            # daemon opens it at start and hands it to its loop thread.
+            conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as err:
             raise _translate(err, self.path, "opening the journal") from err
         return conn

@@ -1,0 +1,154 @@
+"""The ``ultibank`` command end to end: script, the daemon with its control socket, history."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "tests" / "scripts"
+
+
+def ultibank(*args: str, check: bool = True, **kw: object) -> subprocess.CompletedProcess[str]:
+    out = subprocess.run(
+        [sys.executable, "-m", "bank.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+        **kw,  # type: ignore[arg-type]
+    )
+    if check and out.returncode != 0:
+        raise AssertionError(f"ultibank {' '.join(args)} -> {out.returncode}\n{out.stderr}")
+    return out
+
+
+def test_help_lists_every_command() -> None:
+    out = ultibank("--help").stdout
+    for word in ("run", "emulate", "script", "tap", "press", "state", "history", "readers",
+                 "enroll", "write-card"):  # fmt: skip
+        assert word in out
+    assert "auction_seconds" in out  # the --set example
+
+
+def test_script_writes_state_to_stdout(tmp_path: Path) -> None:
+    script = tmp_path / "g.tap"
+    script.write_text("tap bank:1\ntap bank:jet\npress ok\ntap prop:1\ntap bank:4\n")
+    out = ultibank("script", str(script), "--state", "-")
+    state = json.loads(out.stdout[out.stdout.index("\n{\n") + 1 :])
+    assert [p["balance"] for p in state["players"]] == [1500, 1440]
+    assert state["properties"][0] == {"number": 1, "owner": 4, "level": 1}
+    assert "cue kaching" in out.stdout
+
+
+def test_script_parse_error_exit_2(tmp_path: Path) -> None:
+    script = tmp_path / "bad.tap"
+    script.write_text("tap bank:1\n\npress jump\n")
+    out = ultibank("script", str(script), check=False)
+    assert out.returncode == 2
+    assert f"{script}:3:" in out.stderr
+
+
+def test_script_set_overrides_rules(tmp_path: Path) -> None:
+    script = tmp_path / "a.tap"
+    script.write_text(
+        "tap bank:1\ntap bank:2\npress ok\ntap prop:11\npress menu\npress ok\npress ok\n"
+        "wait 3.5\ntap bank:2\n"
+    )
+    short = ultibank("--set", "rules.auction_seconds=3", "script", str(script), "--state", "-")
+    state = json.loads(short.stdout[short.stdout.index("\n{\n") + 1 :])
+    assert state["properties"][10] == {"number": 11, "owner": 2, "level": 1}
+    bad = ultibank("--set", "rules.auction_secs=3", "script", str(script), check=False)
+    assert bad.returncode == 1 and "unknown rules setting" in bad.stderr
+
+
+@pytest.fixture
+def daemon(tmp_path: Path):  # type: ignore[no-untyped-def]
+    env = dict(os.environ, ULTIBANK_DATA_DIR=str(tmp_path / "data"), PYTHONPATH=str(ROOT))
+    procs: list[subprocess.Popen[str]] = []
+
+    def start() -> subprocess.Popen[str]:
+        p = subprocess.Popen(
+            [sys.executable, "-m", "bank.cli", "run", "--reader", "sim", "--panel", "sim"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        procs.append(p)
+        sock = tmp_path / "data" / "control.sock"
+        deadline = time.monotonic() + 15
+        while not sock.exists():
+            assert p.poll() is None, p.communicate()[1]
+            assert time.monotonic() < deadline, "the daemon did not open its control socket"
+            time.sleep(0.02)
+        return p
+
+    def ctl(*args: str) -> subprocess.CompletedProcess[str]:
+        return ultibank(*args, env=env)
+
+    yield start, ctl, tmp_path / "data", env
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def test_daemon_control_socket_journal_and_resume(daemon) -> None:  # type: ignore[no-untyped-def]
+    start, ctl, data, env = daemon
+    proc = start()
+    sock = data / "control.sock"
+    assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+    for line in (("tap", "bank:1"), ("tap", "bank:boat"), ("press", "ok")):
+        ctl(*line)
+    out = ctl("tap", "prop:16").stdout
+    assert "property #16" in out and "cue read" in out
+    out = ctl("tap", "bank:3").stdout
+    assert "cue kaching" in out
+    state = json.loads(ctl("state").stdout)
+    assert [p["balance"] for p in state["players"]] == [1500, 1240]
+    assert state["properties"][15] == {"number": 16, "owner": 3, "level": 1}
+    assert state["undo_available"] is True
+    bad = ultibank("tap", "prop:99", env=env, check=False)
+    assert bad.returncode == 2 and "prop" in bad.stderr
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(10) == 0
+    assert not sock.exists()
+    # power comes back: the game resumes from the journal
+    start()
+    state = json.loads(ctl("state").stdout)
+    assert state["properties"][15]["owner"] == 3
+    listing = ultibank("history", env=env, check=False)
+    assert listing.returncode == 1 and "another ultibank" in listing.stderr
+
+
+def test_history_list_show_export(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    script = tmp_path / "g.tap"
+    lines = ["tap bank:1", "tap bank:2", "press ok", "tap prop:5", "tap bank:2", "hold cancel 5"]
+    lines += ["tap bank:3", "tap bank:4", "press ok", "press menu"]
+    script.write_text("\n".join(lines) + "\n")
+    ultibank("script", str(script), "--data-dir", str(data))
+    env = dict(os.environ, ULTIBANK_DATA_DIR=str(data))
+    listing = ultibank("history", env=env).stdout.splitlines()
+    assert len(listing) == 2 and "archived" in listing[0] and "current" in listing[1]
+    shown = ultibank("history", "show", "1", env=env).stdout
+    assert "land card=2 number=5" in shown and "card 2 → bank 120" in shown
+    exported = json.loads(ultibank("history", "export", "1", "--json", env=env).stdout)
+    assert [r["command"] for r in exported] == ["new_game", "land"]
+    csv_text = ultibank("history", "export", "1", "--csv", env=env).stdout
+    assert csv_text.splitlines()[0].startswith("seq,time")
+    missing = ultibank("history", "show", "9", env=env, check=False)
+    assert missing.returncode == 1 and "no game 9" in missing.stderr
+
+
+def test_no_daemon_gives_a_clear_message(tmp_path: Path) -> None:
+    env = dict(os.environ, ULTIBANK_DATA_DIR=str(tmp_path))
+    out = ultibank("state", env=env, check=False)
+    assert out.returncode == 1 and "no ultibank daemon is running" in out.stderr

@@ -1,0 +1,141 @@
+"""The real window on a real X server (Xvfb): found by class, clicked and typed into by xdotool."""
+
+from __future__ import annotations
+
+import os
+import queue
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bank.unit.io import Button, CardId
+from board_assets import load_edition
+from firmware_sim import layout as L
+from firmware_sim.lcd import GLASS, LcdRenderer
+from firmware_sim.pg import pygame
+
+from .lcdread import read_amount
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREEN = (1280, 800)
+TOOLS = ("Xvfb", "xdotool", "import")
+
+pytestmark = pytest.mark.xvfb
+
+
+def _need_tools() -> None:
+    missing = [t for t in TOOLS if shutil.which(t) is None]
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must have {', '.join(missing)} (apt: xvfb xdotool imagemagick)")
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
+@pytest.fixture
+def xdisplay() -> Iterator[str]:
+    """A fresh Xvfb server; its display number is read from -displayfd, no fixed :99."""
+    _need_tools()
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24",
+         "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write_fd)
+    try:
+        ready, _, _ = select.select([read_fd], [], [], 10)
+        assert ready, "Xvfb did not start within 10 s"
+        number = os.read(read_fd, 32).decode().strip()
+        assert number.isdigit(), f"Xvfb -displayfd gave {number!r}"
+        yield f":{number}"
+    finally:
+        os.close(read_fd)
+        proc.terminate()
+        proc.wait(10)
+
+
+class Emulator:
+    """``python -m firmware_sim`` under the X server, its printed inputs in a queue."""
+
+    def __init__(self, display: str) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
+        env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT))
+        self.display = display
+        self.env = env
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "firmware_sim", "--no-sound", "--screen", "balance"],
+            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.strip())
+
+    def expect(self, *wanted: str, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        for want in wanted:
+            try:
+                got = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                pytest.fail(f"the emulator did not print {want!r} within {timeout} s")
+            assert got == want
+
+    def xdotool(self, *args: str) -> str:
+        out = subprocess.run(
+            ["xdotool", *args], env=self.env, capture_output=True, text=True, timeout=20
+        )
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip()
+
+
+def test_real_window_clicks_keys_screenshot_and_sigterm(xdisplay: str, tmp_path: Path) -> None:
+    emu = Emulator(xdisplay)
+    try:
+        emu.expect("ready", timeout=20)
+        wid = emu.xdotool("search", "--sync", "--classname", "ubemu").splitlines()[0]
+        geometry = emu.xdotool("getwindowgeometry", "--shell", wid)
+        geo = dict(line.split("=", 1) for line in geometry.splitlines())
+        assert (int(geo["WIDTH"]), int(geo["HEIGHT"])) == L.WINDOW_SIZE
+
+        spots = L.hotspots(load_edition("ultime-fr"))
+        card = next(s for s in spots if s.action == L.TapCard(CardId("bank", 2)))
+        x, y = card.centre
+        emu.xdotool("mousemove", "--window", wid, str(x), str(y), "click", "1")
+        emu.expect("tap bank:2", "lift")
+
+        x, y = L.BUTTON_CENTRES[Button.OK]
+        emu.xdotool("mousemove", "--window", wid, str(x), str(y), "click", "1")
+        emu.expect("press ok", "release ok")
+
+        emu.xdotool("key", "--window", wid, "p", "1", "6", "Return")
+        emu.expect("tap prop:16", "lift")
+
+        shot = tmp_path / "root.png"
+        subprocess.run(
+            ["import", "-window", "root", str(shot)], env=emu.env, check=True, timeout=30
+        )
+        image = pygame.image.load(str(shot))
+        assert image.get_size() == SCREEN
+        wx, wy = int(geo["X"]), int(geo["Y"])
+        lcd = image.subsurface(pygame.Rect(wx + L.LCD_POS[0], wy + L.LCD_POS[1], 480, 272))
+        assert tuple(lcd.get_at((2, 2)))[:3] == GLASS
+        assert read_amount(lcd, LcdRenderer("M€").layout) == 1500  # the balance screen
+
+        emu.proc.send_signal(signal.SIGTERM)  # as systemctl stop or a closing session does
+        assert emu.proc.wait(10) == 0
+        assert emu.lines.get(timeout=5).startswith("stopped after")
+    finally:
+        if emu.proc.poll() is None:
+            emu.proc.kill()
+            emu.proc.wait(5)

@@ -8,8 +8,8 @@ the A00 ROM has none.
 
 Layout, 20x4::
 
-    #16 boat  L3 ■■■□□      number, token, level bar
-    GO JAIL        1500     icons as short words, amount on the right
+    #16 boat  L3 ■■■□□      number, token, level bar (else the amount, on the right)
+    GO JAIL        1500     icons as short words, countdown, amount on the right
     <text line 1>
     <text line 2>
 
@@ -176,10 +176,11 @@ def layout(screen: Screen, cols: int = 20, rows: int = 4, glyphs: bool = True) -
     head, level, words, amount = status_parts(screen, glyphs)
     status: list[str] = []
     if rows >= 3:
-        if head or level:
-            status.append(_row(head, level, cols))
-        if words or amount:
-            status.append(_row(words, amount, cols))
+        # The amount shares the first row unless the level bar has it.
+        pairs = [(head, level), (words, amount)] if level else [(head, amount), (words, "")]
+        if not head and not level:
+            pairs = [(words, amount)]
+        status = [_row(left, right, cols) for left, right in pairs if left or right]
     else:
         left = " ".join(p for p in (head, level, words) if p)
         if left or amount:

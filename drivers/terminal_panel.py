@@ -1,0 +1,357 @@
+"""The unit in a terminal: for SSH sessions on the box and for laptops without a display.
+
+Each screen is printed as a small framed block (the text a 20x4 character LCD would show, from
+:mod:`drivers.charlcd`) or as one line (``style="line"``); each cue as a word, with the
+terminal bell for errors. Keys are read from stdin, one at a time (cbreak mode via termios)
+when stdin is a terminal, else one command per line:
+
+=========================  =====================================================
+key                        input
+=========================  =====================================================
+Enter, ``o``               ✓ (press and release)
+``m``                      M
+``x``, Esc                 X
+``u``                      hold ✓ and X together (undo): released after a hold
+``r``                      hold X alone (reset): released after a hold
+``1`` .. ``4``             tap bank card 1..4 (the terminal stands in for the tray)
+``p16`` Enter              tap property card 16
+``e7`` Enter               tap event card 7
+``?``                      help
+``q``                      quit (the ``on_quit`` callback)
+=========================  =====================================================
+
+In line mode an empty line is ✓ and a line ends a ``p``/``e`` number.
+Imports ``bank.unit.io``, ``drivers.base``, ``drivers.charlcd`` and the standard library.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from bank.unit.io import (
+    CARD_COUNTS,
+    Button,
+    ButtonPressed,
+    ButtonReleased,
+    CardId,
+    CardLifted,
+    CardTapped,
+    Cue,
+    Input,
+    Screen,
+)
+from drivers import charlcd
+from drivers.base import PanelError
+
+HELP = """\
+keys: Enter/o = OK   m = M   x/Esc = X
+      u = hold OK+X (undo)   r = hold X (reset)
+      1-4 = bank card   p16 Enter = property 16   e7 Enter = event 7
+      ? = this help   q = quit"""
+
+#: seconds a ``u``/``r`` hold lasts: a little over the unit's 5 s, so the hold is never short
+HOLD_SECONDS = 5.5
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """Press and release a button."""
+
+    button: Button
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """Press buttons together and release them after the hold time."""
+
+    buttons: tuple[Button, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    """Tap a card on the (imaginary) reader."""
+
+    card: CardId
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """Print a message (help, a refused entry)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """The user asked to quit."""
+
+
+Action = Click | Hold | Tap | Say | Quit
+
+_SIMPLE: dict[str, Action] = {
+    "o": Click(Button.OK),
+    "m": Click(Button.MENU),
+    "x": Click(Button.CANCEL),
+    "\x1b": Click(Button.CANCEL),
+    "u": Hold((Button.OK, Button.CANCEL)),
+    "r": Hold((Button.CANCEL,)),
+    "?": Say(HELP),
+    "h": Say(HELP),
+    "q": Quit(),
+    "\x04": Quit(),  # Ctrl-D: cbreak mode does not turn it into end of file
+}
+_PREFIX = {"p": "prop", "e": "event"}
+
+
+class KeyReader:
+    """Turns keys into actions; pure (no I/O), so it is tested on its own."""
+
+    def __init__(self) -> None:
+        self._kind: str | None = None
+        self._digits = ""
+
+    @property
+    def entering(self) -> str:
+        """The card number being typed (``p16``), or empty."""
+        return f"{self._kind[0]}{self._digits}" if self._kind else ""
+
+    def keys(self, chunk: str) -> list[Action]:
+        """Actions for a chunk of keys read at once (cbreak mode)."""
+        out: list[Action] = []
+        i = 0
+        while i < len(chunk):
+            ch = chunk[i]
+            if ch == "\x1b" and chunk[i + 1 : i + 2] in ("[", "O"):
+                # An arrow or function key: skip the whole escape sequence.
+                i += 2
+                while i < len(chunk) and not (chunk[i].isalpha() or chunk[i] == "~"):
+                    i += 1
+                i += 1
+                continue
+            out += self.key(ch)
+            i += 1
+        return out
+
+    def key(self, ch: str) -> list[Action]:
+        """Actions for one key."""
+        if self._kind is not None:
+            if ch.isdigit():
+                self._digits += ch
+                return []
+            if ch in ("\x7f", "\b"):
+                self._digits = self._digits[:-1]
+                return []
+            if ch in ("\r", "\n"):
+                return self._finish()
+            self._kind, self._digits = None, ""
+            return [Say("card entry cancelled"), *self.key(ch)]
+        if ch in ("\r", "\n"):
+            return [Click(Button.OK)]
+        low = ch.lower()
+        if low in _PREFIX:
+            self._kind, self._digits = _PREFIX[low], ""
+            return []
+        if ch in "1234":
+            return [Tap(CardId("bank", int(ch)))]
+        action = _SIMPLE.get(low)
+        return [action] if action is not None else []
+
+    def line(self, text: str) -> list[Action]:
+        """Actions for one line (line mode): an empty line is ✓, the end finishes a number."""
+        text = text.strip()
+        if not text:
+            return [Click(Button.OK)]
+        out: list[Action] = []
+        for ch in text:
+            out += self.key(ch)
+        if self._kind is not None:
+            out += self._finish()
+        return out
+
+    def _finish(self) -> list[Action]:
+        kind, digits = self._kind, self._digits
+        self._kind, self._digits = None, ""
+        assert kind is not None
+        if not digits:
+            return [Say(f"type a number after {kind[0]}, e.g. {kind[0]}7")]
+        try:
+            return [Tap(CardId(kind, int(digits)))]
+        except ValueError:
+            return [Say(f"no {kind} card {digits} (1..{CARD_COUNTS[kind]})")]
+
+
+class TerminalPanel:
+    """A panel on a terminal's stdin and stdout."""
+
+    def __init__(
+        self,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        on_quit: Callable[[], None] | None = None,
+        style: str = "block",
+        bell: bool = True,
+        hold_seconds: float = HOLD_SECONDS,
+        cols: int = 20,
+        rows: int = 4,
+        name: str = "terminal",
+        timer: Callable[[float, Callable[[], None]], Any] | None = None,
+    ) -> None:
+        if style not in ("block", "line"):
+            raise PanelError(f"terminal style must be 'block' or 'line', not {style!r}")
+        charlcd.LcdGeometry(cols, rows)
+        self._in = stdin if stdin is not None else sys.stdin
+        self._out = stdout if stdout is not None else sys.stdout
+        self._clock = clock
+        self.on_quit = on_quit
+        self._style = style
+        self._bell = bell
+        self._hold = hold_seconds
+        self._cols = cols
+        self._rows = rows
+        self.name = name
+        self._timer = timer or _start_timer
+        self._keys = KeyReader()
+        self._post: Callable[[Input], None] | None = None
+        self._write_lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stop_r, self._stop_w = -1, -1
+        self._saved: Any = None
+        self._timers: list[Any] = []
+
+    # ------------------------------------------------------------ Panel protocol
+
+    def start(self, post: Callable[[Input], None]) -> None:
+        """Start reading keys; cbreak mode when stdin is a terminal."""
+        self._post = post
+        try:
+            fd = self._in.fileno()
+        except (AttributeError, OSError, ValueError) as err:
+            raise PanelError(f"the terminal panel needs a real stdin: {err}") from err
+        raw = os.isatty(fd)
+        if raw:
+            import termios
+            import tty
+
+            self._saved = termios.tcgetattr(fd)
+            tty.setcbreak(fd)
+        self._stop_r, self._stop_w = os.pipe()
+        self._thread = threading.Thread(
+            target=self._read_loop, args=(fd, raw), name=self.name, daemon=True
+        )
+        self._thread.start()
+        self._print("ultibank terminal panel: ? for help, q to quit")
+
+    def show(self, screen: Screen) -> None:
+        """Print *screen*."""
+        if self._style == "line":
+            self._print(screen.text())
+            return
+        rows = charlcd.layout(screen, self._cols, self._rows, glyphs=False)
+        title = f" {screen.name} "[: self._cols - 2]
+        top = "+-" + title + "-" * (self._cols - 1 - len(title)) + "+"
+        body = [f"|{row}|" for row in rows]
+        self._print("\n".join([top, *body, "+" + "-" * self._cols + "+"]))
+
+    def play(self, cue: Cue) -> None:
+        """Print *cue* as a word; ring the bell for an error."""
+        bell = "\a" if self._bell and cue is Cue.ERROR else ""
+        self._print(f"~ {cue.value}{bell}")
+
+    def close(self) -> None:
+        """Stop reading keys and give the terminal back as it was."""
+        for t in self._timers:
+            with contextlib.suppress(Exception):
+                t.cancel()
+        self._timers = []
+        if self._thread is not None:
+            os.write(self._stop_w, b"x")
+            self._thread.join(timeout=5)
+            self._thread = None
+            for fd in (self._stop_r, self._stop_w):
+                os.close(fd)
+        if self._saved is not None:
+            import termios
+
+            with contextlib.suppress(termios.error, OSError, ValueError):
+                termios.tcsetattr(self._in.fileno(), termios.TCSADRAIN, self._saved)
+            self._saved = None
+
+    # ------------------------------------------------------------ internals
+
+    def _print(self, text: str) -> None:
+        # The terminal may be gone (SSH closed): the bank carries on without it.
+        with self._write_lock, contextlib.suppress(OSError, ValueError):
+            self._out.write(text + "\n")
+            self._out.flush()
+
+    def _read_loop(self, fd: int, raw: bool) -> None:
+        pending = b""
+        while True:
+            try:
+                ready, _, _ = select.select([fd, self._stop_r], [], [])
+            except (OSError, ValueError):
+                return
+            if self._stop_r in ready:
+                return
+            try:
+                data = os.read(fd, 1024)
+            except OSError:
+                return
+            if not data:
+                return  # end of input: keep showing screens, stop reading
+            if raw:
+                self._run(self._keys.keys(data.decode("utf-8", errors="replace")))
+                continue
+            pending += data
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                self._run(self._keys.line(line.decode("utf-8", errors="replace")))
+
+    def _emit(self, item: Input) -> None:
+        if self._post is not None:
+            self._post(item)
+
+    def _run(self, actions: list[Action]) -> None:
+        for action in actions:
+            if isinstance(action, Click):
+                now = self._clock()
+                self._emit(ButtonPressed(now, action.button))
+                self._emit(ButtonReleased(self._clock(), action.button))
+            elif isinstance(action, Hold):
+                now = self._clock()
+                for b in action.buttons:
+                    self._emit(ButtonPressed(now, b))
+                self._print(f"holding {'+'.join(b.value for b in action.buttons)}...")
+                self._timers.append(self._timer(self._hold, self._releaser(action.buttons)))
+            elif isinstance(action, Tap):
+                uid = f"TERM-{action.card.kind}-{action.card.number}"
+                self._emit(CardTapped(self._clock(), action.card, uid, self.name))
+                self._emit(CardLifted(self._clock(), uid, self.name))
+            elif isinstance(action, Say):
+                self._print(action.text)
+            elif self.on_quit is not None:
+                self.on_quit()
+
+    def _releaser(self, buttons: tuple[Button, ...]) -> Callable[[], None]:
+        def release() -> None:
+            for b in reversed(buttons):
+                self._emit(ButtonReleased(self._clock(), b))
+
+        return release
+
+
+def _start_timer(seconds: float, fn: Callable[[], None]) -> threading.Timer:
+    t = threading.Timer(seconds, fn)
+    t.daemon = True
+    t.start()
+    return t

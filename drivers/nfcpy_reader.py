@@ -141,11 +141,28 @@ def _open(nfc: Any, path: str) -> Any:
     except OSError as err:
         raise translate_open_error(err, path) from err
     if not found:
-        raise ReaderError(
-            f"no reader found at {path}: is it plugged in, and not held by pcscd or a kernel "
-            "module? (python -m nfc lists what nfcpy can see)"
+        raise ReaderError(f"no reader found at {path}: {_not_found_hint(path)}")
+    if "ACR122" in str(clf.device):
+        log.warning(
+            "%s: nfcpy handles the ACR122U only with firmware 2.13 or older; if reads time "
+            "out, read it through PC/SC instead (reader path pcsc:ACR122)",
+            clf.device,
         )
     return clf
+
+
+def _not_found_hint(path: str) -> str:
+    if path.startswith(("tty", "com")):
+        return (
+            "is the PN532 wired to that port and set to UART mode, the serial console off, "
+            "and this user in group dialout? (ultibank readers explains what it finds)"
+        )
+    if path.startswith("udp"):
+        return "the udp driver always opens; this should not happen"
+    return (
+        "is it plugged in, and not held by pcscd or a kernel NFC module? "
+        "(ultibank readers explains what it finds)"
+    )
 
 
 def _uid(tag: Any) -> str:

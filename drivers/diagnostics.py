@@ -62,6 +62,15 @@ class Finding:
     advice: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class NfcpyProbe:
+    """One attempt to open a reader with nfcpy: the device it found, or the error it raised."""
+
+    path: str
+    device: str | None = None
+    error: BaseException | None = None
+
+
 @dataclass(slots=True)
 class Facts:
     """What the machine showed; every field can be injected by tests.
@@ -74,8 +83,7 @@ class Facts:
     nfcpy_import_error: BaseException | None = None
     pcsc_readers: list[str] | None = None
     pcsc_error: BaseException | None = None
-    nfcpy_device: str | None = None
-    nfcpy_error: BaseException | None = None
+    nfcpy_probes: list[NfcpyProbe] = field(default_factory=list)
     proc_modules: str | None = None
     usb_ids: list[tuple[str, str]] = field(default_factory=list)
     serial_ports: list[str] = field(default_factory=list)
@@ -166,8 +174,12 @@ def _name_part(reader_name: str) -> str:
     return words[0] if words else ""
 
 
-def explain_nfcpy_open(err: BaseException | None, device: str | None) -> list[Finding]:
-    """Why nfcpy could (or could not) open a reader on its ``usb`` path."""
+def explain_nfcpy_open(
+    err: BaseException | None, device: str | None, path: str = "usb"
+) -> list[Finding]:
+    """Why nfcpy could (or could not) open a reader on *path*."""
+    parts = path.split(":")
+    vid, pid = (parts[1], parts[2]) if len(parts) == 3 else ("VVVV", "PPPP")
     if err is None:
         if device is None:
             return []
@@ -189,9 +201,9 @@ def explain_nfcpy_open(err: BaseException | None, device: str | None) -> list[Fi
         return [
             Finding(
                 Level.FAIL,
-                "permission denied on /dev/bus/usb: this user may not open the reader",
+                f"permission denied on /dev/bus/usb: this user may not open {path}",
                 'add a udev rule, e.g. /etc/udev/rules.d/93-nfcdev.rules with SUBSYSTEM=="usb", '
-                'ACTION=="add", ATTRS{idVendor}=="VVVV", ATTRS{idProduct}=="PPPP", '
+                f'ACTION=="add", ATTRS{{idVendor}}=="{vid}", ATTRS{{idProduct}}=="{pid}", '
                 'GROUP="plugdev"; then sudo udevadm control -R, replug the reader, and '
                 "sudo adduser $USER plugdev (log in again)",
             )
@@ -200,7 +212,7 @@ def explain_nfcpy_open(err: BaseException | None, device: str | None) -> list[Fi
         return [
             Finding(
                 Level.FAIL,
-                "the reader is busy: another program or driver holds it",
+                f"the reader {path} is busy: another program or driver holds it",
                 "usually pcscd (its libccid claims CCID readers such as the ACR122U) or a kernel "
                 "NFC module. Use one stack per reader: for an ACR122U use reader path pcsc:; "
                 "for nfcpy, stop pcscd (sudo systemctl stop pcscd.socket pcscd) and unload "
@@ -208,8 +220,8 @@ def explain_nfcpy_open(err: BaseException | None, device: str | None) -> list[Fi
             )
         ]
     if code == errno.ENODEV:
-        return [Finding(Level.INFO, "nfcpy found no reader on usb")]
-    return [Finding(Level.FAIL, f"nfcpy could not open usb: {err}")]
+        return [Finding(Level.INFO, f"nfcpy found no reader on {path}")]
+    return [Finding(Level.FAIL, f"nfcpy could not open {path}: {err}")]
 
 
 def explain_acr122_nfcpy() -> Finding:
@@ -278,12 +290,15 @@ def analyse(facts: Facts) -> list[Finding]:
     findings = check_libraries(facts)
     findings += explain_pcsc(facts)
     if facts.nfcpy_import_error is None:
-        findings += explain_nfcpy_open(facts.nfcpy_error, facts.nfcpy_device)
+        for probe in facts.nfcpy_probes:
+            findings += explain_nfcpy_open(probe.error, probe.device, probe.path)
     findings += check_kernel_modules(facts.proc_modules)
     findings += check_usb_readers(facts.usb_ids, facts.nfcpy_import_error is None)
     findings += check_serial_ports(facts.serial_ports)
-    seen_any = bool(facts.pcsc_readers or facts.nfcpy_device or facts.serial_ports) or any(
-        ids in KNOWN_READERS for ids in facts.usb_ids
+    seen_any = (
+        bool(facts.pcsc_readers or facts.serial_ports)
+        or any(probe.device for probe in facts.nfcpy_probes)
+        or any(ids in KNOWN_READERS for ids in facts.usb_ids)
     )
     if not seen_any:
         findings.append(
@@ -340,7 +355,7 @@ def find_serial_ports(dev: str = "/dev") -> list[str]:
 
 
 def gather_facts(*, open_devices: bool = True) -> Facts:
-    """Look at this machine; with *open_devices*, ask pcscd and try nfcpy's ``usb`` path."""
+    """Look at this machine; with *open_devices*, ask pcscd and try nfcpy's usb readers."""
     facts = Facts()
     try:
         importlib.import_module("smartcard.System")
@@ -352,13 +367,13 @@ def gather_facts(*, open_devices: bool = True) -> Facts:
         facts.nfcpy_import_error = err
     if facts.pyscard_import_error is None:
         facts.pcsc_readers, facts.pcsc_error = _pcsc_readers()
+    facts.usb_ids = read_usb_ids()
     if facts.nfcpy_import_error is None and open_devices:
-        facts.nfcpy_device, facts.nfcpy_error = _nfcpy_probe()
+        facts.nfcpy_probes = [_nfcpy_probe(path) for path in nfcpy_probe_paths(facts.usb_ids)]
     try:
         facts.proc_modules = Path("/proc/modules").read_text()
     except OSError:
         facts.proc_modules = None
-    facts.usb_ids = read_usb_ids()
     facts.serial_ports = find_serial_ports()
     return facts
 
@@ -371,14 +386,29 @@ def _pcsc_readers() -> tuple[list[str] | None, BaseException | None]:
         return None, err
 
 
-def _nfcpy_probe() -> tuple[str | None, BaseException | None]:
+def nfcpy_probe_paths(usb_ids: Sequence[tuple[str, str]]) -> list[str]:
+    """The nfcpy paths to try: each known nfcpy reader by VID:PID, else plain ``usb``.
+
+    Full ``usb:VID:PID`` paths make nfcpy raise EBUSY/EACCES instead of silently skipping the
+    device. PC/SC readers (ACS) are not opened: an ACR122U may need a replug after nfcpy
+    closes it.
+    """
+    paths = [
+        f"usb:{vid}:{pid}"
+        for vid, pid in usb_ids
+        if KNOWN_READERS.get((vid, pid), ("", "pcsc"))[1].startswith("usb:")
+    ]
+    return paths or ["usb"]
+
+
+def _nfcpy_probe(path: str) -> NfcpyProbe:
     try:
         nfc = importlib.import_module("nfc")
-        clf = nfc.ContactlessFrontend("usb")
+        clf = nfc.ContactlessFrontend(path)
     except Exception as err:  # as above: the exception is the diagnosis
-        return None, err
+        return NfcpyProbe(path, error=err)
     try:
-        return str(clf.device), None
+        return NfcpyProbe(path, device=str(clf.device))
     finally:
         clf.close()
 

@@ -12,6 +12,7 @@ from drivers.diagnostics import (
     Facts,
     Finding,
     Level,
+    NfcpyProbe,
     analyse,
     check_kernel_modules,
     check_serial_ports,
@@ -20,6 +21,7 @@ from drivers.diagnostics import (
     explain_nfcpy_open,
     explain_pcsc,
     find_serial_ports,
+    nfcpy_probe_paths,
     read_usb_ids,
     render,
 )
@@ -92,15 +94,16 @@ def test_nfcpy_missing_names_the_extra() -> None:
 
 
 def test_reader_busy_because_pcscd_holds_it() -> None:
-    (finding,) = explain_nfcpy_open(OSError(errno.EBUSY, "Resource busy"), None)
-    assert "busy" in finding.title and "pcscd" in finding.advice
+    (finding,) = explain_nfcpy_open(OSError(errno.EBUSY, "Resource busy"), None, "usb:04e6:5591")
+    assert "usb:04e6:5591 is busy" in finding.title and "pcscd" in finding.advice
     assert "systemctl stop pcscd" in finding.advice
 
 
 def test_missing_udev_permission() -> None:
-    (finding,) = explain_nfcpy_open(OSError(errno.EACCES, "Access denied"), None)
+    (finding,) = explain_nfcpy_open(OSError(errno.EACCES, "Access denied"), None, "usb:054c:06c3")
     assert "permission denied on /dev/bus/usb" in finding.title
-    assert "udev" in finding.advice and "plugdev" in finding.advice
+    assert 'ATTRS{idVendor}=="054c", ATTRS{idProduct}=="06c3"' in finding.advice
+    assert "udevadm control -R" in finding.advice and "plugdev" in finding.advice
 
 
 def test_libusb_missing() -> None:
@@ -151,10 +154,28 @@ def test_serial_ports_get_tty_paths() -> None:
 
 
 def test_nothing_found_says_sim_still_works() -> None:
-    found = analyse(Facts(pcsc_readers=[], nfcpy_error=OSError(errno.ENODEV, "No such device")))
+    nothing = NfcpyProbe("usb", error=OSError(errno.ENODEV, "No such device"))
+    found = analyse(Facts(pcsc_readers=[], nfcpy_probes=[nothing]))
     assert "reader path sim" in found[-1].title
     seen = analyse(Facts(pcsc_readers=["ACS ACR122U 00 00"]))
     assert "reader path sim" not in titles(seen)
+
+
+def test_nfcpy_probes_use_full_paths_and_leave_pcsc_readers_alone() -> None:
+    ids = [("072f", "2200"), ("054c", "06c3"), ("1d6b", "0002")]
+    assert nfcpy_probe_paths(ids) == ["usb:054c:06c3"]
+    assert nfcpy_probe_paths([("072f", "2200")]) == ["usb"]
+    assert nfcpy_probe_paths([]) == ["usb"]
+
+
+def test_every_probe_is_explained() -> None:
+    probes = [
+        NfcpyProbe("usb:054c:06c3", device="SONY RC-S380/P NFC Port-100 v1.11 at usb:001:005"),
+        NfcpyProbe("usb:04e6:5591", error=OSError(errno.EBUSY, "busy")),
+    ]
+    report = titles(analyse(Facts(nfcpy_probes=probes)))
+    assert "nfcpy opened SONY RC-S380" in report and "usb:04e6:5591 is busy" in report
+    assert "reader path sim" not in report
 
 
 def test_render_puts_advice_under_its_finding() -> None:

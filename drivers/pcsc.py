@@ -92,6 +92,9 @@ _OTHER_CARD_NAMES = {
     0x0004: "MIFARE DESFire",
 }
 
+#: this many NULL TLVs in a row end the walk: the rest of the data area is blank
+_NULL_RUN = 16
+
 GET_UID = [0xFF, 0xCA, 0x00, 0x00, 0x00]
 _SW_OK = (0x90, 0x00)
 
@@ -175,14 +178,21 @@ def type2_bytes_needed(memory: bytes, end: int) -> int:
     never past *end* (the data area's end). Equal to ``len(memory)`` or less once complete.
     """
     i = DATA_START
+    nulls = 0
     while i < end:
         short = i >= len(memory) or memory[i] not in (NULL_TLV, TERMINATOR_TLV)
         if i + 4 > len(memory) and short:
             return min(i + 4, end)  # a TLV header (up to 4 bytes) not fully read yet
         tag = memory[i]
         if tag == NULL_TLV:
+            # NULL TLVs pad a few bytes; a long run is a data area never formatted: stop
+            # there rather than read every page of an empty tag
+            nulls += 1
+            if nulls >= _NULL_RUN:
+                return i + 1
             i += 1
             continue
+        nulls = 0
         if tag == TERMINATOR_TLV:
             return i + 1
         length, header = memory[i + 1], 2
@@ -453,6 +463,9 @@ class PcscBackend:
                 if rc in (s.SCARD_E_UNKNOWN_READER, s.SCARD_E_READER_UNAVAILABLE):
                     raise ReaderError(f"reader {reader!r} was unplugged")
                 if rc != s.SCARD_S_SUCCESS:
+                    # pcscd shutting down can answer a waiting client with odd codes
+                    # (seen: SCARD_W_SECURITY_VIOLATION); ask it whether it is still there
+                    sc.readers(context)
                     raise ReaderError(f"watching {reader!r} failed: {sc.message(rc)}")
                 for name, raw_state, atr in found:
                     state = int(raw_state) & 0xFFFFFFFF

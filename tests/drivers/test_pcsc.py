@@ -1,0 +1,540 @@
+"""The PC/SC backend through the real pyscard and a real, private pcscd, against vpcd cards.
+
+Nothing on the reader side is faked: ``drivers.pcsc`` talks to ``pcscd --foreground`` (started
+by :mod:`tests.support.pcscd`) whose vsmartcard-vpcd driver forwards APDUs over TCP to
+:class:`tests.support.vpcd_card.VirtualNtag`. pcscd polls vpcd every 400 ms, so cards are held
+at least 0.6 s; waiting is polling with a deadline, never sleeping. Without pcscd or vpcd these
+tests skip locally and fail under CI. The pure helpers at the end run everywhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+from bank.unit.io import CardId, CardLifted, CardTapped, Cue, Input, ReaderStatus
+from drivers.base import CardAbsent, CardPresent, Presence, ReaderError, TagError
+from drivers.deck import Deck
+from drivers.identity import decode_card_record, encode_card_record, type2_ndef_tlv
+from drivers.pcsc import (
+    PcscBackend,
+    PcscPathError,
+    card_name,
+    choose_reader,
+    describe_atr,
+    is_acr122,
+    is_type2,
+    parse_path,
+    type2_bytes_needed,
+    write_card,
+)
+from drivers.supervisor import ReaderService
+from tests.drivers.conformance import ReaderConformance
+from tests.support.pcscd import (
+    ACR122_PORT,
+    ACR122_READER,
+    PLAIN_PORT,
+    PLAIN_READER,
+    Pcscd,
+    PcscdUnavailable,
+    pcscd_session,
+    reader_event,
+    skip_or_fail,
+    wait_card_state,
+    wait_until,
+)
+from tests.support.vpcd_card import (
+    CLASSIC_1K_ATR,
+    NTAG213,
+    NTAG_ATR,
+    ULTRALIGHT,
+    VirtualNtag,
+    apdu_hex,
+)
+
+UID_A = "04A1B2C3D4E5F6"
+UID_B = "04C0FFEE000001"
+PROP16 = CardId("prop", 16)
+BANK2 = CardId("bank", 2)
+DECK = Deck({UID_A: PROP16, UID_B: BANK2})
+PLAIN = f"{PLAIN_READER} 00 00"
+ACR122 = f"{ACR122_READER} 00 00"
+PLAIN_PATH = "pcsc:virtual pcd"
+ACR122_PATH = "pcsc:ACR122"
+T = TypeVar("T")
+
+
+# ------------------------------------------------------------------ fixtures
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pcscd]:
+    """One private pcscd for the module (only one can run per machine)."""
+    workdir: Path = tmp_path_factory.mktemp("pcscd")
+    try:
+        session = pcscd_session(workdir)
+        running = session.__enter__()
+    except PcscdUnavailable as err:
+        skip_or_fail(str(err))
+        raise  # unreachable: skip_or_fail raises
+    try:
+        yield running
+    finally:
+        session.__exit__(None, None, None)
+
+
+@pytest.fixture
+def pcscd(daemon: Pcscd) -> Iterator[Pcscd]:
+    """The module's pcscd, running and with both readers empty at the start of each test."""
+    if not daemon.running:
+        daemon.start()
+    for reader in (PLAIN, ACR122):
+        wait_card_state(reader, present=False)
+    yield daemon
+    if not daemon.running:
+        daemon.start()
+
+
+@pytest.fixture
+def cards(pcscd: Pcscd) -> Iterator[Callable[..., VirtualNtag]]:
+    """A factory of virtual cards laid on a reader; all are lifted after the test."""
+    made: list[VirtualNtag] = []
+
+    def lay(uid: str = UID_A, *, port: int = PLAIN_PORT, **kwargs: object) -> VirtualNtag:
+        card = VirtualNtag(uid, port=port, **kwargs)  # type: ignore[arg-type]
+        made.append(card)
+        card.insert()
+        return card
+
+    yield lay
+    for card in made:
+        card.remove()
+
+
+class Running:
+    """A backend's ``run`` on its own thread, what it emitted in a queue."""
+
+    def __init__(self, backend: PcscBackend, emit: Callable[[Presence], None] | None = None):
+        self.backend = backend
+        self.events: queue.Queue[Presence] = queue.Queue()
+        self.stop = threading.Event()
+        self.errors: list[BaseException] = []
+        self._emit = emit or self.events.put
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.backend.run(self._emit, self.stop)
+        except BaseException as err:
+            self.errors.append(err)
+
+    def next(self, timeout: float = 3.0) -> Presence:
+        try:
+            return self.events.get(timeout=timeout)
+        except queue.Empty:
+            pytest.fail(f"no presence event within {timeout} s (errors: {self.errors})")
+
+    def next_present(self, timeout: float = 3.0) -> CardPresent:
+        deadline = time.monotonic() + timeout
+        while True:
+            event = self.next(max(0.01, deadline - time.monotonic()))
+            if isinstance(event, CardPresent):
+                return event
+
+    def during(self, seconds: float) -> list[Presence]:
+        seen: list[Presence] = []
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                seen.append(self.events.get(timeout=left))
+            except queue.Empty:
+                break
+        return seen
+
+    def close(self) -> None:
+        self.stop.set()
+        self.backend.wake()
+        self.thread.join(timeout=3.0)
+        assert not self.thread.is_alive(), "run() did not return after stop + wake"
+
+
+@pytest.fixture
+def plain(pcscd: Pcscd) -> Iterator[Running]:
+    """The backend running on the plain virtual reader, already open (empty field)."""
+    running = Running(PcscBackend(PLAIN_PATH))
+    opened = running.next()
+    assert opened == CardAbsent(None, at=opened.at), "open must announce an empty field"
+    yield running
+    running.close()
+
+
+# ------------------------------------------------------------------ the shared suite
+
+
+class PcscWorld:
+    """The conformance suite's world: vpcd NTAG215s; "unplug" is pcscd killed, as in a crash."""
+
+    timeout = 4.0
+    quiet_s = 0.8  # two pcscd polls (the 2 s case is test_a_card_lying_still_is_one_tap)
+
+    def __init__(self, daemon: Pcscd) -> None:
+        self.daemon = daemon
+        self.backend = PcscBackend(PLAIN_PATH)
+        self.card: VirtualNtag | None = None
+
+    def place(self, uid: str, ndef: bytes | None = None) -> object:
+        self.lift()
+        self.card = VirtualNtag(uid, ndef=ndef)
+        self.card.insert()
+        return self.card
+
+    def lift(self) -> None:
+        if self.card is not None:
+            self.card.remove()
+            self.card = None
+
+    def unplug(self) -> None:
+        self.daemon.kill()
+
+    def replug(self) -> None:
+        self.daemon.start()
+
+
+@pytest.mark.pcscd
+class TestPcscConformance(ReaderConformance):
+    @pytest.fixture
+    def world(self, pcscd: Pcscd) -> Iterator[PcscWorld]:
+        world = PcscWorld(pcscd)
+        yield world
+        world.lift()
+
+
+# ------------------------------------------------------------------ reading
+
+
+@pytest.mark.pcscd
+def test_reads_uid_and_ndef_reading_only_the_pages_it_needs(
+    plain: Running, cards: Callable[..., VirtualNtag]
+) -> None:
+    message = encode_card_record(PROP16)
+    card = cards(UID_A, ndef=message)
+    event = plain.next_present()
+    assert (event.uid, event.ndef) == (UID_A, message)
+    assert decode_card_record(event.ndef) == PROP16
+    reads = [a for a in apdu_hex(card.apdus) if a.startswith("FFB0")]
+    assert reads[0] == "FFB0000310", "NDEF reading starts with the capability container"
+    # the first read brings pages 4-6, each further read 4 pages; nothing past the TLV is read
+    tlv_pages = -(-(2 + len(message)) // 4)
+    assert len(reads) == 1 + -(-max(0, tlv_pages - 3) // 4)
+
+
+@pytest.mark.pcscd
+def test_a_card_lying_still_is_one_tap(pcscd: Pcscd, cards: Callable[..., VirtualNtag]) -> None:
+    inbox: queue.Queue[Input] = queue.Queue()
+    with ReaderService(PcscBackend(PLAIN_PATH), inbox.put, DECK, rearm_s=0.05):
+        card = cards(UID_A)
+        assert next_of(inbox, CardTapped).card == PROP16
+        polls = card.atr_requests
+        deadline = time.monotonic() + 2.0
+        while (left := deadline - time.monotonic()) > 0:
+            with contextlib.suppress(queue.Empty):
+                item = inbox.get(timeout=left)
+                assert not isinstance(item, CardTapped | CardLifted), f"lying still gave {item}"
+    assert card.atr_requests - polls >= 4, "pcscd was not polling the card meanwhile"
+
+
+@pytest.mark.pcscd
+def test_a_swap_while_the_loop_looks_away_is_seen_by_the_event_counter(
+    pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+) -> None:
+    """Lift A and lay B while the backend is busy: the state reads "present" both times,
+    only pcsc-lite's event counter tells the cards apart."""
+    release = threading.Event()
+    events: queue.Queue[Presence] = queue.Queue()
+
+    def slow_consumer(event: Presence) -> None:
+        events.put(event)
+        if isinstance(event, CardPresent) and event.uid == UID_A:
+            release.wait(10.0)  # the daemon is busy: the backend's loop is not looking
+
+    running = Running(PcscBackend(PLAIN_PATH), emit=slow_consumer)
+    running.events = events
+    try:
+        assert isinstance(running.next(), CardAbsent)
+        first = cards(UID_A)
+        assert running.next_present().uid == UID_A
+        counter = wait_card_state(PLAIN, present=True)
+        first.remove()
+        cards(UID_B)
+        # wait until pcscd has seen both the removal and the insertion
+        assert wait_until(
+            lambda: (event := reader_event(PLAIN)) is not None and event[0] >= counter + 2, 3.0
+        ), "pcscd never saw the swap"
+        assert reader_event(PLAIN) is not None
+        release.set()
+        gone = running.next()
+        assert gone == CardAbsent(UID_A, at=gone.at), "the swapped-out card was not reported gone"
+        assert running.next_present().uid == UID_B, "the swapped-in card was not read"
+    finally:
+        release.set()
+        running.close()
+
+
+@pytest.mark.pcscd
+def test_a_card_pulled_mid_read_is_not_a_tap(
+    plain: Running, cards: Callable[..., VirtualNtag]
+) -> None:
+    # answers FF CA and the first FF B0, then leaves during the second page read
+    pulled = cards("04BADBADBADBAD", ndef=encode_card_record(PROP16), pull_after=2)
+    assert pulled.pulled.wait(3.0), "the backend never started reading the card"
+    assert wait_until(lambda: not reader_present(PLAIN), 2.0)
+    seen = plain.during(0.5)  # the read is over: a tap would have come before the absence
+    assert not [e for e in seen if isinstance(e, CardPresent)], f"a cut-short read tapped: {seen}"
+    pulled.remove()
+    cards(UID_B)
+    assert plain.next_present().uid == UID_B, "the next card after a cut-short read was lost"
+
+
+def reader_present(reader: str) -> bool:
+    event = reader_event(reader)
+    return event is not None and bool(event[1] & 0x20)
+
+
+@pytest.mark.pcscd
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(b"\x03\x40\xd1\x01" + b"\xfe", id="tlv-longer-than-the-tag"),
+        pytest.param(type2_ndef_tlv(b"\xd9\xff\xff\xff"), id="garbage-ndef-message"),
+        pytest.param(bytes.fromhex("E1 10 3E 00"), id="no-tlv-structure"),
+    ],
+)
+def test_a_malformed_ndef_falls_back_to_the_uid(
+    pcscd: Pcscd, cards: Callable[..., VirtualNtag], data: bytes
+) -> None:
+    inbox: queue.Queue[Input] = queue.Queue()
+    service = ReaderService(PcscBackend(PLAIN_PATH), inbox.put, DECK, rearm_s=0.05)
+    with service:
+        cards(UID_A, data=data)
+        tap = next_of(inbox, CardTapped)
+        assert (tap.uid, tap.card) == (UID_A, PROP16)
+
+
+def next_of(inbox: queue.Queue[Input], kind: type[T], timeout: float = 3.0) -> T:
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            item = inbox.get(timeout=left)
+        except queue.Empty:
+            break
+        if isinstance(item, kind):
+            return item
+    pytest.fail(f"no {kind.__name__} within {timeout} s")
+
+
+@pytest.mark.pcscd
+def test_pcscd_stopping_ends_run_with_a_reader_error(pcscd: Pcscd) -> None:
+    running = Running(PcscBackend(PLAIN_PATH))
+    assert isinstance(running.next(), CardAbsent)
+    pcscd.stop()
+    running.thread.join(3.0)
+    assert not running.thread.is_alive(), "run() kept going after pcscd stopped"
+    assert len(running.errors) == 1 and isinstance(running.errors[0], ReaderError)
+    assert "pcscd" in str(running.errors[0])
+
+
+@pytest.mark.pcscd
+def test_pcscd_killed_mid_game_the_reader_recovers_and_reads_the_next_tap(
+    pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+) -> None:
+    inbox: queue.Queue[Input] = queue.Queue()
+    service = ReaderService(
+        PcscBackend(PLAIN_PATH), inbox.put, DECK, rearm_s=0.05, backoff=(0.05, 0.1, 0.2)
+    )
+    with service:
+        assert next_of(inbox, ReaderStatus).connected
+        cards(UID_A)
+        assert next_of(inbox, CardTapped).uid == UID_A
+        pcscd.kill()
+        lost = next_of(inbox, ReaderStatus)
+        assert not lost.connected and "pcscd" in lost.detail
+        lifted = next_of(inbox, CardLifted)
+        assert lifted.uid == UID_A
+        pcscd.start()
+        assert next_of(inbox, ReaderStatus).connected
+        cards(UID_B)  # the old card's socket died with pcscd: a new tap
+        assert next_of(inbox, CardTapped).uid == UID_B
+
+
+@pytest.mark.pcscd
+def test_no_reader_matching_the_filter_is_a_reader_error(pcscd: Pcscd) -> None:
+    backend = PcscBackend("pcsc:OMNIKEY")
+    with pytest.raises(ReaderError, match=r"no PC/SC reader matching 'OMNIKEY'.*Virtual PCD"):
+        backend.run(lambda event: None, threading.Event())
+
+
+# ------------------------------------------------------------------ feedback
+
+
+@pytest.mark.pcscd
+def test_acr122u_blinks_and_beeps_on_read_and_error(
+    pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+) -> None:
+    running = Running(PcscBackend(ACR122_PATH))
+    try:
+        assert isinstance(running.next(), CardAbsent)
+        card = cards(UID_A, port=ACR122_PORT)
+        assert running.next_present().uid == UID_A
+        running.backend.feedback(Cue.READ)
+        assert card.wait_for("led", 1), "no LED/buzzer command reached the ACR122U"
+        running.backend.feedback(Cue.ERROR)
+        assert card.wait_for("led", 2)
+        assert apdu_hex(card.led) == ["FF0040A00401010101", "FF0040500403020201"]
+        running.backend.feedback(Cue.KACHING)  # the unit's speaker plays it; the reader is quiet
+        assert not card.wait_for("led", 3, timeout=0.3)
+    finally:
+        running.close()
+
+
+@pytest.mark.pcscd
+def test_other_readers_get_no_feedback_apdu(
+    plain: Running, cards: Callable[..., VirtualNtag]
+) -> None:
+    card = cards(UID_A)
+    plain.next_present()
+    plain.backend.feedback(Cue.READ)
+    assert not card.wait_for("led", 1, timeout=0.5)
+    assert not [a for a in apdu_hex(card.apdus) if a.startswith("FF0040")]
+
+
+# ------------------------------------------------------------------ writing
+
+
+@pytest.mark.pcscd
+def test_write_card_on_a_blank_tag_then_read_it_back(
+    pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+) -> None:
+    tag = cards(UID_B, model=NTAG213)
+    assert write_card(BANK2, PLAIN_PATH, timeout=3.0) == UID_B
+    tlv = type2_ndef_tlv(encode_card_record(BANK2))
+    assert tag.data_area(len(tlv)) == tlv
+    writes = [a for a in apdu_hex(tag.apdus) if a.startswith("FFD6")]
+    assert writes[-1].startswith("FFD6000404"), "page 4 (the TLV length) must be written last"
+    running = Running(PcscBackend(PLAIN_PATH))
+    try:
+        event = running.next_present()
+        assert decode_card_record(event.ndef) == BANK2
+    finally:
+        running.close()
+    # writing it again is a no-op; another card's record needs overwrite=True
+    assert write_card(BANK2, "virtual pcd", timeout=3.0) == UID_B
+    with pytest.raises(TagError, match=r"already holds the record of bank:2.*overwrite"):
+        write_card(PROP16, PLAIN_PATH, timeout=3.0)
+    write_card(PROP16, PLAIN_PATH, timeout=3.0, overwrite=True)
+    assert tag.data_area(len(type2_ndef_tlv(encode_card_record(PROP16)))) == type2_ndef_tlv(
+        encode_card_record(PROP16)
+    )
+
+
+@pytest.mark.pcscd
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        pytest.param({"locked": True}, "locked", id="locked"),
+        pytest.param({"cc": bytes.fromhex("E110120F")}, "read-only", id="cc-read-only"),
+        pytest.param({"cc": bytes.fromhex("E1100200")}, "too large", id="too-small"),
+        pytest.param({"cc": bytes(4)}, "not formatted", id="unformatted"),
+        pytest.param({"atr": CLASSIC_1K_ATR}, "not an NFC Forum Type 2", id="mifare-classic"),
+    ],
+)
+def test_write_is_refused_with_a_reason(
+    pcscd: Pcscd, cards: Callable[..., VirtualNtag], options: dict[str, object], reason: str
+) -> None:
+    tag = cards(UID_A, model=NTAG213, **options)
+    before = bytes(tag.memory)
+    with pytest.raises(TagError, match=reason):
+        write_card(PROP16, PLAIN_PATH, timeout=3.0)
+    assert bytes(tag.memory) == before, "a refused write changed the tag"
+
+
+@pytest.mark.pcscd
+def test_write_refused_by_lock_bits_alone(pcscd: Pcscd, cards: Callable[..., VirtualNtag]) -> None:
+    tag = cards(UID_A, model=NTAG213)
+    tag.memory[10] = 0xF0  # lock bits for pages 4-7; the CC still says writable
+    with pytest.raises(TagError, match="page 4 is write-protected"):
+        write_card(PROP16, PLAIN_PATH, timeout=3.0)
+
+
+@pytest.mark.pcscd
+def test_a_tag_pulled_mid_write_is_refused_and_stays_readable(
+    pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+) -> None:
+    # FF CA, header, old NDEF, first page write: then the tag leaves
+    tag = cards(UID_A, model=NTAG213, pull_after=4)
+    with pytest.raises(TagError, match="mid-write"):
+        write_card(PROP16, PLAIN_PATH, timeout=3.0)
+    assert tag.page(4) == bytes.fromhex("0300FE00"), "a torn write left a half-written length"
+
+
+@pytest.mark.pcscd
+def test_write_waits_for_a_tag_and_gives_up(pcscd: Pcscd) -> None:
+    started = time.monotonic()
+    with pytest.raises(TagError, match="no tag was laid"):
+        write_card(PROP16, PLAIN_PATH, timeout=0.3)
+    assert time.monotonic() - started < 2.0
+
+
+# ------------------------------------------------------------------ pure helpers (no pcscd)
+
+
+def test_paths() -> None:
+    assert parse_path("pcsc") == ""
+    assert parse_path("PCSC:ACR122 ") == "ACR122"
+    with pytest.raises(PcscPathError, match="pcsc:<part of the reader name>"):
+        parse_path("usb:072f:2200")
+
+
+def test_choose_reader_prefers_contactless_readers_without_a_filter() -> None:
+    readers = ["Yubico YubiKey OTP+FIDO+CCID 00 00", "ACS ACR122U PICC Interface 00 00"]
+    assert choose_reader(readers, "") == readers[1]
+    assert choose_reader(readers, "yubi") == readers[0]
+    with pytest.raises(ReaderError, match="no PC/SC reader matching 'omnikey'"):
+        choose_reader(readers, "omnikey")
+    with pytest.raises(ReaderError, match="pcscd sees: none"):
+        choose_reader([], "")
+    assert is_acr122(readers[1]) and not is_acr122(readers[0])
+
+
+def test_atr_card_names() -> None:
+    assert card_name(NTAG_ATR) == 0x0003 and is_type2(NTAG_ATR)
+    assert card_name(CLASSIC_1K_ATR) == 0x0001 and not is_type2(CLASSIC_1K_ATR)
+    assert "MIFARE Classic 1K" in describe_atr(CLASSIC_1K_ATR)
+    desfire_ev1 = bytes.fromhex("3B8180018080")
+    assert card_name(desfire_ev1) is None and not is_type2(desfire_ev1)
+
+
+def test_type2_bytes_needed_walks_the_tlvs() -> None:
+    cc = bytes(12) + bytes.fromhex("E1103E00")
+    end = 16 + 496
+    assert type2_bytes_needed(cc, end) == 20  # not even a TLV header yet
+    assert type2_bytes_needed(cc + bytes.fromhex("0300FE00"), end) == 18
+    assert type2_bytes_needed(cc + bytes.fromhex("03 20 D1 01"), end) == 16 + 2 + 0x20
+    # a lock-control TLV, then a long-form NDEF TLV of 300 bytes
+    memory = cc + bytes.fromhex("01 03 A0 10 44 03 FF 01 2C 00")
+    assert type2_bytes_needed(memory, end) == 16 + 5 + 4 + 300
+    assert type2_bytes_needed(cc + bytes.fromhex("00 00 FE 00"), end) == 19
+    assert type2_bytes_needed(cc + bytes.fromhex("03 FF FF FF"), end) == end  # capped
+
+
+def test_ultralight_model_is_small() -> None:
+    # the too-small write test relies on a tag whose data area cannot hold any card record
+    assert len(type2_ndef_tlv(encode_card_record(BANK2))) > 16
+    assert ULTRALIGHT.pages == 16

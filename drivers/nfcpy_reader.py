@@ -373,7 +373,7 @@ def write_message(tag: Any, message: bytes, *, overwrite: bool = False) -> None:
         if not ndef.is_writeable:
             raise TagError("locked: the tag is read-only (its capability container denies writing)")
         old = bytes(ndef.octets)
-        if old and old != message and not overwrite:
+        if not _is_blank(old) and old != message and not overwrite:
             raise TagError(
                 f"the tag already holds another NDEF message ({len(old)} bytes); "
                 "pass overwrite=True to replace it"
@@ -392,6 +392,17 @@ def write_message(tag: Any, message: bytes, *, overwrite: bool = False) -> None:
         ) from err
     except (AttributeError, ValueError) as err:  # nfcpy: not writeable / exceeds capacity
         raise TagError(f"the tag refused the record: {err}") from err
+
+
+def _is_blank(octets: bytes) -> bool:
+    """No message, or only empty records (some tags ship with one ``D0 00 00`` record)."""
+    if not octets:
+        return True
+    try:
+        records = list(_import_ndef().message_decoder(octets, errors="relax"))
+    except Exception:  # undecodable: someone else's data, not blank
+        return False
+    return all(r.type == "" and not r.data for r in records)
 
 
 def _format_blank(tag: Any) -> Any:

@@ -396,6 +396,13 @@ def test_write_card_keeps_another_message_unless_told(sim: UdpTagSim) -> None:
     assert tag.user_data()[: len(tlv)] == tlv
 
 
+def test_write_card_takes_a_tag_holding_only_an_empty_record(sim: UdpTagSim) -> None:
+    tag = sim.place(UID_A, b"\x03\x03\xd0\x00\x00\xfe")  # as some tags leave the factory
+    write_card(PROP16, sim.path, timeout=3.0)
+    tlv = card_tlv(PROP16)
+    assert tag.user_data()[: len(tlv)] == tlv
+
+
 def test_write_card_without_a_tag_times_out(sim: UdpTagSim) -> None:
     with pytest.raises(TagError, match="no tag"):
         write_card(PROP16, sim.path, timeout=0.3)

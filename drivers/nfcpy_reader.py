@@ -218,7 +218,6 @@ class NfcpyBackend:
         self._finished.clear()
         clf = _open(self._nfc, self.path)
         self._clf = clf
-        emit(CardAbsent(None, at=self._clock()))  # open: the supervisor may say "connected"
         options = {
             "targets": list(self.targets),
             "on-connect": lambda tag: self._on_connect(tag, emit),
@@ -228,6 +227,7 @@ class NfcpyBackend:
             "iterations": 1,
         }
         try:
+            emit(CardAbsent(None, at=self._clock()))  # open: the supervisor may say "connected"
             while not self._terminated():
                 result = clf.connect(rdwr=options, terminate=self._terminated)
                 if result is False and not self._terminated():
@@ -300,7 +300,7 @@ class NfcpyBackend:
             try:
                 ndef = tag.ndef
                 octets = bytes(ndef.octets) if ndef is not None else None
-            except self._nfc.tag.TagCommandError as err:
+            except (self._nfc.tag.TagCommandError, self._nfc.clf.CommunicationError) as err:
                 log.debug("NDEF read failed: %s", err)
                 octets = None
             if octets is not None:

@@ -463,6 +463,7 @@ def unplug_hook(*sims: UdpTagSim) -> Iterator[None]:
     same error from the udp driver's socket calls, so ``clf.connect()`` returns False and
     reopening fails until :meth:`UdpTagSim.replug`, exactly as with a pulled USB cable.
     """
+    import nfc.clf
     from nfc.clf import udp
 
     device_cls: Any = udp.Device
@@ -486,18 +487,24 @@ def unplug_hook(*sims: UdpTagSim) -> Iterator[None]:
             raise enodev()
         originals["_send_data"](self, *args)
 
-    def recv_data(self: Any, *args: Any) -> Any:
-        if lost(self):
-            raise enodev()
-        try:
-            result = originals["_recv_data"](self, *args)
-        except Exception:
+    def recv_data(self: Any, timeout: float | None, *brty: str) -> Any:
+        if timeout is None:
+            return originals["_recv_data"](self, timeout, *brty)
+        # wait in short slices, so an unplug during nfcpy's 1 s SENS_RES wait is seen at once
+        deadline = time.time() + timeout  # nfcpy's udp driver keeps time with time.time()
+        while True:
             if lost(self):
-                raise enodev() from None
-            raise
-        if lost(self):
-            raise enodev()
-        return result
+                raise enodev()
+            left = deadline - time.time()
+            try:
+                return originals["_recv_data"](self, max(0.0, min(left, 0.02)), *brty)
+            except nfc.clf.TimeoutError:
+                if time.time() >= deadline:
+                    raise
+            except Exception:
+                if lost(self):
+                    raise enodev() from None
+                raise
 
     device_cls._create_socket = create_socket
     device_cls._send_data = send_data

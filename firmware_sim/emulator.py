@@ -149,7 +149,10 @@ class PygamePanel:
         self._help = False
         self._dirty = True
         self._quit = False
+        #: frames drawn, the screen the last one showed and when (``time.perf_counter``)
         self.frames = 0
+        self.drawn: Screen | None = None
+        self.drawn_at = 0.0
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
 
     # ------------------------------------------------------------ Panel protocol
@@ -481,6 +484,8 @@ class PygamePanel:
         if self._help:
             self._draw_help()
         pygame.display.flip()
+        self.drawn = self.screen
+        self.drawn_at = time.perf_counter()
         self.frames += 1
         self._dirty = False
 

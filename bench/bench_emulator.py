@@ -1,0 +1,240 @@
+"""Benchmarks of the pygame emulator: CPU idle and during an auction, click-to-frame latency, RSS.
+
+Each scenario runs in a child process (``python -m bench.bench_emulator --child NAME``) with
+SDL's dummy video and audio drivers, so that the figures are the emulator's own: CPU is the
+child's user+system time over the measured wall time (all threads, the mixer's included),
+in percent of one core. The latency is the time from a mouse click posted on a card to the
+flip of the frame showing the screen a stand-in daemon sent back in answer (the daemon runs
+in its own thread, as in ``ultibank emulate``). When Xvfb is installed, the idle scenario
+also runs on a real X server. Imports ``bench.common``, the emulator and the standard library.
+
+``python -m bench.bench_emulator [--quick]`` prints the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import random
+import select
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import Result, at_most, percentile
+
+AREA = "emulator"
+ROOT = Path(__file__).resolve().parents[1]
+IDLE_TARGET = 3.0  # % of a core
+LATENCY_TARGET_MS = 50.0
+RSS_TARGET_MB = 100.0
+
+
+# -- the child ----------------------------------------------------------------------------
+
+
+def _cpu_seconds() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _child(name: str, seconds: float) -> dict[str, Any]:
+    """Run one scenario in this process; return its raw figures."""
+    from bank.unit.io import CardTapped, Cue, Icon, Input, Screen
+    from firmware_sim import layout as L
+    from firmware_sim.emulator import PygamePanel
+    from firmware_sim.pg import pygame
+
+    panel = PygamePanel("ultime-fr", sound=True)
+    inbox: queue.SimpleQueue[Input] = queue.SimpleQueue()
+    panel.start(inbox.put)
+    stop = threading.Event()
+    out: dict[str, Any] = {"scenario": name, "seconds": seconds}
+    panel.show(Screen(name="idle", lines=("Ultibank", "Tap a bank card")))
+
+    def daemon() -> None:
+        """Stand-in daemon: answers each card tap with a screen naming the tap's number."""
+        while not stop.is_set():
+            try:
+                item = inbox.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if isinstance(item, CardTapped) and item.card is not None:
+                panel.show(Screen(name="balance", amount=item.card.number, token="car"))
+                panel.play(Cue.READ)
+
+    def auction() -> None:
+        """Screens changing every second with a tick, as during an auction countdown."""
+        left = 10
+        while not stop.wait(1.0):
+            left = left - 1 if left > 0 else 10
+            screen = Screen(name="auction", amount=240, number=11, countdown=left,
+                            icons=frozenset({Icon.AUCTION}), lines=("Enchères #11",))  # fmt: skip
+            panel.show(screen)
+            panel.play(Cue.AUCTION_TICK)
+
+    latencies: list[float] = []
+
+    def clicker() -> None:
+        """Clicks bank cards at random moments and waits for the answering frame."""
+        bank_cards = {
+            s.action.card.number: s
+            for s in L.hotspots(panel.edition)
+            if isinstance(s.action, L.TapCard) and s.action.card.kind == "bank"
+        }
+        rng = random.Random(7)
+        n = 0
+        while not stop.wait(rng.uniform(0.05, 0.25)):
+            n += 1
+            number = 1 + n % 4
+            spot = bank_cards[number]
+            want = Screen(name="balance", amount=number, token="car")
+            if panel.drawn == want:  # same answer as last time: nothing would change
+                panel.show(Screen(name="idle"))
+                time.sleep(0.05)
+            t0 = time.perf_counter()
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.centre, button=1))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot.centre, button=1))
+            deadline = t0 + 1.0
+            while not (panel.drawn == want and panel.drawn_at > t0):
+                if time.perf_counter() > deadline or stop.is_set():
+                    break
+                time.sleep(0.0005)
+            else:
+                latencies.append(panel.drawn_at - t0)
+
+    threading.Thread(target=daemon, daemon=True).start()
+    panel.open()
+    panel.step()
+    warm = 1.0
+    threads = {"auction": auction, "latency": clicker}
+    if name in threads:
+        threading.Thread(target=threads[name], daemon=True).start()
+
+    def timer() -> None:
+        time.sleep(warm)
+        out["cpu0"], out["wall0"], out["frames0"] = _cpu_seconds(), time.monotonic(), panel.frames
+        time.sleep(seconds)
+        out["cpu1"], out["wall1"], out["frames1"] = _cpu_seconds(), time.monotonic(), panel.frames
+        out["rss_mb"] = _rss_mb()
+        stop.set()
+
+    threading.Thread(target=timer, daemon=True).start()
+    panel.run_ui(stop)
+    out["cpu_percent"] = 100 * (out["cpu1"] - out["cpu0"]) / (out["wall1"] - out["wall0"])
+    out["frames"] = out["frames1"] - out["frames0"]
+    out["latencies"] = latencies
+    out["player"] = type(panel.player).__name__
+    return out
+
+
+# -- the parent ---------------------------------------------------------------------------
+
+
+def _run_child(name: str, seconds: float, display: str | None = None) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
+    env.update(PYTHONPATH=str(ROOT), SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    if display is None:
+        env["SDL_VIDEODRIVER"] = "dummy"
+    else:
+        env["DISPLAY"] = display
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.bench_emulator", "--child", name, str(seconds)],
+        env=env, cwd=ROOT, capture_output=True, text=True, timeout=seconds + 60,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise RuntimeError(f"emulator bench {name} failed:\n{proc.stderr}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+class _Xvfb:
+    """An Xvfb server for the X11 figure, if Xvfb is installed."""
+
+    def __init__(self) -> None:
+        read_fd, write_fd = os.pipe()
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten",
+             "tcp"], pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        os.close(write_fd)
+        ready, _, _ = select.select([read_fd], [], [], 10)
+        number = os.read(read_fd, 32).decode().strip() if ready else ""
+        os.close(read_fd)
+        if not number.isdigit():
+            self.close()
+            raise RuntimeError("Xvfb did not start")
+        self.display = f":{number}"
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def run(quick: bool) -> list[Result]:
+    """Measure the emulator; *quick* shortens each scenario from 30 s to 5 s."""
+    seconds = 5.0 if quick else 30.0
+    idle = _run_child("idle", seconds)
+    auction = _run_child("auction", seconds)
+    latency = _run_child("latency", seconds)
+    lat_ms = [1000 * v for v in latency["latencies"]]
+    results = [
+        Result(AREA, "CPU idle (dummy video)", idle["cpu_percent"], "% of a core",
+               at_most(IDLE_TARGET), note=f"{seconds:g} s, {idle['frames']} frames drawn"),
+        Result(AREA, "CPU during an auction countdown (dummy video)", auction["cpu_percent"],
+               "% of a core", note=f"a new screen and a tick every second, "
+               f"{auction['frames']} frames"),
+        Result(AREA, "click to new frame, p50", percentile(lat_ms, 50), "ms",
+               note=f"{len(lat_ms)} clicks on bank cards, daemon in another thread"),
+        Result(AREA, "click to new frame, p99", percentile(lat_ms, 99), "ms",
+               at_most(LATENCY_TARGET_MS)),
+        Result(AREA, "resident memory (VmRSS)", max(idle["rss_mb"], auction["rss_mb"],
+               latency["rss_mb"]), "MB", at_most(RSS_TARGET_MB),
+               note=f"with the mixer open ({idle['player']})"),
+    ]  # fmt: skip
+    if shutil.which("Xvfb"):
+        xvfb = _Xvfb()
+        try:
+            x11 = _run_child("idle", seconds, display=xvfb.display)
+            x11_auction = _run_child("auction", seconds, display=xvfb.display)
+        finally:
+            xvfb.close()
+        results += [
+            Result(AREA, "CPU idle (X11 on Xvfb)", x11["cpu_percent"], "% of a core",
+                   at_most(IDLE_TARGET), note=f"{x11['frames']} frames drawn"),
+            Result(AREA, "CPU during an auction countdown (X11 on Xvfb)",
+                   x11_auction["cpu_percent"], "% of a core"),
+        ]  # fmt: skip
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: ``--quick`` for the parent, ``--child NAME SECONDS`` internally."""
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_emulator")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--child", nargs=2, metavar=("SCENARIO", "SECONDS"))
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(_child(args.child[0], float(args.child[1]))))
+        return 0
+    for r in run(args.quick):
+        verdict = {None: "", True: "pass", False: "FAIL"}[r.passed]
+        print(f"{r.name:50} {r.value:8.2f} {r.unit:12} {verdict:4} {r.note}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -61,7 +61,7 @@ def _tap_latency(root: Path, n: int) -> list[Result]:
     settings = load_settings(None, [f'game.data_dir="{root}"'])
     rt = Runtime(settings)
     probe = _Probe()
-    rt.add_panel(probe)  # type: ignore[arg-type]
+    rt.add_panel(probe)
     rt.start(control=False)
     post = rt.daemon.post
     reader, service = start_sim_reader(post, rt.clock, deck=rt.deck)

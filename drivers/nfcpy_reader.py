@@ -364,7 +364,10 @@ def write_message(tag: Any, message: bytes, *, overwrite: bool = False) -> None:
     """Store NDEF *message* on the nfcpy Type 2 *tag* and read it back; TagError if refused."""
     nfc = _import_nfc()
     if not isinstance(tag, nfc.tag.tt2.Type2Tag):
-        raise TagError(f"not an NFC Forum Type 2 tag ({tag}): use NTAG213/215/216 stickers")
+        raise TagError(
+            f"not an NFC Forum Type 2 tag (nfcpy sees a {type(tag).__name__}): "
+            "use NTAG213/215/216 stickers"
+        )
     command_error = nfc.tag.TagCommandError
     try:
         ndef = tag.ndef

@@ -36,6 +36,7 @@ from drivers.nfcpy_reader import (
     check_path,
     translate_open_error,
     write_card,
+    write_message,
 )
 from tests.drivers.conformance import ReaderConformance
 from tests.support.udp_tag_sim import (
@@ -403,6 +404,14 @@ def test_write_card_takes_a_tag_holding_only_an_empty_record(sim: UdpTagSim) -> 
     assert tag.user_data()[: len(tlv)] == tlv
 
 
+def test_write_refuses_a_tag_that_is_not_type_2() -> None:
+    import nfc.tag.tt3
+
+    felica = object.__new__(nfc.tag.tt3.Type3Tag)  # what nfcpy hands over for a FeliCa card
+    with pytest.raises(TagError, match=r"not an NFC Forum Type 2 tag.*Type3Tag"):
+        write_message(felica, encode_card_record(PROP16))
+
+
 def test_write_card_without_a_tag_times_out(sim: UdpTagSim) -> None:
     with pytest.raises(TagError, match="no tag"):
         write_card(PROP16, sim.path, timeout=0.3)
@@ -508,6 +517,22 @@ def test_simulator_stays_mute_to_commands_before_selection(sim: UdpTagSim) -> No
         assert ask("106A 9320") is None  # ...so anticollision is ignored too
         assert ask("106A 26") == b"106A 4400"
         assert ask("106A 9320") == b"106A 88" + b"04a1b2" + b"%02x" % (0x88 ^ 0x04 ^ 0xA1 ^ 0xB2)
+
+
+def test_simulator_answers_a_sens_req_still_pending_when_the_card_arrives(
+    sim: UdpTagSim,
+) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.settimeout(0.3)
+        s.sendto(b"106A 26", sim.address)  # the reader polls an empty field...
+        with pytest.raises(TimeoutError):
+            s.recv(1024)
+        s.sendto(b"106A 26", sim.address)
+        deadline = time.monotonic() + 2.0
+        while not [t for t in sim.trace if t.dir == "rx"][1:] and time.monotonic() < deadline:
+            threading.Event().wait(0.005)
+        sim.place(UID_A)  # ...and the card lands during its 1 s wait
+        assert s.recv(1024) == b"106A 4400"
 
 
 def test_simtag_lock_bits_are_one_time_programmable() -> None:

@@ -14,10 +14,8 @@ from drivers.sim import SimReader
 def _run_enroll(
     reader: SimReader, deck: Path, only: list[str], lines: list[str]
 ) -> threading.Thread:
-    t = threading.Thread(
-        target=enroll, args=(reader, deck), kwargs={"only": only, "say": lines.append,
-                                                   "card_timeout": 10.0, "rearm_s": 0.0}, daemon=True
-    )  # fmt: skip
+    kwargs = {"only": only, "say": lines.append, "card_timeout": 10.0, "rearm_s": 0.0}
+    t = threading.Thread(target=enroll, args=(reader, deck), kwargs=kwargs, daemon=True)
     t.start()
     return t
 

@@ -990,7 +990,9 @@ class Unit:
         if kind in ("reset_level", "max_level") and number is not None:
             level = after.prop(number).level
             return s.event_done(eid, s.say("land.level", level=level), number=number, level=level)
-        changed = sum(
-            1 for e in tx.events if isinstance(e, PropertyChanged) and e.old_level != e.new_level
+        changed = any(
+            isinstance(e, PropertyChanged) and e.old_level != e.new_level for e in tx.events
         )
-        return s.event_done(eid, s.say("event.levels", n=changed), number=number)
+        text = s.say(f"event.{kind}") if changed else s.say("event.none")
+        level = after.prop(number).level if number is not None else None
+        return s.event_done(eid, text, number=number, level=level)

@@ -407,7 +407,7 @@ class Screens:
     def device_lost(self, kind: str) -> Screen:
         first = self.say("reader.lost.1") if kind == "reader" else self.say("panel.lost.1")
         return Screen(
-            "reader_lost", (first, self.say("lost.2")), icons=frozenset({Icon.READER_LOST})
+            f"{kind}_lost", (first, self.say("lost.2")), icons=frozenset({Icon.READER_LOST})
         )
 
     def refused(self, reason: str) -> Screen:

@@ -18,6 +18,7 @@ import time
 from bank.unit.io import (
     ButtonPressed,
     ButtonReleased,
+    CardId,
     CardLifted,
     CardTapped,
     Cue,
@@ -26,6 +27,8 @@ from bank.unit.io import (
     Screen,
 )
 from firmware_sim.emulator import PygamePanel, display_available
+from firmware_sim.layout import TapCard, hotspots
+from firmware_sim.pg import pygame
 
 DEMO_SCREENS = {
     "property": Screen(
@@ -73,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-sound", action="store_true")
     parser.add_argument("--screenshot", metavar="FILE", help="save a PNG after the first frame")
     parser.add_argument("--seconds", type=float, help="stop after this many seconds")
+    parser.add_argument(
+        "--on-reader", metavar="CARD", help="start with this card (e.g. prop:16) held on the reader"
+    )
     args = parser.parse_args(argv)
 
     if not display_available():
@@ -92,6 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     # SDL turns SIGTERM into a QUIT event once the window is open; this covers the time before.
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     panel.open()
+    if args.on_reader:
+        card = CardId.parse(args.on_reader)
+        spot = next(s for s in hotspots(panel.edition) if s.action == TapCard(card))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.centre, button=1))
     panel.step()
     if args.screenshot:
         panel.save_screenshot(args.screenshot)

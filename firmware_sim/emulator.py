@@ -375,7 +375,7 @@ class PygamePanel:
         if self._entry is not None:
             self._entry_key(key, char)
             return
-        if self._help and key == pygame.K_ESCAPE:
+        if self._help:  # any key closes the help, and does nothing else
             self._help = False
             self._dirty = True
             return
@@ -611,6 +611,8 @@ class PygamePanel:
             return self._describe(spot.action.card)
         if spot is not None and isinstance(spot.action, L.PressButton):
             return f"button {_SYMBOL[spot.action.button]}  (right-click to latch)"
+        if self._on_reader is not None:
+            return f"on the reader: {self._describe(self._on_reader)}"
         return "F1 or ? for help"
 
     def _describe(self, card: CardId) -> str:
@@ -637,7 +639,7 @@ class PygamePanel:
     def _draw_help(self) -> None:
         win = self.window
         shade = pygame.Surface(win.get_size(), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 200))
+        shade.fill((8, 14, 12, 232))
         win.blit(shade, (0, 0))
         rows = L.help_rows()
         x, y = 80, 60
@@ -670,7 +672,7 @@ class PygamePanel:
         return self._lcd_surface
 
 
-_SYMBOL = {Button.OK: "✓", Button.MENU: "M", Button.CANCEL: "X"}
+_SYMBOL = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 _KIND_NAME = {"prop": "property", "event": "event", "bank": "bank"}
 _DIGIT_KEYS = {getattr(pygame, f"K_{d}"): str(d) for d in range(10)} | {
     getattr(pygame, f"K_KP{d}"): str(d) for d in range(10)

@@ -102,7 +102,7 @@ def _bank_help(n: int) -> str:
 SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut(
         "Enter",
-        "button ✓ (hold the key to hold the button)",
+        "button OK, the tick (hold the key to hold the button)",
         PressButton(Button.OK),
         keys=(pygame.K_RETURN, pygame.K_KP_ENTER),
     ),
@@ -137,7 +137,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     ),
     Shortcut(
         "U",
-        f"undo gesture: hold ✓ and X together for {HOLD_SECONDS:g} s",
+        f"undo gesture: hold OK and X together for {HOLD_SECONDS:g} s",
         HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS),
         keys=(pygame.K_u,),
     ),
@@ -156,11 +156,11 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     ),
 )
 
-#: What the mouse does, for the help overlay.
+#: What the mouse does, for the help overlay. (The window's font has no tick: ✓ is "OK".)
 MOUSE_HELP: tuple[tuple[str, str], ...] = (
     ("click a card", "tap it on the reader (it stays on while the mouse button is down)"),
     ("click a button", "press it (held while the mouse button is down)"),
-    ("right-click a button", "latch it pressed or release it (to hold ✓ and X together)"),
+    ("right-click a button", "latch it pressed or release it (to hold OK and X together)"),
 )
 
 

@@ -279,6 +279,12 @@ def test_help_overlay_lists_every_shortcut_and_toggles(rig: PanelRig) -> None:
     assert sum(shaded[:3]) < sum(before[:3]) / 2  # the overlay darkens the window
     rig.key(pygame.K_SLASH, "?")
     assert not rig.panel.help_visible
+    rig.key(pygame.K_F1)
+    rig.key(pygame.K_RETURN, "\r")  # any key closes the help and does nothing else
+    assert not rig.panel.help_visible
+    rig.key(pygame.K_F1)
+    rig.click(L.BUTTON_CENTRES[Button.OK])  # so does a click
+    assert not rig.panel.help_visible
     assert rig.take() == []
 
 

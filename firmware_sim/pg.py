@@ -3,16 +3,15 @@
 ``PYGAME_HIDE_SUPPORT_PROMPT`` silences the banner and ``SDL_VIDEO_X11_WMCLASS=ubemu`` gives
 the window a stable class (``xdotool search --classname ubemu``); both only take effect if
 set before pygame is imported, and an explicit value in the environment wins. A missing
-pygame becomes a :class:`drivers.base.PanelError` that says how to install it.
+pygame is an ``ImportError`` (``name="pygame"``) whose message says how to install it, so the
+command line can fall back to the terminal view.
 
-Imports pygame, ``drivers.base`` and the standard library.
+Imports pygame and the standard library.
 """
 
 from __future__ import annotations
 
 import os
-
-from drivers.base import PanelError
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "ubemu")
@@ -20,8 +19,9 @@ os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "ubemu")
 try:
     import pygame
 except ImportError as err:  # pragma: no cover - depends on the installation
-    raise PanelError(
-        "the emulator needs pygame-ce: pip install 'ultibank[emu]' (or pip install pygame-ce)"
+    raise ImportError(
+        "the emulator needs pygame-ce: pip install 'ultibank[emu]' (or pip install pygame-ce)",
+        name="pygame",
     ) from err
 
 #: The pygame flavour and version the golden images were drawn with.

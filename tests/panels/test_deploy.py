@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from bank.cli import build_parser
 from bank.settings import load_settings
 from drivers.gpio_panel import GpioPins, LcdConfig
 
@@ -49,9 +51,12 @@ def test_unit_has_the_required_keys() -> None:
         "audio",
     }
     assert svc["StateDirectory"] == ["ultibank"]
-    assert svc["ExecStart"] == [
-        "/opt/ultibank/venv/bin/ultibank run --config /etc/ultibank/config.toml"
-    ]
+    (exec_start,) = svc["ExecStart"]
+    program, *argv = shlex.split(exec_start)
+    assert program == "/opt/ultibank/venv/bin/ultibank"
+    # The command line must be one the real CLI accepts.
+    args = build_parser().parse_args(argv)
+    assert args.command == "run" and str(args.config) == "/etc/ultibank/config.toml"
     for key, value in {
         "NoNewPrivileges": "yes",
         "ProtectSystem": "strict",

@@ -155,7 +155,7 @@ def tap_block(
 
 def run(quick: bool) -> list[Result]:
     """Time place -> presence for the backend and for bare nfcpy, in alternating blocks."""
-    taps, rounds = (8, 2) if quick else (40, 4)
+    taps, rounds = (8, 4) if quick else (40, 8)
     rng = random.Random(20261129)
     contestants: dict[str, StartReader] = {"backend": start_backend, "floor": start_floor}
     placed: dict[str, list[float]] = {name: [] for name in contestants}

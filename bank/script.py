@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -85,6 +86,17 @@ def _seconds(word: str, what: str, *, positive: bool) -> float:
     return value
 
 
+def _uid(text: str) -> str:
+    """A UID as the deck writes it; any hex string is taken (a wrong length is just unknown)."""
+    try:
+        return normalize_uid(text)
+    except ValueError:
+        uid = re.sub(r"[:\s-]", "", text).upper()
+        if not uid or not re.fullmatch(r"[0-9A-F]+", uid):
+            raise ValueError(f"not a hex UID: {text!r}") from None
+        return uid
+
+
 def _parse_line(number: int, text: str) -> Action | None:
     words = text.split("#", 1)[0].split()
     if not words:
@@ -98,7 +110,7 @@ def _parse_line(number: int, text: str) -> Action | None:
     if verb == "tap":
         arity(1, "tap bank:N|prop:N|event:N|uid:HEX")
         if args[0].startswith("uid:"):
-            uid = normalize_uid(words[1][4:])
+            uid = _uid(words[1][4:])
             return Action(number, text, verb, uid=uid)
         return Action(number, text, verb, card=CardId.parse(args[0]))
     if verb == "press":

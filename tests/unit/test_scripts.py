@@ -185,6 +185,7 @@ def test_parse_accepts_the_whole_language() -> None:
         + ["panel"] * 2
     )
     assert actions[4].uid == "04A1B2C3"
+    assert parse_script("tap uid:abc")[0].uid == "ABC"  # an odd UID is only unknown
     with pytest.raises(ScriptError):
         parse_script("tap bank:9", "x.tap")
 

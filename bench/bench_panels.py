@@ -79,16 +79,16 @@ def _link(quick: bool) -> list[Result]:
                 screen = Screen("balance", lines=("Joueur 2",), amount=i, token="car")
                 t0 = time.perf_counter()
                 panel.show(screen)
-                show.append(_wait(lambda s=screen: fw.screen == s) - t0)
+                show.append(_wait(lambda: fw.screen == screen) - t0)  # noqa: B023
             press: list[float] = []
             for _ in range(n // 2):
                 before = len(inbox.items)
                 t0 = time.perf_counter()
                 fw.press(Button.OK)
-                _wait(lambda b=before: len(inbox.items) > b)
+                _wait(lambda: len(inbox.items) > before)  # noqa: B023
                 press.append(inbox.items[-1][0] - t0)
                 fw.release(Button.OK)
-                _wait(lambda b=before: len(inbox.items) > b + 1)
+                _wait(lambda: len(inbox.items) > before + 1)  # noqa: B023
             # Idle link: pings once a second, reads wake every 0.1 s.
             seconds = 2.0 if quick else 5.0
             r0 = resource.getrusage(resource.RUSAGE_SELF)

@@ -135,7 +135,7 @@ def test_each_cue_plays_its_tone_pattern(panel: GpioPanel, factory: MockFactory)
     for n, cue in enumerate(Cue, start=1):
         pin.frequencies.clear()
         panel.play(cue)
-        wait_until(lambda n=n: len(panel.cues_played) == n, what=f"cue {cue}")
+        wait_until(lambda: len(panel.cues_played) == n, what=f"cue {cue}")  # noqa: B023
         tones = [f for f in pin.frequencies if f]
         want = [float(hz) for hz, _ in PATTERNS[cue] if hz]
         assert tones == pytest.approx(want)

@@ -18,7 +18,12 @@ from firmware_sim.panel_firmware import PanelFirmware
 from tests.panels.conftest import Inbox, StepClock, wait_until
 from tests.support.pty_pair import PtyPair
 
-FAST = {"ack_timeout": 0.1, "ping_interval": 0.3, "backoff_start": 0.05, "backoff_max": 0.2}
+FAST: dict[str, Any] = {
+    "ack_timeout": 0.1,
+    "ping_interval": 0.3,
+    "backoff_start": 0.05,
+    "backoff_max": 0.2,
+}
 
 BALANCE = Screen(
     "property",

@@ -106,12 +106,13 @@ class Pty:
 
     def pump(self, timeout: float = 0.05) -> None:
         assert self.proc.stderr is not None
-        ready, _, _ = select.select([self.master, self.proc.stderr], [], [], timeout)
+        err_fd = self.proc.stderr.fileno()
+        ready, _, _ = select.select([self.master, err_fd], [], [], timeout)
         if self.master in ready:
             with contextlib.suppress(OSError):
                 self.screen += os.read(self.master, 4096)
-        if self.proc.stderr in ready:
-            self._err += os.read(self.proc.stderr.fileno(), 4096)
+        if err_fd in ready:
+            self._err += os.read(err_fd, 4096)
             *lines, self._err = self._err.split(b"\n")
             self.inputs += [x.decode() for x in lines]
 

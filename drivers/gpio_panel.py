@@ -29,7 +29,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,6 +126,28 @@ class GpioPanel:
         self._lock = threading.Lock()
         #: cues whose pattern has finished playing (or was cut short), for diagnostics
         self.cues_played: list[Cue] = []
+
+    @classmethod
+    def from_config(
+        cls, panel: Mapping[str, Any], *, clock: Callable[[], float] = time.monotonic
+    ) -> GpioPanel:
+        """Build from the ``[panel]`` table (``gpio_ok``... ``lcd_rows``; a negative
+        ``gpio_buzzer`` means no buzzer, ``lcd_rows = 0`` no LCD)."""
+        pins = GpioPins(
+            ok=panel.get("gpio_ok", 17),
+            menu=panel.get("gpio_menu", 27),
+            cancel=panel.get("gpio_cancel", 22),
+            buzzer=None if int(panel.get("gpio_buzzer", 18)) < 0 else panel.get("gpio_buzzer", 18),
+        )
+        rows = int(panel.get("lcd_rows", 4))
+        lcd = None
+        if rows > 0:
+            lcd = LcdConfig(
+                address=int(panel.get("lcd_address", 0x27)),
+                cols=int(panel.get("lcd_cols", 20)),
+                rows=rows,
+            )
+        return cls(pins, lcd, buzzer=str(panel.get("buzzer", "tonal")), clock=clock)
 
     # ------------------------------------------------------------ Panel protocol
 

@@ -239,3 +239,15 @@ def test_no_pin_factory_off_the_pi_is_a_clear_panel_error(
     p = GpioPanel(lcd=None)
     with pytest.raises(PanelError, match="lgpio"):
         p.start(Inbox())
+
+
+def test_built_from_the_panel_settings() -> None:
+    from bank.settings import DEFAULTS
+
+    p = GpioPanel.from_config(DEFAULTS["panel"])
+    assert p.pins == GpioPins() and p.lcd_config == LcdConfig()
+    raw = {**DEFAULTS["panel"], "gpio_ok": 5, "gpio_buzzer": -1, "lcd_rows": 2, "lcd_cols": 16}
+    p = GpioPanel.from_config(raw)
+    assert p.pins == GpioPins(ok=5, buzzer=None)
+    assert p.lcd_config == LcdConfig(cols=16, rows=2)
+    assert GpioPanel.from_config({**raw, "lcd_rows": 0}).lcd_config is None

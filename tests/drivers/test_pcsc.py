@@ -10,10 +10,12 @@ tests skip locally and fail under CI. The pure helpers at the end run everywhere
 from __future__ import annotations
 
 import contextlib
+import itertools
 import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -64,9 +66,7 @@ UID_B = "04C0FFEE000001"
 PROP16 = CardId("prop", 16)
 BANK2 = CardId("bank", 2)
 DECK = Deck({UID_A: PROP16, UID_B: BANK2})
-PLAIN = f"{PLAIN_READER} 00 00"
 ACR122 = f"{ACR122_READER} 00 00"
-PLAIN_PATH = "pcsc:virtual pcd"
 ACR122_PATH = "pcsc:ACR122"
 T = TypeVar("T")
 
@@ -92,22 +92,47 @@ def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pcscd]:
 
 @pytest.fixture
 def pcscd(daemon: Pcscd) -> Iterator[Pcscd]:
-    """The module's pcscd, running and with both readers empty at the start of each test."""
+    """The module's pcscd, running (started again after a test that stopped it)."""
     if not daemon.running:
         daemon.start()
-    for reader in (PLAIN, ACR122):
-        wait_card_state(reader, present=False)
     yield daemon
     if not daemon.running:
         daemon.start()
 
 
+@dataclass(frozen=True)
+class Slot:
+    """One slot of the vpcd reader: its pcscd name and the port a card connects to."""
+
+    reader: str
+    port: int
+
+    @property
+    def path(self) -> str:
+        return f"pcsc:{self.reader}"
+
+
+# Tests alternate between vpcd's two slots: pcscd needs up to one 400 ms poll to notice the
+# previous test's card has gone, and meanwhile the next test already runs on the other slot.
+_SLOTS = itertools.cycle(
+    [Slot(f"{PLAIN_READER} 00 00", PLAIN_PORT), Slot(f"{PLAIN_READER} 00 01", PLAIN_PORT + 1)]
+)
+
+
 @pytest.fixture
-def cards(pcscd: Pcscd) -> Iterator[Callable[..., VirtualNtag]]:
-    """A factory of virtual cards laid on a reader; all are lifted after the test."""
+def slot(pcscd: Pcscd) -> Slot:
+    """An empty slot of the plain virtual reader for this test."""
+    chosen = next(_SLOTS)
+    wait_card_state(chosen.reader, present=False)
+    return chosen
+
+
+@pytest.fixture
+def cards(slot: Slot) -> Iterator[Callable[..., VirtualNtag]]:
+    """A factory of virtual cards laid on the test's slot; all are lifted after the test."""
     made: list[VirtualNtag] = []
 
-    def lay(uid: str = UID_A, *, port: int = PLAIN_PORT, **kwargs: object) -> VirtualNtag:
+    def lay(uid: str = UID_A, *, port: int = slot.port, **kwargs: object) -> VirtualNtag:
         card = VirtualNtag(uid, port=port, **kwargs)  # type: ignore[arg-type]
         made.append(card)
         card.insert()
@@ -167,9 +192,9 @@ class Running:
 
 
 @pytest.fixture
-def plain(pcscd: Pcscd) -> Iterator[Running]:
+def plain(slot: Slot) -> Iterator[Running]:
     """The backend running on the plain virtual reader, already open (empty field)."""
-    running = Running(PcscBackend(PLAIN_PATH))
+    running = Running(PcscBackend(slot.path))
     opened = running.next()
     assert opened == CardAbsent(None, at=opened.at), "open must announce an empty field"
     yield running
@@ -185,14 +210,15 @@ class PcscWorld:
     timeout = 4.0
     quiet_s = 0.8  # two pcscd polls (the 2 s case is test_a_card_lying_still_is_one_tap)
 
-    def __init__(self, daemon: Pcscd) -> None:
+    def __init__(self, daemon: Pcscd, slot: Slot) -> None:
         self.daemon = daemon
-        self.backend = PcscBackend(PLAIN_PATH)
+        self.slot = slot
+        self.backend = PcscBackend(slot.path)
         self.card: VirtualNtag | None = None
 
     def place(self, uid: str, ndef: bytes | None = None) -> object:
         self.lift()
-        self.card = VirtualNtag(uid, ndef=ndef)
+        self.card = VirtualNtag(uid, ndef=ndef, port=self.slot.port)
         self.card.insert()
         return self.card
 
@@ -211,8 +237,8 @@ class PcscWorld:
 @pytest.mark.pcscd
 class TestPcscConformance(ReaderConformance):
     @pytest.fixture
-    def world(self, pcscd: Pcscd) -> Iterator[PcscWorld]:
-        world = PcscWorld(pcscd)
+    def world(self, pcscd: Pcscd, slot: Slot) -> Iterator[PcscWorld]:
+        world = PcscWorld(pcscd, slot)
         yield world
         world.lift()
 
@@ -237,9 +263,11 @@ def test_reads_uid_and_ndef_reading_only_the_pages_it_needs(
 
 
 @pytest.mark.pcscd
-def test_a_card_lying_still_is_one_tap(pcscd: Pcscd, cards: Callable[..., VirtualNtag]) -> None:
+def test_a_card_lying_still_is_one_tap(
+    slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+) -> None:
     inbox: queue.Queue[Input] = queue.Queue()
-    with ReaderService(PcscBackend(PLAIN_PATH), inbox.put, DECK, rearm_s=0.05):
+    with ReaderService(PcscBackend(slot.path), inbox.put, DECK, rearm_s=0.05):
         card = cards(UID_A)
         assert next_of(inbox, CardTapped).card == PROP16
         polls = card.atr_requests
@@ -253,7 +281,7 @@ def test_a_card_lying_still_is_one_tap(pcscd: Pcscd, cards: Callable[..., Virtua
 
 @pytest.mark.pcscd
 def test_a_swap_while_the_loop_looks_away_is_seen_by_the_event_counter(
-    pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+    slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag]
 ) -> None:
     """Lift A and lay B while the backend is busy: the state reads "present" both times,
     only pcsc-lite's event counter tells the cards apart."""
@@ -265,20 +293,21 @@ def test_a_swap_while_the_loop_looks_away_is_seen_by_the_event_counter(
         if isinstance(event, CardPresent) and event.uid == UID_A:
             release.wait(10.0)  # the daemon is busy: the backend's loop is not looking
 
-    running = Running(PcscBackend(PLAIN_PATH), emit=slow_consumer)
+    running = Running(PcscBackend(slot.path), emit=slow_consumer)
     running.events = events
     try:
         assert isinstance(running.next(), CardAbsent)
         first = cards(UID_A)
         assert running.next_present().uid == UID_A
-        counter = wait_card_state(PLAIN, present=True)
+        counter = wait_card_state(slot.reader, present=True)
         first.remove()
         cards(UID_B)
         # wait until pcscd has seen both the removal and the insertion
         assert wait_until(
-            lambda: (event := reader_event(PLAIN)) is not None and event[0] >= counter + 2, 3.0
+            lambda: (event := reader_event(slot.reader)) is not None and event[0] >= counter + 2,
+            3.0,
         ), "pcscd never saw the swap"
-        assert reader_event(PLAIN) is not None
+        assert reader_event(slot.reader) is not None
         release.set()
         gone = running.next()
         assert gone == CardAbsent(UID_A, at=gone.at), "the swapped-out card was not reported gone"
@@ -290,12 +319,12 @@ def test_a_swap_while_the_loop_looks_away_is_seen_by_the_event_counter(
 
 @pytest.mark.pcscd
 def test_a_card_pulled_mid_read_is_not_a_tap(
-    plain: Running, cards: Callable[..., VirtualNtag]
+    slot: Slot, plain: Running, cards: Callable[..., VirtualNtag]
 ) -> None:
     # answers FF CA and the first FF B0, then leaves during the second page read
     pulled = cards("04BADBADBADBAD", ndef=encode_card_record(PROP16), pull_after=2)
     assert pulled.pulled.wait(3.0), "the backend never started reading the card"
-    assert wait_until(lambda: not reader_present(PLAIN), 2.0)
+    assert wait_until(lambda: not reader_present(slot.reader), 2.0)
     seen = plain.during(0.5)  # the read is over: a tap would have come before the absence
     assert not [e for e in seen if isinstance(e, CardPresent)], f"a cut-short read tapped: {seen}"
     pulled.remove()
@@ -318,10 +347,10 @@ def reader_present(reader: str) -> bool:
     ],
 )
 def test_a_malformed_ndef_falls_back_to_the_uid(
-    pcscd: Pcscd, cards: Callable[..., VirtualNtag], data: bytes
+    slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag], data: bytes
 ) -> None:
     inbox: queue.Queue[Input] = queue.Queue()
-    service = ReaderService(PcscBackend(PLAIN_PATH), inbox.put, DECK, rearm_s=0.05)
+    service = ReaderService(PcscBackend(slot.path), inbox.put, DECK, rearm_s=0.05)
     with service:
         cards(UID_A, data=data)
         tap = next_of(inbox, CardTapped)
@@ -341,8 +370,8 @@ def next_of(inbox: queue.Queue[Input], kind: type[T], timeout: float = 3.0) -> T
 
 
 @pytest.mark.pcscd
-def test_pcscd_stopping_ends_run_with_a_reader_error(pcscd: Pcscd) -> None:
-    running = Running(PcscBackend(PLAIN_PATH))
+def test_pcscd_stopping_ends_run_with_a_reader_error(slot: Slot, pcscd: Pcscd) -> None:
+    running = Running(PcscBackend(slot.path))
     assert isinstance(running.next(), CardAbsent)
     pcscd.stop()
     running.thread.join(3.0)
@@ -353,11 +382,11 @@ def test_pcscd_stopping_ends_run_with_a_reader_error(pcscd: Pcscd) -> None:
 
 @pytest.mark.pcscd
 def test_pcscd_killed_mid_game_the_reader_recovers_and_reads_the_next_tap(
-    pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+    slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag]
 ) -> None:
     inbox: queue.Queue[Input] = queue.Queue()
     service = ReaderService(
-        PcscBackend(PLAIN_PATH), inbox.put, DECK, rearm_s=0.05, backoff=(0.05, 0.1, 0.2)
+        PcscBackend(slot.path), inbox.put, DECK, rearm_s=0.05, backoff=(0.05, 0.1, 0.2)
     )
     with service:
         assert next_of(inbox, ReaderStatus).connected
@@ -388,6 +417,7 @@ def test_no_reader_matching_the_filter_is_a_reader_error(pcscd: Pcscd) -> None:
 def test_acr122u_blinks_and_beeps_on_read_and_error(
     pcscd: Pcscd, cards: Callable[..., VirtualNtag]
 ) -> None:
+    wait_card_state(ACR122, present=False)
     running = Running(PcscBackend(ACR122_PATH))
     try:
         assert isinstance(running.next(), CardAbsent)
@@ -420,15 +450,15 @@ def test_other_readers_get_no_feedback_apdu(
 
 @pytest.mark.pcscd
 def test_write_card_on_a_blank_tag_then_read_it_back(
-    pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+    slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag]
 ) -> None:
     tag = cards(UID_B, model=NTAG213)
-    assert write_card(BANK2, PLAIN_PATH, timeout=3.0) == UID_B
+    assert write_card(BANK2, slot.path, timeout=3.0) == UID_B
     tlv = type2_ndef_tlv(encode_card_record(BANK2))
     assert tag.data_area(len(tlv)) == tlv
     writes = [a for a in apdu_hex(tag.apdus) if a.startswith("FFD6")]
     assert writes[-1].startswith("FFD6000404"), "page 4 (the TLV length) must be written last"
-    running = Running(PcscBackend(PLAIN_PATH))
+    running = Running(PcscBackend(slot.path))
     try:
         event = running.next_present()
         assert decode_card_record(event.ndef) == BANK2
@@ -437,8 +467,8 @@ def test_write_card_on_a_blank_tag_then_read_it_back(
     # writing it again is a no-op; another card's record needs overwrite=True
     assert write_card(BANK2, "virtual pcd", timeout=3.0) == UID_B
     with pytest.raises(TagError, match=r"already holds the record of bank:2.*overwrite"):
-        write_card(PROP16, PLAIN_PATH, timeout=3.0)
-    write_card(PROP16, PLAIN_PATH, timeout=3.0, overwrite=True)
+        write_card(PROP16, slot.path, timeout=3.0)
+    write_card(PROP16, slot.path, timeout=3.0, overwrite=True)
     assert tag.data_area(len(type2_ndef_tlv(encode_card_record(PROP16)))) == type2_ndef_tlv(
         encode_card_record(PROP16)
     )
@@ -456,39 +486,45 @@ def test_write_card_on_a_blank_tag_then_read_it_back(
     ],
 )
 def test_write_is_refused_with_a_reason(
-    pcscd: Pcscd, cards: Callable[..., VirtualNtag], options: dict[str, object], reason: str
+    slot: Slot,
+    pcscd: Pcscd,
+    cards: Callable[..., VirtualNtag],
+    options: dict[str, object],
+    reason: str,
 ) -> None:
     tag = cards(UID_A, model=NTAG213, **options)
     before = bytes(tag.memory)
     with pytest.raises(TagError, match=reason):
-        write_card(PROP16, PLAIN_PATH, timeout=3.0)
+        write_card(PROP16, slot.path, timeout=3.0)
     assert bytes(tag.memory) == before, "a refused write changed the tag"
 
 
 @pytest.mark.pcscd
-def test_write_refused_by_lock_bits_alone(pcscd: Pcscd, cards: Callable[..., VirtualNtag]) -> None:
+def test_write_refused_by_lock_bits_alone(
+    slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+) -> None:
     tag = cards(UID_A, model=NTAG213)
     tag.memory[10] = 0xF0  # lock bits for pages 4-7; the CC still says writable
     with pytest.raises(TagError, match="page 4 is write-protected"):
-        write_card(PROP16, PLAIN_PATH, timeout=3.0)
+        write_card(PROP16, slot.path, timeout=3.0)
 
 
 @pytest.mark.pcscd
 def test_a_tag_pulled_mid_write_is_refused_and_stays_readable(
-    pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+    slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag]
 ) -> None:
     # FF CA, header, old NDEF, first page write: then the tag leaves
     tag = cards(UID_A, model=NTAG213, pull_after=4)
     with pytest.raises(TagError, match="mid-write"):
-        write_card(PROP16, PLAIN_PATH, timeout=3.0)
+        write_card(PROP16, slot.path, timeout=3.0)
     assert tag.page(4) == bytes.fromhex("0300FE00"), "a torn write left a half-written length"
 
 
 @pytest.mark.pcscd
-def test_write_waits_for_a_tag_and_gives_up(pcscd: Pcscd) -> None:
+def test_write_waits_for_a_tag_and_gives_up(slot: Slot, pcscd: Pcscd) -> None:
     started = time.monotonic()
     with pytest.raises(TagError, match="no tag was laid"):
-        write_card(PROP16, PLAIN_PATH, timeout=0.3)
+        write_card(PROP16, slot.path, timeout=0.3)
     assert time.monotonic() - started < 2.0
 
 

@@ -42,8 +42,9 @@ from bank.unit.io import (
 from board_assets import Edition, load_edition
 from drivers.base import PanelError
 from firmware_sim import layout as L
+from firmware_sim.dotfont import DotMatrix
 from firmware_sim.icons import token_surface
-from firmware_sim.lcd import BEZEL, LcdRenderer
+from firmware_sim.lcd import BEZEL, GLASS, ON, LcdRenderer
 from firmware_sim.pg import pygame
 from firmware_sim.sounds import NullPlayer, SoundPlayer, open_player
 
@@ -189,6 +190,7 @@ class PygamePanel:
             pygame.display.init()
             pygame.font.init()
             pygame.display.set_caption(self.title)
+            pygame.display.set_icon(_window_icon())
             self._window = pygame.display.set_mode(L.WINDOW_SIZE)
         except pygame.error as err:
             raise PanelError(f"cannot open the emulator window: {err}") from err
@@ -685,6 +687,15 @@ def _digit(key: int, char: str) -> str | None:
     if len(char) == 1 and char.isdigit():
         return char
     return None
+
+
+def _window_icon() -> pygame.Surface:
+    """A small LCD showing the mill sign, for the window manager."""
+    icon = pygame.Surface((32, 32))
+    icon.fill(BEZEL)
+    pygame.draw.rect(icon, GLASS, pygame.Rect(3, 6, 26, 20))
+    DotMatrix(pitch=2, dot=2, on=ON, ghost=None).draw(icon, "₥", (11, 9))
+    return icon
 
 
 def _ink_on(colour: pygame.Color) -> tuple[int, int, int]:

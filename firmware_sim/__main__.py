@@ -95,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
 
     panel.start(post)
     panel.show(DEMO_SCREENS[args.screen])
-    # SDL turns SIGTERM into a QUIT event once the window is open; this covers the time before.
+    # Installed before SDL starts, so SDL keeps them (it only replaces default handlers).
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
     panel.open()
     if args.on_reader:
         card = CardId.parse(args.on_reader)

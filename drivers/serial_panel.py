@@ -5,7 +5,8 @@ Link               any tty pyserial opens: ``/dev/ultibank-panel`` (udev symlink
                    ``/dev/ttyACM0``, ``/dev/serial0``, a pseudo-terminal in tests
 Protocol           :mod:`drivers.panel_protocol`, spec in ``docs/serial-protocol.md``
 Reliability        stop-and-wait: every SHOW/CUE/PING/HELLO is ACKed, retried on
-                   timeout or NAK, duplicates suppressed by sequence number
+                   timeout or NAK BUSY (other NAKs drop the message), duplicates
+                   suppressed by sequence number
 Cable pulled       read/write error or no ACK to a PING: ``PanelStatus(False)``,
                    reopened with backoff, then HELLO, screen re-sent,
                    ``PanelStatus(True)``
@@ -92,7 +93,7 @@ class SerialPanel:
         self._seq = pp.SequenceCounter()
         self._window = pp.ReceiveWindow()
         self._acked: set[int] = set()
-        self._naked: set[int] = set()
+        self._naked: dict[int, pp.NakReason | int] = {}
         self._down: set[Button] = set()
         self._panel_hello: pp.PanelHello | None = None
         self._hello_event = False
@@ -314,8 +315,15 @@ class SerialPanel:
                     self._acked.discard(seq)
                     return
                 if seq in self._naked:
-                    self._naked.discard(seq)
-                    break
+                    reason = self._naked.pop(seq)
+                    if reason is pp.NakReason.BUSY:
+                        break  # the panel asks for a retry
+                    # Intact but refused: sending the same bytes again cannot help.
+                    self.stats["refused"] += 1
+                    if kind is pp.MsgType.HELLO:
+                        raise PanelError(f"{self.port}: the panel refused HELLO ({reason})")
+                    log.error("%s: panel refused %s #%d (%s)", self.name, kind.name, seq, reason)
+                    return
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
@@ -363,8 +371,7 @@ class SerialPanel:
             else:
                 seq, reason = pp.decode_nak(frame)
                 self.stats["naks"] += 1
-                log.warning("%s: panel refused frame #%d (%s)", self.name, seq, reason)
-                self._naked.add(seq)
+                self._naked[seq] = reason
         except pp.ProtocolError as err:
             self.stats["malformed"] += 1
             log.warning("%s: bad %s: %s", self.name, frame.type.name, err)

@@ -71,7 +71,9 @@ class PanelFirmware:
         self._write_lock = threading.Lock()
         self._cond = threading.Condition()
         self._acked: set[int] = set()
-        self._naked: set[int] = set()
+        self._naked: dict[int, pp.NakReason | int] = {}
+        self._refused: set[pp.MsgType] = set()
+        self._busy = 0
         self._out: queue.Queue[_Outgoing | None] = queue.Queue()
         self._decoder = pp.FrameDecoder()
         self._window = pp.ReceiveWindow()
@@ -168,6 +170,14 @@ class PanelFirmware:
             raise ValueError(f"unknown corruption {how!r}; choose from {', '.join(CORRUPTIONS)}")
         self._corrupt.extend([(how, resend)] * count)
 
+    def refuse(self, kind: pp.MsgType) -> None:
+        """NAK every *kind* message as UNKNOWN_TYPE, as an older firmware would."""
+        self._refused.add(kind)
+
+    def busy_next(self, count: int = 1) -> None:
+        """NAK the next *count* host messages as BUSY (the host must retry them)."""
+        self._busy += count
+
     def send_raw(self, data: bytes) -> None:
         """Write raw bytes to the link (for fuzzing the host)."""
         self._write(data)
@@ -234,7 +244,8 @@ class PanelFirmware:
                     if item.type is pp.MsgType.ACK:
                         self._acked.add(pp.decode_ack(item))
                     else:
-                        self._naked.add(pp.decode_nak(item)[0])
+                        seq, reason = pp.decode_nak(item)
+                        self._naked[seq] = reason
                 except pp.ProtocolError:
                     self.stats["malformed"] += 1
                 self._cond.notify_all()
@@ -255,8 +266,12 @@ class PanelFirmware:
             self.stats["hellos"] += 1
             self._out.put(_Outgoing(pp.MsgType.HELLO, pp.encode_panel_hello(self.hello)))
             return
-        if kind not in (pp.MsgType.SHOW, pp.MsgType.CUE, pp.MsgType.PING):
+        if kind not in (pp.MsgType.SHOW, pp.MsgType.CUE, pp.MsgType.PING) or kind in self._refused:
             self._write(pp.nak(frame.seq, pp.NakReason.UNKNOWN_TYPE))
+            return
+        if self._busy:
+            self._busy -= 1
+            self._write(pp.nak(frame.seq, pp.NakReason.BUSY))
             return
         # Decode before acknowledging: a malformed payload is NAKed, never half-applied.
         screen = pp.decode_show(frame.payload) if kind is pp.MsgType.SHOW else None
@@ -303,7 +318,10 @@ class PanelFirmware:
                     self._cond.wait(left)
                 if seq in self._acked:
                     return
-                self._naked.discard(seq)
+                reason = self._naked.pop(seq, None)
+            if reason is not None and reason is not pp.NakReason.BUSY:
+                self.stats["refused"] += 1
+                return
             self.stats["retries"] += 1
         self.stats["gave_up"] += 1
         log.info("firmware: gave up on %s #%d", item.kind.name, seq)

@@ -307,3 +307,27 @@ def test_fuzzed_bytes_never_crash_the_daemon_nor_press_a_button(
     wait_until(lambda: inbox.of(ButtonReleased), what="the clean press and release")
     assert [type(i) for i in inbox.items] == [ButtonPressed, ButtonReleased]
     assert panel.connected
+
+
+def test_a_refused_message_is_dropped_without_dropping_the_link(
+    panel: SerialPanel, firmware: PanelFirmware, inbox: Inbox
+) -> None:
+    wait_until(lambda: connected(inbox), what="the link")
+    firmware.refuse(pp.MsgType.CUE)  # an older firmware without a buzzer message
+    panel.play(Cue.KACHING)
+    panel.show(BALANCE)
+    wait_until(lambda: firmware.screen == BALANCE, what="the screen after the refused cue")
+    assert firmware.cues == []
+    assert panel.stats["refused"] == 1 and panel.stats["retries"] == 0
+    assert [s.connected for s in inbox.of(PanelStatus)] == [True]  # type: ignore[union-attr]
+
+
+def test_a_busy_panel_gets_the_same_frame_again(
+    panel: SerialPanel, firmware: PanelFirmware, inbox: Inbox
+) -> None:
+    wait_until(lambda: connected(inbox), what="the link")
+    firmware.busy_next(2)
+    panel.show(BALANCE)
+    wait_until(lambda: firmware.screen == BALANCE, what="the screen")
+    assert panel.stats["retries"] == 2 and panel.stats["naks"] == 2
+    assert firmware.screens.count(BALANCE) == 1

@@ -23,9 +23,11 @@ class Screens:
     # ------------------------------------------------------------ helpers
 
     def money(self, amount: int) -> str:
+        """An amount with the edition's currency."""
         return money(amount, self.edition.currency)
 
     def say(self, key: str, **fields: object) -> str:
+        """A message in the unit's language."""
         return say(self.lang, key, **fields)
 
     def token(self, state: GameState, card: int | None) -> str:
@@ -36,24 +38,30 @@ class Screens:
         return token_name(self.lang, player.token if player else self.card_token(card))
 
     def card_token(self, card: int) -> str:
+        """The token id of bank card *card* (``car`` for 1)."""
         tokens = self.edition.constants.tokens
         return tokens[card - 1] if 1 <= card <= len(tokens) else str(card)
 
     def colour(self, number: int) -> str:
+        """The colour of property *number*'s group."""
         return self.edition.group(self.edition.prop(number).group).colour
 
     def prop_name(self, number: int) -> str:
+        """Property *number*'s name, fitted to one line."""
         return short_name(self.edition.prop(number).name)
 
     # ------------------------------------------------------------ screens
 
     def off(self) -> Screen:
+        """The dark screen of a unit without power."""
         return Screen("off", off=True)
 
     def idle(self) -> Screen:
+        """Nothing in progress."""
         return Screen("idle", (self.say("idle.1"), self.say("idle.2")))
 
     def registration(self, state: GameState, cards: tuple[int, ...]) -> Screen:
+        """A new game: the bank cards tapped so far."""
         if not cards:
             return Screen("new_game", (self.say("new.1"), self.say("new.2")))
         last = cards[-1]
@@ -68,6 +76,7 @@ class Screens:
         )
 
     def game_started(self, state: GameState) -> Screen:
+        """The players are registered and credited."""
         start = self.edition.constants.start_balance
         return Screen(
             "game_started",
@@ -79,6 +88,7 @@ class Screens:
         )
 
     def balance(self, state: GameState, player: PlayerState) -> Screen:
+        """A player's balance (a check)."""
         key = "balance.1.jailed" if player.jailed else "balance.1"
         icons = frozenset({Icon.JAIL}) if player.jailed else frozenset()
         return Screen(
@@ -120,6 +130,7 @@ class Screens:
         )
 
     def bought(self, state: GameState, number: int, card: int, price: int, grouped: bool) -> Screen:
+        """A property bought by landing on it."""
         prop = state.prop(number)
         second = (
             self.say("land.set") if grouped else self.say("land.bought", money=self.money(price))
@@ -135,6 +146,7 @@ class Screens:
         )
 
     def rent_paid(self, state: GameState, number: int, payer: int, paid: int) -> Screen:
+        """A visitor paid rent; the level rose."""
         prop = state.prop(number)
         owner = prop.owner
         return Screen(
@@ -151,6 +163,7 @@ class Screens:
         )
 
     def own_level(self, state: GameState, number: int, raised: bool) -> Screen:
+        """An owner landed on their own property."""
         prop = state.prop(number)
         level = prop.level or 1
         second = self.say("land.level", level=level) if raised else self.say("land.level.max")
@@ -164,6 +177,7 @@ class Screens:
         )
 
     def no_rent(self, state: GameState, number: int) -> Screen:
+        """A visitor on a jailed owner's property pays nothing."""
         prop = state.prop(number)
         return Screen(
             "no_rent",
@@ -177,6 +191,7 @@ class Screens:
         )
 
     def menu(self, icon: Icon) -> Screen:
+        """The M menu showing one icon."""
         c = self.edition.constants
         first = {
             Icon.GO: self.say("menu.go", amount=c.go_salary),
@@ -186,6 +201,7 @@ class Screens:
         return Screen("menu", (first, self.say("menu.tap")), icons=frozenset({icon}))
 
     def passed_go(self, state: GameState, card: int) -> Screen:
+        """The GO salary was paid."""
         player = state.player(card)
         balance = player.balance if player else 0
         return Screen(
@@ -202,6 +218,7 @@ class Screens:
         )
 
     def jailed(self, state: GameState, card: int) -> Screen:
+        """A player went to jail."""
         return Screen(
             "jail",
             (self.say("jail.in", token=self.token(state, card)),),
@@ -210,6 +227,7 @@ class Screens:
         )
 
     def jail_choice(self, state: GameState, card: int) -> Screen:
+        """A jailed player chooses: pay (✓) or leave on a double (X)."""
         return Screen(
             "jail_choice",
             (
@@ -222,6 +240,7 @@ class Screens:
         )
 
     def left_jail(self, state: GameState, card: int, paid: bool) -> Screen:
+        """A player left jail."""
         player = state.player(card)
         balance = player.balance if player else 0
         second = (
@@ -236,6 +255,7 @@ class Screens:
         )
 
     def location_paid(self, state: GameState, card: int) -> Screen:
+        """The Location fee is paid: the destination comes next."""
         player = state.player(card)
         return Screen(
             "location",
@@ -253,6 +273,7 @@ class Screens:
         )
 
     def auction_offer(self, state: GameState, number: int) -> Screen:
+        """The auction icon over a free property."""
         return Screen(
             "auction_offer",
             (self.prop_name(number), self.say("auction.offer")),
@@ -263,6 +284,7 @@ class Screens:
         )
 
     def auction(self, number: int, price: int, bidder: int | None, countdown: int) -> Screen:
+        """A running auction: price, last named bidder, seconds left."""
         return Screen(
             "auction",
             (
@@ -278,6 +300,7 @@ class Screens:
         )
 
     def auction_won(self, number: int, price: int) -> Screen:
+        """The countdown is over after a button bid: the winner must tap."""
         return Screen(
             "auction_end",
             (
@@ -292,6 +315,7 @@ class Screens:
         )
 
     def auction_sold(self, state: GameState, number: int, card: int, price: int) -> Screen:
+        """The auction's winner paid and owns the property."""
         return Screen(
             "sold",
             (
@@ -307,6 +331,7 @@ class Screens:
         )
 
     def auction_cancelled(self, number: int, no_bid: bool) -> Screen:
+        """An auction that sold nothing."""
         second = self.say("auction.none.2") if no_bid else self.say("auction.cancel.2")
         return Screen(
             "auction_cancelled",
@@ -338,6 +363,7 @@ class Screens:
         level: int | None = None,
         amount: int | None = None,
     ) -> Screen:
+        """What an event card did."""
         card = self.edition.event(event_id)
         return Screen(
             "event_done",
@@ -351,6 +377,7 @@ class Screens:
         )
 
     def move_short(self, event_id: int, number: int) -> Screen:
+        """An event move the mover cannot pay: M offers an auction."""
         card = self.edition.event(event_id)
         return Screen(
             "event_short",
@@ -362,6 +389,7 @@ class Screens:
         )
 
     def debt(self, state: GameState, debtor: PlayerState) -> Screen:
+        """A debt being settled: the debtor taps properties."""
         return Screen(
             "debt",
             (
@@ -374,6 +402,7 @@ class Screens:
         )
 
     def debt_settled(self, state: GameState, card: int, change: int) -> Screen:
+        """The debt is covered; the bank's change, if any."""
         second = (self.say("debt.change", money=self.money(change)),) if change else ()
         return Screen(
             "debt_settled",
@@ -397,18 +426,22 @@ class Screens:
         )
 
     def undone(self) -> Screen:
+        """The last transaction was undone."""
         return Screen(
             "undo", (self.say("undo.1"), self.say("undo.2")), icons=frozenset({Icon.UNDO})
         )
 
     def archived(self) -> Screen:
+        """The game was archived by a reset."""
         return Screen("new_game", (self.say("reset.1"), self.say("new.2")))
 
     def device_lost(self, kind: str) -> Screen:
+        """A reader or panel link is lost."""
         first = self.say("reader.lost.1") if kind == "reader" else self.say("panel.lost.1")
         return Screen(
             f"{kind}_lost", (first, self.say("lost.2")), icons=frozenset({Icon.READER_LOST})
         )
 
     def refused(self, reason: str) -> Screen:
+        """A refusal with its short reason."""
         return Screen("error", (self.say("err.title"), fit(reason)), icons=frozenset({Icon.ERROR}))

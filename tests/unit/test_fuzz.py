@@ -1,7 +1,11 @@
-"""Random taps, presses, holds, waits and power cycles never crash the unit nor break the game."""
+"""Random taps, presses, holds, waits and power cycles never crash the unit nor break the game.
+
+``ULTIBANK_FUZZ_EXAMPLES=5000`` runs a longer search than the default 150 examples.
+"""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -123,7 +127,7 @@ def check_invariants(h: Harness, journal: MemoryJournal) -> None:
 
 
 @settings(
-    max_examples=150,
+    max_examples=int(os.environ.get("ULTIBANK_FUZZ_EXAMPLES", "150")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -17,6 +17,7 @@ import contextlib
 import socket
 import struct
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -104,6 +105,8 @@ class VirtualNtag:
         #: the LED/buzzer commands (``FF 00 40 ...``) received
         self.led: list[bytes] = []
         self.atr_requests = 0
+        #: monotonic time of the first ATR request: when pcscd's poll found the card
+        self.first_poll_at: float | None = None
         self.pulled = threading.Event()
 
     # ------------------------------------------------------------ memory map
@@ -227,6 +230,8 @@ class VirtualNtag:
                 if message[0] == _CTRL_ATR:
                     with self._lock:
                         self.atr_requests += 1
+                        if self.first_poll_at is None:
+                            self.first_poll_at = time.monotonic()
                     if not _send_message(sock, self.atr):
                         return
                 continue  # power on/off/reset get no answer

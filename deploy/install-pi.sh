@@ -80,6 +80,10 @@ run usermod -a -G "$(IFS=,; echo "${GROUPS_WANTED[*]}")" "$SERVICE_USER"
 # --- the program ----------------------------------------------------------------------------
 say "ultibank in $PREFIX"
 run install -d -m 0755 "$PREFIX"
+if [ "$(realpath -m "$SRC")" = "$(realpath -m "$PREFIX/src")" ]; then
+  echo "install-pi.sh: run it from a checkout (git clone ...), not from $PREFIX/src" >&2
+  exit 1
+fi
 run rm -rf "$PREFIX/src.new"
 run install -d -m 0755 "$PREFIX/src.new"
 # Copy the checkout without its venv, caches and git history.

@@ -26,23 +26,25 @@ from .lcdread import read_amount
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREEN = (1280, 800)
-TOOLS = ("Xvfb", "xdotool", "import")
+#: program -> the Debian package that brings it
+TOOLS = {"Xvfb": "xvfb", "xdotool": "xdotool", "import": "imagemagick"}
 
 pytestmark = pytest.mark.xvfb
 
 
-def _need_tools() -> None:
-    missing = [t for t in TOOLS if shutil.which(t) is None]
+def _need(*tools: str) -> None:
+    missing = [t for t in tools if shutil.which(t) is None]
     if missing:
+        packages = " ".join(TOOLS[t] for t in missing)
         if os.environ.get("CI"):
-            pytest.fail(f"CI must have {', '.join(missing)} (apt: xvfb xdotool imagemagick)")
-        pytest.skip(f"not installed: {', '.join(missing)}")
+            pytest.fail(f"CI must have {', '.join(missing)}: apt-get install {packages}")
+        pytest.skip(f"not installed: {', '.join(missing)} (apt-get install {packages})")
 
 
 @pytest.fixture
 def xdisplay() -> Iterator[str]:
     """A fresh Xvfb server; its display number is read from -displayfd, no fixed :99."""
-    _need_tools()
+    _need("Xvfb", "xdotool")
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24",
@@ -99,14 +101,26 @@ class Emulator:
         return out.stdout.strip()
 
 
-def test_real_window_clicks_keys_screenshot_and_sigterm(xdisplay: str, tmp_path: Path) -> None:
+def _window(emu: Emulator) -> tuple[str, dict[str, int]]:
+    """The emulator's window id (found by its class) and geometry."""
+    emu.expect("ready", timeout=20)
+    wid = emu.xdotool("search", "--sync", "--classname", "ubemu").splitlines()[0]
+    lines = emu.xdotool("getwindowgeometry", "--shell", wid).splitlines()
+    geo = {k: int(v) for k, v in (line.split("=", 1) for line in lines)}
+    return wid, geo
+
+
+def _stop(emu: Emulator) -> None:
+    if emu.proc.poll() is None:
+        emu.proc.kill()
+        emu.proc.wait(5)
+
+
+def test_real_window_takes_clicks_and_keys_and_stops_on_sigterm(xdisplay: str) -> None:
     emu = Emulator(xdisplay)
     try:
-        emu.expect("ready", timeout=20)
-        wid = emu.xdotool("search", "--sync", "--classname", "ubemu").splitlines()[0]
-        geometry = emu.xdotool("getwindowgeometry", "--shell", wid)
-        geo = dict(line.split("=", 1) for line in geometry.splitlines())
-        assert (int(geo["WIDTH"]), int(geo["HEIGHT"])) == L.WINDOW_SIZE
+        wid, geo = _window(emu)
+        assert (geo["WIDTH"], geo["HEIGHT"]) == L.WINDOW_SIZE
 
         spots = L.hotspots(load_edition("ultime-fr"))
         card = next(s for s in spots if s.action == L.TapCard(CardId("bank", 2)))
@@ -121,21 +135,27 @@ def test_real_window_clicks_keys_screenshot_and_sigterm(xdisplay: str, tmp_path:
         emu.xdotool("key", "--window", wid, "p", "1", "6", "Return")
         emu.expect("tap prop:16", "lift")
 
+        emu.proc.send_signal(signal.SIGTERM)  # as systemctl stop or a closing session does
+        assert emu.proc.wait(10) == 0
+        assert emu.lines.get(timeout=5).startswith("stopped after")
+    finally:
+        _stop(emu)
+
+
+def test_root_screenshot_shows_the_window(xdisplay: str, tmp_path: Path) -> None:
+    _need("import")
+    emu = Emulator(xdisplay)
+    try:
+        _, geo = _window(emu)
         shot = tmp_path / "root.png"
         subprocess.run(
             ["import", "-window", "root", str(shot)], env=emu.env, check=True, timeout=30
         )
         image = pygame.image.load(str(shot))
         assert image.get_size() == SCREEN
-        wx, wy = int(geo["X"]), int(geo["Y"])
-        lcd = image.subsurface(pygame.Rect(wx + L.LCD_POS[0], wy + L.LCD_POS[1], 480, 272))
+        x, y = geo["X"] + L.LCD_POS[0], geo["Y"] + L.LCD_POS[1]
+        lcd = image.subsurface(pygame.Rect(x, y, 480, 272))
         assert tuple(lcd.get_at((2, 2)))[:3] == GLASS
         assert read_amount(lcd, LcdRenderer("M€").layout) == 1500  # the balance screen
-
-        emu.proc.send_signal(signal.SIGTERM)  # as systemctl stop or a closing session does
-        assert emu.proc.wait(10) == 0
-        assert emu.lines.get(timeout=5).startswith("stopped after")
     finally:
-        if emu.proc.poll() is None:
-            emu.proc.kill()
-            emu.proc.wait(5)
+        _stop(emu)

@@ -19,7 +19,7 @@ from board_assets import load_edition
 
 from .harness import Harness
 
-EDITION = load_edition("ultime-fr")
+EDITIONS = {name: load_edition(name) for name in ("ultime-fr", "ultimate-uk")}
 
 
 class MemoryJournal:
@@ -116,7 +116,7 @@ def check_invariants(h: Harness, journal: MemoryJournal) -> None:
     assert sum(1 for p in s.players if p.debt) <= 1
     if s.game_over:
         assert s.winner in cards_in_game
-    replayed = Game(EDITION, h.game.rules, journal=journal).state
+    replayed = Game(h.game.edition, h.game.rules, journal=journal).state
     assert replayed == s, "replaying the journal must give the live state"
     due = h.unit.next_deadline()
     assert due is None or due > h.now
@@ -136,13 +136,18 @@ def check_invariants(h: Harness, journal: MemoryJournal) -> None:
     script=st.lists(actions, min_size=40, max_size=150),
     auction_seconds=st.sampled_from([10.0, 2.5]),
     rich=st.booleans(),
+    edition=st.sampled_from(sorted(EDITIONS)),
 )
 def test_random_inputs_never_crash_nor_break_the_game(
-    players: tuple[int, ...], script: list[tuple[Any, ...]], auction_seconds: float, rich: bool
+    players: tuple[int, ...],
+    script: list[tuple[Any, ...]],
+    auction_seconds: float,
+    rich: bool,
+    edition: str,
 ) -> None:
     journal = MemoryJournal()
     rules = RulesConfig(auction_seconds=auction_seconds)
-    game = Game(EDITION, rules, journal=journal)
+    game = Game(EDITIONS[edition], rules, journal=journal)
     h = Harness(game=game, config=UnitConfig(idle_seconds=10.0, hold_seconds=5.0))
     if players:
         h.start(*players)

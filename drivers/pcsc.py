@@ -690,6 +690,8 @@ def describe_readers(name_filter: str = "") -> list[str]:
                 lines.append(f"{reader}{extra}: the card left during the read ({err})")
             finally:
                 sc.disconnect(handle)
+        if not lines:
+            raise ReaderError(f"no PC/SC reader matches {name_filter!r} (pcscd sees: {readers})")
         return lines
     finally:
         sc.release(context)

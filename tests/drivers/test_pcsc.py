@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +23,14 @@ from typing import TypeVar
 import pytest
 
 from bank.unit.io import CardId, CardLifted, CardTapped, Cue, Input, ReaderStatus
-from drivers.base import CardAbsent, CardPresent, Presence, ReaderError, TagError
+from drivers.base import (
+    CardAbsent,
+    CardPresent,
+    Presence,
+    ReaderError,
+    ReaderUnavailable,
+    TagError,
+)
 from drivers.deck import Deck
 from drivers.identity import decode_card_record, encode_card_record, type2_ndef_tlv
 from drivers.pcsc import (
@@ -78,16 +86,12 @@ T = TypeVar("T")
 def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pcscd]:
     """One private pcscd for the module (only one can run per machine)."""
     workdir: Path = tmp_path_factory.mktemp("pcscd")
-    try:
-        session = pcscd_session(workdir)
-        running = session.__enter__()
-    except PcscdUnavailable as err:
-        skip_or_fail(str(err))
-        raise  # unreachable: skip_or_fail raises
-    try:
+    with contextlib.ExitStack() as stack:
+        try:
+            running = stack.enter_context(pcscd_session(workdir))
+        except PcscdUnavailable as err:
+            skip_or_fail(str(err))
         yield running
-    finally:
-        session.__exit__(None, None, None)
 
 
 @pytest.fixture
@@ -529,6 +533,12 @@ def test_write_waits_for_a_tag_and_gives_up(slot: Slot, pcscd: Pcscd) -> None:
 
 
 # ------------------------------------------------------------------ pure helpers (no pcscd)
+
+
+def test_a_missing_pyscard_names_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "smartcard", None)  # import smartcard -> ImportError
+    with pytest.raises(ReaderUnavailable, match=r"ultibank\[pcsc\].*pcscd and libpcsclite-dev"):
+        PcscBackend("pcsc")
 
 
 def test_paths() -> None:

@@ -35,6 +35,26 @@ value, e.g. --set rules.auction_seconds=15. See README.md for every key.
 """
 
 
+def _add_global_options(p: argparse.ArgumentParser, top: bool) -> None:
+    """-v, --config and --set, accepted before or after the subcommand."""
+    # A subparser writes every dest it knows over the main parser's, so the copies after the
+    # subcommand have their own dests, merged in main().
+    tail = "" if top else "_after"
+    p.add_argument(
+        "-v", "--verbose", dest="verbose" + tail, action="count", default=0,
+        help="more log (-vv: debug)",
+    )  # fmt: skip
+    p.add_argument("--config", dest="config" + tail, type=Path, help="configuration file (TOML)")
+    p.add_argument(
+        "--set",
+        dest="overrides" + tail,
+        action="append",
+        default=[],
+        metavar="TABLE.KEY=VALUE",
+        help="override one configuration value (repeatable)",
+    )
+
+
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--edition", help="edition: ultime-fr (default) or ultimate-uk, or a .toml file")
     p.add_argument("--data-dir", type=Path, help="where the game journal lives")
@@ -47,19 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="more log (-vv: debug)")
-    parser.add_argument("--config", type=Path, help="configuration file (TOML)")
-    parser.add_argument(
-        "--set",
-        dest="overrides",
-        action="append",
-        default=[],
-        metavar="TABLE.KEY=VALUE",
-        help="override one configuration value (repeatable)",
-    )
+    _add_global_options(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser(
+    def add(name: str, **kw: Any) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, **kw)
+        _add_global_options(p, top=False)
+        return p
+
+    p = add(
         "run",
         help="run the bank daemon with the configured readers and panels",
         description="Run the bank daemon: readers and panels post to one loop that owns the "
@@ -79,9 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="panel (repeatable): terminal, pygame, serial:PORT, gpio, sim",
     )
     p.add_argument("--deck", type=Path, help="deck file mapping card UIDs (from `ultibank enroll`)")
-    p.add_argument("--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)")
+    p.add_argument(
+        "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
+    )
 
-    p = sub.add_parser(
+    p = add(
         "emulate",
         help="play on this computer: the pygame unit (or a terminal view without a display)",
         description="The emulated unit: a window with the LCD, the three buttons and a tray of "
@@ -89,13 +107,19 @@ def build_parser() -> argparse.ArgumentParser:
         "a display it says so and runs in the terminal.",
     )
     _add_game_options(p)
-    p.add_argument("--reader", action="append", help="also read real cards: pcsc, usb, tty:..., udp")
+    p.add_argument(
+        "--reader", action="append", help="also read real cards: pcsc, usb, tty:..., udp"
+    )
     p.add_argument("--deck", type=Path, help="deck file for real cards")
-    p.add_argument("--terminal", action="store_true", help="use the terminal view even with a display")
+    p.add_argument(
+        "--terminal", action="store_true", help="use the terminal view even with a display"
+    )
     p.add_argument("--screenshot", type=Path, help="save the window as PNG once drawn, then go on")
-    p.add_argument("--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)")
+    p.add_argument(
+        "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
+    )
 
-    p = sub.add_parser(
+    p = add(
         "script",
         help="run a tap script on a virtual clock and print the transcript",
         description="Run FILE (one action per line: tap bank:N|prop:N|event:N|uid:HEX, press "
@@ -112,17 +136,17 @@ def build_parser() -> argparse.ArgumentParser:
         ("tap", "tap a card on the running daemon: bank:N, bank:car, prop:N, event:N, uid:HEX"),
         ("press", "press a button on the running daemon: ok, menu or cancel"),
     ):
-        p = sub.add_parser(name, help=helptext, description=helptext)
+        p = add(name, help=helptext, description=helptext)
         p.add_argument("what", nargs="+")
         p.add_argument("--socket", type=Path, help="control socket of the daemon")
-    p = sub.add_parser("hold", help="hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5")
+    p = add("hold", help="hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5")
     p.add_argument("buttons")
     p.add_argument("seconds", type=float)
     p.add_argument("--socket", type=Path)
-    p = sub.add_parser("state", help="print the running daemon's state (JSON)")
+    p = add("state", help="print the running daemon's state (JSON)")
     p.add_argument("--socket", type=Path)
 
-    p = sub.add_parser(
+    p = add(
         "history",
         help="list stored games; `history show N`, `history export N --csv|--json`",
         description="The games stored in the journal, the current one and archived ones.",
@@ -136,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", type=Path)
     p.add_argument("--edition")
 
-    sub.add_parser(
+    add(
         "readers",
         help="list the readers each NFC stack sees and explain the usual faults",
         description="Looks for PC/SC readers (pcscd) and nfcpy readers (USB, serial) and says in "
@@ -144,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         "reader, missing permissions, libusb missing, an ACR122U firmware nfcpy cannot drive.",
     )
 
-    p = sub.add_parser(
+    p = add(
         "enroll",
         help="teach the bank your cards: tap each card of the deck when asked",
         description="Walks through every card of the game (4 bank, 22 property, 23 event), "
@@ -154,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", type=Path, help="deck file to write (default DATA_DIR/deck.toml)")
     p.add_argument("--only", nargs="*", help="enroll only these cards (e.g. prop:3 bank:2)")
 
-    p = sub.add_parser(
+    p = add(
         "write-card",
         help="write a card's identity (NDEF record) onto a blank NFC tag",
         description="Writes the project's NDEF record naming CARD (e.g. prop:16) onto a blank "
@@ -194,6 +218,10 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``ultibank`` command."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is not None:
+        args.verbose += args.verbose_after
+        args.config = args.config_after or args.config
+        args.overrides += args.overrides_after
     _setup_logging(args.verbose)
     if args.command is None:
         parser.print_help()

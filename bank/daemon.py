@@ -152,7 +152,6 @@ class Daemon:
 
     def run(self) -> None:
         """Process inputs until :meth:`stop`. Blocks."""
-        sd_notify("READY=1\nSTATUS=ultibank running")
         next_watchdog = self.clock()
         while not self._stopping.is_set():
             now = self.clock()

@@ -21,7 +21,7 @@ from types import FrameType
 from typing import Any
 
 from bank.control import ControlServer, send_lines
-from bank.daemon import Daemon
+from bank.daemon import Daemon, sd_notify
 from bank.errors import BankError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
@@ -134,6 +134,8 @@ class Runtime:
             self.control = ControlServer(self.settings.control_socket, self.handle_line)
             self.control.start()
             log.info("control socket: %s", self.settings.control_socket)
+        # systemd (Type=notify): ready only once the journal, readers and panels are up
+        sd_notify(f"READY=1\nSTATUS=game in {self.settings.data_dir}")
 
     def stop(self) -> None:
         """Stop everything; every confirmed transaction is already in the journal."""
@@ -243,12 +245,25 @@ def _stop_on_signals(stop: Callable[[], None]) -> None:
     signal.signal(signal.SIGINT, handler)
 
 
-def _open_panels(runtime: Runtime, specs: list[str]) -> None:
+def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:
+    """Open each panel with the daemon's clock and its settings from ``[panel]``."""
+    table = runtime.settings.raw["panel"]
     for spec in specs:
-        if spec.strip().lower() == "pygame":
-            from firmware_sim.emulator import PygamePanel
+        kind, _, arg = spec.strip().partition(":")
+        kind = kind.lower()
+        if kind == "gpio":
+            from drivers.gpio_panel import GpioPanel
 
-            runtime.add_panel(PygamePanel(runtime.edition, clock=runtime.clock))
+            runtime.add_panel(GpioPanel.from_config(table, clock=runtime.clock))
+        elif kind == "serial":
+            from drivers.serial_panel import SerialPanel
+
+            port = arg or str(table["serial_port"])
+            runtime.add_panel(SerialPanel(port, clock=runtime.clock))
+        elif kind == "terminal":
+            from drivers.terminal_panel import TerminalPanel
+
+            runtime.add_panel(TerminalPanel(clock=runtime.clock, on_quit=on_quit))
         else:
             runtime.add_panel(open_panel(spec))
 
@@ -266,7 +281,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
             runtime.add_reader(path)
         if any(p.strip().lower() == "pygame" for p in panels):
             raise BankError("the pygame panel runs with `ultibank emulate`, not `ultibank run`")
-        _open_panels(runtime, panels)
+        _open_panels(runtime, panels, stop.set)
         _stop_on_signals(stop.set)
         runtime.start()
         print(
@@ -324,7 +339,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
         else:
             from drivers.terminal_panel import TerminalPanel
 
-            terminal = TerminalPanel(on_quit=stop.set)
+            terminal = TerminalPanel(clock=runtime.clock, on_quit=stop.set)
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
             runtime.start()

@@ -67,6 +67,11 @@ def test_script_set_overrides_rules(tmp_path: Path) -> None:
     short = ultibank("--set", "rules.auction_seconds=3", "script", str(script), "--state", "-")
     state = json.loads(short.stdout[short.stdout.index("\n{\n") + 1 :])
     assert state["properties"][10] == {"number": 11, "owner": 2, "level": 1}
+    after = ultibank("script", str(script), "--set", "rules.auction_seconds=3", "--state", "-")
+    assert '"owner": 2' in after.stdout
+    both = ultibank("--set", "rules.auction_seconds=3", "script", str(script), "--set",
+                    'unit.language="en"')  # fmt: skip
+    assert "heli pays 20" in both.stdout
     bad = ultibank("--set", "rules.auction_secs=3", "script", str(script), check=False)
     assert bad.returncode == 1 and "unknown rules setting" in bad.stderr
 

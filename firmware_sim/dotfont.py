@@ -231,9 +231,10 @@ def lit_dots(g: Glyph) -> Iterable[tuple[int, int]]:
 
 
 def wrap(lines: Sequence[str], width: int, rows: int) -> list[str]:
-    """Word-wrap each line to *width* characters; keep *rows* rows, ending cut text with ``…``."""
+    """Word-wrap each line (a newline also breaks) to *width* characters; keep *rows* rows,
+    ending cut text with ``…``."""
     out: list[str] = []
-    for line in lines:
+    for line in (part for text in lines for part in text.splitlines() or [""]):
         words = fold(line).split(" ")
         current = ""
         for word in words:

@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bank.unit.io import TOKENS, Icon, Screen
 from board_assets import load_edition
@@ -197,3 +199,15 @@ def test_layout_elements_stay_on_the_glass() -> None:
     tx, ty = lay.text_row(lay.text_rows - 1)
     assert tx + lay.text_cols * 6 * lay.text_pitch <= w + lay.text_pitch
     assert ty + 7 * lay.text_pitch <= h
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=80), max_size=5))
+def test_wrapped_text_always_fits_the_glass(lines: list[str]) -> None:
+    rows = dotfont.wrap(lines, 25, 3)
+    assert len(rows) <= 3
+    assert all(len(r) <= 25 for r in rows)
+    text = "".join(dotfont.fold("".join(line.splitlines())) for line in lines)
+    if len(rows) < 3 or not rows[-1].endswith("…"):
+        # nothing was cut: every non-blank character is shown, in order
+        assert "".join(rows).replace(" ", "") == text.replace(" ", "")

@@ -52,7 +52,11 @@ __all__ = ["Action", "parse_script", "run_script"]
 
 JOURNAL_FILE = "journal.sqlite"
 _BUTTONS = {"ok": Button.OK, "menu": Button.MENU, "cancel": Button.CANCEL}
-_HOLDS = {"cancel": (Button.CANCEL,), "ok+cancel": (Button.OK, Button.CANCEL)}
+_HOLDS = {
+    "cancel": (Button.CANCEL,),
+    "ok+cancel": (Button.OK, Button.CANCEL),
+    "cancel+ok": (Button.OK, Button.CANCEL),
+}
 
 
 @dataclass(frozen=True, slots=True)

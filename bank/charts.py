@@ -1,0 +1,277 @@
+"""The end-of-game picture: each player's wealth over the game, drawn with matplotlib.
+
+:func:`wealth_series` replays a game's journal records (pure: the engine's events applied to an
+empty state) and gives, after each transaction, every player's money and money plus the
+purchase prices of the properties they hold. :func:`render_wealth_png` draws that as a PNG and
+:func:`write_end_chart` writes it beside the journal at game over; :class:`EndChartWriter`
+does that by itself when subscribed to the daemon's outputs.
+
+matplotlib is imported lazily (Agg backend, no pyplot, no display), so the daemon starts fast
+and runs without it; drawing without it raises :class:`ChartUnavailable`, which names the extra
+to install. Imports the engine (``bank.events``, ``bank.state``), ``board_assets`` and the
+standard library; matplotlib only inside :func:`render_wealth_png`.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from bank.errors import BankError
+from bank.events import apply, event_from_dict
+from bank.state import GameState
+from board_assets import Edition
+
+__all__ = [
+    "PLAYER_COLOURS",
+    "ChartUnavailable",
+    "EndChartWriter",
+    "PlayerSeries",
+    "WealthSeries",
+    "chart_path_for",
+    "render_wealth_png",
+    "wealth_series",
+    "write_end_chart",
+]
+
+log = logging.getLogger("ultibank.charts")
+
+#: one colour per bank card (1..4), shared by the chart and the web view
+PLAYER_COLOURS: Mapping[int, str] = {1: "#d62839", 2: "#e07a00", 3: "#1f77b4", 4: "#2a9d55"}
+_FALLBACK_COLOUR = "#555555"
+
+
+class ChartUnavailable(BankError, ImportError):
+    """matplotlib is not installed, so no chart can be drawn."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeries:
+    """One player's wealth after each transaction (index 0: after the first one)."""
+
+    card: int
+    token: str
+    money: tuple[int, ...]
+    #: money plus the purchase prices of the properties held
+    total: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WealthSeries:
+    """Every player's wealth over a game, with how the game ended."""
+
+    edition: str
+    currency: str
+    #: transaction numbers (1-based, within the game) of the points
+    steps: tuple[int, ...]
+    players: tuple[PlayerSeries, ...]
+    game_over: bool
+    winner: int | None
+
+
+def _worth(edition: Edition, state: GameState, card: int) -> int:
+    return sum(edition.prop(n).price for n in state.owned_by(card))
+
+
+def wealth_series(edition: Edition, records: Iterable[Mapping[str, Any]]) -> WealthSeries:
+    """Replay *records* (one game's journal records) and follow each player's wealth."""
+    state = GameState.empty(edition)
+    steps: list[int] = []
+    money: dict[int, list[int]] = {}
+    total: dict[int, list[int]] = {}
+    tokens: dict[int, str] = {}
+    for index, record in enumerate(records, start=1):
+        try:
+            events = [event_from_dict(e) for e in record["events"]]
+        except (KeyError, TypeError, ValueError) as err:
+            raise BankError(f"journal record {index} cannot be read: {err}") from err
+        state = apply(state, events)
+        steps.append(index)
+        for p in state.players:
+            if p.card not in money:
+                # a player who joins late is drawn from the transaction that registered them
+                money[p.card] = [p.balance] * (len(steps) - 1)
+                total[p.card] = list(money[p.card])
+            tokens[p.card] = p.token
+        present = {p.card: p for p in state.players}
+        for card in money:
+            player = present.get(card)
+            balance = player.balance if player is not None else 0
+            money[card].append(balance)
+            total[card].append(balance + _worth(edition, state, card))
+    players = tuple(
+        PlayerSeries(card, tokens[card], tuple(money[card]), tuple(total[card]))
+        for card in sorted(money)
+    )
+    return WealthSeries(
+        edition.id,
+        edition.currency,
+        tuple(steps),
+        players,
+        state.game_over,
+        state.winner,
+    )
+
+
+def _matplotlib() -> tuple[Any, Any, Any]:
+    """The Figure class, the Agg canvas and the Line2D class, imported on first use."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+        from matplotlib.lines import Line2D
+    except ImportError as err:
+        raise ChartUnavailable(
+            f"the wealth chart needs matplotlib ({err}): pip install 'ultibank[web]'",
+            "no chart",
+        ) from err
+    return Figure, FigureCanvasAgg, Line2D
+
+
+def render_wealth_png(series: WealthSeries, *, width: float = 8.0, height: float = 4.5) -> bytes:
+    """The chart as PNG bytes: a solid line for money, dashed for money plus properties."""
+    figure_cls, canvas_cls, line_cls = _matplotlib()
+    fig = figure_cls(figsize=(width, height), dpi=100, layout="constrained")
+    canvas_cls(fig)
+    ax = fig.add_subplot()
+    # each value holds from its transaction to the next; the last one gets a step of its own
+    end = (series.steps[-1] + 1) if series.steps else 1
+    x = [*series.steps, end]
+    handles = []
+    winner = next((p.token for p in series.players if p.card == series.winner), None)
+    for p in series.players:
+        colour = PLAYER_COLOURS.get(p.card, _FALLBACK_COLOUR)
+        ax.step(x, [*p.total, p.total[-1]], where="post", color=colour, linewidth=1.4,
+                linestyle="--", alpha=0.8)  # fmt: skip
+        ax.step(x, [*p.money, p.money[-1]], where="post", color=colour, linewidth=2.2)
+        crown = " (winner)" if series.game_over and p.card == series.winner else ""
+        handles.append(line_cls([], [], color=colour, linewidth=2.2, label=p.token + crown))
+    handles.append(line_cls([], [], color="#333333", linewidth=2.2, label="money"))
+    handles.append(
+        line_cls([], [], color="#333333", linewidth=1.4, linestyle="--", label="money + properties")
+    )
+    ax.set_xlabel("transaction")
+    ax.set_ylabel(series.currency)
+    ax.set_xlim(left=x[0] if series.steps else 0, right=end)
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    title = "Wealth over the game"
+    if series.game_over and winner is not None:
+        title += f": {winner} wins"
+    ax.set_title(title)
+    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6),
+               fontsize="small", frameon=False)  # fmt: skip
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def write_end_chart(
+    edition: Edition, journal_records: Iterable[Mapping[str, Any]], path: str | Path
+) -> Path:
+    """Draw the wealth chart of one game's records and write it to *path* (a PNG)."""
+    target = Path(path)
+    png = render_wealth_png(wealth_series(edition, journal_records))
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(png)
+        tmp.replace(target)  # a reader never sees half a picture
+    except OSError as err:
+        raise BankError(f"cannot write the wealth chart to {target}: {err}") from err
+    return target
+
+
+def chart_path_for(data_dir: Path, game_id: int | None) -> Path:
+    """Where the end-of-game chart of *game_id* goes: beside the journal."""
+    return data_dir / f"wealth-game-{game_id if game_id is not None else 0}.png"
+
+
+# ---------------------------------------------------------------------- the game-over hook
+
+
+class _RuntimeLike(Protocol):
+    """What :class:`EndChartWriter` needs of :class:`bank.runtime.Runtime`."""
+
+    edition: Edition
+    game: Any
+    journal: Any
+    daemon: Any
+
+    @property
+    def settings(self) -> Any: ...
+
+
+class EndChartWriter:
+    """Writes the wealth chart beside the journal when a game ends.
+
+    Subscribed to the daemon's outputs, it reacts to the game-over cue: it reads the game's
+    records in the daemon's thread (where the journal lives), then draws in a thread of its
+    own so the bank never waits for matplotlib.
+    """
+
+    def __init__(
+        self,
+        runtime: _RuntimeLike,
+        on_written: Callable[[Path], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        self.runtime = runtime
+        self.on_written = on_written
+        self.on_error = on_error
+        self.written: list[Path] = []
+        self._threads: list[threading.Thread] = []
+        self._done_games: set[int | None] = set()
+
+    def attach(self) -> EndChartWriter:
+        """Start listening to the daemon's outputs."""
+        self.runtime.daemon.listeners.append(self)
+        return self
+
+    def detach(self) -> None:
+        """Stop listening (charts being drawn are still written)."""
+        if self in self.runtime.daemon.listeners:
+            self.runtime.daemon.listeners.remove(self)
+
+    def __call__(self, out: object) -> None:
+        # runs in the daemon's loop thread
+        cue = getattr(out, "cue", None)
+        if cue is None or getattr(cue, "value", None) != "game_over":
+            return
+        journal = self.runtime.journal
+        state: GameState = self.runtime.game.state
+        if journal is None or not state.game_over:
+            return
+        game_id = journal.current_game
+        if game_id in self._done_games:
+            return
+        self._done_games.add(game_id)
+        records = list(journal.records())
+        path = chart_path_for(self.runtime.settings.data_dir, game_id)
+        thread = threading.Thread(
+            target=self._draw, args=(records, path), name="ultibank-chart", daemon=True
+        )
+        self._threads.append(thread)
+        thread.start()
+
+    def _draw(self, records: Sequence[Mapping[str, Any]], path: Path) -> None:
+        try:
+            written = write_end_chart(self.runtime.edition, records, path)
+        except BankError as err:
+            log.warning("no end-of-game chart: %s", err)
+            if self.on_error is not None:
+                self.on_error(err)
+            return
+        self.written.append(written)
+        log.info("end-of-game chart written to %s", written)
+        if self.on_written is not None:
+            self.on_written(written)
+
+    def wait(self, timeout: float = 30.0) -> None:
+        """Wait for the charts being drawn (used at shutdown and in tests)."""
+        for thread in list(self._threads):
+            thread.join(timeout)

@@ -1,0 +1,700 @@
+"""The read-only table view: a small aiohttp server that shows the game in a browser.
+
+:func:`attach_web` starts it beside a running :class:`bank.runtime.Runtime`, in a thread of
+its own with its own asyncio loop. It never touches the game from that thread: every read
+goes through ``runtime.daemon.call`` (the daemon's loop is the game's only user), and it learns
+that something changed by listening to the daemon's outputs. Each screen or cue marks the
+view stale; one snapshot is then read for the whole burst and pushed to every browser over
+server-sent events (``/events``), so a page updates within milliseconds of a transaction.
+
+Routes, all ``GET`` (``HEAD`` too): ``/`` the page, ``/state`` the snapshot as JSON,
+``/board.json`` the edition's board, ``/events`` the SSE stream, ``/chart.png`` the wealth
+chart, ``/static/<file>`` the page's CSS and JavaScript, served from memory. Any other method
+is answered 405: the view cannot change the game. It binds 127.0.0.1 unless told otherwise;
+bound to another address it prints a line saying it is exposed and read-only.
+
+Imports aiohttp (the ``web`` extra), the bank (game, journal records, unit steps,
+``bank.history.describe``, ``bank.charts``) and the standard library; matplotlib only through
+``bank.charts`` when a chart is asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import ipaddress
+import json
+import logging
+import re
+import socket
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from bank.charts import PLAYER_COLOURS, ChartUnavailable, render_wealth_png, wealth_series
+from bank.errors import BankError
+from bank.history import describe
+from bank.unit.machine import AuctionOffer, AwaitWinner, Bidding, Checking
+from board_assets import Edition
+
+try:
+    from aiohttp import web
+except ImportError as _err:  # pragma: no cover - exercised only without the extra
+    raise ImportError(f"the web view needs aiohttp ({_err}): pip install 'ultibank[web]'") from _err
+
+__all__ = ["STATIC_DIR", "WebServer", "WebViewError", "attach_web", "board_json", "is_loopback"]
+
+log = logging.getLogger("ultibank.web")
+
+STATIC_DIR: Final = Path(__file__).resolve().parent / "webview_static"
+#: the files the page needs, served from memory (name -> content type)
+STATIC_FILES: Final = {
+    "app.css": "text/css; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "icon.svg": "image/svg+xml",
+}
+#: transactions listed on the page, newest first
+RECENT: Final = 12
+#: how long a read may wait for the daemon's loop before the view gives up (seconds)
+READ_TIMEOUT: Final = 5.0
+#: a comment line keeps idle SSE connections (and proxies) from timing out
+KEEPALIVE_S: Final = 15.0
+READ_ONLY_METHODS: Final = frozenset({"GET", "HEAD"})
+
+_SECURITY_HEADERS: Final = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+}
+
+
+class WebViewError(BankError, OSError):
+    """The web view cannot start (address in use, unknown host, missing files)."""
+
+
+def is_loopback(host: str) -> bool:
+    """True when every address *host* names is a loopback address (127.0.0.0/8, ::1)."""
+    if host in ("", "0.0.0.0", "::"):
+        return False
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except OSError:
+        return False
+    addresses = {str(info[4][0]) for info in infos}
+    return bool(addresses) and all(ipaddress.ip_address(a).is_loopback for a in addresses)
+
+
+def board_json(edition: Edition) -> dict[str, Any]:
+    """The edition's board for the page: ring, groups with colours, properties, tokens."""
+    colours = {g.id: g.colour for g in edition.groups}
+    return {
+        "edition": edition.id,
+        "name": edition.name,
+        "language": edition.language,
+        "currency": edition.currency,
+        "tokens": list(edition.token_names),
+        "player_colours": {str(k): v for k, v in PLAYER_COLOURS.items()},
+        "ring": list(edition.constants.ring),
+        "groups": [{"id": g.id, "name": g.name, "colour": g.colour} for g in edition.groups],
+        "properties": [
+            {
+                "number": p.number,
+                "name": p.name,
+                "group": p.group,
+                "colour": colours[p.group],
+                "price": p.price,
+                "rents": list(p.rents),
+                "position": p.position,
+                "side": p.side,
+            }
+            for p in edition.properties
+        ],
+    }
+
+
+# ---------------------------------------------------------------------- the snapshot
+
+_CARD_RE: Final = re.compile(r"\bcard (\d+)\b")
+_PROP_RE: Final = re.compile(r"\bprop (\d+)\b")
+
+
+@dataclass(slots=True)
+class _JournalCache:
+    """The current game's records, re-read only when the journal moved on."""
+
+    key: tuple[int | None, int] | None = None
+    records: list[dict[str, Any]] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+
+
+class _Reader:
+    """Builds snapshots; every method runs in the daemon's loop thread (via ``call``)."""
+
+    def __init__(self, runtime: Any) -> None:
+        self.runtime = runtime
+        self.edition: Edition = runtime.edition
+        self.version = 0
+        self._cache = _JournalCache()
+
+    def _records(self) -> _JournalCache:
+        journal = self.runtime.journal
+        if journal is None:  # powered off: the journal is closed
+            self._cache = _JournalCache()
+            return self._cache
+        key = (journal.current_game, journal.last_seq)
+        if key != self._cache.key:
+            entries = list(journal.entries())
+            self._cache = _JournalCache(
+                key, [e.record for e in entries], [float(e.at) for e in entries]
+            )
+        return self._cache
+
+    def records(self) -> tuple[int | None, int, list[dict[str, Any]]]:
+        """The current game's id, last sequence number and records (for the chart)."""
+        cache = self._records()
+        game_id, last = cache.key if cache.key is not None else (None, 0)
+        return game_id, last, list(cache.records)
+
+    def _token(self, card: int, tokens: dict[int, str]) -> str:
+        if card in tokens:
+            return tokens[card]
+        names = self.edition.token_names
+        return names[card - 1] if 1 <= card <= len(names) else f"card {card}"
+
+    def _prop_label(self, number: int) -> str:
+        if 1 <= number <= len(self.edition.properties):
+            return f"#{number} {self.edition.prop(number).name}"
+        return f"#{number}"
+
+    def _title(self, cmd: dict[str, Any], tokens: dict[int, str]) -> str:
+        name = cmd.get("name", "?")
+        who = self._token(int(cmd["card"]), tokens) if "card" in cmd else ""
+        if name == "new_game":
+            players = ", ".join(self._token(int(c), tokens) for c in cmd.get("cards", []))
+            return f"New game: {players}"
+        if name == "land":
+            return f"{who} lands on {self._prop_label(int(cmd['number']))}"
+        if name == "pass_go":
+            return f"{who} passes GO"
+        if name == "go_to_jail":
+            return f"{who} goes to jail"
+        if name == "leave_jail":
+            how = "pays the fee" if cmd.get("paid") else "rolled a double"
+            return f"{who} leaves jail ({how})"
+        if name == "pay_location":
+            return f"{who} pays the Location fee"
+        if name == "auction_sale":
+            prop = self._prop_label(int(cmd["number"]))
+            return f"{who} wins the auction of {prop} for {cmd.get('price')}"
+        if name == "give_property":
+            return f"{who} gives up {self._prop_label(int(cmd['number']))}"
+        if name == "event":
+            eid = int(cmd.get("event_id", 0))
+            if 1 <= eid <= len(self.edition.events):
+                return f"Event card {eid}: {self.edition.event(eid).title}"
+            return f"Event card {eid}"
+        if name == "undo":
+            return "Undo"
+        return str(name)
+
+    def _detail(self, record: dict[str, Any], tokens: dict[int, str]) -> str:
+        text = describe(record)
+        _, sep, moves = text.partition(": ")
+        if not sep:
+            return ""
+        moves = _CARD_RE.sub(lambda m: self._token(int(m.group(1)), tokens), moves)
+        return _PROP_RE.sub(lambda m: f"#{m.group(1)}", moves)
+
+    def _transactions(
+        self, cache: _JournalCache, undo_available: bool, tokens: dict[int, str]
+    ) -> list[dict[str, Any]]:
+        records = cache.records
+        # the undo group: the last transaction other than a debt settlement, and the
+        # properties given up to settle the debt it caused
+        undo_from: int | None = None
+        if undo_available:
+            for i in range(len(records) - 1, -1, -1):
+                if records[i].get("command", {}).get("name") != "give_property":
+                    undo_from = i
+                    break
+        out = []
+        for i in range(len(records) - 1, max(-1, len(records) - 1 - RECENT), -1):
+            record = records[i]
+            cmd = record.get("command", {})
+            out.append(
+                {
+                    "n": i + 1,
+                    "at": cache.times[i],
+                    "command": cmd.get("name"),
+                    "title": self._title(cmd, tokens),
+                    "detail": self._detail(record, tokens),
+                    "summary": describe(record),
+                    "undoable": undo_from is not None and i >= undo_from,
+                }
+            )
+        return out
+
+    def _auction(self) -> dict[str, Any] | None:
+        step = self.runtime.unit.step
+        now = self.runtime.daemon.clock()
+        if isinstance(step, AuctionOffer):
+            return {"phase": "offer", "number": step.number, "price": 0, "bidder": None,
+                    "bids": 0, "remaining": None, "seconds": None}  # fmt: skip
+        if isinstance(step, Bidding | AwaitWinner):
+            a = step.auction
+            running = isinstance(step, Bidding)
+            return {
+                "phase": "running" if running else "await_winner",
+                "number": a.number,
+                "price": a.price,
+                "bidder": a.bidder,
+                "bids": a.bids,
+                "remaining": a.remaining(now) if running else 0.0,
+                "seconds": a.seconds,
+            }
+        return None
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the page shows, read at one instant of the daemon's loop."""
+        rt = self.runtime
+        game = rt.game
+        state = game.state
+        cache = self._records()
+        undo = bool(game.undo_available) if rt.journal is not None else False
+        tokens = {p.card: p.token for p in state.players}
+        data: dict[str, Any] = state.to_json()
+        rank = {card: i + 1 for i, card in enumerate(state.ranking)}
+        for p in data["players"]:
+            owned = list(state.owned_by(p["card"]))
+            worth = sum(self.edition.prop(n).price for n in owned)
+            p.update(
+                owned=owned,
+                worth=worth,
+                wealth=p["balance"] + worth,
+                winner=state.game_over and state.winner == p["card"],
+                rank=rank.get(p["card"]),
+            )
+        screen = rt.daemon.last_screen
+        step = rt.unit.step
+        self.version += 1
+        game_id = cache.key[0] if cache.key is not None else None
+        data.update(
+            version=self.version,
+            time=time.time(),
+            on=bool(rt.unit.is_on),
+            game_id=game_id,
+            seq=len(cache.records),
+            started=state.started,
+            undo_available=undo,
+            step=type(step).__name__,
+            checking=step.number if isinstance(step, Checking) else None,
+            screen=None
+            if screen is None
+            else {
+                "name": screen.name,
+                "lines": list(screen.lines),
+                "text": screen.text(),
+                "amount": screen.amount,
+                "number": screen.number,
+                "token": screen.token,
+                "level": screen.level,
+                "countdown": screen.countdown,
+                "icons": sorted(i.value for i in screen.icons),
+                "off": screen.off,
+            },
+            auction=self._auction(),
+            transactions=self._transactions(cache, undo, tokens),
+            chart=f"/chart.png?game={game_id}&seq={len(cache.records)}"
+            if state.game_over
+            else None,
+        )
+        return data
+
+
+# ---------------------------------------------------------------------- the server
+
+
+@dataclass(slots=True, eq=False)
+class _Client:
+    """One browser on ``/events``: woken when a newer snapshot is published."""
+
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on *host*:*port* (port 0: any free port)."""
+    try:
+        infos = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except OSError as err:
+        raise WebViewError(f"web view: unknown host {host!r}: {err}") from err
+    last: OSError | None = None
+    for family, kind, proto, _name, address in infos:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+            sock.listen(64)
+        except OSError as err:
+            sock.close()
+            last = err
+            continue
+        sock.setblocking(False)
+        return sock
+    raise WebViewError(
+        f"web view: cannot listen on {host}:{port} ({last}); choose another --web-port"
+    ) from last
+
+
+def _url_host(host: str) -> str:
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
+
+
+class WebServer:
+    """The view's server, running in its own thread; see :func:`attach_web`."""
+
+    def __init__(self, runtime: Any, host: str = "127.0.0.1", port: int = 8080) -> None:
+        self.runtime = runtime
+        self.host = host
+        self.requested_port = port
+        self.port = 0
+        self.exposed = not is_loopback(host)
+        self.app = self._make_app()
+        self._reader = _Reader(runtime)
+        self._board = json.dumps(board_json(runtime.edition), ensure_ascii=False)
+        self._static = self._load_static()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._start_error: BaseException | None = None
+        self._runner: web.AppRunner | None = None
+        self._closing: asyncio.Event | None = None
+        self._closed = False
+        # reads wait for the daemon; charts for matplotlib: neither may block the loop
+        self._pool = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="ultibank-web")
+        self._chart_pool = concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix="ultibank-chart"
+        )
+        self._clients: set[_Client] = set()
+        self._latest: tuple[int, bytes] | None = None
+        self._dirty = False
+        self._refresh_task: asyncio.Task[None] | None = None
+        self._chart: tuple[tuple[int | None, int], bytes] | None = None
+        self._chart_task: asyncio.Future[bytes] | None = None
+        self._chart_key: tuple[int | None, int] | None = None
+
+    # ------------------------------------------------------------------ any thread
+
+    @property
+    def url(self) -> str:
+        """Where a browser on this machine finds the view."""
+        return f"http://{_url_host(self.host)}:{self.port}/"
+
+    @property
+    def startup_line(self) -> str:
+        """The line to print at start: where the view is, and whether it is exposed."""
+        if self.exposed:
+            return (
+                f"ultibank: web view EXPOSED on the network at {self.host}:{self.port} "
+                f"(http://<this machine's address>:{self.port}/): read-only, anyone who can "
+                "reach it sees the game but no request can change it"
+            )
+        return f"ultibank: web view (read-only) at {self.url}"
+
+    def start(self, timeout: float = 10.0) -> WebServer:
+        """Listen, start the thread, subscribe to the daemon; raises WebViewError on failure."""
+        if self._thread is not None:
+            raise WebViewError("the web view is already started")
+        sock = _bind(self.host, self.requested_port)
+        self.port = int(sock.getsockname()[1])
+        self._thread = threading.Thread(
+            target=self._run, args=(sock,), name="ultibank-web", daemon=True
+        )
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise WebViewError(f"the web view did not start within {timeout} s")
+        if self._start_error is not None:
+            raise WebViewError(f"the web view did not start: {self._start_error}") from (
+                self._start_error
+            )
+        self.runtime.daemon.listeners.append(self._on_output)
+        log.info("web view at %s (bound to %s)", self.url, self.host)
+        if self.exposed:
+            log.warning("web view exposed on %s:%d, read-only", self.host, self.port)
+            print(self.startup_line, file=sys.stderr, flush=True)
+        return self
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop serving: browsers are disconnected, the thread ends. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        with contextlib.suppress(ValueError):
+            self.runtime.daemon.listeners.remove(self._on_output)
+        loop = self._loop
+        if loop is not None and self._thread is not None and self._thread.is_alive():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._begin_close)
+            self._thread.join(timeout)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._chart_pool.shutdown(wait=False, cancel_futures=True)
+
+    def __enter__(self) -> WebServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ daemon thread
+
+    def _on_output(self, out: object) -> None:
+        """A screen or a cue went out: the view is stale (runs in the daemon's thread)."""
+        loop = self._loop
+        if loop is None or self._closed:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is closing
+            loop.call_soon_threadsafe(self._poke)
+
+    # ------------------------------------------------------------------ the web thread
+
+    def _run(self, sock: socket.socket) -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._startup(sock))
+        except BaseException as err:
+            self._start_error = err
+            sock.close()
+            self._ready.set()
+            loop.close()
+            return
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.run_until_complete(self._shutdown())
+            loop.close()
+
+    async def _startup(self, sock: socket.socket) -> None:
+        self._closing = asyncio.Event()
+        runner = web.AppRunner(
+            self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0
+        )
+        await runner.setup()
+        await web.SockSite(runner, sock).start()
+        self._runner = runner
+
+    def _begin_close(self) -> None:
+        assert self._closing is not None
+        self._closing.set()
+        for client in self._clients:
+            client.wake.set()
+        assert self._loop is not None
+        self._loop.stop()
+
+    async def _shutdown(self) -> None:
+        if self._refresh_task is not None:
+            self._refresh_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._refresh_task
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _read(self, fn: Callable[[], Any]) -> Any:
+        """Run *fn* in the daemon's loop thread without blocking this loop."""
+        loop = asyncio.get_running_loop()
+        call = self.runtime.daemon.call
+        return await loop.run_in_executor(self._pool, lambda: call(fn, READ_TIMEOUT))
+
+    async def _snapshot_bytes(self) -> tuple[int, bytes]:
+        def read() -> tuple[int, bytes]:
+            snap = self.runtime.daemon.call(self._reader.snapshot, READ_TIMEOUT)
+            text = json.dumps(snap, ensure_ascii=False, separators=(",", ":"))
+            return int(snap["version"]), text.encode()
+
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, read)
+
+    def _poke(self) -> None:
+        """Mark the view stale; one refresh runs at a time and re-reads until it is fresh."""
+        if not self._clients or (self._closing is not None and self._closing.is_set()):
+            return  # nobody watches: a browser that connects gets a fresh snapshot anyway
+        self._dirty = True
+        if self._refresh_task is None or self._refresh_task.done():
+            self._refresh_task = asyncio.get_running_loop().create_task(self._refresh())
+
+    async def _refresh(self) -> None:
+        while self._dirty:
+            self._dirty = False
+            try:
+                version, body = await self._snapshot_bytes()
+            except (TimeoutError, BankError, RuntimeError) as err:
+                log.warning("web view: cannot read the game: %s", err)
+                return
+            self._publish(version, body)
+
+    def _publish(self, version: int, body: bytes) -> None:
+        if self._latest is not None and self._latest[0] >= version:
+            return
+        self._latest = (version, body)
+        for client in self._clients:
+            client.wake.set()
+
+    # ------------------------------------------------------------------ the application
+
+    def _load_static(self) -> dict[str, bytes]:
+        files = {}
+        for name in (*STATIC_FILES, "index.html"):
+            try:
+                files[name] = (STATIC_DIR / name).read_bytes()
+            except OSError as err:
+                raise WebViewError(f"web view: missing page file {STATIC_DIR / name}") from err
+        return files
+
+    def _make_app(self) -> web.Application:
+        app = web.Application(middlewares=[_read_only])
+        app.on_response_prepare.append(_security_headers)
+        app.router.add_get("/", self._index)
+        app.router.add_get("/state", self._state)
+        app.router.add_get("/board.json", self._board_json)
+        app.router.add_get("/events", self._events)
+        app.router.add_get("/chart.png", self._chart_png)
+        app.router.add_get("/static/{name}", self._static_file)
+        return app
+
+    async def _index(self, request: web.Request) -> web.Response:
+        return web.Response(
+            body=self._static["index.html"],
+            content_type="text/html",
+            charset="utf-8",
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    async def _static_file(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC_FILES:
+            raise web.HTTPNotFound(text=f"no file {name!r}")
+        return web.Response(
+            body=self._static[name],
+            headers={"Content-Type": STATIC_FILES[name], "Cache-Control": "no-cache"},
+        )
+
+    async def _board_json(self, request: web.Request) -> web.Response:
+        return web.Response(text=self._board, content_type="application/json")
+
+    async def _state(self, request: web.Request) -> web.Response:
+        try:
+            version, body = await self._snapshot_bytes()
+        except (TimeoutError, RuntimeError) as err:
+            raise web.HTTPServiceUnavailable(text=f"the bank does not answer: {err}") from err
+        self._publish(version, body)
+        return web.Response(
+            body=body, content_type="application/json", headers={"Cache-Control": "no-store"}
+        )
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        await response.prepare(request)
+        client = _Client()
+        self._clients.add(client)
+        closing = self._closing
+        assert closing is not None
+        sent = 0
+        try:
+            await response.write(b"retry: 1000\n\n")
+            self._poke()  # a newcomer gets a snapshot read now
+            while not closing.is_set():
+                client.wake.clear()
+                latest = self._latest
+                if latest is not None and latest[0] > sent:
+                    sent = latest[0]
+                    await response.write(b"id: %d\ndata: %s\n\n" % (sent, latest[1]))
+                    continue
+                try:
+                    await asyncio.wait_for(client.wake.wait(), KEEPALIVE_S)
+                except TimeoutError:
+                    await response.write(b": keep-alive\n\n")
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self._clients.discard(client)
+        return response
+
+    async def _chart_png(self, request: web.Request) -> web.Response:
+        game_id, last, records = await self._read(self._reader.records)
+        if not records:
+            raise web.HTTPNotFound(text="no game has been played yet: no chart")
+        key = (game_id, last)
+        if self._chart is None or self._chart[0] != key:
+            if self._chart_task is None or self._chart_key != key:
+                loop = asyncio.get_running_loop()
+                edition = self.runtime.edition
+
+                def draw() -> bytes:
+                    return render_wealth_png(wealth_series(edition, records))
+
+                self._chart_key = key
+                self._chart_task = loop.run_in_executor(self._chart_pool, draw)
+            task = self._chart_task
+            try:
+                png = await asyncio.shield(task)
+            except ChartUnavailable as err:
+                raise web.HTTPServiceUnavailable(text=str(err)) from err
+            self._chart = (key, png)
+        return web.Response(
+            body=self._chart[1], content_type="image/png", headers={"Cache-Control": "no-cache"}
+        )
+
+
+_Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def _read_only(request: web.Request, handler: _Handler) -> web.StreamResponse:
+    """Refuse every method but GET and HEAD, on every path: the view only shows the game."""
+    if request.method not in READ_ONLY_METHODS:
+        raise web.HTTPMethodNotAllowed(
+            request.method,
+            sorted(READ_ONLY_METHODS),
+            text="this view is read-only: the game is played on the unit\n",
+        )
+    return await handler(request)
+
+
+async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in _SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+
+
+def attach_web(runtime: Any, host: str = "127.0.0.1", port: int = 8080) -> WebServer:
+    """Serve the read-only view of *runtime*'s game on *host*:*port* (0: a free port).
+
+    The runtime must be started (its daemon answers ``call``). Close the returned server
+    before stopping the runtime.
+    """
+    return WebServer(runtime, host, port).start()

@@ -1,0 +1,330 @@
+// ultibank table view: reads /board.json once, then renders every snapshot pushed on /events.
+// Read-only: this script only sends GET requests.
+"use strict";
+
+(() => {
+  const SVG = "http://www.w3.org/2000/svg"; // the SVG namespace name, not a download
+  const $ = (id) => document.getElementById(id);
+  const TOKENS = new Set(["car", "helicopter", "boat", "jet"]);
+  // Tests and the benchmark read when each snapshot reached the page.
+  const probe = { renders: [], board: false };
+  window.ultibank = probe;
+
+  let board = null;
+  let current = null;
+  let auctionEnd = 0;
+  let auctionSeconds = 10;
+  let auctionTimer = 0;
+  let locale = "en";
+
+  const esc = (s) =>
+    String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  const money = (n) => Number(n).toLocaleString(locale);
+  const tokenOf = (card) => {
+    const p = current && current.players.find((q) => q.card === card);
+    return p ? p.token : board.tokens[card - 1] || `card ${card}`;
+  };
+  const prop = (n) => board.properties[n - 1];
+  const tokenIcon = (token, cls) =>
+    TOKENS.has(token)
+      ? `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true"><use href="#tok-${token}"/></svg>`
+      : `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9"/></svg>`;
+  const chip = (colour) =>
+    `<svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true"><rect width="16" height="16" rx="3" fill="${esc(colour)}"/></svg>`;
+
+  function el(name, attrs, parent) {
+    const node = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  // ------------------------------------------------------------------ the board drawing
+  // 36 spaces: corners at 0 (GO, bottom right), 9 (jail), 18 (free parking), 27 (go to jail);
+  // eight spaces between corners; the colour band faces the middle of the board.
+  const SIZE = 1000;
+  const C = 140;
+  const W = (SIZE - 2 * C) / 8;
+  const BAND = 30;
+
+  function geometry(pos) {
+    const side = Math.floor(pos / 9);
+    const k = pos % 9;
+    if (k === 0) {
+      const corners = [[SIZE - C, SIZE - C], [0, SIZE - C], [0, 0], [SIZE - C, 0]];
+      const [x, y] = corners[side];
+      return { x, y, w: C, h: C, corner: true };
+    }
+    if (side === 0) return { x: SIZE - C - k * W, y: SIZE - C, w: W, h: C, band: "top" };
+    if (side === 1) return { x: 0, y: SIZE - C - k * W, w: C, h: W, band: "right" };
+    if (side === 2) return { x: C + (k - 1) * W, y: 0, w: W, h: C, band: "bottom" };
+    return { x: SIZE - C, y: C + (k - 1) * W, w: C, h: W, band: "left" };
+  }
+
+  function bandRect(g) {
+    if (g.band === "top") return { x: g.x, y: g.y, w: g.w, h: BAND };
+    if (g.band === "bottom") return { x: g.x, y: g.y + g.h - BAND, w: g.w, h: BAND };
+    if (g.band === "right") return { x: g.x + g.w - BAND, y: g.y, w: BAND, h: g.h };
+    return { x: g.x, y: g.y, w: BAND, h: g.h };
+  }
+
+  function contentCentre(g) {
+    if (g.band === "top") return [g.x + g.w / 2, g.y + BAND + (g.h - BAND) / 2];
+    if (g.band === "bottom") return [g.x + g.w / 2, g.y + (g.h - BAND) / 2];
+    if (g.band === "right") return [g.x + (g.w - BAND) / 2, g.y + g.h / 2];
+    return [g.x + BAND + (g.w - BAND) / 2, g.y + g.h / 2];
+  }
+
+  const SPECIAL = {
+    GO: ["GO", "+salary"],
+    JAIL: ["JAIL", ""],
+    FREE_PARKING: ["FREE", "PARKING"],
+    GO_TO_JAIL: ["GO TO", "JAIL"],
+    EVENT: ["?", ""],
+    LOCATION: ["LOC", ""],
+  };
+
+  function buildBoard() {
+    const svg = $("board");
+    svg.textContent = "";
+    el("rect", { class: "centre", x: C, y: C, width: SIZE - 2 * C, height: SIZE - 2 * C }, svg);
+    const title = el("text", { class: "title", x: SIZE / 2, y: SIZE / 2 - 60 }, svg);
+    title.textContent = "ultibank";
+    const sub = el("text", { class: "subtitle", x: SIZE / 2, y: SIZE / 2 - 10 }, svg);
+    sub.textContent = board.name;
+    el("text", { class: "status", id: "board-status", x: SIZE / 2, y: SIZE / 2 + 70 }, svg);
+    // the colour groups as a legend in the middle
+    const groups = board.groups;
+    const gw = 64;
+    const gx = SIZE / 2 - (groups.length * gw) / 2;
+    groups.forEach((g, i) => {
+      const r = el("rect", { x: gx + i * gw + 8, y: SIZE / 2 + 130, width: gw - 16, height: 22, rx: 5, fill: g.colour }, svg);
+      el("title", {}, r).textContent = g.name;
+    });
+
+    board.ring.forEach((space, pos) => {
+      const g = geometry(pos);
+      const cell = el("g", { id: `space-${pos}` }, svg);
+      if (space.startsWith("P")) {
+        const number = Number(space.slice(1));
+        const p = prop(number);
+        el("rect", { class: "space", x: g.x, y: g.y, width: g.w, height: g.h }, cell);
+        const b = bandRect(g);
+        el("rect", { x: b.x, y: b.y, width: b.w, height: b.h, fill: p.colour, stroke: "#9aa3b0", "stroke-width": 2 }, cell);
+        const [cx, cy] = contentCentre(g);
+        const num = el("text", { class: "num", x: cx, y: cy - 30 }, cell);
+        num.textContent = String(number);
+        const owner = el("g", { class: "owner", id: `owner-${number}`, visibility: "hidden" }, cell);
+        el("circle", { cx, cy: cy + 2, r: 21, fill: "#888" }, owner);
+        el("use", { href: "#tok-car", x: cx - 14, y: cy - 12, width: 28, height: 28 }, owner);
+        for (let k = 0; k < 5; k++) {
+          el("circle", { class: "pip", id: `pip-${number}-${k + 1}`, cx: cx - 28 + k * 14, cy: cy + 36, r: 5.5 }, cell);
+        }
+        el("rect", { class: "hl", id: `hl-${number}`, x: g.x + 4, y: g.y + 4, width: g.w - 8, height: g.h - 8, visibility: "hidden" }, cell);
+        el("title", {}, cell).textContent =
+          `#${number} ${p.name}: price ${p.price}, rents ${p.rents.join(" / ")} ${board.currency}`;
+      } else {
+        const [top, bottom] = SPECIAL[space] || [space, ""];
+        el("rect", { class: `space ${g.corner ? "corner" : "special"}`, x: g.x, y: g.y, width: g.w, height: g.h }, cell);
+        const cx = g.x + g.w / 2;
+        const cy = g.y + g.h / 2;
+        const t = el("text", { class: `label${space === "EVENT" ? "" : " small"}`, x: cx, y: bottom ? cy - 12 : cy }, cell);
+        if (space === "EVENT") t.setAttribute("font-size", "44");
+        t.textContent = top;
+        if (bottom) {
+          const t2 = el("text", { class: "label small", x: cx, y: cy + 14 }, cell);
+          t2.textContent = bottom;
+        }
+      }
+    });
+  }
+
+  function renderBoard(s) {
+    const focus = s.auction ? s.auction.number : s.checking;
+    for (const p of s.properties) {
+      const owner = $(`owner-${p.number}`);
+      if (!owner) continue;
+      if (p.owner == null) {
+        owner.setAttribute("visibility", "hidden");
+      } else {
+        owner.setAttribute("visibility", "visible");
+        owner.querySelector("circle").setAttribute("fill", board.player_colours[String(p.owner)] || "#555");
+        const token = tokenOf(p.owner);
+        owner.querySelector("use").setAttribute("href", TOKENS.has(token) ? `#tok-${token}` : "");
+      }
+      for (let k = 1; k <= 5; k++) {
+        const pip = $(`pip-${p.number}-${k}`);
+        pip.setAttribute("class", p.level != null && k <= p.level ? "pip on" : "pip");
+      }
+      $(`hl-${p.number}`).setAttribute("visibility", p.number === focus ? "visible" : "hidden");
+    }
+    const status = $("board-status");
+    if (s.game_over) status.textContent = "Game over";
+    else if (s.auction) status.textContent = `Auction: #${s.auction.number}`;
+    else if (!s.started) status.textContent = "New game: tap the bank cards";
+    else status.textContent = `${s.seq} transaction${s.seq === 1 ? "" : "s"}`;
+  }
+
+  // ------------------------------------------------------------------ panels
+
+  function renderPlayers(s) {
+    const box = $("players");
+    if (!s.players.length) {
+      box.innerHTML = `<div class="waiting">No game yet: tap 2 to 4 bank cards on the unit, then ✓.</div>`;
+      return;
+    }
+    box.innerHTML = s.players
+      .map((p) => {
+        const cls = ["player", `p${p.card}`];
+        const badges = [];
+        if (p.winner) { cls.push("winner"); badges.push(`<span class="badge winner">★ winner</span>`); }
+        else if (p.rank) badges.push(`<span class="badge">#${p.rank}</span>`);
+        if (p.bankrupt) { cls.push("bankrupt"); badges.push(`<span class="badge bankrupt">bankrupt</span>`); }
+        if (p.jailed) { cls.push("jailed"); badges.push(`<span class="badge jail">in jail</span>`); }
+        if (p.debt > 0) {
+          const to = p.creditor == null ? "the bank" : tokenOf(p.creditor);
+          badges.push(`<span class="badge debt">owes ${money(p.debt)} to ${esc(to)}</span>`);
+        }
+        const n = p.owned.length;
+        return `<article class="${cls.join(" ")}" data-card="${p.card}">
+          ${tokenIcon(p.token, "tok")}
+          <div class="pname">${esc(p.token)}</div>
+          <div class="balance" data-balance="${p.balance}">${money(p.balance)}<small>${esc(board.currency)}</small></div>
+          <div class="pmeta">card ${p.card} · ${n} propert${n === 1 ? "y" : "ies"} (${money(p.worth)}) · worth ${money(p.wealth)}</div>
+          <div class="badges">${badges.join("")}</div>
+        </article>`;
+      })
+      .join("");
+  }
+
+  function tickAuction() {
+    const left = Math.max(0, auctionEnd - performance.now());
+    $("auc-secs").textContent = String(Math.ceil(left / 1000));
+    $("auc-bar").style.width = `${Math.min(100, (100 * left) / (auctionSeconds * 1000))}%`;
+    if (left <= 0 && auctionTimer) { clearInterval(auctionTimer); auctionTimer = 0; }
+  }
+
+  function renderAuction(s) {
+    const box = $("auction");
+    const a = s.auction;
+    if (auctionTimer) { clearInterval(auctionTimer); auctionTimer = 0; }
+    if (!a) { box.hidden = true; return; }
+    box.hidden = false;
+    const p = prop(a.number);
+    $("auc-prop").innerHTML = `${chip(p.colour)}<span>#${a.number} ${esc(p.name)}</span>`;
+    $("auc-price").textContent = `${money(a.price)} ${board.currency}`;
+    let who = "no bid yet";
+    if (a.phase === "offer") who = "✓ on the unit starts the countdown";
+    else if (a.bidder != null) who = `last bid: ${tokenOf(a.bidder)}`;
+    else if (a.bids) who = "last bid on the ✓ button";
+    if (a.phase === "await_winner") who = "sold: the winner taps their bank card";
+    $("auc-bidder").textContent = who;
+    if (a.phase === "running") {
+      auctionSeconds = a.seconds || 10;
+      auctionEnd = performance.now() + a.remaining * 1000;
+      tickAuction();
+      auctionTimer = setInterval(tickAuction, 100);
+    } else {
+      $("auc-secs").textContent = a.phase === "offer" ? "–" : "0";
+      $("auc-bar").style.width = a.phase === "offer" ? "100%" : "0%";
+    }
+  }
+
+  function renderGameOver(s) {
+    const box = $("gameover");
+    if (!s.game_over) { box.hidden = true; return; }
+    box.hidden = false;
+    $("winner").textContent = s.winner != null ? `${tokenOf(s.winner)} wins` : "No winner";
+    $("ranking").innerHTML = s.ranking
+      .map((card) => {
+        const p = s.players.find((q) => q.card === card);
+        return p ? `<li>${esc(p.token)}: ${money(p.balance)} ${esc(board.currency)} + properties ${money(p.worth)}</li>` : "";
+      })
+      .join("");
+    const img = $("chart");
+    if (s.chart && img.getAttribute("src") !== s.chart) {
+      img.hidden = false;
+      img.setAttribute("src", s.chart);
+    }
+  }
+
+  function renderLog(s) {
+    const list = $("log");
+    if (!s.transactions.length) {
+      list.innerHTML = `<li class="empty">No transaction yet.</li>`;
+      return;
+    }
+    list.innerHTML = s.transactions
+      .map((t) => {
+        const when = new Date(t.at * 1000).toLocaleTimeString(locale, { hour12: false });
+        return `<li class="tx${t.undoable ? " undoable" : ""}" data-n="${t.n}">
+          <span class="n">#${t.n}</span><span class="title">${esc(t.title)}</span><span class="when">${esc(when)}</span>
+          ${t.detail ? `<span class="detail">${esc(t.detail)}</span>` : ""}
+          ${t.undoable ? `<span class="undo-badge">↶ undo would cancel this</span>` : ""}
+        </li>`;
+      })
+      .join("");
+  }
+
+  function renderLcd(s) {
+    const lcd = $("lcd");
+    const screen = s.screen;
+    lcd.classList.toggle("dark", !s.on || !screen || screen.off);
+    if (!s.on || !screen || screen.off) { $("lcd-lines").textContent = "(the unit is off)"; return; }
+    const lines = screen.lines.length ? screen.lines.slice() : [screen.text];
+    $("lcd-lines").textContent = lines.join("\n");
+  }
+
+  function render(s) {
+    current = s;
+    renderPlayers(s);
+    renderAuction(s);
+    renderGameOver(s);
+    renderBoard(s);
+    renderLog(s);
+    renderLcd(s);
+    document.body.dataset.version = String(s.version);
+    document.body.dataset.seq = String(s.seq);
+    const entry = { version: s.version, seq: s.seq, t: performance.timeOrigin + performance.now(), frame: null };
+    probe.renders.push(entry);
+    if (probe.renders.length > 5000) probe.renders.splice(0, 1000);
+    requestAnimationFrame(() => { entry.frame = performance.timeOrigin + performance.now(); });
+  }
+
+  // ------------------------------------------------------------------ wiring
+
+  function setConn(ok) {
+    const c = $("conn");
+    c.textContent = ok ? "live" : "reconnecting…";
+    c.classList.toggle("off", !ok);
+  }
+
+  function connect() {
+    const source = new EventSource("/events");
+    source.onopen = () => setConn(true);
+    source.onerror = () => setConn(false);
+    source.onmessage = (ev) => {
+      setConn(true);
+      render(JSON.parse(ev.data));
+    };
+  }
+
+  async function start() {
+    try {
+      const response = await fetch("/board.json", { cache: "no-store" });
+      if (!response.ok) throw new Error(`board: HTTP ${response.status}`);
+      board = await response.json();
+    } catch (err) {
+      setConn(false);
+      setTimeout(start, 1000);
+      return;
+    }
+    locale = board.language || "en";
+    $("edition").textContent = board.name;
+    buildBoard();
+    probe.board = true;
+    connect();
+  }
+
+  start();
+})();

@@ -1,0 +1,115 @@
+"""Fixtures of the web view tests: a started bank on a virtual clock with a simulated reader."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bank.runtime import Runtime
+from bank.settings import load_settings
+from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, Tick
+from bank.web import WebServer, attach_web
+from drivers.sim import SimReader, VirtualClock, start_sim_reader
+from drivers.supervisor import ReaderService
+
+
+@dataclass
+class Table:
+    """A running bank, its simulated reader, and the web view in front of it."""
+
+    rt: Runtime
+    clock: VirtualClock
+    reader: SimReader
+    service: ReaderService
+    web: WebServer
+
+    def sync(self) -> None:
+        """Wait until the daemon has handled everything posted so far."""
+        self.rt.daemon.call(lambda: None)
+
+    def tap(self, *cards: str) -> None:
+        for card in cards:
+            self.reader.tap(CardId.parse(card))
+        self.sync()
+
+    def press(self, *buttons: Button) -> None:
+        for b in buttons:
+            self.rt.daemon.post(ButtonPressed(self.clock(), b))
+            self.rt.daemon.post(ButtonReleased(self.clock(), b))
+        self.sync()
+
+    def hold(self, *buttons: Button, seconds: float = 5.0) -> None:
+        """Hold *buttons* for *seconds* of the virtual clock (undo: OK + CANCEL)."""
+        for b in buttons:
+            self.rt.daemon.post(ButtonPressed(self.clock(), b))
+        self.clock.advance(seconds)
+        self.rt.daemon.post(Tick(self.clock()))
+        for b in reversed(buttons):
+            self.rt.daemon.post(ButtonReleased(self.clock(), b))
+        self.sync()
+
+    def start_game(self, *cards: int) -> None:
+        self.tap(*(f"bank:{c}" for c in cards))
+        self.press(Button.OK)
+
+    def get(self, path: str, timeout: float = 10.0) -> tuple[int, bytes, dict[str, str]]:
+        return http(self.web.url + path.lstrip("/"), timeout=timeout)
+
+    def state(self) -> dict[str, Any]:
+        status, body, _ = self.get("/state")
+        assert status == 200
+        data: dict[str, Any] = json.loads(body)
+        return data
+
+    def play_to_bankruptcy(self) -> None:
+        """car owns the dark blues (level 3); helicopter lands on Rue de la Paix until broke."""
+        self.start_game(1, 2)
+        self.tap("prop:22", "bank:1", "prop:21", "bank:1")
+        for _ in range(3):
+            self.tap("prop:22", "bank:2")
+
+
+def http(url: str, method: str = "GET", timeout: float = 10.0) -> tuple[int, bytes, dict[str, str]]:
+    """One request; returns status, body and headers (error statuses included)."""
+    request = urllib.request.Request(url, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, response.read(), dict(response.headers)
+    except urllib.error.HTTPError as err:
+        return err.code, err.read(), dict(err.headers)
+
+
+def start_table(root: Path, host: str = "127.0.0.1") -> Table:
+    clock = VirtualClock(1000.0)
+    rt = Runtime(load_settings(None, [f'game.data_dir="{root}"']), clock=clock)
+    rt.start(control=False)
+    reader, service = start_sim_reader(rt.daemon.post, clock, deck=rt.deck)
+    try:
+        web = attach_web(rt, host=host, port=0)
+    except BaseException:
+        service.stop()
+        rt.stop()
+        raise
+    return Table(rt, clock, reader, service, web)
+
+
+def stop_table(table: Table) -> None:
+    table.web.close()
+    table.service.stop()
+    table.rt.stop()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    t = start_table(tmp_path)
+    try:
+        yield t
+    finally:
+        stop_table(t)

@@ -81,11 +81,13 @@ def _error(s: pygame.Surface, c: Colour) -> None:
 
 
 def _reader_lost(s: pygame.Surface, c: Colour) -> None:
-    # the contactless waves, crossed out
-    for r in (5, 10, 15):
-        pygame.draw.arc(s, c, pygame.Rect(8 - r, 14 - r, 2 * r, 2 * r), -1.0, 1.0, width=2)
-    pygame.draw.circle(s, c, (9, 14), 2)
-    pygame.draw.line(s, c, (4, 26), (32, 2), width=3)
+    # the contactless waves, and a cross: no reader
+    pygame.draw.circle(s, c, (4, 13), 3)
+    for r in (7, 13, 19):
+        box = pygame.Rect(4 - r, 13 - r, 2 * r, 2 * r)
+        pygame.draw.arc(s, c, box, -0.8, 0.8, width=3)
+    pygame.draw.line(s, c, (25, 15), (34, 25), width=3)
+    pygame.draw.line(s, c, (25, 25), (34, 15), width=3)
 
 
 def _car(s: pygame.Surface, c: Colour) -> None:

@@ -281,6 +281,8 @@ class UltimeRules:
 
     def _pay_location(self, tx: _Tx, cmd: PayLocation) -> None:
         player = self._player(tx.state, cmd.card)
+        if player.jailed:
+            raise RuleError(f"player {cmd.card} is in jail and does not move", "in jail")
         fee = self.k.location_fee
         if player.balance < fee:
             raise NotEnoughMoney(

@@ -165,6 +165,12 @@ def test_jail_paid_and_free(game: Game) -> None:
         game.execute(LeaveJail(1, paid=False))
 
 
+def test_no_location_from_jail(game: Game) -> None:
+    game.execute(GoToJail(1))
+    with pytest.raises(RuleError, match="jail"):
+        game.execute(PayLocation(1))
+
+
 def test_location_fee_and_refusal(game: Game) -> None:
     game.execute(PayLocation(1))
     assert bal(game, 1) == 1400
@@ -218,11 +224,11 @@ def test_debt_paid_exactly(game: Game) -> None:
 
 def test_debt_to_bank_resets_level(game: Game) -> None:
     _drain(game, 2, (22, 21, 20, 19))  # 130 left, dark blue sole: levels 3
-    game.execute(GoToJail(2))
     with pytest.raises(NotEnoughMoney):
         game.execute(Land(2, 18))
     assert owner_level(game, 18) == (None, None)
     game.execute(PayLocation(2))  # 30 left
+    game.execute(GoToJail(2))
     game.execute(LeaveJail(2, paid=True))  # 100: 30 cash, 70 debt to the bank
     assert game.state.player(2).debt == 70  # type: ignore[union-attr]
     game.execute(GiveProperty(2, 22))

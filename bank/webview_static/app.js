@@ -190,7 +190,7 @@
           ${tokenIcon(p.token, "tok")}
           <div class="pname">${esc(p.token)}</div>
           <div class="balance" data-balance="${p.balance}">${money(p.balance)}<small>${esc(board.currency)}</small></div>
-          <div class="pmeta">card ${p.card} · ${n} propert${n === 1 ? "y" : "ies"} (${money(p.worth)}) · worth ${money(p.wealth)}</div>
+          <div class="pmeta">${n} propert${n === 1 ? "y" : "ies"} (${money(p.worth)})<br>total ${money(p.wealth)} · card ${p.card}</div>
           <div class="badges">${badges.join("")}</div>
         </article>`;
       })

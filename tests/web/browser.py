@@ -28,6 +28,7 @@ FLAGS = (
     "--no-first-run",
     "--disable-extensions",
     "--disable-default-apps",
+    "--hide-scrollbars",
 )
 PHONE = (390, 844)
 

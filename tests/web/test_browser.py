@@ -1,0 +1,147 @@
+"""The web view in a real headless Chromium: taps on the simulated reader change the page.
+
+Set ``ULTIBANK_DOCS_SCREENSHOT=1`` to also refresh ``docs/web-phone.png`` from the phone test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bank.unit.io import Button
+from tests.web.browser import PHONE, open_browser
+from tests.web.conftest import Table
+
+pytestmark = pytest.mark.slow
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def wait_for(driver: Any, script: str, timeout: float = 10.0) -> Any:
+    """Poll *script* in the page until it returns something truthy (a real browser: a deadline)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the page never satisfied: {script}")
+        time.sleep(0.02)  # polling a real process, not waiting for time to pass
+
+
+def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        time.sleep(0.02)
+
+
+def balance_of(driver: Any, card: int) -> str | None:
+    result: str | None = driver.execute_script(
+        "const b = document.querySelector(`.player[data-card='${arguments[0]}'] .balance`);"
+        "return b ? b.dataset.balance : null;",
+        card,
+    )
+    return result
+
+
+def load(driver: Any, table: Table) -> None:
+    driver.get(table.web.url)
+    wait_for(driver, "return window.ultibank && window.ultibank.renders.length > 0")
+
+
+def severe_console_errors(driver: Any) -> list[str]:
+    try:
+        entries = driver.get_log("browser")
+    except Exception:  # not every driver keeps the console
+        return []
+    return [e["message"] for e in entries if e.get("level") == "SEVERE"]
+
+
+def test_phone_page_follows_taps(table: Table, tmp_path: Path) -> None:
+    with open_browser(*PHONE) as driver:
+        load(driver, table)
+        assert "No game yet" in driver.find_element("id", "players").text
+        table.start_game(1, 2, 3, 4)
+        wait_for(driver, "return document.querySelectorAll('.player').length === 4")
+        assert balance_of(driver, 2) == "1500"
+
+        table.tap("prop:22", "bank:2")
+        until(lambda: balance_of(driver, 2) == "1100")
+        card = driver.find_element("css selector", ".player[data-card='2']").text
+        assert "Helicopter" in card.title() and "1 property" in card
+        owner = driver.find_element("id", "owner-22")
+        assert owner.get_attribute("visibility") == "visible"
+        assert driver.find_element("id", "pip-22-1").get_attribute("class") == "pip on"
+        assert driver.find_element("id", "pip-22-2").get_attribute("class") == "pip"
+        first = driver.find_element("css selector", "#log li")
+        assert "undoable" in first.get_attribute("class").split()
+        assert "helicopter lands on #22" in first.text.lower()
+        assert "undo would cancel" in first.text
+
+        # more of a game for the picture: purchases, a rent, a prisoner, an auction with a bid
+        for prop, bank in ((21, 2), (12, 1), (13, 1), (1, 3), (8, 4), (12, 3)):
+            table.tap(f"prop:{prop}", f"bank:{bank}")
+        table.press(Button.MENU, Button.MENU)
+        table.tap("bank:4")  # jet goes to jail
+        table.tap("prop:15")
+        table.press(Button.MENU, Button.OK)
+        table.tap("bank:3", "bank:1", "bank:3")
+        wait_for(
+            driver,
+            "return !document.getElementById('auction').hidden && "
+            "document.getElementById('auc-price').textContent.startsWith('60')",
+        )
+        assert "boat" in driver.find_element("id", "auc-bidder").text
+        assert "#15" in driver.find_element("id", "auc-prop").text
+        secs = int(driver.find_element("id", "auc-secs").text)
+        assert 0 < secs <= 10
+        jet = driver.find_element("css selector", ".player[data-card='4']").text
+        assert "in jail" in jet
+        # a phone screen: nothing wider than the viewport
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+        driver.execute_script("window.scrollTo(0, 0)")
+        shot = tmp_path / "web-phone.png"
+        assert driver.save_screenshot(str(shot))
+        width, height = struct.unpack(">II", shot.read_bytes()[16:24])
+        assert (width, height) == PHONE
+        if os.environ.get("ULTIBANK_DOCS_SCREENSHOT"):
+            shutil.copyfile(shot, DOCS / "web-phone.png")
+        assert severe_console_errors(driver) == []
+
+
+def test_game_over_page_shows_the_winner_and_the_chart(table: Table) -> None:
+    pytest.importorskip("matplotlib")
+    with open_browser(*PHONE) as driver:
+        load(driver, table)
+        table.play_to_bankruptcy()
+        wait_for(driver, "return !document.getElementById('gameover').hidden", 10)
+        assert "car wins" in driver.find_element("id", "winner").text.lower()
+        helicopter = driver.find_element("css selector", ".player[data-card='2']").text
+        assert "bankrupt" in helicopter
+        natural = wait_for(
+            driver,
+            "const i = document.getElementById('chart');"
+            "return i.complete && i.naturalWidth > 0 ? [i.naturalWidth, i.naturalHeight] : null;",
+            60,
+        )
+        assert natural == [800, 450]
+        assert severe_console_errors(driver) == []
+
+
+def test_page_shows_what_happened_before_it_opened(table: Table) -> None:
+    table.start_game(1, 2)
+    table.tap("prop:5", "bank:1")
+    with open_browser(*PHONE) as driver:
+        load(driver, table)
+        assert balance_of(driver, 1) == "1380"
+        assert driver.find_element("id", "owner-5").get_attribute("visibility") == "visible"
+        lcd = driver.find_element("id", "lcd-lines").text
+        assert "République" in lcd

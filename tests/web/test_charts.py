@@ -1,0 +1,105 @@
+"""The end-of-game wealth chart: the series replayed from records, the PNG, the missing extra."""
+
+from __future__ import annotations
+
+import struct
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bank.charts import (
+    PLAYER_COLOURS,
+    ChartUnavailable,
+    render_wealth_png,
+    wealth_series,
+    write_end_chart,
+)
+from bank.commands import Command, Land, NewGame, PassGo, Undo
+from bank.errors import BankError
+from bank.game import Game
+from board_assets import load_edition
+
+EDITION = load_edition("ultime-fr")
+
+
+def play(*commands: Command) -> list[dict[str, Any]]:
+    game = Game(EDITION)
+    return [game.execute(c).to_record(EDITION.id) for c in commands]
+
+
+def test_series_follow_money_and_property_value() -> None:
+    records = play(NewGame((1, 2)), Land(1, 22), PassGo(2), Land(2, 22))
+    series = wealth_series(EDITION, records)
+    assert series.steps == (1, 2, 3, 4)
+    car, heli = series.players
+    assert (car.token, heli.token) == ("car", "helicopter")
+    assert car.money == (1500, 1100, 1100, 1400)  # buys 400, then 300 rent from helicopter
+    assert car.total == (1500, 1500, 1500, 1800)  # the property counts at its price
+    assert heli.money == (1500, 1500, 1700, 1400)
+    assert heli.total == heli.money
+    assert not series.game_over and series.winner is None
+
+
+def test_series_replay_undo() -> None:
+    records = play(NewGame((1, 2)), Land(1, 22), Undo())
+    car = wealth_series(EDITION, records).players[0]
+    assert car.money == (1500, 1100, 1500)
+    assert car.total == (1500, 1500, 1500)
+
+
+def test_bankruptcy_ends_the_series_with_the_winner() -> None:
+    commands: list[Command] = [NewGame((1, 2)), Land(1, 22), Land(1, 21)]
+    commands += [Land(2, 22)] * 3
+    series = wealth_series(EDITION, play(*commands))
+    assert series.game_over and series.winner == 1
+    assert series.players[1].money[-1] == 0
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    return width, height
+
+
+def test_png_draws_each_player_in_their_colour(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from PIL import Image
+
+    records = play(NewGame((1, 3)), Land(1, 22), Land(3, 1), PassGo(3))
+    png = render_wealth_png(wealth_series(EDITION, records))
+    assert _png_size(png) == (800, 450)
+    out = write_end_chart(EDITION, records, tmp_path / "sub" / "wealth.png")
+    assert out == tmp_path / "sub" / "wealth.png" and out.read_bytes()[:4] == b"\x89PNG"
+    assert not list(out.parent.glob("*.tmp"))
+    image = Image.open(out).convert("RGB")
+    colours = {c for _, c in image.getcolors(maxcolors=1 << 20) or []}
+
+    def rgb(hex_colour: str) -> tuple[int, int, int]:
+        return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+    for card in (1, 3):
+        assert rgb(PLAYER_COLOURS[card]) in colours, f"no line in player {card}'s colour"
+    assert rgb(PLAYER_COLOURS[2]) not in colours  # card 2 is not playing
+
+
+def test_without_matplotlib_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("matplotlib", "matplotlib.figure", "matplotlib.backends.backend_agg"):
+        monkeypatch.setitem(sys.modules, name, None)
+    series = wealth_series(EDITION, play(NewGame((1, 2))))
+    with pytest.raises(ChartUnavailable, match=r"ultibank\[web\]"):
+        render_wealth_png(series)
+
+
+def test_unwritable_destination_is_a_bank_error(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(BankError, match="cannot write the wealth chart"):
+        write_end_chart(EDITION, play(NewGame((1, 2))), blocker / "chart.png")
+
+
+def test_unreadable_record_is_named() -> None:
+    with pytest.raises(BankError, match="record 2"):
+        wealth_series(EDITION, [*play(NewGame((1, 2))), {"command": {"name": "land"}}])

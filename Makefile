@@ -15,7 +15,7 @@ venv: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[emu]'
 
 venv-dev: $(BIN)/python system-deps
-	$(BIN)/pip install --quiet -e '.[emu,nfc,pcsc,serial,pi,dev]'
+	$(BIN)/pip install --quiet -e '.[emu,nfc,pcsc,serial,pi,web,dev]'
 
 system-deps:
 	@bash deploy/system-deps.sh test

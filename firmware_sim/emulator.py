@@ -368,6 +368,11 @@ class PygamePanel:
             if spot != self._hover:
                 self._hover = spot
                 self._dirty = True
+        elif event.type == pygame.WINDOWFOCUSLOST:
+            # keys released while another window has the focus would never come back up
+            for key, action in list(self._key_actions.items()):
+                self._end(action, f"key:{key}")
+            self._key_actions.clear()
         elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
             self._dirty = True
 

@@ -77,6 +77,22 @@ def test_enter_and_escape_held_together(rig: PanelRig) -> None:
     ]
 
 
+def test_keys_held_when_the_window_loses_focus_are_released(rig: PanelRig) -> None:
+    rig.key(pygame.K_RETURN, up=False)
+    rig.key(pygame.K_2, "2", up=False)
+    pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))
+    rig.panel.step()
+    assert rig.panel.held_buttons == set()
+    assert [type(i).__name__ for i in rig.take()] == [
+        "ButtonPressed",
+        "CardTapped",
+        "ButtonReleased",
+        "CardLifted",
+    ]
+    rig.key_up(pygame.K_RETURN)  # the late key-up changes nothing
+    assert rig.take() == []
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_digit_keys_tap_bank_cards(rig: PanelRig, n: int) -> None:
     rig.key(getattr(pygame, f"K_{n}"), str(n), up=False)

@@ -124,6 +124,10 @@ class _CutShort(Exception):
     """The card stopped answering mid-exchange (pulled away, or the reader lost it)."""
 
 
+class _Busy(_CutShort):
+    """Another program holds the card exclusively (a tag writer, ``pcsc_scan -r``...)."""
+
+
 def _import_scard() -> Any:
     try:
         from smartcard import scard
@@ -268,9 +272,7 @@ class _Scard:
         rc = _code(rc)
         self.service_gone(rc, f"connecting to the card on {reader}")
         if rc == self.s.SCARD_E_SHARING_VIOLATION:
-            raise ReaderError(
-                f"{reader} is in use by another program (is the ultibank daemon running?)"
-            )
+            raise _Busy(f"{reader} is in use by another program")
         if rc != self.s.SCARD_S_SUCCESS or protocol not in (
             self.s.SCARD_PROTOCOL_T0,
             self.s.SCARD_PROTOCOL_T1,
@@ -488,8 +490,12 @@ class PcscBackend:
                         emit(CardAbsent(held.uid, at=self._clock()))
                         held = None
                     if present and held is None and counter != failed_counter:
-                        held = self._read(context, reader, bytes(atr), counter, emit)
-                        failed_counter = None if held is not None else counter
+                        try:
+                            held = self._read(context, reader, bytes(atr), counter, emit)
+                            failed_counter = None if held is not None else counter
+                        except _Busy as err:
+                            # its release changes the reader state, which wakes this loop
+                            log.info("%s: the card is read once it is released", err)
                     if not present:
                         failed_counter = None
                 if not announced:
@@ -513,6 +519,8 @@ class PcscBackend:
         sc = self._sc
         try:
             handle, protocol = sc.connect(context, reader)
+        except _Busy:
+            raise
         except _CutShort as err:
             log.info("card on %s could not be connected (%s): not a tap", reader, err)
             return None
@@ -605,6 +613,8 @@ def write_card(
             )
         try:
             handle, protocol = sc.connect(context, reader, exclusive=True)
+        except _Busy as err:
+            raise ReaderError(f"{err} (is the ultibank daemon reading it? stop it first)") from err
         except _CutShort as err:
             raise TagError(f"the tag left {reader} before it could be written ({err})") from err
         try:

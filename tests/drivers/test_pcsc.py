@@ -408,6 +408,33 @@ def test_pcscd_killed_mid_game_the_reader_recovers_and_reads_the_next_tap(
 
 
 @pytest.mark.pcscd
+def test_a_card_held_by_another_program_is_read_once_released(
+    slot: Slot, cards: Callable[..., VirtualNtag]
+) -> None:
+    from smartcard import scard
+
+    cards(UID_A)
+    wait_card_state(slot.reader, present=True)
+    _, context = scard.SCardEstablishContext(scard.SCARD_SCOPE_USER)
+    try:
+        rc, handle, _ = scard.SCardConnect(
+            context, slot.reader, scard.SCARD_SHARE_EXCLUSIVE, scard.SCARD_PROTOCOL_T1
+        )
+        assert rc == scard.SCARD_S_SUCCESS
+        running = Running(PcscBackend(slot.path))
+        try:
+            seen = running.during(0.5)
+            assert not [e for e in seen if isinstance(e, CardPresent)], seen
+            assert not running.errors, "a busy card made the backend give up the reader"
+            scard.SCardDisconnect(handle, scard.SCARD_LEAVE_CARD)
+            assert running.next_present().uid == UID_A
+        finally:
+            running.close()
+    finally:
+        scard.SCardReleaseContext(context)
+
+
+@pytest.mark.pcscd
 def test_no_reader_matching_the_filter_is_a_reader_error(pcscd: Pcscd) -> None:
     backend = PcscBackend("pcsc:OMNIKEY")
     with pytest.raises(ReaderError, match=r"no PC/SC reader matching 'OMNIKEY'.*Virtual PCD"):
@@ -469,7 +496,7 @@ def test_write_card_on_a_blank_tag_then_read_it_back(
     finally:
         running.close()
     # writing it again is a no-op; another card's record needs overwrite=True
-    assert write_card(BANK2, "virtual pcd", timeout=3.0) == UID_B
+    assert write_card(BANK2, slot.reader.lower(), timeout=3.0) == UID_B
     with pytest.raises(TagError, match=r"already holds the record of bank:2.*overwrite"):
         write_card(PROP16, slot.path, timeout=3.0)
     write_card(PROP16, slot.path, timeout=3.0, overwrite=True)

@@ -10,6 +10,7 @@ Imports the engine and, by protocol, any journal with ``append``/``records``/``n
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -23,6 +24,8 @@ from bank.ruleset import Ruleset
 from bank.state import GameState
 from bank.ultime import UltimeRules
 from board_assets import Edition
+
+log = logging.getLogger(__name__)
 
 
 class JournalLike(Protocol):
@@ -134,9 +137,23 @@ class Game:
         tx = Transaction(self._seq + 1, command, events, group)
         if self.journal is not None:
             self.journal.append(tx.to_record(self.edition.id))
+            if isinstance(command, NewGame):
+                self._describe_game(command)
         self._seq += 1
         self._advance(tx)
         return tx
+
+    def _describe_game(self, command: NewGame) -> None:
+        """Name the edition and players in the journal's game list (``ultibank history``)."""
+        update = getattr(self.journal, "update_meta", None)
+        if update is None:
+            return
+        tokens = self.edition.constants.tokens
+        players = ",".join(f"{c}:{tokens[c - 1]}" for c in sorted(command.cards))
+        try:
+            update({"edition": self.edition.id, "players": players})
+        except BankError as err:  # the transaction is safe; only its label is missing
+            log.warning("could not label the game in the journal: %s", err)
 
     def _undo_refusal(self) -> None:
         if self.state.game_over:

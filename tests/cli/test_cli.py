@@ -143,6 +143,8 @@ def test_history_list_show_export(tmp_path: Path) -> None:
     env = dict(os.environ, ULTIBANK_DATA_DIR=str(data))
     listing = ultibank("history", env=env).stdout.splitlines()
     assert len(listing) == 2 and "archived" in listing[0] and "current" in listing[1]
+    assert "ultime-fr 1:car,2:helicopter" in listing[0]
+    assert "3:boat,4:jet" in listing[1]
     shown = ultibank("history", "show", "1", env=env).stdout
     assert "land card=2 number=5" in shown and "card 2 → bank 120" in shown
     exported = json.loads(ultibank("history", "export", "1", "--json", env=env).stdout)

@@ -352,7 +352,7 @@ class PygamePanel:
             if self.on_quit is not None:
                 self.on_quit()
         elif event.type == pygame.KEYDOWN:
-            self._key_down(event.key, getattr(event, "unicode", ""))
+            self._key_down(event.key, getattr(event, "unicode", ""), getattr(event, "scancode", 0))
         elif event.type == pygame.KEYUP:
             action = self._key_actions.pop(event.key, None)
             if action is not None:
@@ -376,26 +376,26 @@ class PygamePanel:
         elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
             self._dirty = True
 
-    def _key_down(self, key: int, char: str) -> None:
+    def _key_down(self, key: int, char: str, scancode: int = 0) -> None:
         if key in self._key_actions:  # a repeat of a key already down
             return
         if self._entry is not None:
-            self._entry_key(key, char)
+            self._entry_key(key, char, scancode)
             return
         if self._help:  # any key closes the help, and does nothing else
             self._help = False
             self._dirty = True
             return
-        shortcut = L.shortcut_for_key(key, char)
+        shortcut = L.shortcut_for_key(key, char, scancode)
         if shortcut is None:
             return
         self._key_actions[key] = shortcut.action
         self._begin(shortcut.action, f"key:{key}")
 
-    def _entry_key(self, key: int, char: str) -> None:
+    def _entry_key(self, key: int, char: str, scancode: int) -> None:
         assert self._entry is not None
         kind, digits = self._entry
-        digit = _digit(key, char)
+        digit = L.digit_of(key, char, scancode)
         if digit is not None:
             if len(digits) < 2:
                 self._entry = (kind, digits + digit)
@@ -681,17 +681,6 @@ class PygamePanel:
 
 _SYMBOL = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 _KIND_NAME = {"prop": "property", "event": "event", "bank": "bank"}
-_DIGIT_KEYS = {getattr(pygame, f"K_{d}"): str(d) for d in range(10)} | {
-    getattr(pygame, f"K_KP{d}"): str(d) for d in range(10)
-}
-
-
-def _digit(key: int, char: str) -> str | None:
-    if key in _DIGIT_KEYS:
-        return _DIGIT_KEYS[key]
-    if len(char) == 1 and char.isdigit():
-        return char
-    return None
 
 
 def _window_icon() -> pygame.Surface:

@@ -86,13 +86,15 @@ Action = PressButton | TapCard | StartEntry | HoldGesture | ToggleHelp | Screens
 
 @dataclass(frozen=True, slots=True)
 class Shortcut:
-    """Keys (pygame key codes, or typed characters) that trigger *action*."""
+    """Keys that trigger *action*: pygame key codes (layout-mapped), typed characters, or
+    scancodes (physical positions: the digit row, whatever the keyboard layout)."""
 
     label: str
     help: str
     action: Action
     keys: tuple[int, ...] = ()
     chars: tuple[str, ...] = ()
+    scancodes: tuple[int, ...] = ()
 
 
 def _bank_help(n: int) -> str:
@@ -120,6 +122,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
             TapCard(CardId("bank", n)),
             keys=(getattr(pygame, f"K_{n}"), getattr(pygame, f"K_KP{n}")),
             chars=(str(n),),
+            scancodes=(getattr(pygame, f"KSCAN_{n}"),),
         )
         for n in range(1, CARD_COUNTS["bank"] + 1)
     ),
@@ -164,8 +167,8 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
 )
 
 
-def shortcut_for_key(key: int, char: str) -> Shortcut | None:
-    """The shortcut bound to pygame key code *key* or typed character *char*."""
+def shortcut_for_key(key: int, char: str, scancode: int = 0) -> Shortcut | None:
+    """The shortcut bound to key code *key*, typed character *char* or *scancode*."""
     for sc in SHORTCUTS:
         if key in sc.keys:
             return sc
@@ -173,7 +176,27 @@ def shortcut_for_key(key: int, char: str) -> Shortcut | None:
         for sc in SHORTCUTS:
             if char in sc.chars:
                 return sc
+    if scancode:
+        for sc in SHORTCUTS:
+            if scancode in sc.scancodes:
+                return sc
     return None
+
+
+#: The digit row by physical position (an AZERTY "1" key sends "&" unshifted).
+DIGIT_SCANCODES = {getattr(pygame, f"KSCAN_{d}"): str(d) for d in range(10)}
+DIGIT_KEYS = {getattr(pygame, f"K_{d}"): str(d) for d in range(10)} | {
+    getattr(pygame, f"K_KP{d}"): str(d) for d in range(10)
+}
+
+
+def digit_of(key: int, char: str, scancode: int = 0) -> str | None:
+    """The digit a key press means while a card number is typed, if any."""
+    if key in DIGIT_KEYS:
+        return DIGIT_KEYS[key]
+    if len(char) == 1 and char.isdigit():
+        return char
+    return DIGIT_SCANCODES.get(scancode)
 
 
 def help_rows() -> list[tuple[str, str]]:

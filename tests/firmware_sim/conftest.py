@@ -63,9 +63,10 @@ class PanelRig:
     def _on_quit(self) -> None:
         self.quits += 1
 
-    def key(self, key: int, char: str = "", up: bool = True) -> None:
+    def key(self, key: int, char: str = "", up: bool = True, scancode: int = 0) -> None:
         """Press (and by default release) a key, one frame each."""
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=0))
+        down = pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=0, scancode=scancode)
+        pygame.event.post(down)
         self.panel.step()
         if up:
             self.key_up(key)

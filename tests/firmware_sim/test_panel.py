@@ -104,10 +104,17 @@ def test_digit_keys_tap_bank_cards(rig: PanelRig, n: int) -> None:
     ]
 
 
-def test_a_typed_digit_on_another_layout_still_taps(rig: PanelRig) -> None:
-    # AZERTY: the "1" key sends '&' unshifted; with shift it types "1"
-    rig.key(pygame.K_AMPERSAND, "1")
-    assert [i.card for i in rig.take() if isinstance(i, CardTapped)] == [CardId("bank", 1)]
+@pytest.mark.parametrize("shift", [False, True])
+def test_the_digit_row_taps_on_an_azerty_keyboard(rig: PanelRig, shift: bool) -> None:
+    # AZERTY: the "1" key types "&" unshifted and "1" with Shift; its scancode is the digit's
+    rig.key(pygame.K_AMPERSAND, "1" if shift else "&", scancode=pygame.KSCAN_1)
+    # typing a property number with the unshifted digit row: "é" is the "2" key
+    rig.key(pygame.K_p, "p")
+    rig.key(pygame.K_AMPERSAND, "1" if shift else "&", scancode=pygame.KSCAN_1)
+    rig.key(0, "2" if shift else "é", scancode=pygame.KSCAN_2)
+    rig.key(pygame.K_RETURN, "\r")
+    taps = [i.card for i in rig.take() if isinstance(i, CardTapped)]
+    assert taps == [CardId("bank", 1), CardId("prop", 12)]
 
 
 @pytest.mark.parametrize(("letter", "kind"), [(pygame.K_p, "prop"), (pygame.K_e, "event")])

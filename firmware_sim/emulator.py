@@ -504,9 +504,7 @@ class PygamePanel:
         self._label("ULTIBANK", (ux + 32, uy + 26), 30, INK, bold=True)
         # the group light: a coloured lamp showing the current property's group
         lamp = pygame.Rect(ux + uw - 120, uy + 28, 88, 18)
-        colour = self.screen.colour if self.screen.colour and not self.screen.off else None
-        pygame.draw.rect(win, pygame.Color(colour) if colour else (200, 197, 190), lamp,
-                         border_radius=9)  # fmt: skip
+        pygame.draw.rect(win, _lamp_colour(self.screen), lamp, border_radius=9)
         pygame.draw.rect(win, BODY_EDGE, lamp, width=2, border_radius=9)
         pygame.draw.rect(win, BEZEL, pygame.Rect(L.bezel_rect()), border_radius=10)
         win.blit(self._lcd_surface, L.LCD_POS)
@@ -681,6 +679,18 @@ class PygamePanel:
 
 _SYMBOL = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 _KIND_NAME = {"prop": "property", "event": "event", "bank": "bank"}
+
+
+def _lamp_colour(screen: Screen) -> pygame.Color:
+    """The group lamp's colour: the screen's group colour, or unlit."""
+    unlit = pygame.Color(200, 197, 190)
+    if screen.off or not screen.colour:
+        return unlit
+    try:
+        return pygame.Color(screen.colour)
+    except ValueError:  # not a colour: leave the lamp dark rather than stop the window
+        log.warning("screen %r has a colour pygame cannot read: %r", screen.name, screen.colour)
+        return unlit
 
 
 def _window_icon() -> pygame.Surface:

@@ -268,6 +268,25 @@ def test_shown_screens_reach_the_lcd_and_the_window(rig: PanelRig) -> None:
     assert read_amount(lcd, LcdRenderer("M€").layout) == 280
 
 
+def test_odd_screens_are_drawn_without_failing(rig: PanelRig) -> None:
+    odd = [
+        Screen(name="x", level=9, number=150, countdown=120, token="dog", colour="not a colour"),
+        Screen(name="x", level=0, amount=-123456, lines=("\t\x00" * 40, "", "a", "b", "c")),
+        Screen(name="x", colour="#1d3c8f", icons=frozenset(Icon)),
+    ]
+    for screen in odd:
+        rig.panel.show(screen)
+        assert rig.panel.step()
+    assert rig.panel.drawn == odd[-1]
+
+
+def test_the_group_lamp_shows_the_screens_colour(rig: PanelRig) -> None:
+    rig.panel.show(Screen(name="property", number=21, colour="#1d3c8f"))
+    rig.panel.step()
+    ux, uy, uw, _ = L.UNIT_RECT
+    assert tuple(rig.panel.window.get_at((ux + uw - 76, uy + 37)))[:3] == (0x1D, 0x3C, 0x8F)
+
+
 def test_nothing_is_redrawn_when_nothing_changes(rig: PanelRig) -> None:
     rig.panel.show(PROPERTY)
     rig.panel.step()
@@ -370,3 +389,14 @@ def test_display_available_follows_the_environment(monkeypatch: pytest.MonkeyPat
     assert not display_available()
     monkeypatch.setenv("DISPLAY", ":987")  # no X server there
     assert not display_available()
+
+
+def test_the_uk_edition_draws_with_its_currency(clock: FakeClock) -> None:
+    panel = PygamePanel("ultimate-uk", clock=clock, sound=False)
+    try:
+        panel.show(Screen(name="balance", amount=1500, token="jet"))
+        panel.step()
+        assert panel.drawn is not None and panel.drawn.amount == 1500
+        assert panel.edition.currency == "₥"
+    finally:
+        panel.close()

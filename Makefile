@@ -28,7 +28,7 @@ lint: venv-dev
 	$(BIN)/ruff format --check .
 
 typecheck: venv-dev
-	$(BIN)/mypy --strict bank/ drivers/ board_assets/ bench/
+	$(BIN)/mypy --strict bank/ drivers/ board_assets/ bench/ firmware_sim/
 
 pytest: venv-dev
 	$(BIN)/python -m pytest -q
@@ -36,7 +36,7 @@ pytest: venv-dev
 test: venv-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict bank/ drivers/ board_assets/ bench/
+	$(BIN)/mypy --strict bank/ drivers/ board_assets/ bench/ firmware_sim/
 	$(BIN)/python -m pytest -q
 
 bench: venv-dev

@@ -178,7 +178,12 @@ class Pcscd:
                 stdin=subprocess.DEVNULL,
             )
         want = {f"{PLAIN_READER} 00 00", f"{ACR122_READER} 00 00"}
-        if not wait_until(lambda: want <= set(list_readers() or ()), timeout):
+        proc = self.proc
+
+        def ready() -> bool:
+            return proc.poll() is not None or want <= set(list_readers() or ())
+
+        if not wait_until(ready, timeout) or proc.poll() is not None:
             rc = self.proc.poll()
             self.stop()
             raise PcscdUnavailable(
@@ -237,7 +242,10 @@ def check_installed() -> None:
 @contextlib.contextmanager
 def machine_lock(timeout: float = 60.0) -> Iterator[None]:
     """Hold the machine-wide pcscd lock; PcscdUnavailable if another run keeps it."""
-    fd = os.open(LOCK_PATH, os.O_RDWR | os.O_CREAT, 0o666)
+    # read-only is enough for flock, and works on a lock file another user created
+    fd = os.open(LOCK_PATH, os.O_RDONLY | os.O_CREAT, 0o666)
+    with contextlib.suppress(OSError):
+        os.fchmod(fd, 0o666)
     try:
         deadline = time.monotonic() + timeout
         while True:

@@ -460,6 +460,9 @@ class PcscBackend:
                 )
                 rc = _code(rc)
                 if rc in (s.SCARD_E_TIMEOUT, s.SCARD_E_CANCELLED):
+                    if not announced:  # never spin on a zero timeout
+                        announced = True
+                        emit(CardAbsent(None, at=self._clock()))
                     continue
                 sc.service_gone(rc, f"watching {reader}")
                 if rc in (s.SCARD_E_UNKNOWN_READER, s.SCARD_E_READER_UNAVAILABLE):

@@ -45,6 +45,7 @@ from drivers.pcsc import (
     type2_bytes_needed,
     write_card,
 )
+from drivers.pcsc import main as pcsc_main
 from drivers.supervisor import ReaderService
 from tests.drivers.conformance import ReaderConformance
 from tests.support.pcscd import (
@@ -557,6 +558,20 @@ def test_write_waits_for_a_tag_and_gives_up(slot: Slot, pcscd: Pcscd) -> None:
     with pytest.raises(TagError, match="no tag was laid"):
         write_card(PROP16, slot.path, timeout=0.3)
     assert time.monotonic() - started < 2.0
+
+
+@pytest.mark.pcscd
+def test_the_diagnostic_lists_readers_and_the_card_on_them(
+    slot: Slot, cards: Callable[..., VirtualNtag], capsys: pytest.CaptureFixture[str]
+) -> None:
+    cards(UID_B, ndef=encode_card_record(BANK2))
+    wait_card_state(slot.reader, present=True)
+    assert pcsc_main([slot.reader]) == 0
+    out = capsys.readouterr().out
+    assert f"{slot.reader}: MIFARE Ultralight / NTAG UID {UID_B}" in out
+    assert out.rstrip().endswith("= bank:2")
+    assert pcsc_main(["no such reader"]) == 1
+    assert "no PC/SC reader matches 'no such reader'" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ pure helpers (no pcscd)

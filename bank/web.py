@@ -457,6 +457,18 @@ class WebServer:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._chart_pool.shutdown(wait=False, cancel_futures=True)
 
+    def settled(self, timeout: float = 5.0) -> bool:
+        """True when no snapshot is being read or waiting to be pushed (benchmarks, tests)."""
+        loop = self._loop
+        if loop is None or self._closed:
+            return True
+
+        async def check() -> bool:
+            task = self._refresh_task
+            return not self._dirty and (task is None or task.done())
+
+        return bool(asyncio.run_coroutine_threadsafe(check(), loop).result(timeout))
+
     def __enter__(self) -> WebServer:
         return self
 

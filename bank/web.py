@@ -583,7 +583,8 @@ class WebServer:
         return files
 
     def _make_app(self) -> web.Application:
-        app = web.Application(middlewares=[_read_only])
+        middlewares = [_read_only] if self.exposed else [_read_only, _loopback_hosts_only]
+        app = web.Application(middlewares=middlewares)
         app.on_response_prepare.append(_security_headers)
         app.router.add_get("/", self._index)
         app.router.add_get("/state", self._state)
@@ -694,6 +695,31 @@ async def _read_only(request: web.Request, handler: _Handler) -> web.StreamRespo
             request.method,
             sorted(READ_ONLY_METHODS),
             text="this view is read-only: the game is played on the unit\n",
+        )
+    return await handler(request)
+
+
+def _loopback_name(host_header: str) -> bool:
+    """Whether a Host header names this machine's loopback (``localhost``, 127.x, ``[::1]``)."""
+    name = host_header.strip().lower()
+    if name.startswith("["):
+        name = name[1:].partition("]")[0]
+    elif name.count(":") == 1:
+        name = name.partition(":")[0]
+    if name in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+@web.middleware
+async def _loopback_hosts_only(request: web.Request, handler: _Handler) -> web.StreamResponse:
+    """On loopback, refuse pages asked for under another name (a DNS rebinding guard)."""
+    if not _loopback_name(request.host):
+        raise web.HTTPMisdirectedRequest(
+            text="this view answers only as localhost or 127.0.0.1 (use --web-host to expose it)\n"
         )
     return await handler(request)
 

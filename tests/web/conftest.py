@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -76,9 +77,21 @@ class Table:
             self.tap("prop:22", "bank:2")
 
 
-def http(url: str, method: str = "GET", timeout: float = 10.0) -> tuple[int, bytes, dict[str, str]]:
+def need_matplotlib() -> None:
+    """Skip without matplotlib, except under CI where the ``web`` extra must be installed."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but matplotlib is missing: pip install 'ultibank[web]'")
+        pytest.skip("matplotlib is not installed (pip install 'ultibank[web]')")
+
+
+def http(
+    url: str, method: str = "GET", timeout: float = 10.0, headers: dict[str, str] | None = None
+) -> tuple[int, bytes, dict[str, str]]:
     """One request; returns status, body and headers (error statuses included)."""
-    request = urllib.request.Request(url, method=method)
+    request = urllib.request.Request(url, method=method, headers=headers or {})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, response.read(), dict(response.headers)

@@ -17,7 +17,7 @@ import pytest
 
 from bank.unit.io import Button
 from tests.web.browser import PHONE, open_browser
-from tests.web.conftest import Table
+from tests.web.conftest import Table, need_matplotlib
 
 pytestmark = pytest.mark.slow
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -118,7 +118,7 @@ def test_phone_page_follows_taps(table: Table, tmp_path: Path) -> None:
 
 
 def test_game_over_page_shows_the_winner_and_the_chart(table: Table) -> None:
-    pytest.importorskip("matplotlib")
+    need_matplotlib()
     with open_browser(*PHONE) as driver:
         load(driver, table)
         table.play_to_bankruptcy()

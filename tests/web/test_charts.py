@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from bank.commands import Command, Land, NewGame, PassGo, Undo
 from bank.errors import BankError
 from bank.game import Game
 from board_assets import load_edition
+from tests.web.conftest import need_matplotlib
 
 EDITION = load_edition("ultime-fr")
 
@@ -64,7 +66,7 @@ def _png_size(png: bytes) -> tuple[int, int]:
 
 
 def test_png_draws_each_player_in_their_colour(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
+    need_matplotlib()
     from PIL import Image
 
     records = play(NewGame((1, 3)), Land(1, 22), Land(3, 1), PassGo(3))
@@ -93,7 +95,7 @@ def test_without_matplotlib_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_unwritable_destination_is_a_bank_error(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
+    need_matplotlib()
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     with pytest.raises(BankError, match="cannot write the wealth chart"):
@@ -103,3 +105,9 @@ def test_unwritable_destination_is_a_bank_error(tmp_path: Path) -> None:
 def test_unreadable_record_is_named() -> None:
     with pytest.raises(BankError, match="record 2"):
         wealth_series(EDITION, [*play(NewGame((1, 2))), {"command": {"name": "land"}}])
+
+
+def test_importing_the_view_does_not_import_matplotlib() -> None:
+    code = "import sys, bank.charts, bank.web; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -18,7 +18,7 @@ import pytest
 from bank.charts import EndChartWriter, chart_path_for
 from bank.unit.io import Button
 from bank.web import STATIC_DIR, STATIC_FILES, WebViewError, attach_web, is_loopback
-from tests.web.conftest import Table, http, start_table, stop_table
+from tests.web.conftest import Table, http, need_matplotlib, start_table, stop_table
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -314,8 +314,21 @@ def test_exposed_on_the_network_says_so_and_stays_read_only(
             url = f"http://{others[0]}:{table.web.port}/"
             assert http(url + "state")[0] == 200
             assert http(url + "state", "POST")[0] == 405
+        # exposed on purpose: any name of the machine is fine
+        local = table.web.url + "state"
+        assert http(local, headers={"Host": f"bank.home:{table.web.port}"})[0] == 200
     finally:
         stop_table(table)
+
+
+def test_loopback_view_refuses_other_host_names(table: Table) -> None:
+    """A page of another site rebound to 127.0.0.1 by DNS must not read the game."""
+    url = table.web.url + "state"
+    port = table.web.port
+    assert http(url, headers={"Host": f"ultibank.evil.example:{port}"})[0] == 421
+    assert http(url, headers={"Host": f"192.0.2.99:{port}"})[0] == 421
+    for name in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "localhost"):
+        assert http(url, headers={"Host": name})[0] == 200, name
 
 
 def test_is_loopback() -> None:
@@ -350,7 +363,7 @@ def test_close_stops_serving(tmp_path: Path) -> None:
 
 
 def test_game_over_serves_the_chart_and_writes_it_beside_the_journal(table: Table) -> None:
-    pytest.importorskip("matplotlib")
+    need_matplotlib()
     writer = EndChartWriter(table.rt).attach()
     assert table.get("/chart.png")[0] == 404  # no game yet
     table.play_to_bankruptcy()

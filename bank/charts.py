@@ -118,23 +118,24 @@ def wealth_series(edition: Edition, records: Iterable[Mapping[str, Any]]) -> Wea
     )
 
 
-def _matplotlib() -> tuple[Any, Any, Any]:
-    """The Figure class, the Agg canvas and the Line2D class, imported on first use."""
+def _matplotlib() -> tuple[Any, Any, Any, Any]:
+    """Figure, the Agg canvas, Line2D and MaxNLocator, imported on first use."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
         from matplotlib.lines import Line2D
+        from matplotlib.ticker import MaxNLocator
     except ImportError as err:
         raise ChartUnavailable(
             f"the wealth chart needs matplotlib ({err}): pip install 'ultibank[web]'",
             "no chart",
         ) from err
-    return Figure, FigureCanvasAgg, Line2D
+    return Figure, FigureCanvasAgg, Line2D, MaxNLocator
 
 
 def render_wealth_png(series: WealthSeries, *, width: float = 8.0, height: float = 4.5) -> bytes:
     """The chart as PNG bytes: a solid line for money, dashed for money plus properties."""
-    figure_cls, canvas_cls, line_cls = _matplotlib()
+    figure_cls, canvas_cls, line_cls, locator_cls = _matplotlib()
     fig = figure_cls(figsize=(width, height), dpi=100, layout="constrained")
     canvas_cls(fig)
     ax = fig.add_subplot()
@@ -154,6 +155,7 @@ def render_wealth_png(series: WealthSeries, *, width: float = 8.0, height: float
     handles.append(
         line_cls([], [], color="#333333", linewidth=1.4, linestyle="--", label="money + properties")
     )
+    ax.xaxis.set_major_locator(locator_cls(integer=True))
     ax.set_xlabel("transaction")
     ax.set_ylabel(series.currency)
     ax.set_xlim(left=x[0] if series.steps else 0, right=end)

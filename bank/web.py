@@ -151,8 +151,7 @@ class _Reader:
 
     def _records(self) -> _JournalCache:
         journal = self.runtime.journal
-        if journal is None:  # powered off: the journal is closed
-            self._cache = _JournalCache()
+        if journal is None:  # powered off: the journal is closed, the last reading stands
             return self._cache
         key = (journal.current_game, journal.last_seq)
         if key != self._cache.key:
@@ -632,6 +631,8 @@ class WebServer:
                 "X-Accel-Buffering": "no",
             }
         )
+        if request.method == "HEAD":  # the headers only: no stream to keep open
+            return response
         await response.prepare(request)
         client = _Client()
         self._clients.add(client)

@@ -122,6 +122,25 @@ def test_undo_group_marks_the_payment_and_the_properties_given_up(table: Table) 
     assert balances(snap) == {1: 1310, 2: 500}
 
 
+def test_power_cycle_and_reset(table: Table) -> None:
+    table.start_game(1, 2)
+    table.tap("prop:3", "bank:1")
+    assert len(table.state()["transactions"]) == 2  # a page is watching
+    table.rt.handle_line("power off")
+    snap = table.state()
+    assert snap["on"] is False and snap["undo_available"] is False
+    assert balances(snap) == {1: 1400, 2: 1500}
+    assert [t["command"] for t in snap["transactions"]] == ["land", "new_game"]
+    table.rt.handle_line("power on")
+    snap = table.state()
+    assert snap["on"] is True and snap["undo_available"] is True
+    game = snap["game_id"]
+    table.hold(Button.CANCEL)  # reset: the game is archived, a new one starts
+    snap = table.state()
+    assert snap["started"] is False and snap["players"] == []
+    assert snap["transactions"] == [] and snap["game_id"] != game
+
+
 def test_auction_in_progress_with_its_countdown(table: Table) -> None:
     table.start_game(1, 2)
     table.tap("prop:15")
@@ -230,6 +249,7 @@ def test_every_route_answers_get_and_none_changes_the_game(table: Table) -> None
         else:
             status, _, _ = table.get(path)
             assert status == 200, path
+        assert http(table.web.url + path.lstrip("/"), "HEAD", timeout=5)[0] == 200, path
         for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS"):
             status, body, headers = http(table.web.url + path.lstrip("/"), method)
             assert status == 405, (method, path)

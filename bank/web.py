@@ -436,8 +436,7 @@ class WebServer:
             )
         self.runtime.daemon.listeners.append(self._on_output)
         log.info("web view at %s (bound to %s)", self.url, self.host)
-        if self.exposed:
-            log.warning("web view exposed on %s:%d, read-only", self.host, self.port)
+        if self.exposed:  # said on stderr whatever the log level: the owner must know
             print(self.startup_line, file=sys.stderr, flush=True)
         return self
 

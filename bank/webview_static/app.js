@@ -243,8 +243,9 @@
       .join("");
     const img = $("chart");
     if (s.chart && img.getAttribute("src") !== s.chart) {
-      img.hidden = false;
       img.setAttribute("src", s.chart);
+      $("chart-link").setAttribute("href", s.chart); // a tap opens it full size
+      $("chart-link").hidden = false;
     }
   }
 

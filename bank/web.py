@@ -422,6 +422,12 @@ class WebServer:
         """Listen, start the thread, subscribe to the daemon; raises WebViewError on failure."""
         if self._thread is not None:
             raise WebViewError("the web view is already started")
+        try:
+            self.runtime.daemon.call(lambda: None, min(timeout, READ_TIMEOUT))
+        except TimeoutError as err:
+            raise WebViewError(
+                "the web view needs a started bank: call runtime.start() first"
+            ) from err
         sock = _bind(self.host, self.requested_port)
         self.port = int(sock.getsockname()[1])
         self._thread = threading.Thread(

@@ -17,7 +17,7 @@ import pytest
 
 from bank.charts import EndChartWriter, chart_path_for
 from bank.unit.io import Button
-from bank.web import STATIC_DIR, STATIC_FILES, WebViewError, attach_web, is_loopback
+from bank.web import STATIC_DIR, STATIC_FILES, WebServer, WebViewError, attach_web, is_loopback
 from tests.web.conftest import Table, http, need_matplotlib, start_table, stop_table
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -356,6 +356,18 @@ def test_is_loopback() -> None:
     assert is_loopback("127.0.0.2")
     assert not is_loopback("0.0.0.0") and not is_loopback("::") and not is_loopback("")
     assert not is_loopback("192.0.2.7")
+
+
+def test_a_bank_not_started_is_a_clear_error(tmp_path: Path) -> None:
+    from bank.runtime import Runtime
+    from bank.settings import load_settings
+
+    rt = Runtime(load_settings(None, [f'game.data_dir="{tmp_path}"']))
+    try:
+        with pytest.raises(WebViewError, match=r"runtime\.start\(\)"):
+            WebServer(rt, port=0).start(timeout=0.2)
+    finally:
+        rt.stop()
 
 
 def test_port_in_use_is_a_clear_error(table: Table) -> None:

@@ -26,7 +26,6 @@ import contextlib
 import ipaddress
 import json
 import logging
-import re
 import socket
 import sys
 import threading
@@ -47,7 +46,15 @@ try:
 except ImportError as _err:  # pragma: no cover - exercised only without the extra
     raise ImportError(f"the web view needs aiohttp ({_err}): pip install 'ultibank[web]'") from _err
 
-__all__ = ["STATIC_DIR", "WebServer", "WebViewError", "attach_web", "board_json", "is_loopback"]
+__all__ = [
+    "STATIC_DIR",
+    "WebServer",
+    "WebViewError",
+    "attach_web",
+    "board_json",
+    "is_loopback",
+    "token_label",
+]
 
 log = logging.getLogger("ultibank.web")
 
@@ -127,8 +134,67 @@ def board_json(edition: Edition) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- the snapshot
 
-_CARD_RE: Final = re.compile(r"\bcard (\d+)\b")
-_PROP_RE: Final = re.compile(r"\bprop (\d+)\b")
+#: the tokens as the page names them (the LCD's names are shorter)
+TOKEN_LABELS: Final[dict[str, dict[str, str]]] = {
+    "car": {"fr": "voiture", "en": "car"},
+    "helicopter": {"fr": "hélicoptère", "en": "helicopter"},
+    "boat": {"fr": "bateau", "en": "boat"},
+    "jet": {"fr": "jet", "en": "jet"},
+}
+
+#: one sentence per kind of transaction (``str.format`` fields: who, prop, players, ...)
+_TITLES: Final[dict[str, dict[str, str]]] = {
+    "new_game": {"fr": "Nouvelle partie : {players}", "en": "New game: {players}"},
+    "land": {"fr": "{who} arrive sur {prop}", "en": "{who} lands on {prop}"},
+    "pass_go": {"fr": "{who} passe par la case départ", "en": "{who} passes GO"},
+    "go_to_jail": {"fr": "{who} va en prison", "en": "{who} goes to jail"},
+    "leave_jail.paid": {
+        "fr": "{who} sort de prison (paie l'amende)",
+        "en": "{who} leaves jail (pays the fee)",
+    },
+    "leave_jail.double": {
+        "fr": "{who} sort de prison (double)",
+        "en": "{who} leaves jail (rolled a double)",
+    },
+    "pay_location": {"fr": "{who} paie la Location", "en": "{who} pays the Location fee"},
+    "auction_sale": {
+        "fr": "{who} remporte {prop} aux enchères pour {price}",
+        "en": "{who} wins the auction of {prop} for {price}",
+    },
+    "give_property": {"fr": "{who} cède {prop}", "en": "{who} gives up {prop}"},
+    "event": {"fr": "Carte événement {id} : {title}", "en": "Event card {id}: {title}"},
+    "undo": {"fr": "Annulation", "en": "Undo"},
+}
+
+#: the words of the details (money reasons from the rules, and a few more)
+_WORDS: Final[dict[str, dict[str, str]]] = {
+    "fr": {
+        "bank": "banque",
+        "card": "carte",
+        "purchase": "achat",
+        "rent": "loyer",
+        "go": "départ",
+        "location": "Location",
+        "change": "monnaie rendue",
+        "event": "événement",
+        "auction": "enchère",
+        "tax": "taxe",
+        "jail fee": "amende de prison",
+        "owes": "doit",
+        "bankrupt": "en faillite",
+        "winner": "gagnant",
+    },
+    "en": {"go": "GO", "bankrupt": "is bankrupt"},
+}
+
+
+def _word(lang: str, word: str) -> str:
+    return _WORDS.get(lang, {}).get(word, word)
+
+
+def token_label(lang: str, token: str) -> str:
+    """A token's name on the page, in *lang* (``voiture``); an unknown token as it is."""
+    return TOKEN_LABELS.get(token, {}).get(lang, token)
 
 
 @dataclass(slots=True)
@@ -167,58 +233,74 @@ class _Reader:
         game_id, last = cache.key if cache.key is not None else (None, 0)
         return game_id, last, list(cache.records)
 
-    def _token(self, card: int, tokens: dict[int, str]) -> str:
-        if card in tokens:
-            return tokens[card]
-        names = self.edition.token_names
-        return names[card - 1] if 1 <= card <= len(names) else f"card {card}"
+    def _token(self, card: int, tokens: dict[int, str], lang: str) -> str:
+        token = tokens.get(card)
+        if token is None:
+            names = self.edition.token_names
+            token = names[card - 1] if 1 <= card <= len(names) else None
+        if token is None:
+            return _word(lang, "card") + f" {card}"
+        return token_label(lang, token)
 
     def _prop_label(self, number: int) -> str:
         if 1 <= number <= len(self.edition.properties):
             return f"#{number} {self.edition.prop(number).name}"
         return f"#{number}"
 
-    def _title(self, cmd: dict[str, Any], tokens: dict[int, str]) -> str:
-        name = cmd.get("name", "?")
-        who = self._token(int(cmd["card"]), tokens) if "card" in cmd else ""
+    def _title(self, cmd: dict[str, Any], tokens: dict[int, str], lang: str) -> str:
+        """The transaction in a sentence, in the unit's language."""
+        name = str(cmd.get("name", "?"))
+        fields: dict[str, Any] = {}
+        if "card" in cmd:
+            fields["who"] = self._token(int(cmd["card"]), tokens, lang)
+        if "number" in cmd:
+            fields["prop"] = self._prop_label(int(cmd["number"]))
+        key = name
         if name == "new_game":
-            players = ", ".join(self._token(int(c), tokens) for c in cmd.get("cards", []))
-            return f"New game: {players}"
-        if name == "land":
-            return f"{who} lands on {self._prop_label(int(cmd['number']))}"
-        if name == "pass_go":
-            return f"{who} passes GO"
-        if name == "go_to_jail":
-            return f"{who} goes to jail"
-        if name == "leave_jail":
-            how = "pays the fee" if cmd.get("paid") else "rolled a double"
-            return f"{who} leaves jail ({how})"
-        if name == "pay_location":
-            return f"{who} pays the Location fee"
-        if name == "auction_sale":
-            prop = self._prop_label(int(cmd["number"]))
-            return f"{who} wins the auction of {prop} for {cmd.get('price')}"
-        if name == "give_property":
-            return f"{who} gives up {self._prop_label(int(cmd['number']))}"
-        if name == "event":
+            cards = cmd.get("cards", [])
+            fields["players"] = ", ".join(self._token(int(c), tokens, lang) for c in cards)
+        elif name == "leave_jail":
+            key = "leave_jail.paid" if cmd.get("paid") else "leave_jail.double"
+        elif name == "auction_sale":
+            fields["price"] = cmd.get("price")
+        elif name == "event":
             eid = int(cmd.get("event_id", 0))
-            if 1 <= eid <= len(self.edition.events):
-                return f"Event card {eid}: {self.edition.event(eid).title}"
-            return f"Event card {eid}"
-        if name == "undo":
-            return "Undo"
-        return str(name)
+            fields["id"] = eid
+            known = 1 <= eid <= len(self.edition.events)
+            fields["title"] = self.edition.event(eid).title if known else "?"
+        template = _TITLES.get(key)
+        if template is None:
+            return name
+        try:
+            return template[lang if lang in template else "en"].format(**fields)
+        except (KeyError, IndexError):  # a record without the fields its command needs
+            return name
 
-    def _detail(self, record: dict[str, Any], tokens: dict[int, str]) -> str:
-        text = describe(record)
-        _, sep, moves = text.partition(": ")
-        if not sep:
-            return ""
-        moves = _CARD_RE.sub(lambda m: self._token(int(m.group(1)), tokens), moves)
-        return _PROP_RE.sub(lambda m: f"#{m.group(1)}", moves)
+    def _detail(self, record: dict[str, Any], tokens: dict[int, str], lang: str) -> str:
+        """What moved, like ``bank.history.describe`` but with tokens and the unit's words."""
+
+        def who(card: Any) -> str:
+            return _word(lang, "bank") if card is None else self._token(int(card), tokens, lang)
+
+        moves = []
+        for e in record.get("events", []):
+            kind = e.get("kind")
+            if kind == "money":
+                reason = str(e.get("reason", ""))
+                why = f" ({_word(lang, reason)})" if reason else ""
+                moves.append(f"{who(e['payer'])} → {who(e['payee'])} {e['amount']}{why}")
+            elif kind == "property" and e["old_owner"] != e["new_owner"]:
+                moves.append(f"#{e['number']} → {who(e['new_owner'])}")
+            elif kind == "debt" and e["new_debt"]:
+                moves.append(f"{who(e['card'])} {_word(lang, 'owes')} {e['new_debt']}")
+            elif kind == "bankrupt" and e.get("bankrupt", True):
+                moves.append(f"{who(e['card'])} {_word(lang, 'bankrupt')}")
+            elif kind == "game_ended" and e.get("ended", True):
+                moves.append(f"{_word(lang, 'winner')}: {who(e['winner'])}")
+        return "; ".join(moves)
 
     def _transactions(
-        self, cache: _JournalCache, undo_available: bool, tokens: dict[int, str]
+        self, cache: _JournalCache, undo_available: bool, tokens: dict[int, str], lang: str
     ) -> list[dict[str, Any]]:
         records = cache.records
         # the undo group: the last transaction other than a debt settlement, and the
@@ -238,8 +320,8 @@ class _Reader:
                     "n": i + 1,
                     "at": cache.times[i],
                     "command": cmd.get("name"),
-                    "title": self._title(cmd, tokens),
-                    "detail": self._detail(record, tokens),
+                    "title": self._title(cmd, tokens, lang),
+                    "detail": self._detail(record, tokens, lang),
                     "summary": describe(record),
                     "undoable": undo_from is not None and i >= undo_from,
                 }
@@ -274,6 +356,7 @@ class _Reader:
         cache = self._records()
         undo = bool(game.undo_available) if rt.journal is not None else False
         tokens = {p.card: p.token for p in state.players}
+        lang = str(getattr(rt.unit, "lang", "en"))
         data: dict[str, Any] = state.to_json()
         rank = {card: i + 1 for i, card in enumerate(state.ranking)}
         for p in data["players"]:
@@ -283,6 +366,7 @@ class _Reader:
                 owned=owned,
                 worth=worth,
                 wealth=p["balance"] + worth,
+                label=token_label(lang, p["token"]),
                 winner=state.game_over and state.winner == p["card"],
                 rank=rank.get(p["card"]),
             )
@@ -292,6 +376,7 @@ class _Reader:
         game_id = cache.key[0] if cache.key is not None else None
         data.update(
             version=self.version,
+            lang=lang,
             time=time.time(),
             on=bool(rt.unit.is_on),
             game_id=game_id,
@@ -315,7 +400,7 @@ class _Reader:
                 "off": screen.off,
             },
             auction=self._auction(),
-            transactions=self._transactions(cache, undo, tokens),
+            transactions=self._transactions(cache, undo, tokens, lang),
             chart=f"/chart.png?game={game_id}&seq={len(cache.records)}"
             if state.game_over
             else None,

@@ -16,13 +16,69 @@
   let auctionSeconds = 10;
   let auctionTimer = 0;
   let locale = "en";
+  let lang = "";
+
+  // The page's words, in the unit's language (French or English).
+  const WORDS = {
+    en: {
+      title: "table view", live: "live", reconnecting: "reconnecting…", connecting: "connecting…",
+      auction: "Auction", gameover: "Game over", log: "Last transactions",
+      footer: "Read-only view: the game is played on the unit, this page only watches it.",
+      waiting: "No game yet: tap 2 to 4 bank cards on the unit, then ✓.",
+      winner: "winner", bankrupt: "bankrupt", jail: "in jail", owes: "owes {n} to {who}",
+      thebank: "the bank", card: "card", total: "total",
+      props: (n) => (n === 1 ? "1 property" : `${n} properties`),
+      nobid: "no bid yet", offer: "✓ on the unit starts the countdown", lastbid: "last bid: {who}",
+      buttonbid: "last bid on the ✓ button", sold: "sold: the winner taps their bank card",
+      wins: "{who} wins", nowinner: "No winner", plusprops: "+ properties {n}",
+      notx: "No transaction yet.", undo: "↶ undo would cancel this",
+      over: "Game over", auctionof: "Auction: #{n}", newgame: "New game: tap the bank cards",
+      txs: (n) => (n === 1 ? "1 transaction" : `${n} transactions`), off: "(the unit is off)",
+      GO: ["GO", "+salary"], JAIL: ["JAIL", ""], FREE_PARKING: ["FREE", "PARKING"],
+      GO_TO_JAIL: ["GO TO", "JAIL"], EVENT: ["?", ""], LOCATION: ["LOC", ""],
+    },
+    fr: {
+      title: "vue de la table", live: "en direct", reconnecting: "reconnexion…", connecting: "connexion…",
+      auction: "Enchère", gameover: "Partie terminée", log: "Dernières transactions",
+      footer: "Vue en lecture seule : la partie se joue sur l'unité, cette page la regarde.",
+      waiting: "Pas de partie : touchez 2 à 4 cartes banque sur l'unité, puis ✓.",
+      winner: "gagnant", bankrupt: "en faillite", jail: "en prison", owes: "doit {n} à {who}",
+      thebank: "la banque", card: "carte", total: "total",
+      props: (n) => (n <= 1 ? `${n} propriété` : `${n} propriétés`),
+      nobid: "pas encore d'enchère", offer: "✓ sur l'unité lance le compte à rebours",
+      lastbid: "dernière enchère : {who}", buttonbid: "dernière enchère au bouton ✓",
+      sold: "adjugé : le gagnant touche sa carte banque",
+      wins: "{who} gagne", nowinner: "Pas de gagnant", plusprops: "+ propriétés {n}",
+      notx: "Aucune transaction.", undo: "↶ l'annulation porterait sur celle-ci",
+      over: "Partie terminée", auctionof: "Enchère : #{n}", newgame: "Nouvelle partie : cartes banque",
+      txs: (n) => (n <= 1 ? `${n} transaction` : `${n} transactions`), off: "(l'unité est éteinte)",
+      GO: ["DÉPART", ""], JAIL: ["PRISON", ""], FREE_PARKING: ["PARC", "GRATUIT"],
+      GO_TO_JAIL: ["ALLEZ EN", "PRISON"], EVENT: ["?", ""], LOCATION: ["LOC", ""],
+    },
+  };
+  const words = () => WORDS[lang] || WORDS.en;
+  const t = (key, vars) => {
+    let text = words()[key];
+    if (text === undefined) text = WORDS.en[key];
+    for (const [k, v] of Object.entries(vars || {})) text = text.replace(`{${k}}`, v);
+    return text;
+  };
+
+  function setLanguage(next) {
+    if (next === lang) return false;
+    lang = WORDS[next] ? next : "en";
+    locale = lang;
+    document.documentElement.lang = lang;
+    for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+    return true;
+  }
 
   const esc = (s) =>
     String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   const money = (n) => Number(n).toLocaleString(locale);
   const tokenOf = (card) => {
     const p = current && current.players.find((q) => q.card === card);
-    return p ? p.token : board.tokens[card - 1] || `card ${card}`;
+    return p ? p.label : board.tokens[card - 1] || `${t("card")} ${card}`;
   };
   const prop = (n) => board.properties[n - 1];
   const tokenIcon = (token, cls) =>
@@ -75,15 +131,6 @@
     return [g.x + BAND + (g.w - BAND) / 2, g.y + g.h / 2];
   }
 
-  const SPECIAL = {
-    GO: ["GO", "+salary"],
-    JAIL: ["JAIL", ""],
-    FREE_PARKING: ["FREE", "PARKING"],
-    GO_TO_JAIL: ["GO TO", "JAIL"],
-    EVENT: ["?", ""],
-    LOCATION: ["LOC", ""],
-  };
-
   function buildBoard() {
     const svg = $("board");
     svg.textContent = "";
@@ -117,6 +164,7 @@
         const owner = el("g", { class: "owner", id: `owner-${number}`, visibility: "hidden" }, cell);
         el("circle", { cx, cy: cy + 2, r: 21, fill: "#888" }, owner);
         el("use", { href: "#tok-car", x: cx - 14, y: cy - 12, width: 28, height: 28 }, owner);
+        el("title", {}, owner);
         for (let k = 0; k < 5; k++) {
           el("circle", { class: "pip", id: `pip-${number}-${k + 1}`, cx: cx - 28 + k * 14, cy: cy + 36, r: 5.5 }, cell);
         }
@@ -124,13 +172,13 @@
         el("title", {}, cell).textContent =
           `#${number} ${p.name}: price ${p.price}, rents ${p.rents.join(" / ")} ${board.currency}`;
       } else {
-        const [top, bottom] = SPECIAL[space] || [space, ""];
+        const [top, bottom] = words()[space] || [space, ""];
         el("rect", { class: `space ${g.corner ? "corner" : "special"}`, x: g.x, y: g.y, width: g.w, height: g.h }, cell);
         const cx = g.x + g.w / 2;
         const cy = g.y + g.h / 2;
-        const t = el("text", { class: `label${space === "EVENT" ? "" : " small"}`, x: cx, y: bottom ? cy - 12 : cy }, cell);
-        if (space === "EVENT") t.setAttribute("font-size", "44");
-        t.textContent = top;
+        const label = el("text", { class: `label${space === "EVENT" ? "" : " small"}`, x: cx, y: bottom ? cy - 12 : cy }, cell);
+        if (space === "EVENT") label.setAttribute("font-size", "44");
+        label.textContent = top;
         if (bottom) {
           const t2 = el("text", { class: "label small", x: cx, y: cy + 14 }, cell);
           t2.textContent = bottom;
@@ -149,8 +197,10 @@
       } else {
         owner.setAttribute("visibility", "visible");
         owner.querySelector("circle").setAttribute("fill", board.player_colours[String(p.owner)] || "#555");
-        const token = tokenOf(p.owner);
+        const player = s.players.find((q) => q.card === p.owner);
+        const token = player ? player.token : board.tokens[p.owner - 1];
         owner.querySelector("use").setAttribute("href", TOKENS.has(token) ? `#tok-${token}` : "");
+        owner.querySelector("title").textContent = player ? player.label : "";
       }
       for (let k = 1; k <= 5; k++) {
         const pip = $(`pip-${p.number}-${k}`);
@@ -159,10 +209,10 @@
       $(`hl-${p.number}`).setAttribute("visibility", p.number === focus ? "visible" : "hidden");
     }
     const status = $("board-status");
-    if (s.game_over) status.textContent = "Game over";
-    else if (s.auction) status.textContent = `Auction: #${s.auction.number}`;
-    else if (!s.started) status.textContent = "New game: tap the bank cards";
-    else status.textContent = `${s.seq} transaction${s.seq === 1 ? "" : "s"}`;
+    if (s.game_over) status.textContent = t("over");
+    else if (s.auction) status.textContent = t("auctionof", { n: s.auction.number });
+    else if (!s.started) status.textContent = t("newgame");
+    else status.textContent = words().txs(s.seq);
   }
 
   // ------------------------------------------------------------------ panels
@@ -170,27 +220,27 @@
   function renderPlayers(s) {
     const box = $("players");
     if (!s.players.length) {
-      box.innerHTML = `<div class="waiting">No game yet: tap 2 to 4 bank cards on the unit, then ✓.</div>`;
+      box.innerHTML = `<div class="waiting">${esc(t("waiting"))}</div>`;
       return;
     }
     box.innerHTML = s.players
       .map((p) => {
         const cls = ["player", `p${p.card}`];
         const badges = [];
-        if (p.winner) { cls.push("winner"); badges.push(`<span class="badge winner">★ winner</span>`); }
+        if (p.winner) { cls.push("winner"); badges.push(`<span class="badge winner">★ ${esc(t("winner"))}</span>`); }
         else if (p.rank) badges.push(`<span class="badge">#${p.rank}</span>`);
-        if (p.bankrupt) { cls.push("bankrupt"); badges.push(`<span class="badge bankrupt">bankrupt</span>`); }
-        if (p.jailed) { cls.push("jailed"); badges.push(`<span class="badge jail">in jail</span>`); }
+        if (p.bankrupt) { cls.push("bankrupt"); badges.push(`<span class="badge bankrupt">${esc(t("bankrupt"))}</span>`); }
+        if (p.jailed) { cls.push("jailed"); badges.push(`<span class="badge jail">${esc(t("jail"))}</span>`); }
         if (p.debt > 0) {
-          const to = p.creditor == null ? "the bank" : tokenOf(p.creditor);
-          badges.push(`<span class="badge debt">owes ${money(p.debt)} to ${esc(to)}</span>`);
+          const to = p.creditor == null ? t("thebank") : tokenOf(p.creditor);
+          badges.push(`<span class="badge debt">${esc(t("owes", { n: money(p.debt), who: to }))}</span>`);
         }
         const n = p.owned.length;
         return `<article class="${cls.join(" ")}" data-card="${p.card}">
           ${tokenIcon(p.token, "tok")}
-          <div class="pname">${esc(p.token)}</div>
+          <div class="pname">${esc(p.label)}</div>
           <div class="balance" data-balance="${p.balance}">${money(p.balance)}<small>${esc(board.currency)}</small></div>
-          <div class="pmeta">${n} propert${n === 1 ? "y" : "ies"} (${money(p.worth)})<br>total ${money(p.wealth)} · card ${p.card}</div>
+          <div class="pmeta">${esc(words().props(n))} (${money(p.worth)})<br>${esc(t("total"))} ${money(p.wealth)} · ${esc(t("card"))} ${p.card}</div>
           <div class="badges">${badges.join("")}</div>
         </article>`;
       })
@@ -213,11 +263,11 @@
     const p = prop(a.number);
     $("auc-prop").innerHTML = `${chip(p.colour)}<span>#${a.number} ${esc(p.name)}</span>`;
     $("auc-price").textContent = `${money(a.price)} ${board.currency}`;
-    let who = "no bid yet";
-    if (a.phase === "offer") who = "✓ on the unit starts the countdown";
-    else if (a.bidder != null) who = `last bid: ${tokenOf(a.bidder)}`;
-    else if (a.bids) who = "last bid on the ✓ button";
-    if (a.phase === "await_winner") who = "sold: the winner taps their bank card";
+    let who = t("nobid");
+    if (a.phase === "offer") who = t("offer");
+    else if (a.bidder != null) who = t("lastbid", { who: tokenOf(a.bidder) });
+    else if (a.bids) who = t("buttonbid");
+    if (a.phase === "await_winner") who = t("sold");
     $("auc-bidder").textContent = who;
     if (a.phase === "running") {
       auctionSeconds = a.seconds || 10;
@@ -234,11 +284,11 @@
     const box = $("gameover");
     if (!s.game_over) { box.hidden = true; return; }
     box.hidden = false;
-    $("winner").textContent = s.winner != null ? `${tokenOf(s.winner)} wins` : "No winner";
+    $("winner").textContent = s.winner != null ? t("wins", { who: tokenOf(s.winner) }) : t("nowinner");
     $("ranking").innerHTML = s.ranking
       .map((card) => {
         const p = s.players.find((q) => q.card === card);
-        return p ? `<li>${esc(p.token)}: ${money(p.balance)} ${esc(board.currency)} + properties ${money(p.worth)}</li>` : "";
+        return p ? `<li>${esc(p.label)}: ${money(p.balance)} ${esc(board.currency)} ${esc(t("plusprops", { n: money(p.worth) }))}</li>` : "";
       })
       .join("");
     const img = $("chart");
@@ -252,16 +302,16 @@
   function renderLog(s) {
     const list = $("log");
     if (!s.transactions.length) {
-      list.innerHTML = `<li class="empty">No transaction yet.</li>`;
+      list.innerHTML = `<li class="empty">${esc(t("notx"))}</li>`;
       return;
     }
     list.innerHTML = s.transactions
-      .map((t) => {
-        const when = new Date(t.at * 1000).toLocaleTimeString(locale, { hour12: false });
-        return `<li class="tx${t.undoable ? " undoable" : ""}" data-n="${t.n}">
-          <span class="n">#${t.n}</span><span class="title">${esc(t.title)}</span><span class="when">${esc(when)}</span>
-          ${t.detail ? `<span class="detail">${esc(t.detail)}</span>` : ""}
-          ${t.undoable ? `<span class="undo-badge">↶ undo would cancel this</span>` : ""}
+      .map((tx) => {
+        const when = new Date(tx.at * 1000).toLocaleTimeString(locale, { hour12: false });
+        return `<li class="tx${tx.undoable ? " undoable" : ""}" data-n="${tx.n}">
+          <span class="n">#${tx.n}</span><span class="title">${esc(tx.title)}</span><span class="when">${esc(when)}</span>
+          ${tx.detail ? `<span class="detail">${esc(tx.detail)}</span>` : ""}
+          ${tx.undoable ? `<span class="undo-badge">${esc(t("undo"))}</span>` : ""}
         </li>`;
       })
       .join("");
@@ -271,13 +321,14 @@
     const lcd = $("lcd");
     const screen = s.screen;
     lcd.classList.toggle("dark", !s.on || !screen || screen.off);
-    if (!s.on || !screen || screen.off) { $("lcd-lines").textContent = "(the unit is off)"; return; }
+    if (!s.on || !screen || screen.off) { $("lcd-lines").textContent = t("off"); return; }
     const lines = screen.lines.length ? screen.lines.slice() : [screen.text];
     $("lcd-lines").textContent = lines.join("\n");
   }
 
   function render(s) {
     current = s;
+    if (setLanguage(s.lang || board.language)) buildBoard();
     renderPlayers(s);
     renderAuction(s);
     renderGameOver(s);
@@ -294,9 +345,9 @@
 
   // ------------------------------------------------------------------ wiring
 
-  function setConn(ok) {
+  function setConn(ok, why) {
     const c = $("conn");
-    c.textContent = ok ? "live" : "reconnecting…";
+    c.textContent = ok ? t("live") : t(why || "reconnecting");
     c.classList.toggle("off", !ok);
   }
 
@@ -320,7 +371,8 @@
       setTimeout(start, 1000);
       return;
     }
-    locale = board.language || "en";
+    setLanguage(board.language || "en");
+    setConn(false, "connecting");
     $("edition").textContent = board.name;
     buildBoard();
     probe.board = true;

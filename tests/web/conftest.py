@@ -99,9 +99,10 @@ def http(
         return err.code, err.read(), dict(err.headers)
 
 
-def start_table(root: Path, host: str = "127.0.0.1") -> Table:
+def start_table(root: Path, host: str = "127.0.0.1", overrides: list[str] | None = None) -> Table:
     clock = VirtualClock(1000.0)
-    rt = Runtime(load_settings(None, [f'game.data_dir="{root}"']), clock=clock)
+    settings = load_settings(None, [f'game.data_dir="{root}"', *(overrides or [])])
+    rt = Runtime(settings, clock=clock)
     rt.start(control=False)
     reader, service = start_sim_reader(rt.daemon.post, clock, deck=rt.deck)
     try:

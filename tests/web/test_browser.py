@@ -17,7 +17,7 @@ import pytest
 
 from bank.unit.io import Button
 from tests.web.browser import PHONE, open_browser
-from tests.web.conftest import Table, need_matplotlib
+from tests.web.conftest import Table, need_matplotlib, start_table, stop_table
 
 pytestmark = pytest.mark.slow
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -68,7 +68,7 @@ def severe_console_errors(driver: Any) -> list[str]:
 def test_phone_page_follows_taps(table: Table, tmp_path: Path) -> None:
     with open_browser(*PHONE) as driver:
         load(driver, table)
-        assert "No game yet" in driver.find_element("id", "players").text
+        assert "Pas de partie" in driver.find_element("id", "players").text  # French unit
         table.start_game(1, 2, 3, 4)
         wait_for(driver, "return document.querySelectorAll('.player').length === 4")
         assert balance_of(driver, 2) == "1500"
@@ -76,15 +76,19 @@ def test_phone_page_follows_taps(table: Table, tmp_path: Path) -> None:
         table.tap("prop:22", "bank:2")
         until(lambda: balance_of(driver, 2) == "1100")
         card = driver.find_element("css selector", ".player[data-card='2']").text
-        assert "Helicopter" in card.title() and "1 property" in card
+        assert "Hélicoptère" in card.title() and "1 propriété" in card
         owner = driver.find_element("id", "owner-22")
         assert owner.get_attribute("visibility") == "visible"
+        icon = driver.find_element("css selector", "#owner-22 use")
+        assert icon.get_attribute("href") == "#tok-helicopter"
+        fill = driver.find_element("css selector", "#owner-22 circle").get_attribute("fill")
+        assert fill == "#e07a00"  # the helicopter's colour (card 2)
         assert driver.find_element("id", "pip-22-1").get_attribute("class") == "pip on"
         assert driver.find_element("id", "pip-22-2").get_attribute("class") == "pip"
         first = driver.find_element("css selector", "#log li")
         assert "undoable" in first.get_attribute("class").split()
-        assert "helicopter lands on #22" in first.text.lower()
-        assert "undo would cancel" in first.text
+        assert "hélicoptère arrive sur #22" in first.text.lower()
+        assert "l'annulation porterait" in first.text
 
         # more of a game for the picture: purchases, a rent, a prisoner, an auction with a bid
         for prop, bank in ((21, 2), (12, 1), (13, 1), (1, 3), (8, 4), (12, 3)):
@@ -99,12 +103,12 @@ def test_phone_page_follows_taps(table: Table, tmp_path: Path) -> None:
             "return !document.getElementById('auction').hidden && "
             "document.getElementById('auc-price').textContent.startsWith('60')",
         )
-        assert "boat" in driver.find_element("id", "auc-bidder").text
+        assert "bateau" in driver.find_element("id", "auc-bidder").text
         assert "#15" in driver.find_element("id", "auc-prop").text
         secs = int(driver.find_element("id", "auc-secs").text)
         assert 0 < secs <= 10
         jet = driver.find_element("css selector", ".player[data-card='4']").text
-        assert "in jail" in jet
+        assert "en prison" in jet
         # a phone screen: nothing wider than the viewport
         assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
         driver.execute_script("window.scrollTo(0, 0)")
@@ -123,9 +127,9 @@ def test_game_over_page_shows_the_winner_and_the_chart(table: Table) -> None:
         load(driver, table)
         table.play_to_bankruptcy()
         wait_for(driver, "return !document.getElementById('gameover').hidden", 10)
-        assert "car wins" in driver.find_element("id", "winner").text.lower()
+        assert "voiture gagne" in driver.find_element("id", "winner").text.lower()
         helicopter = driver.find_element("css selector", ".player[data-card='2']").text
-        assert "bankrupt" in helicopter
+        assert "en faillite" in helicopter
         natural = wait_for(
             driver,
             "const i = document.getElementById('chart');"
@@ -134,6 +138,25 @@ def test_game_over_page_shows_the_winner_and_the_chart(table: Table) -> None:
         )
         assert natural == [800, 450]
         assert severe_console_errors(driver) == []
+
+
+def test_page_in_english_for_an_english_unit(tmp_path: Path) -> None:
+    table = start_table(tmp_path, overrides=['unit.language="en"'])
+    try:
+        table.start_game(1, 2)
+        table.tap("prop:22", "bank:2")
+        with open_browser(*PHONE) as driver:
+            load(driver, table)
+            first = driver.find_element("css selector", "#log li").text
+            assert "helicopter lands on #22" in first and "undo would cancel" in first
+            assert (
+                driver.find_element("css selector", ".log h2").text.lower() == "last transactions"
+            )
+            go = driver.find_element("id", "space-0").text
+            assert "GO" in go
+            assert driver.execute_script("return document.documentElement.lang") == "en"
+    finally:
+        stop_table(table)
 
 
 def test_page_shows_what_happened_before_it_opened(table: Table) -> None:

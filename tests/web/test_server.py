@@ -78,11 +78,26 @@ def test_state_shows_players_properties_and_transactions(table: Table) -> None:
     assert snap["properties"][21] == {"number": 22, "owner": 1, "level": 1}
     assert [t["command"] for t in snap["transactions"]] == ["land", "new_game"]
     land = snap["transactions"][0]
-    assert land["title"] == "car lands on #22 Rue de la Paix"
-    assert "car → bank 400" in land["detail"]
+    assert land["title"] == "voiture arrive sur #22 Rue de la Paix"  # the unit speaks French
+    assert land["detail"] == "voiture → banque 400 (achat); #22 → voiture"
+    assert land["summary"].startswith("land card=1 number=22")  # bank.history.describe
     assert snap["undo_available"] is True
     assert [t["undoable"] for t in snap["transactions"]] == [True, False]
     assert snap["screen"]["name"] == "bought"
+
+
+def test_english_when_the_unit_speaks_english(tmp_path: Path) -> None:
+    table = start_table(tmp_path, overrides=['unit.language="en"'])
+    try:
+        table.start_game(1, 2)
+        table.tap("prop:22", "bank:2")
+        snap = table.state()
+        assert snap["lang"] == "en" and snap["players"][1]["label"] == "helicopter"
+        land = snap["transactions"][0]
+        assert land["title"] == "helicopter lands on #22 Rue de la Paix"
+        assert land["detail"] == "helicopter → bank 400 (purchase); #22 → helicopter"
+    finally:
+        stop_table(table)
 
 
 def test_jail_and_debt_status(table: Table) -> None:

@@ -35,6 +35,7 @@ __all__ = [
     "WealthSeries",
     "chart_path_for",
     "render_wealth_png",
+    "token_label",
     "wealth_series",
     "write_end_chart",
 ]
@@ -44,6 +45,39 @@ log = logging.getLogger("ultibank.charts")
 #: one colour per bank card (1..4), shared by the chart and the web view
 PLAYER_COLOURS: Mapping[int, str] = {1: "#d62839", 2: "#e07a00", 3: "#1f77b4", 4: "#2a9d55"}
 _FALLBACK_COLOUR = "#555555"
+
+
+#: the tokens as the chart and the web page name them (the LCD's names are shorter)
+TOKEN_LABELS: Mapping[str, Mapping[str, str]] = {
+    "car": {"fr": "voiture", "en": "car"},
+    "helicopter": {"fr": "hélicoptère", "en": "helicopter"},
+    "boat": {"fr": "bateau", "en": "boat"},
+    "jet": {"fr": "jet", "en": "jet"},
+}
+
+_CHART_WORDS: Mapping[str, Mapping[str, str]] = {
+    "fr": {
+        "title": "Fortune au fil de la partie",
+        "wins": "{who} gagne",
+        "winner": "gagnant",
+        "money": "argent",
+        "total": "argent + propriétés",
+        "x": "transaction",
+    },
+    "en": {
+        "title": "Wealth over the game",
+        "wins": "{who} wins",
+        "winner": "winner",
+        "money": "money",
+        "total": "money + properties",
+        "x": "transaction",
+    },
+}
+
+
+def token_label(lang: str, token: str) -> str:
+    """A token's name in *lang* (``voiture``); an unknown token as it is."""
+    return TOKEN_LABELS.get(token, {}).get(lang, token)
 
 
 class ChartUnavailable(BankError, ImportError):
@@ -133,8 +167,11 @@ def _matplotlib() -> tuple[Any, Any, Any, Any]:
     return Figure, FigureCanvasAgg, Line2D, MaxNLocator
 
 
-def render_wealth_png(series: WealthSeries, *, width: float = 8.0, height: float = 4.5) -> bytes:
+def render_wealth_png(
+    series: WealthSeries, *, lang: str = "en", width: float = 8.0, height: float = 4.5
+) -> bytes:
     """The chart as PNG bytes: a solid line for money, dashed for money plus properties."""
+    words = _CHART_WORDS.get(lang, _CHART_WORDS["en"])
     figure_cls, canvas_cls, line_cls, locator_cls = _matplotlib()
     fig = figure_cls(figsize=(width, height), dpi=100, layout="constrained")
     canvas_cls(fig)
@@ -143,27 +180,29 @@ def render_wealth_png(series: WealthSeries, *, width: float = 8.0, height: float
     end = (series.steps[-1] + 1) if series.steps else 1
     x = [*series.steps, end]
     handles = []
-    winner = next((p.token for p in series.players if p.card == series.winner), None)
+    names = {p.card: token_label(lang, p.token) for p in series.players}
+    winner = names.get(series.winner) if series.winner is not None else None
     for p in series.players:
         colour = PLAYER_COLOURS.get(p.card, _FALLBACK_COLOUR)
         ax.step(x, [*p.total, p.total[-1]], where="post", color=colour, linewidth=1.4,
                 linestyle="--", alpha=0.8)  # fmt: skip
         ax.step(x, [*p.money, p.money[-1]], where="post", color=colour, linewidth=2.2)
-        crown = " (winner)" if series.game_over and p.card == series.winner else ""
-        handles.append(line_cls([], [], color=colour, linewidth=2.2, label=p.token + crown))
-    handles.append(line_cls([], [], color="#333333", linewidth=2.2, label="money"))
+        crown = f" ({words['winner']})" if series.game_over and p.card == series.winner else ""
+        label = names[p.card] + crown
+        handles.append(line_cls([], [], color=colour, linewidth=2.2, label=label))
+    handles.append(line_cls([], [], color="#333333", linewidth=2.2, label=words["money"]))
     handles.append(
-        line_cls([], [], color="#333333", linewidth=1.4, linestyle="--", label="money + properties")
+        line_cls([], [], color="#333333", linewidth=1.4, linestyle="--", label=words["total"])
     )
     ax.xaxis.set_major_locator(locator_cls(integer=True))
-    ax.set_xlabel("transaction")
+    ax.set_xlabel(words["x"])
     ax.set_ylabel(series.currency)
     ax.set_xlim(left=x[0] if series.steps else 0, right=end)
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
-    title = "Wealth over the game"
+    title = words["title"]
     if series.game_over and winner is not None:
-        title += f": {winner} wins"
+        title += " — " + words["wins"].format(who=winner)
     ax.set_title(title)
     fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6),
                fontsize="small", frameon=False)  # fmt: skip
@@ -173,11 +212,18 @@ def render_wealth_png(series: WealthSeries, *, width: float = 8.0, height: float
 
 
 def write_end_chart(
-    edition: Edition, journal_records: Iterable[Mapping[str, Any]], path: str | Path
+    edition: Edition,
+    journal_records: Iterable[Mapping[str, Any]],
+    path: str | Path,
+    lang: str | None = None,
 ) -> Path:
-    """Draw the wealth chart of one game's records and write it to *path* (a PNG)."""
+    """Draw the wealth chart of one game's records and write it to *path* (a PNG).
+
+    The words are in *lang* (``fr`` or ``en``; default: the edition's language).
+    """
     target = Path(path)
-    png = render_wealth_png(wealth_series(edition, journal_records))
+    words = lang or edition.language
+    png = render_wealth_png(wealth_series(edition, journal_records), lang=words)
     tmp = target.with_name(target.name + ".tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -201,6 +247,7 @@ class _RuntimeLike(Protocol):
 
     edition: Edition
     game: Any
+    unit: Any
     journal: Any
     daemon: Any
 
@@ -253,16 +300,17 @@ class EndChartWriter:
             return
         self._done_games.add(game_id)
         records = list(journal.records())
+        lang = str(getattr(self.runtime.unit, "lang", "") or self.runtime.edition.language)
         path = chart_path_for(self.runtime.settings.data_dir, game_id)
         thread = threading.Thread(
-            target=self._draw, args=(records, path), name="ultibank-chart", daemon=True
+            target=self._draw, args=(records, path, lang), name="ultibank-chart", daemon=True
         )
         self._threads.append(thread)
         thread.start()
 
-    def _draw(self, records: Sequence[Mapping[str, Any]], path: Path) -> None:
+    def _draw(self, records: Sequence[Mapping[str, Any]], path: Path, lang: str) -> None:
         try:
-            written = write_end_chart(self.runtime.edition, records, path)
+            written = write_end_chart(self.runtime.edition, records, path, lang)
         except BankError as err:
             log.warning("no end-of-game chart: %s", err)
             if self.on_error is not None:

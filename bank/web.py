@@ -35,7 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from bank.charts import PLAYER_COLOURS, ChartUnavailable, render_wealth_png, wealth_series
+from bank.charts import (
+    PLAYER_COLOURS,
+    ChartUnavailable,
+    render_wealth_png,
+    token_label,
+    wealth_series,
+)
 from bank.errors import BankError
 from bank.history import describe
 from bank.unit.machine import AuctionOffer, AwaitWinner, Bidding, Checking
@@ -134,14 +140,6 @@ def board_json(edition: Edition) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- the snapshot
 
-#: the tokens as the page names them (the LCD's names are shorter)
-TOKEN_LABELS: Final[dict[str, dict[str, str]]] = {
-    "car": {"fr": "voiture", "en": "car"},
-    "helicopter": {"fr": "hélicoptère", "en": "helicopter"},
-    "boat": {"fr": "bateau", "en": "boat"},
-    "jet": {"fr": "jet", "en": "jet"},
-}
-
 #: one sentence per kind of transaction (``str.format`` fields: who, prop, players, ...)
 _TITLES: Final[dict[str, dict[str, str]]] = {
     "new_game": {"fr": "Nouvelle partie : {players}", "en": "New game: {players}"},
@@ -190,11 +188,6 @@ _WORDS: Final[dict[str, dict[str, str]]] = {
 
 def _word(lang: str, word: str) -> str:
     return _WORDS.get(lang, {}).get(word, word)
-
-
-def token_label(lang: str, token: str) -> str:
-    """A token's name on the page, in *lang* (``voiture``); an unknown token as it is."""
-    return TOKEN_LABELS.get(token, {}).get(lang, token)
 
 
 @dataclass(slots=True)
@@ -758,9 +751,10 @@ class WebServer:
             if self._chart_task is None or self._chart_key != key:
                 loop = asyncio.get_running_loop()
                 edition = self.runtime.edition
+                lang = str(getattr(self.runtime.unit, "lang", "") or edition.language)
 
                 def draw() -> bytes:
-                    return render_wealth_png(wealth_series(edition, records))
+                    return render_wealth_png(wealth_series(edition, records), lang=lang)
 
                 self._chart_key = key
                 self._chart_task = loop.run_in_executor(self._chart_pool, draw)

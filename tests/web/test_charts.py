@@ -111,3 +111,12 @@ def test_importing_the_view_does_not_import_matplotlib() -> None:
     code = "import sys, bank.charts, bank.web; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_chart_words_follow_the_language() -> None:
+    need_matplotlib()
+    records = play(NewGame((1, 2)), Land(1, 22))
+    series = wealth_series(EDITION, records)
+    french, english = (render_wealth_png(series, lang=lang) for lang in ("fr", "en"))
+    assert french != english  # same lines, other words
+    assert render_wealth_png(series, lang="xx") == english  # unknown language: English

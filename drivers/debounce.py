@@ -6,7 +6,8 @@ Backends report what the field holds (:class:`~drivers.base.CardPresent` /
 * a card lying on the reader is one tap, however often the backend repeats it;
 * an absent/present bounce of the same UID shorter than ``rearm_s`` is ignored;
 * a different UID is always a new tap (a swap lifts the old card first);
-* a present with no NDEF followed by the same card with NDEF is still one tap.
+* a present with no NDEF followed by the same card with NDEF is still one tap;
+* a card lying on a reader that is lost and reopened is still one tap (:meth:`suspend`).
 
 ``CardLifted`` is posted once the card has stayed away for ``rearm_s`` (so a bounce posts
 nothing), either when the next event arrives or when :meth:`Debouncer.poll` is called; the
@@ -58,6 +59,8 @@ class Debouncer:
         self._had_ndef = False
         # when the current card left the field, if it has (a lift not yet confirmed)
         self._away_since: float | None = None
+        # the reader was lost: what lay on it is unknown until the reopened reader says
+        self._suspended = False
 
     @property
     def current(self) -> str | None:
@@ -69,11 +72,30 @@ class Debouncer:
         """Take one presence event from a backend (stamped with the clock on arrival)."""
         with self._lock:
             now = self._clock()
+            if self._suspended:
+                # the first word of the reopened reader: the same card is still the same tap;
+                # an empty field starts the lift's re-arm time from now
+                self._suspended = False
+                if isinstance(event, CardAbsent) and self._current is not None:
+                    self._away_since = now
+                    return
             self._expire(now)
             if isinstance(event, CardPresent):
                 self._present(event, now)
             else:
                 self._absent(event, now)
+
+    def suspend(self) -> None:
+        """The reader was lost: keep the card the unit knows of until the reader reopens.
+
+        A card still lying there when the reader comes back must not count as a second tap
+        (a rent paid twice is worse than a tap the player repeats: no read sound means not
+        read). A departure not yet confirmed is in doubt too (a dying backend reports its
+        card gone), so the reopened reader decides: the same card, or an empty field.
+        """
+        with self._lock:
+            self._away_since = None
+            self._suspended = self._current is not None
 
     def poll(self) -> None:
         """Post the lift of a card that has stayed away for ``rearm_s``."""
@@ -113,7 +135,8 @@ class Debouncer:
 
     def _expire(self, now: float) -> None:
         if (
-            self._current is not None
+            not self._suspended
+            and self._current is not None
             and self._away_since is not None
             and now - self._away_since >= self.rearm_s
         ):

@@ -187,7 +187,7 @@ class ReaderService:
             if ran >= self._healthy_s:
                 failures = 0
             detail = str(error) if error is not None else "the reader stopped answering"
-            self.debouncer.feed(CardAbsent(None))
+            self.debouncer.suspend()
             if isinstance(error, ReaderUnavailable):
                 delay = self._unavailable_retry_s
                 if detail != last_unavailable:
@@ -218,3 +218,6 @@ class ReaderService:
                 )
             if due:
                 self._announce()
+                # open and quiet for settle_s: the field is empty (a card lying there when the
+                # reader was lost has gone)
+                self.debouncer.feed(CardAbsent(None))

@@ -43,7 +43,9 @@ def wired() -> None:
 
 
 @contextmanager
-def daemon(data: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str, dict[str, str]]]:
+def daemon(
+    data: Path, *extra: str, web: tuple[str, ...] = ("--web", "--web-port", "0")
+) -> Iterator[tuple[subprocess.Popen[str], str, dict[str, str]]]:
     """``ultibank run --web`` in the background; yields it, its web line and its environment."""
     env = dict(os.environ, ULTIBANK_DATA_DIR=str(data))
     proc = subprocess.Popen(
@@ -56,9 +58,7 @@ def daemon(data: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str
             "sim",
             "--panel",
             "sim",
-            "--web",
-            "--web-port",
-            "0",
+            *web,
             *extra,
         ],
         cwd=ROOT,
@@ -108,6 +108,14 @@ def test_run_web_serves_the_game_on_loopback(tmp_path: Path) -> None:
 def test_run_web_exposed_says_so(tmp_path: Path) -> None:
     with daemon(tmp_path / "data", "--web-host", "0.0.0.0") as (_, line, _env):
         assert "EXPOSED" in line and "read-only" in line
+
+
+@pytest.mark.usefixtures("wired")
+def test_web_turned_on_by_the_configuration(tmp_path: Path) -> None:
+    web = ("--set", "web.enabled=true", "--set", "web.port=0")
+    with daemon(tmp_path / "data", web=web) as (_, line, _env):
+        assert "read-only" in line and "127.0.0.1" in line
+        assert http(f"http://127.0.0.1:{_port(line)}/state")[0] == 200
 
 
 @pytest.mark.usefixtures("wired")

@@ -25,6 +25,7 @@ from typing import Any
 
 from bank.unit.io import CardId
 from bench.common import Result, at_most, stats
+from bench.unit_probe import start_unit_reader
 from drivers.base import CardAbsent, CardPresent, Presence
 from drivers.identity import encode_card_record, type2_ndef_tlv
 from drivers.nfcpy_reader import NfcpyBackend
@@ -60,6 +61,11 @@ def start_backend(sim: UdpTagSim, seen: queue.Queue[Seen]) -> Callable[[], None]
         thread.join(timeout=5.0)
 
     return stopper
+
+
+def start_unit(sim: UdpTagSim, seen: queue.Queue[Seen]) -> Callable[[], None]:
+    """The whole unit (journal, game, daemon, supervised reader) reading *sim*."""
+    return start_unit_reader(sim.path, seen)
 
 
 def start_floor(sim: UdpTagSim, seen: queue.Queue[Seen]) -> Callable[[], None]:
@@ -157,7 +163,11 @@ def run(quick: bool) -> list[Result]:
     """Time place -> presence for the backend and for bare nfcpy, in alternating blocks."""
     taps, rounds = (8, 4) if quick else (40, 8)
     rng = random.Random(20261129)
-    contestants: dict[str, StartReader] = {"backend": start_backend, "floor": start_floor}
+    contestants: dict[str, StartReader] = {
+        "backend": start_backend,
+        "unit": start_unit,
+        "floor": start_floor,
+    }
     placed: dict[str, list[float]] = {name: [] for name in contestants}
     lifted: dict[str, list[float]] = {name: [] for name in contestants}
     missed = dict.fromkeys(contestants, 0)
@@ -174,7 +184,37 @@ def run(quick: bool) -> list[Result]:
         f"udp driver on loopback; worst {ours.worst * ms:.1f} ms (floor {floor.worst * ms:.1f})"
     )
     lift_ours, lift_floor = stats(lifted["backend"]), stats(lifted["floor"])
+    unit = stats(placed["unit"])
+    unit_results = [
+        Result(
+            AREA,
+            "place -> the unit's new screen p50",
+            unit.p50 * ms,
+            "ms",
+            baseline=floor.p50 * ms,
+            ratio=unit.p50 / floor.p50,
+            note=f"{unit.n} taps; the whole unit: debouncer, daemon loop, unit, behind the "
+            f"nfcpy backend; missed {missed['unit']}",
+        ),
+        Result(
+            AREA,
+            "place -> the unit's new screen p99",
+            unit.p99 * ms,
+            "ms",
+            baseline=floor.p99 * ms,
+            ratio=unit.p99 / floor.p99,
+        ),
+        Result(
+            AREA,
+            "what the unit adds to the bare stack at p99",
+            (unit.p99 - floor.p99) * ms,
+            "ms",
+            target=at_most(5.0),
+            note="unit p99 minus the bare nfcpy floor's p99, same taps, alternating blocks",
+        ),
+    ]
     return [
+        *unit_results,
         Result(
             AREA,
             "place -> CardPresent (UID+NDEF) p50",

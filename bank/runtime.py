@@ -171,7 +171,7 @@ class Runtime:
         self.game = self._open_game()
         return self.unit.power_on(now, self.game)
 
-    def _collect(self, action: Action) -> list[Output]:
+    def perform(self, action: Action) -> list[Output]:
         """Run one action in real time; returns the outputs it caused."""
         seen: list[Output] = []
         self.daemon.listeners.append(seen.append)
@@ -229,7 +229,7 @@ class Runtime:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         outputs: list[Output] = []
         for action in actions:
-            outputs.extend(self._collect(action))
+            outputs.extend(self.perform(action))
         return {"ok": True, "output": [output_line(o) for o in outputs]}
 
 

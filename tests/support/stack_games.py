@@ -1,0 +1,89 @@
+"""Whole tap scripts replayed through a real reader stack, end to end (reader to state file).
+
+A :class:`StackGame` runs what ``ultibank run --reader PATH`` runs (journal on disk, game,
+unit, daemon loop, supervised and debounced reader). Each ``tap`` line lays a tag carrying the
+card's NDEF record (as ``ultibank write-card`` writes it) on the reader through the caller's
+*place* hand, waits until the tap reached the unit, lifts it and waits for the lift; the other
+lines go to the daemon in real time as the control socket sends them. Imports the bank,
+``drivers`` and the standard library.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bank.runtime import Runtime
+from bank.script import parse_script
+from bank.settings import load_settings
+from bank.unit.io import CardId, CardLifted, CardTapped, Input
+from drivers.deck import simulated_uid
+from drivers.registry import open_reader
+from drivers.supervisor import ReaderService
+
+#: lay a tag (uid, NDEF message) on the reader / take it off
+Place = Callable[[str, bytes], None]
+Lift = Callable[[], None]
+
+
+class StackGame:
+    """A unit reading a real stack, driven by tap-script lines."""
+
+    def __init__(self, data_dir: Path, reader: str, place: Place, lift: Lift) -> None:
+        self.rt = Runtime(load_settings(None, [f'game.data_dir="{data_dir}"']))
+        self.place, self.lift = place, lift
+        self.seen: queue.Queue[Input] = queue.Queue()
+        self.rt.start(control=False)
+        self.service = ReaderService(open_reader(reader), self._post, self.rt.deck, self.rt.clock)
+        self.service.start()
+        if not self.service.wait_connected(10):
+            self.close()
+            raise RuntimeError(f"reader {reader} did not open")
+
+    def _post(self, inp: Input) -> None:
+        self.rt.daemon.post(inp)
+        if isinstance(inp, CardTapped | CardLifted):
+            self.seen.put(inp)
+
+    def _wait(self, kind: type, uid: str, timeout: float = 5.0) -> Any:
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                item = self.seen.get(timeout=left)
+            except queue.Empty:
+                break
+            if isinstance(item, kind) and item.uid == uid:
+                return item
+        raise AssertionError(f"no {kind.__name__} for {uid} within {timeout} s")
+
+    def tap(self, card: CardId) -> CardTapped:
+        """Lay the card's tag, wait for the tap to reach the unit, take it off again."""
+        from drivers.identity import encode_card_record
+
+        uid = simulated_uid(card)
+        self.place(uid, encode_card_record(card))
+        tapped: CardTapped = self._wait(CardTapped, uid)
+        self.lift()
+        self._wait(CardLifted, uid)
+        self.rt.daemon.call(lambda: None)  # the tap has been handled
+        return tapped
+
+    def play(self, script: str) -> None:
+        """Run every line of *script* (tap lines through the reader)."""
+        for action in parse_script(script, "stack-game"):
+            if action.verb == "tap":
+                assert action.card is not None, "stack games tap cards by name"
+                tapped = self.tap(action.card)
+                assert tapped.card == action.card, f"{action.text}: read as {tapped.card}"
+            else:
+                self.rt.perform(action)
+
+    def state(self) -> dict[str, Any]:
+        return self.rt.state()
+
+    def close(self) -> None:
+        self.service.stop()
+        self.rt.stop()

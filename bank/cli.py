@@ -98,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
     )
+    _add_web_options(p)
 
     p = add(
         "emulate",
@@ -118,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
     )
+    _add_web_options(p)
 
     p = add(
         "script",
@@ -212,6 +214,27 @@ def _settings(args: argparse.Namespace) -> Settings:
     if getattr(args, "deck", None):
         overrides.append(f'reader.deck="{args.deck}"')
     return load_settings(args.config, overrides)
+
+
+def _add_web_options(p: argparse.ArgumentParser) -> None:
+    """--web, --web-host, --web-port: the read-only table view (bank/web.py)."""
+    p.add_argument(
+        "--web",
+        action="store_true",
+        help="also serve the read-only table view in a browser (needs ultibank[web])",
+    )
+    p.add_argument(
+        "--web-host",
+        metavar="ADDRESS",
+        help="address of the web view (default [web] host, 127.0.0.1; 0.0.0.0 exposes it, "
+        "read-only)",
+    )
+    p.add_argument(
+        "--web-port",
+        type=int,
+        metavar="PORT",
+        help="port of the web view (default [web] port, 8080; 0 picks a free one)",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

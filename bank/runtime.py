@@ -245,6 +245,38 @@ def _stop_on_signals(stop: Callable[[], None]) -> None:
     signal.signal(signal.SIGINT, handler)
 
 
+def _start_extras(runtime: Runtime, args: argparse.Namespace) -> tuple[Any, Any]:
+    """The end-of-game chart writer, always; the web view with --web. After runtime.start()."""
+    from bank.charts import EndChartWriter
+
+    charts = EndChartWriter(
+        runtime,
+        on_written=lambda p: print(f"ultibank: wealth chart written to {p}", file=sys.stderr),
+    ).attach()
+    web = None
+    settings = runtime.settings
+    if getattr(args, "web", False) or bool(settings.get("web", "enabled")):
+        host = args.web_host if args.web_host is not None else str(settings.get("web", "host"))
+        port = args.web_port if args.web_port is not None else int(settings.get("web", "port"))
+        try:
+            from bank.web import attach_web
+        except ImportError as err:
+            raise BankError(str(err)) from err
+        web = attach_web(runtime, host=host, port=port)
+        if not web.exposed:  # exposed: attach_web has already printed its warning line
+            print(web.startup_line, file=sys.stderr, flush=True)
+    return charts, web
+
+
+def _stop_extras(charts: Any, web: Any) -> None:
+    """Before runtime.stop(): close the web view, let a chart being drawn finish."""
+    if web is not None:
+        web.close()
+    if charts is not None:
+        charts.detach()
+        charts.wait(10)
+
+
 def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:
     """Open each panel with the daemon's clock and its settings from ``[panel]``."""
     table = runtime.settings.raw["panel"]
@@ -276,6 +308,8 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     real = [r for r in readers if r.strip().lower() != "sim"]
     runtime.deck = deck_for(settings, bool(real))
     stop = threading.Event()
+    charts: Any = None
+    web: Any = None
     try:
         for path in real:
             runtime.add_reader(path)
@@ -284,6 +318,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         _open_panels(runtime, panels, stop.set)
         _stop_on_signals(stop.set)
         runtime.start()
+        charts, web = _start_extras(runtime, args)
         print(
             f"ultibank running: game in {settings.data_dir}, readers {real or ['none']}, "
             f"panels {panels}; control socket {settings.control_socket}",
@@ -294,6 +329,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:
+        _stop_extras(charts, web)
         runtime.stop()
     return 0
 
@@ -304,6 +340,8 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     runtime = Runtime(settings)
     runtime.deck = deck_for(settings, bool(readers))
     stop = threading.Event()
+    charts: Any = None
+    web: Any = None
     use_window = not args.terminal
     if use_window:
         try:
@@ -331,6 +369,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)
             runtime.start()
+            charts, web = _start_extras(runtime, args)
             if args.screenshot:
                 threading.Thread(
                     target=_screenshot_later, args=(panel, args.screenshot), daemon=True
@@ -343,6 +382,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
             runtime.start()
+            charts, web = _start_extras(runtime, args)
             if args.screenshot:
                 print("ultibank: --screenshot needs a display; ignored", file=sys.stderr)
             while not stop.wait(0.5):
@@ -350,6 +390,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:
+        _stop_extras(charts, web)
         runtime.stop()
     return 0
 

@@ -1,0 +1,110 @@
+"""``ultibank emulate`` in a real window on Xvfb: clicks on cards and ✓ change the game.
+
+The whole product as a laptop user runs it: the pygame window, the unit, the game and its
+journal. xdotool clicks bank cards 1 and 2, then ✓ (a new game), then property 16 and bank
+card 1 (a purchase); the running daemon's control socket shows the game changed, and
+``--screenshot`` saves the window.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bank.unit.io import Button, CardId
+from board_assets import load_edition
+from firmware_sim import layout as L
+from firmware_sim.pg import pygame
+
+from .test_xvfb import ROOT, _need, xdisplay  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.xvfb
+
+
+def _xdotool(env: dict[str, str], *args: str) -> str:
+    out = subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=20)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def _state(env: dict[str, str]) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, "-m", "bank.cli", "state"], env=env, cwd=ROOT, capture_output=True,
+        text=True, timeout=30,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    state: dict[str, object] = json.loads(out.stdout)
+    return state
+
+
+def _until(predicate, what: str, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)  # polling a real process with a deadline
+
+
+def test_clicks_in_the_emulator_window_play_the_game(xdisplay: str, tmp_path: Path) -> None:  # noqa: F811
+    _need("Xvfb", "xdotool")
+    shot = tmp_path / "emulator.png"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
+    env.update(
+        DISPLAY=xdisplay, SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT),
+        ULTIBANK_DATA_DIR=str(tmp_path / "data"),
+    )  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bank.cli", "emulate", "--screenshot", str(shot)],
+        env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        _until(lambda: (tmp_path / "data" / "control.sock").exists(), "the daemon")
+        wid = _xdotool(env, "search", "--sync", "--classname", "ubemu").splitlines()[0]
+        spots = L.hotspots(load_edition("ultime-fr"))
+
+        def click_card(card: CardId) -> None:
+            spot = next(s for s in spots if s.action == L.TapCard(card))
+            _xdotool(env, "mousemove", "--window", wid, *map(str, spot.centre), "click", "1")
+
+        def click_ok() -> None:
+            x, y = L.BUTTON_CENTRES[Button.OK]
+            _xdotool(env, "mousemove", "--window", wid, str(x), str(y), "click", "1")
+
+        click_card(CardId("bank", 1))
+        click_card(CardId("bank", 2))
+        click_ok()
+        _until(lambda: len(_state(env)["players"]) == 2, "the new game")  # type: ignore[arg-type]
+        click_card(CardId("prop", 16))
+        click_card(CardId("bank", 1))
+
+        def bought() -> bool:
+            props = _state(env)["properties"]
+            return props[15] == {"number": 16, "owner": 1, "level": 1}  # type: ignore[index]
+
+        _until(bought, "the purchase of property 16")
+        state = _state(env)
+        assert [p["balance"] for p in state["players"]] == [1240, 1500]  # type: ignore[attr-defined]
+        _until(shot.exists, "the screenshot")
+        image = pygame.image.load(str(shot))
+        assert image.get_size() == L.WINDOW_SIZE
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+    # the purchase is in the journal: a script on the same data dir continues that game
+    cont = tmp_path / "cont.tap"
+    cont.write_text("tap bank:2\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "bank.cli", "script", str(cont), "--data-dir",
+         str(tmp_path / "data"), "--state", "-"],
+        cwd=ROOT, capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert '"number": 16, "owner": 1, "level": 1' in out.stdout

@@ -179,6 +179,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
     p.add_argument("--deck", type=Path, help="deck file to write (default DATA_DIR/deck.toml)")
     p.add_argument("--only", nargs="*", help="enroll only these cards (e.g. prop:3 bank:2)")
+    p.add_argument(
+        "--panel",
+        action="append",
+        help="also show the prompts on this panel (gpio, serial:PORT; default: the configured "
+        "panels other than the terminal, which the prompts already use)",
+    )
 
     p = add(
         "write-card",

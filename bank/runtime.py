@@ -277,27 +277,31 @@ def _stop_extras(charts: Any, web: Any) -> None:
         charts.wait(10)
 
 
+def make_panel(
+    spec: str, settings: Settings, clock: Callable[[], float], on_quit: Callable[[], None]
+) -> Panel:
+    """One panel, with the daemon's clock and its settings from ``[panel]``."""
+    table = settings.raw["panel"]
+    kind, _, arg = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind == "gpio":
+        from drivers.gpio_panel import GpioPanel
+
+        return GpioPanel.from_config(table, clock=clock)
+    if kind == "serial":
+        from drivers.serial_panel import SerialPanel
+
+        return SerialPanel(arg or str(table["serial_port"]), clock=clock)
+    if kind == "terminal":
+        from drivers.terminal_panel import TerminalPanel
+
+        return TerminalPanel(clock=clock, on_quit=on_quit)
+    return open_panel(spec)
+
+
 def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:
-    """Open each panel with the daemon's clock and its settings from ``[panel]``."""
-    table = runtime.settings.raw["panel"]
     for spec in specs:
-        kind, _, arg = spec.strip().partition(":")
-        kind = kind.lower()
-        if kind == "gpio":
-            from drivers.gpio_panel import GpioPanel
-
-            runtime.add_panel(GpioPanel.from_config(table, clock=runtime.clock))
-        elif kind == "serial":
-            from drivers.serial_panel import SerialPanel
-
-            port = arg or str(table["serial_port"])
-            runtime.add_panel(SerialPanel(port, clock=runtime.clock))
-        elif kind == "terminal":
-            from drivers.terminal_panel import TerminalPanel
-
-            runtime.add_panel(TerminalPanel(clock=runtime.clock, on_quit=on_quit))
-        else:
-            runtime.add_panel(open_panel(spec))
+        runtime.add_panel(make_panel(spec, runtime.settings, runtime.clock, on_quit))
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
@@ -453,7 +457,22 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     if reader is None:
         raise BankError("enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)")
     deck_path = args.deck or settings.data_dir / DECK_FILE
-    return int(enroll(reader, Path(deck_path), only=args.only, edition=settings.edition))
+    specs = args.panel or [
+        p for p in settings.get("panel", "backends") if p.strip().lower() != "terminal"
+    ]
+    panels: list[Panel] = []
+    try:
+        for spec in specs:  # the prompts also show on the unit's LCD (a box's GPIO or serial panel)
+            panel = make_panel(spec, settings, time.monotonic, lambda: None)
+            panel.start(lambda inp: None)
+            panels.append(panel)
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        return int(enroll(reader, Path(deck_path), only=args.only, panels=panels))
+    except DriverError as err:
+        raise BankError(str(err)) from err
+    finally:
+        for panel in panels:
+            panel.close()
 
 
 def cmd_write_card(args: argparse.Namespace, settings: Settings) -> int:

@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from bank.unit.io import CardId, CardTapped, Input, ReaderStatus
-from drivers.base import ReaderBackend, ReaderError, TagError
+from bank.unit.io import CardId, CardTapped, Cue, Icon, Input, ReaderStatus, Screen
+from drivers.base import Panel, ReaderBackend, ReaderError, TagError
 from drivers.deck import Deck, all_cards, load_deck
 from drivers.registry import open_reader
 from drivers.supervisor import ReaderService
@@ -30,6 +30,21 @@ def describe(card: CardId) -> str:
     return f"{'property' if card.kind == 'prop' else 'event'} card {card.number}"
 
 
+def prompt_screen(card: CardId, step: int, total: int) -> Screen:
+    """The LCD's prompt for one card: what to tap, and how far along enrolment is."""
+    if card.kind == "bank":
+        return Screen(
+            "enroll", (f"Tap bank card {card.number}", f"{step}/{total}"),
+            token=TOKENS[card.number - 1],
+        )  # fmt: skip
+    what = "property" if card.kind == "prop" else "event"
+    icons = frozenset({Icon.EVENT}) if card.kind == "event" else frozenset()
+    return Screen(
+        "enroll", (f"Tap {what} {card.number}", f"{step}/{total}"),
+        number=card.number if card.kind == "prop" else None, icons=icons,
+    )  # fmt: skip
+
+
 def plan(deck: Deck, only: Iterable[str] | None = None) -> list[CardId]:
     """The cards still to enroll: all of them (or *only*), minus those the deck knows."""
     wanted = [CardId.parse(c) for c in only] if only else list(all_cards())
@@ -41,12 +56,23 @@ def enroll(
     deck_path: Path,
     *,
     only: Iterable[str] | None = None,
-    edition: str = "ultime-fr",
     say: Callable[[str], None] = print,
     card_timeout: float | None = None,
     rearm_s: float = 0.4,
+    panels: Iterable[Panel] = (),
 ) -> int:
-    """Prompt for each card, record its UID, save the deck after each one. Returns 0 when done."""
+    """Prompt for each card, record its UID, save the deck after each one. Returns 0 when done.
+
+    The prompts go to *say* (the terminal) and, as screens and cues, to *panels* (the LCD).
+    """
+    panels = list(panels)
+
+    def show(screen: Screen, cue: Cue | None = None) -> None:
+        for panel in panels:
+            panel.show(screen)
+            if cue is not None:
+                panel.play(cue)
+
     deck = load_deck(deck_path) if deck_path.exists() else Deck(source=str(deck_path))
     todo = plan(deck, only)
     if not todo:
@@ -61,6 +87,7 @@ def enroll(
     try:
         for i, card in enumerate(todo, 1):
             say(f"[{i}/{len(todo)}] tap {describe(card)}")
+            show(prompt_screen(card, i, len(todo)))
             while True:
                 try:
                     inp = inbox.get(timeout=card_timeout)
@@ -69,6 +96,10 @@ def enroll(
                     return 1
                 if isinstance(inp, ReaderStatus):
                     say("reader back" if inp.connected else f"reader lost: {inp.detail}; waiting")
+                    lost = Screen(
+                        "reader_lost", ("Reader lost",), icons=frozenset({Icon.READER_LOST})
+                    )
+                    show(prompt_screen(card, i, len(todo)) if inp.connected else lost)
                     continue
                 if not isinstance(inp, CardTapped) or not inp.uid:
                     continue
@@ -77,14 +108,18 @@ def enroll(
                     say(
                         f"  that tag ({inp.uid}) is already {describe(known)}; tap {describe(card)}"
                     )
+                    refused = ("Already enrolled", str(known))
+                    show(Screen("error", refused, icons=frozenset({Icon.ERROR})), Cue.ERROR)
                     continue
                 deck = deck.assign(inp.uid, card)
                 deck.save(deck_path)
                 say(f"  {describe(card)} = {inp.uid}")
+                show(Screen("enrolled", (str(card), inp.uid)), Cue.READ)
                 break
     finally:
         service.stop()
     say(f"done: {len(deck)} cards in {deck_path}")
+    show(Screen("enrolled", ("Deck complete", f"{len(deck)} cards")), Cue.KACHING)
     return 0
 
 

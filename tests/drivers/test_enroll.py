@@ -62,3 +62,30 @@ def test_interrupted_enrolment_keeps_progress(tmp_path: Path) -> None:
     reader.tap("uid:04BBBBBBBBBB03")
     t.join(10)
     assert len(load_deck(deck)) == 2
+
+
+def test_enrolment_prompts_on_the_lcd_with_cues(tmp_path: Path) -> None:
+    from bank.unit.io import Cue
+    from drivers.sim import SimPanel
+
+    deck = tmp_path / "deck.toml"
+    reader, panel = SimReader(), SimPanel()
+    lines: list[str] = []
+    kwargs = {"only": ["bank:4", "prop:7"], "say": lines.append, "card_timeout": 10.0,
+              "rearm_s": 0.0, "panels": [panel]}  # fmt: skip
+    t = threading.Thread(target=enroll, args=(reader, deck), kwargs=kwargs, daemon=True)
+    t.start()
+    _wait_for(lines, "tap bank card 4")
+    assert reader.wait_running()
+    assert (
+        panel.screens[-1].lines == ("Tap bank card 4", "1/2") and panel.screens[-1].token == "jet"
+    )
+    reader.tap("uid:04CCCCCCCCCC04")
+    _wait_for(lines, "tap property card 7")
+    assert panel.screens[-1].number == 7
+    reader.tap("uid:04CCCCCCCCCC04")  # used already
+    _wait_for(lines, "already bank card 4")
+    reader.tap("uid:04CCCCCCCCCC07")
+    t.join(10)
+    assert [c for c in panel.cues] == [Cue.READ, Cue.ERROR, Cue.READ, Cue.KACHING]
+    assert panel.screens[-1].lines == ("Deck complete", "2 cards")

@@ -195,6 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("card")
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an NDEF message already on the tag (never a locked tag)",
+    )
     return parser
 
 

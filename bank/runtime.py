@@ -484,4 +484,4 @@ def cmd_write_card(args: argparse.Namespace, settings: Settings) -> int:
     )
     if reader is None:
         raise BankError("write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)")
-    return int(write_card(reader, args.card))
+    return int(write_card(reader, args.card, overwrite=args.overwrite))

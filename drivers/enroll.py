@@ -124,7 +124,12 @@ def enroll(
 
 
 def write_card(
-    reader: str, card_name: str, *, timeout: float = 15.0, say: Callable[[str], None] = print
+    reader: str,
+    card_name: str,
+    *,
+    timeout: float = 15.0,
+    overwrite: bool = False,
+    say: Callable[[str], None] = print,
 ) -> int:
     """Write *card_name*'s NDEF record onto the blank tag laid on *reader*."""
     card = CardId.parse(card_name)
@@ -134,11 +139,11 @@ def write_card(
         if scheme == "pcsc":
             from drivers import pcsc
 
-            uid = pcsc.write_card(card, reader, timeout=timeout)
+            uid = pcsc.write_card(card, reader, timeout=timeout, overwrite=overwrite)
         elif scheme in ("usb", "tty", "udp", "com"):
             from drivers import nfcpy_reader
 
-            uid = nfcpy_reader.write_card(card, reader, timeout=timeout)
+            uid = nfcpy_reader.write_card(card, reader, timeout=timeout, overwrite=overwrite)
         else:
             raise ReaderError(
                 f"cannot write tags through {reader!r}: use pcsc, usb, tty:... or udp"

@@ -159,3 +159,22 @@ def test_no_daemon_gives_a_clear_message(tmp_path: Path) -> None:
     env = dict(os.environ, ULTIBANK_DATA_DIR=str(tmp_path))
     out = ultibank("state", env=env, check=False)
     assert out.returncode == 1 and "no ultibank daemon is running" in out.stderr
+
+
+@pytest.mark.nfcpy
+def test_write_card_through_nfcpy_then_refuse_a_written_tag() -> None:
+    from bank.unit.io import CardId
+    from drivers.identity import decode_card_record, parse_type2_ndef
+    from tests.support.udp_tag_sim import UdpTagSim
+
+    with UdpTagSim() as sim:
+        tag = sim.place("04A1B2C3D4E5F6")  # a blank, formatted NTAG215
+        out = ultibank("write-card", "prop:16", "--reader", sim.path)
+        assert "wrote prop:16 on tag 04A1B2C3D4E5F6" in out.stdout
+        assert decode_card_record(parse_type2_ndef(bytes(tag.memory))) == CardId("prop", 16)
+        again = ultibank("write-card", "bank:2", "--reader", sim.path, check=False)
+        assert again.returncode == 1 and "refused" in again.stdout
+        assert decode_card_record(parse_type2_ndef(bytes(tag.memory))) == CardId("prop", 16)
+        over = ultibank("write-card", "bank:2", "--reader", sim.path, "--overwrite")
+        assert "wrote bank:2" in over.stdout
+        assert decode_card_record(parse_type2_ndef(bytes(tag.memory))) == CardId("bank", 2)

@@ -65,7 +65,9 @@ def test_clicks_in_the_emulator_window_play_the_game(xdisplay: str, tmp_path: Pa
     )  # fmt: skip
     try:
         _until(lambda: (tmp_path / "data" / "control.sock").exists(), "the daemon")
-        wid = _xdotool(env, "search", "--sync", "--classname", "ubemu").splitlines()[0]
+        wid = _xdotool(
+            env, "search", "--sync", "--onlyvisible", "--classname", "ubemu"
+        ).splitlines()[-1]
         spots = L.hotspots(load_edition("ultime-fr"))
 
         def click_card(card: CardId) -> None:

@@ -176,8 +176,10 @@ class PygamePanel:
         """Close the window; from another thread, ask the pygame thread to do it."""
         self._closing.set()
         self._wake.set()
-        if self._ui_thread is None or self._ui_thread == threading.get_ident():
+        if self._ui_thread == threading.get_ident():
             self._shutdown()
+        # Otherwise the pygame thread shuts down when it sees the flag; if no window was ever
+        # opened, there is nothing to shut.
 
     # ------------------------------------------------------------ the pygame thread
 
@@ -248,7 +250,12 @@ class PygamePanel:
     def save_screenshot(self, path: str | Path, timeout: float = 5.0) -> Path:
         """Write the window as a PNG (any thread; waits for the pygame thread)."""
         path = Path(path)
-        if self._ui_thread is None or self._ui_thread == threading.get_ident():
+        mine = self._ui_thread == threading.get_ident()
+        # With no window yet, only the main thread (the one that will run the UI) may open it
+        # here: another thread opening it would race the pygame thread about to start.
+        if mine or (
+            self._ui_thread is None and threading.current_thread() is threading.main_thread()
+        ):
             self.open()
             self._drain_inbox()
             self._draw()

@@ -25,7 +25,7 @@ from typing import Any
 
 from bank.unit.io import CardId
 from bench.common import Result, at_most, stats
-from bench.unit_probe import start_unit_reader
+from bench.unit_probe import start_unit_reader, unit_added, wait_seen
 from drivers.base import CardAbsent, CardPresent, Presence
 from drivers.identity import encode_card_record, type2_ndef_tlv
 from drivers.nfcpy_reader import NfcpyBackend
@@ -111,18 +111,6 @@ def start_floor(sim: UdpTagSim, seen: queue.Queue[Seen]) -> Callable[[], None]:
     return stopper
 
 
-def _wait(seen: queue.Queue[Seen], kind: str) -> float | None:
-    deadline = time.monotonic() + EVENT_TIMEOUT_S
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            got, _uid, at = seen.get(timeout=left)
-        except queue.Empty:
-            return None
-        if got == kind:
-            return at
-    return None
-
-
 def tap_block(
     start: StartReader, taps: int, rng: random.Random
 ) -> tuple[list[float], list[float], int]:
@@ -142,16 +130,16 @@ def tap_block(
                 threading.Event().wait(rng.uniform(0.0, 0.3))
                 t0 = time.monotonic()
                 sim.place(UID, data)
-                at = _wait(seen, "present")
+                at = wait_seen(seen, "present")
                 if at is None:
                     missed += 1
                     sim.lift()
-                    _wait(seen, "absent")
+                    wait_seen(seen, "absent")
                     continue
                 placed.append(at - t0)
                 t1 = time.monotonic()
                 sim.lift()
-                gone = _wait(seen, "absent")
+                gone = wait_seen(seen, "absent")
                 if gone is not None:
                     lifted.append(gone - t1)
         finally:
@@ -184,35 +172,14 @@ def run(quick: bool) -> list[Result]:
         f"udp driver on loopback; worst {ours.worst * ms:.1f} ms (floor {floor.worst * ms:.1f})"
     )
     lift_ours, lift_floor = stats(lifted["backend"]), stats(lifted["floor"])
-    unit = stats(placed["unit"])
-    unit_results = [
-        Result(
-            AREA,
-            "place -> the unit's new screen p50",
-            unit.p50 * ms,
-            "ms",
-            baseline=floor.p50 * ms,
-            ratio=unit.p50 / floor.p50,
-            note=f"{unit.n} taps; the whole unit: debouncer, daemon loop, unit, behind the "
-            f"nfcpy backend; missed {missed['unit']}",
-        ),
-        Result(
-            AREA,
-            "place -> the unit's new screen p99",
-            unit.p99 * ms,
-            "ms",
-            baseline=floor.p99 * ms,
-            ratio=unit.p99 / floor.p99,
-        ),
-        Result(
-            AREA,
-            "what the unit adds to the bare stack at p99",
-            (unit.p99 - floor.p99) * ms,
-            "ms",
-            target=at_most(5.0),
-            note="unit p99 minus the bare nfcpy floor's p99, same taps, alternating blocks",
-        ),
-    ]
+    unit_results = unit_added(
+        AREA,
+        "place",
+        stats(placed["unit"]),
+        floor,
+        f"{len(placed['unit'])} taps; the whole unit (debouncer, daemon loop, unit, journal) "
+        f"behind the nfcpy backend; missed {missed['unit']}",
+    )
     return [
         *unit_results,
         Result(

@@ -30,7 +30,7 @@ from typing import Any
 
 from bank.unit.io import CardId
 from bench.common import Result, at_most, stats
-from bench.unit_probe import start_unit_reader
+from bench.unit_probe import start_unit_reader, unit_added, wait_seen
 from drivers.base import CardAbsent, CardPresent, Presence
 from drivers.identity import encode_card_record
 from drivers.pcsc import PcscBackend
@@ -40,7 +40,6 @@ from tests.support.vpcd_card import VirtualNtag
 AREA = "pcsc"
 UID = "04A1B2C3D4E5F6"
 READER = f"{PLAIN_READER} 00 00"
-EVENT_TIMEOUT_S = 3.0
 #: pcscd polls vpcd every 400 ms: a random wait of up to one period spreads the phase
 PHASE_S = 0.4
 
@@ -127,18 +126,6 @@ def start_floor(seen: queue.Queue[Seen]) -> Callable[[], None]:
     return stopper
 
 
-def _wait(seen: queue.Queue[Seen], kind: str) -> float | None:
-    deadline = time.monotonic() + EVENT_TIMEOUT_S
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            got, _uid, at = seen.get(timeout=left)
-        except queue.Empty:
-            return None
-        if got == kind:
-            return at
-    return None
-
-
 def tap_block(
     start: StartReader, taps: int, rng: random.Random
 ) -> tuple[list[float], list[float], list[float], int]:
@@ -160,10 +147,10 @@ def tap_block(
             card = VirtualNtag(UID, ndef=record, port=PLAIN_PORT)
             t0 = time.monotonic()
             card.insert()
-            at = _wait(seen, "present")
+            at = wait_seen(seen, "present")
             t1 = time.monotonic()
             card.remove()
-            gone = _wait(seen, "absent")
+            gone = wait_seen(seen, "absent")
             if at is None:
                 missed += 1
                 continue
@@ -207,36 +194,16 @@ def run(quick: bool) -> list[Result]:
     )
     lift_ours, lift_floor = stats(lifted["backend"]), stats(lifted["floor"])
     read_ours, read_floor = stats(after_poll["backend"]), stats(after_poll["floor"])
-    unit_place, unit_read = stats(placed["unit"]), stats(after_poll["unit"])
-    unit_results = [
-        Result(
-            AREA,
-            "pcscd finds the card -> the unit's new screen p50",
-            unit_read.p50 * ms,
-            "ms",
-            baseline=read_floor.p50 * ms,
-            ratio=unit_read.p50 / read_floor.p50,
-            note=f"{unit_read.n} taps; the whole unit: debouncer, daemon loop, unit; the "
-            f"floor reads the UID only; missed {missed['unit']}; place -> screen p50 "
-            f"{unit_place.p50 * ms:.0f} ms (poll phase included)",
-        ),
-        Result(
-            AREA,
-            "pcscd finds the card -> the unit's new screen p99",
-            unit_read.p99 * ms,
-            "ms",
-            baseline=read_floor.p99 * ms,
-            ratio=unit_read.p99 / read_floor.p99,
-        ),
-        Result(
-            AREA,
-            "what the unit adds to the bare stack at p99",
-            (unit_read.p99 - read_floor.p99) * ms,
-            "ms",
-            target=at_most(5.0),
-            note="unit p99 minus the bare pyscard floor's p99, both from pcscd's detecting poll",
-        ),
-    ]
+    unit_place = stats(placed["unit"])
+    unit_results = unit_added(
+        AREA,
+        "pcscd finds the card",
+        stats(after_poll["unit"]),
+        read_floor,
+        f"{unit_place.n} taps; the whole unit (debouncer, daemon loop, unit, journal); the "
+        f"floor reads the UID only; missed {missed['unit']}; place -> screen p50 "
+        f"{unit_place.p50 * ms:.0f} ms (poll phase included)",
+    )
     return [
         *unit_results,
         Result(

@@ -28,10 +28,39 @@ from bank.unit.io import (
     Input,
     Screen,
 )
+from bench.common import Result, Stats, at_most
 from drivers.registry import open_reader
 from drivers.supervisor import ReaderService
 
 Seen = tuple[str, str, float]
+EVENT_TIMEOUT_S = 3.0
+
+
+def wait_seen(seen: queue.Queue[Seen], kind: str, timeout: float = EVENT_TIMEOUT_S) -> float | None:
+    """The time of the next *kind* report in *seen*, or None after *timeout*."""
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            got, _uid, at = seen.get(timeout=left)
+        except queue.Empty:
+            return None
+        if got == kind:
+            return at
+    return None
+
+
+def unit_added(area: str, start: str, unit: Stats, floor: Stats, note: str) -> list[Result]:
+    """The unit's figures beside the bare stack's floor, and what it adds at p99 (< 5 ms)."""
+    ms = 1000.0
+    return [
+        Result(area, f"{start} -> the unit's new screen p50", unit.p50 * ms, "ms",
+               baseline=floor.p50 * ms, ratio=unit.p50 / floor.p50, note=note),
+        Result(area, f"{start} -> the unit's new screen p99", unit.p99 * ms, "ms",
+               baseline=floor.p99 * ms, ratio=unit.p99 / floor.p99),
+        Result(area, "what the unit adds to the bare stack at p99",
+               (unit.p99 - floor.p99) * ms, "ms", target=at_most(5.0),
+               note="the unit's p99 minus the bare library floor's p99, measured alike"),
+    ]  # fmt: skip
 
 
 class _ScreenProbe:

@@ -22,7 +22,6 @@ from bank.unit.io import CardId, CardLifted, CardTapped, Cue, Input, ReaderStatu
 from drivers.base import (
     CardAbsent,
     CardPresent,
-    Presence,
     ReaderBackend,
     ReaderError,
     ReaderUnavailable,
@@ -39,6 +38,7 @@ from drivers.nfcpy_reader import (
     write_message,
 )
 from tests.drivers.conformance import ReaderConformance
+from tests.support.running import Running
 from tests.support.udp_tag_sim import (
     EMPTY_NDEF,
     NTAG213,
@@ -58,55 +58,6 @@ PROP16 = CardId("prop", 16)
 
 def card_tlv(card: CardId) -> bytes:
     return type2_ndef_tlv(encode_card_record(card))
-
-
-class Running:
-    """A backend's ``run`` on its own thread, with what it emitted in a queue."""
-
-    def __init__(self, backend: NfcpyBackend) -> None:
-        self.backend = backend
-        self.events: queue.Queue[Presence] = queue.Queue()
-        self.stop = threading.Event()
-        self.errors: list[BaseException] = []
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            self.backend.run(self.events.put, self.stop)
-        except BaseException as err:
-            self.errors.append(err)
-
-    def next(self, timeout: float = 2.0) -> Presence:
-        """The next presence event; fails the test if none comes in time."""
-        try:
-            return self.events.get(timeout=timeout)
-        except queue.Empty:
-            pytest.fail(f"no presence event within {timeout} s (errors: {self.errors})")
-
-    def next_present(self, timeout: float = 2.0) -> CardPresent:
-        deadline = time.monotonic() + timeout
-        while True:
-            event = self.next(max(0.01, deadline - time.monotonic()))
-            if isinstance(event, CardPresent):
-                return event
-
-    def during(self, seconds: float) -> list[Presence]:
-        """Everything emitted in the next *seconds*."""
-        seen: list[Presence] = []
-        deadline = time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                seen.append(self.events.get(timeout=left))
-            except queue.Empty:
-                break
-        return seen
-
-    def close(self) -> None:
-        self.stop.set()
-        self.backend.wake()
-        self.thread.join(timeout=3.0)
-        assert not self.thread.is_alive(), "run() did not return after stop + wake"
 
 
 @pytest.fixture

@@ -61,6 +61,7 @@ from tests.support.pcscd import (
     wait_card_state,
     wait_until,
 )
+from tests.support.running import Running
 from tests.support.vpcd_card import (
     CLASSIC_1K_ATR,
     NTAG213,
@@ -146,54 +147,6 @@ def cards(slot: Slot) -> Iterator[Callable[..., VirtualNtag]]:
     yield lay
     for card in made:
         card.remove()
-
-
-class Running:
-    """A backend's ``run`` on its own thread, what it emitted in a queue."""
-
-    def __init__(self, backend: PcscBackend, emit: Callable[[Presence], None] | None = None):
-        self.backend = backend
-        self.events: queue.Queue[Presence] = queue.Queue()
-        self.stop = threading.Event()
-        self.errors: list[BaseException] = []
-        self._emit = emit or self.events.put
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            self.backend.run(self._emit, self.stop)
-        except BaseException as err:
-            self.errors.append(err)
-
-    def next(self, timeout: float = 3.0) -> Presence:
-        try:
-            return self.events.get(timeout=timeout)
-        except queue.Empty:
-            pytest.fail(f"no presence event within {timeout} s (errors: {self.errors})")
-
-    def next_present(self, timeout: float = 3.0) -> CardPresent:
-        deadline = time.monotonic() + timeout
-        while True:
-            event = self.next(max(0.01, deadline - time.monotonic()))
-            if isinstance(event, CardPresent):
-                return event
-
-    def during(self, seconds: float) -> list[Presence]:
-        seen: list[Presence] = []
-        deadline = time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                seen.append(self.events.get(timeout=left))
-            except queue.Empty:
-                break
-        return seen
-
-    def close(self) -> None:
-        self.stop.set()
-        self.backend.wake()
-        self.thread.join(timeout=3.0)
-        assert not self.thread.is_alive(), "run() did not return after stop + wake"
 
 
 @pytest.fixture

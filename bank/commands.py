@@ -9,14 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
-    return names
+from bank.values import field_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +20,7 @@ class Command:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
-        for f in _field_names(type(self)):
+        for f in field_names(type(self)):
             v = getattr(self, f)
             d[f] = list(v) if isinstance(v, tuple) else v
         d["name"] = self.name

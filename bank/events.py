@@ -11,22 +11,13 @@ every version this code has written. Imports only ``bank.state`` and the standar
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from bank.state import Creditor, GameState, PlayerState
+from bank.values import field_names
 
 SCHEMA_VERSION = 1
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
-    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +33,7 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         # Not dataclasses.asdict: its recursive deep copy costs more than the rest of a
         # transaction's bookkeeping; every field here is a plain value.
-        d = {name: getattr(self, name) for name in _field_names(type(self))}
+        d = {name: getattr(self, name) for name in field_names(type(self))}
         d["kind"] = self.kind
         return d
 

@@ -114,7 +114,7 @@ class Daemon:
         return c.result
 
     def stop(self) -> None:
-        self._stopping.set()
+        """Finish what is already queued (a tap made just before quitting counts), then stop."""
         self._inbox.put(_STOP)
 
     @property
@@ -153,7 +153,14 @@ class Daemon:
     def run(self) -> None:
         """Process inputs until :meth:`stop`. Blocks."""
         next_watchdog = self.clock()
-        while not self._stopping.is_set():
+        try:
+            self._loop(next_watchdog)
+        finally:
+            self._stopping.set()
+        sd_notify("STOPPING=1")
+
+    def _loop(self, next_watchdog: float) -> None:
+        while True:
             now = self.clock()
             if self.watchdog_seconds and now >= next_watchdog:
                 sd_notify("WATCHDOG=1")
@@ -184,7 +191,6 @@ class Daemon:
             deadline = self.unit.next_deadline()
             if deadline is not None and self.clock() >= deadline:
                 self.feed(Tick(self.clock()))
-        sd_notify("STOPPING=1")
 
     def start_thread(self) -> threading.Thread:
         """Run the loop in a thread of its own (when the main thread runs a UI)."""

@@ -323,9 +323,10 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         _stop_on_signals(stop.set)
         runtime.start()
         charts, web = _start_extras(runtime, args)
+        where = ", ".join(real) if real else "none (tap with `ultibank tap CARD`)"
         print(
-            f"ultibank running: game in {settings.data_dir}, readers {real or ['none']}, "
-            f"panels {panels}; control socket {settings.control_socket}",
+            f"ultibank running: game in {settings.data_dir}; readers: {where}; "
+            f"panels: {', '.join(panels)}; control socket {settings.control_socket}",
             file=sys.stderr,
         )
         while not stop.wait(1.0) and not runtime.daemon.stopping:

@@ -178,3 +178,16 @@ def test_write_card_through_nfcpy_then_refuse_a_written_tag() -> None:
         over = ultibank("write-card", "bank:2", "--reader", sim.path, "--overwrite")
         assert "wrote bank:2" in over.stdout
         assert decode_card_record(parse_type2_ndef(bytes(tag.memory))) == CardId("bank", 2)
+
+
+def test_emulate_without_display_falls_back_to_the_terminal(tmp_path: Path) -> None:
+    """No DISPLAY: the terminal view; a game piped in is played, even the keys before q."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(ULTIBANK_DATA_DIR=str(tmp_path / "data"), SDL_VIDEODRIVER="x11")
+    out = ultibank("emulate", input="1\n2\n\np16\n1\nq\n", env=env)
+    assert "no display found" in out.stderr
+    assert "Achat 260" in out.stdout and "~ kaching" in out.stdout
+    cont = tmp_path / "c.tap"
+    cont.write_text("tap bank:2\n")
+    state = ultibank("script", str(cont), "--data-dir", str(tmp_path / "data"), "--state", "-")
+    assert '"number": 16, "owner": 1, "level": 1' in state.stdout

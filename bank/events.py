@@ -10,6 +10,7 @@ every version this code has written. Imports only ``bank.state`` and the standar
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -21,14 +22,18 @@ SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(ABC):
+    """One change a transaction made; each kind knows how to apply and invert itself."""
+
     kind: ClassVar[str] = "event"
 
+    @abstractmethod
     def apply(self, state: GameState) -> GameState:
-        raise NotImplementedError
+        """The state with this change made (trusted: the rules checked it)."""
 
+    @abstractmethod
     def inverse(self) -> Event:
-        raise NotImplementedError
+        """The event that undoes this one."""
 
     def to_dict(self) -> dict[str, Any]:
         # Not dataclasses.asdict: its recursive deep copy costs more than the rest of a

@@ -517,11 +517,12 @@ class Journal:
         """The records of *game_id* (default: the current game) in order, all checked first."""
         return (entry.record for entry in self.entries(game_id))
 
-    def entries(self, game_id: int | None = None) -> Iterator[StoredRecord]:
+    def entries(self, game_id: int | None = None, after: int = 0) -> Iterator[StoredRecord]:
         """Like :meth:`records`, with each record's sequence number, time and schema version.
 
         Every row is verified and decoded before the first is returned, so a reader never
-        applies half of a game whose later rows turn out to be unreadable.
+        applies half of a game whose later rows turn out to be unreadable. With *after*, only
+        the records whose sequence number is greater (a reader catching up).
         """
         if game_id is None:
             if self._game is None:
@@ -533,8 +534,9 @@ class Journal:
             rows = (
                 self._db()
                 .execute(
-                    "SELECT seq, at, version, payload FROM records WHERE game = ? ORDER BY seq",
-                    (game_id,),
+                    "SELECT seq, at, version, payload FROM records WHERE game = ? AND seq > ? "
+                    "ORDER BY seq",
+                    (game_id, after),
                 )
                 .fetchall()
             )

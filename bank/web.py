@@ -213,7 +213,16 @@ class _Reader:
         if journal is None:  # powered off: the journal is closed, the last reading stands
             return self._cache
         key = (journal.current_game, journal.last_seq)
-        if key != self._cache.key:
+        old = self._cache
+        if key == old.key:
+            return old
+        if old.key is not None and old.key[0] == key[0]:
+            # the same game moved on: read only what was added since
+            new = list(journal.entries(after=old.key[1]))
+            self._cache = _JournalCache(
+                key, old.records + [e.record for e in new], old.times + [float(e.at) for e in new]
+            )
+        else:
             entries = list(journal.entries())
             self._cache = _JournalCache(
                 key, [e.record for e in entries], [float(e.at) for e in entries]

@@ -89,6 +89,17 @@ def test_append_returns_increasing_seqs_and_reads_back_in_order(path: Path, cloc
     assert {r.version for r in got} == {SCHEMA_VERSION}
 
 
+def test_entries_after_a_seq_catch_a_reader_up(path: Path, clock: FakeClock):
+    with Journal(path, clock=clock) as j:
+        for i in range(4):
+            j.append(record(i))
+        assert [e.record for e in j.entries(after=2)] == [record(2), record(3)]
+        assert list(j.entries(after=j.last_seq)) == []
+        j.new_game({})
+        j.append(record(9))
+        assert [e.record for e in j.entries(after=2)] == [record(9)]  # seqs are global
+
+
 def test_records_survive_close_and_reopen(path: Path, clock: FakeClock):
     fill(path, clock, 20)
     with Journal(path, clock=clock) as j:

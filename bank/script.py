@@ -45,12 +45,13 @@ from bank.unit.io import (
     Tick,
 )
 from bank.unit.machine import Unit
-from board_assets import EditionError, load_edition
+from board_assets import EditionError, edition_names, load_edition
 from drivers.deck import Deck, normalize_uid, simulated_deck
 
 __all__ = ["Action", "parse_script", "run_script"]
 
 JOURNAL_FILE = "journal.sqlite"
+DEFAULT_EDITION = "ultime-fr"
 _BUTTONS = {"ok": Button.OK, "menu": Button.MENU, "cancel": Button.CANCEL}
 _HOLDS = {
     "cancel": (Button.CANCEL,),
@@ -287,6 +288,24 @@ class ScriptRunner:
         return data
 
 
+def stored_edition(data_dir: Path) -> str | None:
+    """The edition of the game stored in *data_dir*'s journal, or None when there is none."""
+    path = data_dir / JOURNAL_FILE
+    if not path.is_file():
+        return None
+    with Journal(path) as journal:
+        game = journal.current_game
+        if game is None:
+            return None
+        edition = journal.game(game).meta.get("edition")
+        if isinstance(edition, str):
+            return edition
+        for record in journal.records():
+            stored = record.get("edition")
+            return stored if isinstance(stored, str) else None
+    return None
+
+
 def format_state(state: dict[str, Any]) -> str:
     """The state file as JSON, one player and one property a line (as in SCRIPTS.md)."""
     lines = []
@@ -301,7 +320,7 @@ def format_state(state: dict[str, Any]) -> str:
 
 def run_script(
     path: str | Path,
-    edition: str = "ultime-fr",
+    edition: str | None = None,
     data_dir: str | Path | None = None,
     state_out: str | Path | None = None,
     out: TextIO = sys.stdout,
@@ -310,10 +329,15 @@ def run_script(
     config: UnitConfig | None = None,
     rules: RulesConfig | None = None,
 ) -> int:
-    """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable."""
+    """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable.
+
+    Without *edition*, a game stored in *data_dir* goes on in its own edition (a second script
+    continues it as a power cycle does); otherwise the default edition, ``ultime-fr``.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        # utf-8-sig: a script saved by an editor that writes a byte-order mark reads the same
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         print(f"{path}: cannot read the script: {err}", file=sys.stderr)
         return 2
@@ -322,6 +346,9 @@ def run_script(
     except ScriptError as err:
         print(err, file=sys.stderr)
         return 2
+    if edition is None:
+        stored = stored_edition(Path(data_dir)) if data_dir is not None else None
+        edition = stored if stored in edition_names() else DEFAULT_EDITION
     try:
         load_edition(edition)
     except EditionError as err:
@@ -352,7 +379,9 @@ def main(argv: list[str] | None = None) -> int:
 
     p = argparse.ArgumentParser(prog="python -m bank.script", description=__doc__)
     p.add_argument("file", type=Path)
-    p.add_argument("--edition", default="ultime-fr")
+    p.add_argument(
+        "--edition", help="ultime-fr or ultimate-uk (default: the stored game's, else ultime-fr)"
+    )
     p.add_argument("--data-dir", type=Path)
     p.add_argument("--state")
     p.add_argument("--echo", action="store_true", help="print each script line as it runs")

@@ -317,3 +317,25 @@ def test_crc_a_matches_nfcpys() -> None:
     for data in (b"\x30\x00", b"\x60", bytes(range(16))):
         expected = nfc.clf.device.Device.add_crc_a(bytearray(data))
         assert data + crc_a(data) == bytes(expected)
+
+
+def test_an_ack_cancels_a_command_still_running_and_a_nack_repeats(board: Pn532Sim) -> None:
+    version = ACK + response_frame(b"\xd5\x03" + FIRMWARE)
+    with serial.Serial(str(board.link), 115200, timeout=0.3) as port:
+        port.write(bytes(10) + command_frame(0x02))
+        assert port.read(len(version)) == version
+        # a 0.2 s response timeout, then a READ into the empty field: the ACK comes at once,
+        # and status 01 (timeout) would follow 0.2 s later, but the host cancels first
+        port.write(command_frame(0x32, b"\x02\x0a\x0b\x0c"))
+        assert port.read(6 + 9) == ACK + response_frame(b"\xd5\x33")
+        port.write(command_frame(0x42, b"\x30\x00"))
+        assert port.read(6) == ACK
+        port.write(ACK)
+        port.timeout = 0.6
+        assert port.read(1) == b""
+        port.write(command_frame(0x42, b"\x30\x00"))  # uncancelled, it does time out
+        assert port.read(6 + 10) == ACK + response_frame(b"\xd5\x43\x01")
+        port.write(command_frame(0x02))
+        assert port.read(len(version)) == version  # not the cancelled status-01 frame
+        port.write(b"\x00\x00\xff\xff\x00\x00")  # NACK: send that again
+        assert port.read(len(version)) == version[6:]

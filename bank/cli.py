@@ -130,7 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
         "writes the final state as JSON (- for stdout). Exit 2 on a line that does not parse.",
     )
     p.add_argument("file", type=Path)
-    p.add_argument("--edition", default="ultime-fr")
+    p.add_argument(
+        "--edition",
+        default=None,
+        help="ultime-fr (default for a new game) or ultimate-uk; a game stored in --data-dir "
+        "goes on in its own edition",
+    )
     p.add_argument("--data-dir", type=Path)
     p.add_argument("--state", help="write the final state here (- for stdout)")
 

@@ -622,10 +622,8 @@ class Unit:
         elif isinstance(step, Checking):
             self._checking_tap(step, card)
         elif isinstance(step, AuctionOffer):
-            if step.mover is None and card.kind != "bank":
-                self._idle_tap(card)
-            else:
-                self._refuse("err.not_now")
+            # the icon waits for ✓ (or M, X): a card does not fit, the step stays
+            self._refuse("err.not_now")
         elif isinstance(step, Bidding):
             if card.kind == "bank":
                 self._bid(step.auction, card.number)
@@ -693,11 +691,9 @@ class Unit:
                 self._refuse("err.mover")
             else:
                 self._land(card.number, step.number)
-        elif card.kind == "prop":
-            self._check(card.number, step.mover)
-        elif step.mover is None:
-            self._idle_tap(card)
         else:
+            # property and event cards are idle gestures (ULTIME.md §5): while a property waits
+            # for its bank card they do not fit, so the step (and its timeout) stays as it was
             self._refuse("err.need_bank")
 
     def _check(self, number: int, mover: int | None) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 import threading
@@ -243,6 +244,23 @@ def _stop_on_signals(stop: Callable[[], None]) -> None:
 
     signal.signal(signal.SIGTERM, handler)
     signal.signal(signal.SIGINT, handler)
+    if _has_controlling_terminal():
+        signal.signal(signal.SIGHUP, handler)  # the terminal went away: stop cleanly
+    else:
+        # A service has no terminal, so the first tty it opens without O_NOCTTY (nfcpy opens
+        # a PN532's serial port that way) becomes its controlling terminal, and unplugging
+        # that reader would send SIGHUP and kill the bank. The reader's loss is handled by the
+        # supervisor instead.
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def _has_controlling_terminal() -> bool:
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return False
+    os.close(fd)
+    return True
 
 
 def _start_extras(runtime: Runtime, args: argparse.Namespace) -> tuple[Any, Any]:

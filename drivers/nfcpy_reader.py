@@ -233,14 +233,22 @@ class NfcpyBackend:
                 if result is False and not self._terminated():
                     # nfcpy logged the IOError and gave up: the device is gone
                     raise ReaderError(f"reader {self.path} was lost (unplugged?)")
-        except Exception:
+        except ReaderError:
             if not self._terminated():
                 raise
+        except Exception as err:
+            if not self._terminated():
+                # a serial line hung up mid-exchange (termios.error, OSError from pyserial)
+                raise ReaderError(f"reader {self.path} was lost (unplugged?): {err}") from err
             log.debug("error while stopping %s ignored", self.path, exc_info=True)
         finally:
             self._finished.set()
             self._clf = None
-            clf.close()
+            try:
+                clf.close()
+            except Exception as err:  # closing a device that is gone fails; it is gone anyway
+                log.debug("closing %s failed: %s", self.path, err)
+                _release_port(clf)
             if self._present is not None:
                 emit(CardAbsent(self._present, at=self._clock()))
                 self._present = None
@@ -427,3 +435,17 @@ def _format_blank(tag: Any) -> Any:
     if ndef is None:
         raise TagError("the tag did not accept a capability container (locked?)")
     return ndef
+
+
+def _release_port(clf: Any) -> None:
+    """Close the serial port of a reader whose close failed: nfcpy would leave it open."""
+    try:
+        transport = clf.device.chipset.transport
+        port = transport.tty
+    except AttributeError:
+        return
+    if port is None:
+        return
+    with contextlib.suppress(Exception):
+        port.close()
+    transport.tty = None

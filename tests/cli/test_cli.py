@@ -191,3 +191,28 @@ def test_emulate_without_display_falls_back_to_the_terminal(tmp_path: Path) -> N
     cont.write_text("tap bank:2\n")
     state = ultibank("script", str(cont), "--data-dir", str(tmp_path / "data"), "--state", "-")
     assert '"number": 16, "owner": 1, "level": 1' in state.stdout
+
+
+def test_a_daemon_without_a_terminal_survives_sighup(tmp_path: Path) -> None:
+    """A service's reader tty can become its controlling terminal; its hang-up must not kill."""
+    env = dict(os.environ, ULTIBANK_DATA_DIR=str(tmp_path / "data"), PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bank.cli", "run", "--reader", "sim", "--panel", "sim"],
+        cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        sock = tmp_path / "data" / "control.sock"
+        deadline = time.monotonic() + 15
+        while not sock.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "no daemon"
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGHUP)
+        ultibank("tap", "bank:1", env=env)
+        assert proc.poll() is None, "SIGHUP killed the daemon"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -52,6 +52,7 @@ __all__ = ["Action", "parse_script", "run_script"]
 
 JOURNAL_FILE = "journal.sqlite"
 DEFAULT_EDITION = "ultime-fr"
+_CLOCK_GRAIN = 1e-6  # seconds: the virtual clock's resolution
 _BUTTONS = {"ok": Button.OK, "menu": Button.MENU, "cancel": Button.CANCEL}
 _HOLDS = {
     "cancel": (Button.CANCEL,),
@@ -210,14 +211,17 @@ class ScriptRunner:
 
     def _advance(self, seconds: float) -> None:
         """Let time pass, stopping at each deadline of the unit on the way."""
-        target = self.now + seconds
+        # the virtual clock keeps to whole microseconds, and a deadline less than one
+        # microsecond past the target is due: ten `wait 0.1` are exactly `wait 1`, not a
+        # float sum a hair short of it that would leave a 10 s check alive
+        target = round(self.now + seconds, 6)
         while True:
             due = self.unit.next_deadline()
-            if due is None or due > target:
+            if due is None or due > target + _CLOCK_GRAIN:
                 break
             self.now = max(self.now, due)
             self._feed(Tick(self.now))
-        self.now = target
+        self.now = max(self.now, target)
 
     def _power_on(self) -> None:
         self.game = self._open()

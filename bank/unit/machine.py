@@ -542,7 +542,7 @@ class Unit:
             except RuleError as err:
                 self._refuse_rule(err)
                 return
-            shown = math.ceil(auction.remaining(self._now))
+            shown = self._seconds_left(auction)
             self.step = Bidding(auction, shown)
             self._show(self._auction_screen(auction, shown))
         elif button is Button.MENU or step.mover is not None:
@@ -828,6 +828,12 @@ class Unit:
         self.step = AuctionOffer(number, expires, mover)
         self._show(self.screens.auction_offer(self._state, number))
 
+    def _seconds_left(self, auction: Auction) -> int:
+        """Whole seconds left on the countdown, as the LCD shows them."""
+        # rounded to microseconds first: (6.1 + 10) - 6.1 is a hair over 10 in floats and
+        # must not show 11 s on a 10 s countdown
+        return math.ceil(round(auction.remaining(self._now), 6))
+
     def _auction_screen(self, auction: Auction, shown: int) -> Screen:
         return self.screens.auction(auction.number, auction.price, auction.bidder, shown)
 
@@ -838,7 +844,7 @@ class Unit:
         except RuleError as err:
             self._refuse_rule(err)
             return
-        shown = math.ceil(auction.remaining(self._now))
+        shown = self._seconds_left(auction)
         self.step = Bidding(auction, shown)
         self._show(self._auction_screen(auction, shown))
 

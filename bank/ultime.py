@@ -256,8 +256,8 @@ class UltimeRules:
             if tx.state.cheap_rents > 0:
                 tx.emit(CheapRentsChanged(tx.state.cheap_rents, tx.state.cheap_rents - 1))
             self._charge(tx, cmd.card, prop.owner, rent, "rent")
-            if not tx.state.game_over:
-                self._shift_level(tx, cmd.number, 1)
+            # the landing rule: the level rises after the payment, even one that bankrupts
+            self._shift_level(tx, cmd.number, 1)
 
     def _pass_go(self, tx: _Tx, cmd: PassGo) -> None:
         player = self._player(tx.state, cmd.card)

@@ -251,6 +251,19 @@ def test_bankruptcy_ends_game_with_winner(game: Game) -> None:
     assert not game.undo_available
 
 
+def test_the_level_still_rises_after_a_rent_that_bankrupts(game: Game) -> None:
+    game.execute(Land(1, 22))
+    for _ in range(3):
+        game.execute(Land(1, 22))  # level 4: rent 810
+    for _ in range(14):
+        game.execute(PayLocation(2))  # 100 left
+    game.execute(Land(2, 1))  # 40 in cash, 60 of property: 100 < 810
+    game.execute(Land(2, 22))
+    assert game.state.game_over and game.state.player(2).bankrupt  # type: ignore[union-attr]
+    assert owner_level(game, 22) == (1, 5)
+    assert owner_level(game, 1) == (1, 1)
+
+
 def test_bankruptcy_with_properties_left_but_not_enough(game: Game) -> None:
     game.execute(Land(1, 22))
     for _ in range(4):

@@ -332,11 +332,14 @@ def run_script(
     echo: bool = False,
     config: UnitConfig | None = None,
     rules: RulesConfig | None = None,
+    err: TextIO | None = None,
 ) -> int:
     """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable.
 
     Without *edition*, a game stored in *data_dir* goes on in its own edition (a second script
     continues it as a power cycle does); otherwise the default edition, ``ultime-fr``.
+    The transcript goes to *out*; with ``state_out="-"`` the state goes there instead and the
+    transcript to *err* (stderr), so that standard output is the state file alone.
     """
     path = Path(path)
     try:
@@ -361,7 +364,10 @@ def run_script(
     with tempfile.TemporaryDirectory(prefix="ultibank-script-") as tmp:
         directory = Path(data_dir) if data_dir is not None else Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
-        runner = ScriptRunner(edition, directory, out, rules=rules, config=config, echo=echo)
+        transcript = out
+        if str(state_out) == "-":
+            transcript = err if err is not None else sys.stderr
+        runner = ScriptRunner(edition, directory, transcript, rules=rules, config=config, echo=echo)
         try:
             runner.run(actions)
             state = runner.state_json()
@@ -374,6 +380,7 @@ def run_script(
         else:
             Path(state_out).write_text(text, encoding="utf-8")
     out.flush()
+    transcript.flush()
     return 0
 
 

@@ -44,10 +44,12 @@ def test_script_writes_state_to_stdout(tmp_path: Path) -> None:
     script = tmp_path / "g.tap"
     script.write_text("tap bank:1\ntap bank:jet\npress ok\ntap prop:1\ntap bank:4\n")
     out = ultibank("script", str(script), "--state", "-")
-    state = json.loads(out.stdout[out.stdout.index("\n{\n") + 1 :])
+    state = json.loads(out.stdout)  # stdout is the state file alone; the transcript on stderr
     assert [p["balance"] for p in state["players"]] == [1500, 1440]
     assert state["properties"][0] == {"number": 1, "owner": 4, "level": 1}
-    assert "cue kaching" in out.stdout
+    assert "cue kaching" in out.stderr
+    plain = ultibank("script", str(script))
+    assert "cue kaching" in plain.stdout and not plain.stderr
 
 
 def test_script_parse_error_exit_2(tmp_path: Path) -> None:
@@ -65,7 +67,7 @@ def test_script_set_overrides_rules(tmp_path: Path) -> None:
         "wait 3.5\ntap bank:2\n"
     )
     short = ultibank("--set", "rules.auction_seconds=3", "script", str(script), "--state", "-")
-    state = json.loads(short.stdout[short.stdout.index("\n{\n") + 1 :])
+    state = json.loads(short.stdout)
     assert state["properties"][10] == {"number": 11, "owner": 2, "level": 1}
     after = ultibank("script", str(script), "--set", "rules.auction_seconds=3", "--state", "-")
     assert '"owner": 2' in after.stdout

@@ -198,11 +198,10 @@ def test_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_state_to_stdout_and_english_edition(tmp_path: Path) -> None:
     script = tmp_path / "uk.tap"
     script.write_text("tap bank:1\ntap bank:2\npress ok\ntap prop:22\ntap bank:2\n")
-    out = io.StringIO()
-    assert run_script(script, edition="ultimate-uk", state_out="-", out=out) == 0
-    text = out.getvalue()
-    assert "screen bought #22 [helicopter] L1 400 | Mayfair / Bought 400 ₥" in text
-    state = json.loads(text[text.index("{") :])
+    out, err = io.StringIO(), io.StringIO()
+    assert run_script(script, edition="ultimate-uk", state_out="-", out=out, err=err) == 0
+    assert "screen bought #22 [helicopter] L1 400 | Mayfair / Bought 400 ₥" in err.getvalue()
+    state = json.loads(out.getvalue())  # standard output is the state file alone
     assert state["edition"] == "ultimate-uk"
     assert state["properties"][21] == {"number": 22, "owner": 2, "level": 1}
 

@@ -17,13 +17,9 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import shutil
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -35,50 +31,9 @@ from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId
 from bank.web import WebServer, attach_web
 from bench.common import Result, at_most, percentile, scratch_dir, stats
 from drivers.sim import start_sim_reader
+from tests.support.chromium import BrowserMissing, chromium
 
 AREA = "web"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--hide-scrollbars",
-)
-
-
-class BrowserMissing(RuntimeError):
-    """No Chromium, chromedriver or selenium on this machine."""
-
-
-@contextmanager
-def _browser(width: int = 390, height: int = 844) -> Iterator[Any]:
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError as err:
-        raise BrowserMissing(f"selenium is not installed ({err})") from err
-    binary = next((c for c in CHROMIUM if os.path.exists(c)), None)
-    if binary is None or not os.path.exists(CHROMEDRIVER):
-        raise BrowserMissing("Chromium or chromedriver is not installed")
-    profile = tempfile.mkdtemp(prefix="ultibank-bench-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.add_argument(f"--window-size={width},{height}")
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 class _SSEWatcher(threading.Thread):
@@ -179,7 +134,7 @@ def _latency(root: Path, n: int) -> tuple[list[Result], Runtime | None]:
         for card in (1, 2, 3, 4):
             reader.tap(CardId("bank", card))
         _press(rt, Button.OK)
-        with _browser() as driver:
+        with chromium() as driver:
             driver.get(web.url)
             first = "return window.ultibank.renders.length"
             _poll(partial(driver.execute_script, first), 20, "the page's first render")

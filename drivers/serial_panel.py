@@ -100,7 +100,8 @@ class SerialPanel:
         self._connected = False
         self._reported: bool | None = None
         self._last_traffic = 0.0
-        #: counters: faults by kind, ``retries``, ``naks``, ``reconnects``, ``cues_dropped``
+        #: counters: faults by kind, ``retries`` (of which ``timeouts`` after no ACK came in
+        #: time, the rest after a NAK BUSY), ``naks``, ``reconnects``, ``cues_dropped``
         self.stats: Counter[str] = Counter()
 
     # ------------------------------------------------------------ Panel protocol
@@ -326,6 +327,7 @@ class SerialPanel:
                     return
                 left = deadline - time.monotonic()
                 if left <= 0:
+                    self.stats["timeouts"] += 1
                     break
                 self._pump()
         raise LinkLost(f"no ACK for {kind.name} after {self._retries + 1} tries")

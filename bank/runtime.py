@@ -179,12 +179,7 @@ class Runtime:
         try:
             d = self.daemon
             if action.verb == "tap":
-                card = action.card
-                uid = action.uid
-                if card is None:
-                    card = self.deck.card_for(uid)
-                else:
-                    uid = self.deck.uid_for(card) or ""
+                card, uid = action.tapped(self.deck)
                 d.call(lambda: d.feed(CardTapped(self.clock(), card, uid, "control")))
                 d.call(lambda: d.feed(CardLifted(self.clock(), uid, "control")))
             elif action.verb in ("press", "hold"):

@@ -78,6 +78,15 @@ class Action:
     seconds: float = 0.0
     on: bool = True
 
+    def tapped(self, deck: Deck) -> tuple[CardId | None, str]:
+        """The card and UID a ``tap`` line puts on the reader, the missing one from *deck*.
+
+        A ``tap uid:HEX`` the deck does not know gives no card (the unit's error cue).
+        """
+        if self.card is None:
+            return deck.card_for(self.uid), self.uid
+        return self.card, deck.uid_for(self.card) or ""
+
 
 def _seconds(word: str, what: str, *, positive: bool) -> float:
     try:
@@ -258,12 +267,7 @@ class ScriptRunner:
         if action.verb == "tap":
             if not self.unit.is_on:
                 return  # no power, no reader
-            card = action.card
-            uid = action.uid
-            if card is None:
-                card = self.deck.card_for(uid)
-            else:
-                uid = self.deck.uid_for(card) or ""
+            card, uid = action.tapped(self.deck)
             self._feed(CardTapped(now, card, uid, "sim"))
             self._feed(CardLifted(now, uid, "sim"))
             return

@@ -25,26 +25,14 @@ from bank.journal import (
     UnknownSchema,
     _translate_os,
 )
+from tests.support.fakes import FakeClock
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-class FakeClock:
-    """A clock the test moves by hand."""
-
-    def __init__(self, start: float = 1_700_000_000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(1_700_000_000.0)
 
 
 @pytest.fixture

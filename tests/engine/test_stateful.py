@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import hypothesis.strategies as st
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
@@ -25,26 +22,11 @@ from bank.errors import RuleError
 from bank.events import MoneyMoved
 from bank.game import Game
 from board_assets import load_edition
+from tests.support.fakes import MemoryJournal
 
 EDITION = load_edition("ultime-fr")
 cards = st.integers(1, 4)
 props = st.integers(1, 22)
-
-
-class MemoryJournal:
-    def __init__(self) -> None:
-        self.rows: list[dict[str, Any]] = []
-
-    def append(self, record: dict[str, Any]) -> int:
-        self.rows.append(record)
-        return len(self.rows)
-
-    def records(self) -> Iterator[dict[str, Any]]:
-        return iter(list(self.rows))
-
-    def new_game(self, meta: dict[str, Any]) -> int:
-        self.rows = []
-        return 1
 
 
 class BankMachine(RuleBasedStateMachine):

@@ -18,19 +18,7 @@ from firmware_sim.emulator import PygamePanel
 from firmware_sim.lcd import LcdRenderer
 from firmware_sim.pg import pygame
 from firmware_sim.sounds import RecordingPlayer
-
-
-class FakeClock:
-    """A clock that moves only when told."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+from tests.support.fakes import FakeClock
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import pytest
 
 from bank.unit.io import Input
 from firmware_sim.panel_firmware import PanelFirmware
+from tests.support.fakes import FakeClock
 from tests.support.pty_pair import PtyPair, make_pair
 
 
@@ -20,16 +21,6 @@ def wait_until(predicate: Callable[[], object], timeout: float = 5.0, what: str 
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout} s waiting for {what or predicate}")
         time.sleep(0.002)
-
-
-class StepClock:
-    """A clock for input timestamps: returns *now*, which the test moves."""
-
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Inbox:
@@ -61,8 +52,8 @@ def firmware(cable: PtyPair) -> Iterator[PanelFirmware]:
 
 
 @pytest.fixture
-def clock() -> StepClock:
-    return StepClock()
+def clock() -> FakeClock:
+    return FakeClock()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from bank.unit.io import Button, ButtonPressed, ButtonReleased, Cue, Icon, Panel
 from drivers import charlcd
 from drivers.base import PanelError
 from drivers.gpio_panel import PATTERNS, GpioPanel, GpioPins, LcdConfig
-from tests.panels.conftest import Inbox, StepClock, wait_until
+from tests.panels.conftest import FakeClock, Inbox, wait_until
 from tests.panels.fake_hd44780 import FakeHD44780
 
 
@@ -56,7 +56,7 @@ class LcdShop:
 
 
 def make_panel(
-    factory: MockFactory, clock: StepClock, shop: LcdShop | None = None, **kw: Any
+    factory: MockFactory, clock: FakeClock, shop: LcdShop | None = None, **kw: Any
 ) -> GpioPanel:
     shop = shop or LcdShop()
     return GpioPanel(
@@ -77,7 +77,7 @@ def shop() -> LcdShop:
 
 @pytest.fixture
 def panel(
-    factory: MockFactory, clock: StepClock, inbox: Inbox, shop: LcdShop
+    factory: MockFactory, clock: FakeClock, inbox: Inbox, shop: LcdShop
 ) -> Iterator[GpioPanel]:
     p = make_panel(factory, clock, shop)
     p.start(inbox)
@@ -89,7 +89,7 @@ def panel(
     ("pin", "button"), [(17, Button.OK), (27, Button.MENU), (22, Button.CANCEL)]
 )
 def test_buttons_post_press_and_release(
-    panel: GpioPanel, factory: MockFactory, inbox: Inbox, clock: StepClock, pin: int, button: Button
+    panel: GpioPanel, factory: MockFactory, inbox: Inbox, clock: FakeClock, pin: int, button: Button
 ) -> None:
     clock.now = 10.0
     factory.pin(pin).drive_low()  # the button shorts the pulled-up pin to ground
@@ -111,7 +111,7 @@ def test_ok_and_cancel_held_together(panel: GpioPanel, factory: MockFactory, inb
     ]
 
 
-def test_pins_are_configurable(factory: MockFactory, clock: StepClock, inbox: Inbox) -> None:
+def test_pins_are_configurable(factory: MockFactory, clock: FakeClock, inbox: Inbox) -> None:
     p = GpioPanel(
         GpioPins(ok=5, menu=6, cancel=13, buzzer=None),
         lcd=None,
@@ -143,7 +143,7 @@ def test_each_cue_plays_its_tone_pattern(panel: GpioPanel, factory: MockFactory)
 
 
 def test_an_active_buzzer_beeps_on_and_off(
-    factory: MockFactory, clock: StepClock, inbox: Inbox
+    factory: MockFactory, clock: FakeClock, inbox: Inbox
 ) -> None:
     p = make_panel(factory, clock, buzzer="active")
     p.start(inbox)
@@ -186,7 +186,7 @@ def test_off_turns_the_backlight_off_and_blanks(panel: GpioPanel, shop: LcdShop)
     assert shop.lcd.backlight_enabled is True
 
 
-def test_a_16x2_lcd(factory: MockFactory, clock: StepClock, inbox: Inbox) -> None:
+def test_a_16x2_lcd(factory: MockFactory, clock: FakeClock, inbox: Inbox) -> None:
     shop = LcdShop(16, 2)
     p = make_panel(factory, clock, shop)
     p.start(inbox)
@@ -197,7 +197,7 @@ def test_a_16x2_lcd(factory: MockFactory, clock: StepClock, inbox: Inbox) -> Non
         p.close()
 
 
-def test_no_lcd_at_start_is_a_clear_error(factory: MockFactory, clock: StepClock) -> None:
+def test_no_lcd_at_start_is_a_clear_error(factory: MockFactory, clock: FakeClock) -> None:
     shop = LcdShop()
     shop.broken = True
     p = make_panel(factory, clock, shop)

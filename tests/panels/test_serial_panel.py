@@ -15,7 +15,7 @@ from drivers import panel_protocol as pp
 from drivers.base import Panel, PanelError
 from drivers.serial_panel import SerialPanel
 from firmware_sim.panel_firmware import PanelFirmware
-from tests.panels.conftest import Inbox, StepClock, wait_until
+from tests.panels.conftest import FakeClock, Inbox, wait_until
 from tests.support.pty_pair import PtyPair
 
 FAST: dict[str, Any] = {
@@ -38,7 +38,7 @@ BALANCE = Screen(
 
 
 @pytest.fixture
-def panel(cable: PtyPair, clock: StepClock, inbox: Inbox) -> Iterator[SerialPanel]:
+def panel(cable: PtyPair, clock: FakeClock, inbox: Inbox) -> Iterator[SerialPanel]:
     p = SerialPanel(cable.host_path, clock=clock, **FAST)
     p.start(inbox)
     yield p
@@ -86,7 +86,7 @@ def test_only_the_latest_screen_matters_and_cues_arrive_in_order(
 
 
 def test_buttons_arrive_as_inputs_stamped_by_the_clock(
-    panel: SerialPanel, firmware: PanelFirmware, inbox: Inbox, clock: StepClock
+    panel: SerialPanel, firmware: PanelFirmware, inbox: Inbox, clock: FakeClock
 ) -> None:
     wait_until(lambda: connected(inbox), what="the link")
     clock.now = 1234.5
@@ -145,7 +145,7 @@ def test_a_retransmitted_button_is_posted_once(
 
 
 def test_cable_pulled_mid_game_is_reported_and_recovered(
-    cable: PtyPair, panel: SerialPanel, firmware: PanelFirmware, inbox: Inbox, clock: StepClock
+    cable: PtyPair, panel: SerialPanel, firmware: PanelFirmware, inbox: Inbox, clock: FakeClock
 ) -> None:
     wait_until(lambda: connected(inbox), what="the link")
     panel.show(BALANCE)
@@ -200,7 +200,7 @@ def test_a_rebooted_panel_gets_its_screen_back(
 
 
 def test_a_panel_that_is_absent_at_start_is_reported_then_picked_up(
-    cable: PtyPair, clock: StepClock, inbox: Inbox
+    cable: PtyPair, clock: FakeClock, inbox: Inbox
 ) -> None:
     p = SerialPanel(cable.host_path + "-not-yet", clock=clock, **FAST)
     p.start(inbox)

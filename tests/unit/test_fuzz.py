@@ -16,28 +16,11 @@ from bank.game import Game
 from bank.unit.io import PanelStatus, ReaderStatus, ShowScreen
 from bank.unit.text import LCD_LINES, LCD_WIDTH
 from board_assets import load_edition
+from tests.support.fakes import MemoryJournal
 
 from .harness import Harness
 
 EDITIONS = {name: load_edition(name) for name in ("ultime-fr", "ultimate-uk")}
-
-
-class MemoryJournal:
-    """Keeps records in memory so a replay can be compared with the live state."""
-
-    def __init__(self) -> None:
-        self.rows: list[dict[str, Any]] = []
-
-    def append(self, record: dict[str, Any]) -> int:
-        self.rows.append(record)
-        return len(self.rows)
-
-    def records(self) -> Any:
-        return iter(list(self.rows))
-
-    def new_game(self, meta: dict[str, Any]) -> int:
-        self.rows.clear()
-        return 1
 
 
 banks = st.integers(1, 4).map(lambda n: f"bank:{n}")

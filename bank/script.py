@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from bank.config import RulesConfig, UnitConfig
+from bank import rulesets
+from bank.config import UnitConfig
 from bank.errors import BankError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
@@ -44,7 +45,6 @@ from bank.unit.io import (
     ShowScreen,
     Tick,
 )
-from bank.unit.machine import Unit
 from board_assets import EditionError, edition_names, load_edition
 from drivers.deck import Deck, normalize_uid, simulated_deck
 
@@ -177,7 +177,7 @@ class ScriptRunner:
         data_dir: Path,
         out: TextIO,
         *,
-        rules: RulesConfig | None = None,
+        rules: object | None = None,
         config: UnitConfig | None = None,
         deck: Deck | None = None,
         echo: bool = False,
@@ -185,13 +185,13 @@ class ScriptRunner:
         self.edition = load_edition(edition)
         self.data_dir = data_dir
         self.out = out
-        self.rules = rules or RulesConfig()
+        self.rules = rules
         self.deck = deck or simulated_deck()
         self.echo = echo
         self.now = 0.0
         self.journal: Journal | None = None
         self.game = self._open()
-        self.unit = Unit(self.game, config)
+        self.unit = rulesets.for_edition(self.edition).unit(self.game, config)
         self._emit(self.unit.power_on(self.now))
 
     def _open(self) -> Game:
@@ -335,7 +335,7 @@ def run_script(
     *,
     echo: bool = False,
     config: UnitConfig | None = None,
-    rules: RulesConfig | None = None,
+    rules: object | None = None,
     err: TextIO | None = None,
 ) -> int:
     """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable.

@@ -6,7 +6,7 @@ ones have flags of their own. Unknown tables or keys are refused with a message 
 so a typo never passes silently. Imports the standard library and ``bank.config``.
 
     [game]    edition, data_dir
-    [rules]   every field of RulesConfig (auction_seconds, jailed_owner_collects, ...)
+    [rules]   the ruleset's configuration (Ultime: auction_seconds, jailed_owner_collects, ...)
     [unit]    idle_seconds, hold_seconds, language
     [reader]  paths (list), deck, rearm_seconds
     [panel]   backends (list), serial_port, gpio_* pins, lcd_*
@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bank.config import RulesConfig, UnitConfig
+from bank import rulesets
+from bank.config import UnitConfig
 from bank.errors import BankError
+from board_assets import DEFAULT_RULESET, load_edition
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "game": {"edition": "ultime-fr", "data_dir": ""},
@@ -88,8 +90,10 @@ class Settings:
         s = str(self.raw["control"]["socket"])
         return Path(s).expanduser() if s else self.data_dir / "control.sock"
 
-    def rules(self) -> RulesConfig:
-        return RulesConfig.from_mapping(dict(self.raw["rules"]))
+    def rules(self) -> object:
+        """The ``[rules]`` table as the configuration of the edition's ruleset."""
+        spec = rulesets.for_edition(load_edition(self.edition))
+        return spec.config(dict(self.raw["rules"]))
 
     def unit(self) -> UnitConfig:
         u = self.raw["unit"]
@@ -122,7 +126,8 @@ def _merge(raw: dict[str, dict[str, Any]], table: str, key: str, value: Any, whe
     if table not in DEFAULTS:
         raise SettingsError(f"{where}: unknown table [{table}]; known: {', '.join(DEFAULTS)}")
     if table == "rules":
-        RulesConfig.from_mapping({key: value})  # validates key and type with a clear message
+        # validates key and type with a clear message (the [rules] keys are the Ultime ones)
+        rulesets.find(DEFAULT_RULESET).config({key: value})
         raw[table][key] = value
         return
     if key not in DEFAULTS[table]:

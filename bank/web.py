@@ -44,7 +44,7 @@ from bank.charts import (
 )
 from bank.errors import BankError
 from bank.history import describe
-from bank.unit.machine import AuctionOffer, AwaitWinner, Bidding, Checking
+from bank.rulesets.ultime.unit import AuctionOffer, AwaitWinner, Bidding, Checking
 from board_assets import Edition
 
 try:

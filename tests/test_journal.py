@@ -497,8 +497,9 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_record(path: Path):
 
 
 def test_a_game_resumes_from_the_journal_exactly_and_reset_archives_it(path: Path):
-    from bank.commands import Land, PassGo
+    from bank.commands import Land
     from bank.game import Game
+    from bank.rulesets.ultime.commands import PassGo
     from board_assets import load_edition
 
     edition = load_edition()

@@ -1,100 +1,38 @@
-"""The unit's behaviour: a state machine from taps, buttons and ticks to screens and cues.
+"""The Ultime unit's behaviour: its steps and gestures over the core's unit shell.
 
-:class:`Unit` owns the *step in progress* (a property tapped and waiting for a bank card, an
-open menu, an auction, an event waiting for its taps); the game owns everything else. Every
-confirmed action goes through :meth:`bank.game.Game.execute`, which commits it to the journal
-before the unit shows or plays anything about it. Steps that follow from the game state (a
-new game to register, a debt to settle, a finished game) are re-derived from that state, so
-they survive a power cycle; the other steps are abandoned by it.
+:class:`Unit` adds to :class:`bank.unit.shell.UnitShell` what only the Ultime game does: a
+property tapped and waiting for a bank card (land) or M (auction), the timed auction, the M
+menu (GO, jail, Location), a jailed player's choice, event cards waiting for their taps. The
+rules say what each transaction did (:mod:`bank.rulesets.ultime.outcomes`): this module shows
+it and plays its cues, and never works it out again from the events or a state diff.
 
-Time is an input: every input carries its timestamp, :meth:`Unit.next_deadline` says when the
-next timeout falls due (check screen, auction second, 5 s hold) and a :class:`Tick` runs it, so
-a virtual clock can jump from deadline to deadline. Buttons act on release; a hold fires at the
-tick when it reaches :attr:`UnitConfig.hold_seconds`.
-
-Imports the engine (game, commands, events, errors, state), :mod:`bank.unit.io`,
-:mod:`bank.unit.screens` and :mod:`bank.unit.text`; never pygame, drivers or the disk.
+Imports the engine (game, commands, errors, state), the unit shell and its I/O types, the
+Ultime rules' commands, outcomes and screens; never pygame, drivers or the disk.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from bank.auction import Auction
-from bank.commands import (
-    Command,
-    GiveProperty,
-    GoToJail,
-    Land,
-    LeaveJail,
-    NewGame,
-    PassGo,
-    PayLocation,
-    PlayEvent,
-    Undo,
-)
-from bank.config import UnitConfig
+from bank.commands import GiveProperty, Land
 from bank.errors import NotEnoughMoney, RuleError
-from bank.events import (
-    DebtChanged,
-    GameEnded,
-    GroupCompleted,
-    JailChanged,
-    MoneyMoved,
-    PropertyChanged,
-)
 from bank.game import Game, Transaction
-from bank.state import GameState
-from bank.unit.io import (
-    Button,
-    ButtonPressed,
-    ButtonReleased,
-    CardId,
-    CardLifted,
-    CardTapped,
-    Cue,
-    Icon,
-    Input,
-    Output,
-    PanelStatus,
-    PlayCue,
-    ReaderStatus,
-    Screen,
-    ShowScreen,
-    Tick,
-)
-from bank.unit.screens import Screens
-from bank.unit.text import engine_short, language_of, say
+from bank.rulesets.ultime import outcomes as o
+from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation, PlayEvent
+from bank.rulesets.ultime.rules import UltimeRules
+from bank.rulesets.ultime.screens import UltimeScreens
+from bank.unit.io import Button, CardId, Cue, Icon, Screen
+from bank.unit.shell import Finished, Idle, Off, Registration, Settling, UnitShell
 
 __all__ = ["Step", "Unit"]
 
-#: a safety net: no input can make the unit run more timeouts than this at once
-_MAX_TIMEOUTS_PER_INPUT: Final = 100_000
 _MENU_ORDER: Final = (Icon.GO, Icon.JAIL, Icon.LOCATION)
 
 
 # ---------------------------------------------------------------- steps
-
-
-@dataclass(frozen=True, slots=True)
-class Off:
-    """Powered off: only a button press does something (it switches the unit on)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Registration:
-    """No game: bank cards tapped so far, waiting for more or for ✓."""
-
-    cards: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Idle:
-    """Nothing in progress; a check screen (balance) goes back to idle at *revert_at*."""
-
-    revert_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,16 +109,6 @@ class MoveShort:
     expires: float
 
 
-@dataclass(frozen=True, slots=True)
-class Settling:
-    """A player is in debt (from the game state): property taps until it is covered."""
-
-
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """The game is over (from the game state): the ranking shows until a reset."""
-
-
 Step: TypeAlias = (
     Off
     | Registration
@@ -202,172 +130,25 @@ Step: TypeAlias = (
 # ---------------------------------------------------------------- the unit
 
 
-class Unit:
-    """The bank unit's behaviour over one :class:`Game`. Starts powered off."""
+class Unit(UnitShell):
+    """The Ultime bank unit's behaviour over one :class:`Game`. Starts powered off."""
 
-    def __init__(self, game: Game, config: UnitConfig | None = None) -> None:
-        self.game = game
-        self.config = config or UnitConfig()
-        self.screens = Screens(
-            game.edition, language_of(self.config.language, game.edition.language)
-        )
-        self.step: Step = Off()
-        #: the last screen shown by a step or result (what comes back after a lost reader)
-        self.screen: Screen = self.screens.off()
-        self._now = 0.0
-        self._out: list[Output] = []
-        self._down: dict[Button, float] = {}
-        self._consumed: set[Button] = set()
-        self._hold: tuple[str, float] | None = None
-        self._lost: set[str] = set()
+    step: Step
+    screens: UltimeScreens
 
-    # ------------------------------------------------------------ public API
+    def _screens(self, game: Game, lang: str) -> UltimeScreens:
+        return UltimeScreens(game.edition, lang)
 
     @property
-    def is_on(self) -> bool:
-        return not isinstance(self.step, Off)
-
-    @property
-    def lang(self) -> str:
-        return self.screens.lang
-
-    def power_on(self, at: float, game: Game | None = None) -> list[Output]:
-        """Switch on (with *game*, re-opened from the journal, if given) and show the step."""
-        self._begin(at)
-        if game is not None:
-            self.game = game
-            self.screens = Screens(game.edition, self.screens.lang)
-        self._clear_buttons()
-        self.step = Idle()
-        self._sync()
-        self._show(self._step_screen())
-        return self._end()
-
-    def power_off(self, at: float) -> list[Output]:
-        """Cut the power: the screen goes dark and a step in progress is abandoned."""
-        self._begin(at)
-        if self.is_on:
-            self.step = Off()
-            self._clear_buttons()
-            self._show(self.screens.off())
-        return self._end()
-
-    def handle(self, inp: Input) -> list[Output]:
-        """Feed one input; returns the screens and cues it causes, in order."""
-        self._begin(inp.at)
-        if isinstance(inp, ReaderStatus | PanelStatus):
-            self._run_due(self._now)
-            self._on_device(inp)
-            return self._end()
-        if not self.is_on:
-            if isinstance(inp, ButtonPressed):
-                # the press only switches on; its release must not act
-                shown = self.power_on(self._now)
-                self._down[inp.button] = self._now
-                self._consumed.add(inp.button)
-                return shown
-            return self._end()
-        self._run_due(self._now)
-        self._sync()
-        if isinstance(inp, CardTapped):
-            self._on_tap(inp.card)
-        elif isinstance(inp, ButtonPressed):
-            self._on_press(inp.button)
-        elif isinstance(inp, ButtonReleased):
-            self._on_release(inp.button)
-        elif isinstance(inp, CardLifted | Tick):
-            pass
-        return self._end()
-
-    def next_deadline(self) -> float | None:
-        """The next time a :class:`Tick` will change something, or None."""
-        times = [t for t in (self._hold_deadline(), self._step_deadline()) if t is not None]
-        return min(times) if times else None
-
-    # ------------------------------------------------------------ plumbing
-
-    def _begin(self, at: float) -> None:
-        # an input from the past is taken as happening now: time never runs backwards
-        self._now = max(self._now, at)
-        self._out = []
-
-    def _end(self) -> list[Output]:
-        out, self._out = self._out, []
-        return out
-
-    def _show(self, screen: Screen) -> None:
-        self.screen = screen
-        if self._lost and not screen.off:
-            screen = replace(screen, icons=screen.icons | {Icon.READER_LOST})
-        self._out.append(ShowScreen(self._now, screen))
-
-    def _play(self, cue: Cue) -> None:
-        self._out.append(PlayCue(self._now, cue))
-
-    def _refuse(self, key: str, **fields: object) -> None:
-        """The error cue and a short reason; the step stays as it was."""
-        self._play(Cue.ERROR)
-        self._show(self.screens.refused(say(self.lang, key, **fields)))
-
-    def _refuse_rule(self, err: RuleError) -> None:
-        self._play(Cue.ERROR)
-        self._show(self.screens.refused(engine_short(self.lang, err.short)))
-
-    def _clear_buttons(self) -> None:
-        self._down.clear()
-        self._consumed.clear()
-        self._hold = None
-
-    @property
-    def _state(self) -> GameState:
-        return self.game.state
-
-    def _sync(self) -> None:
-        """Re-derive the steps that live in the game state (registration, debt, game over)."""
-        if isinstance(self.step, Off):
-            return
-        s = self._state
-        if not s.started:
-            if not isinstance(self.step, Registration):
-                self.step = Registration()
-        elif s.game_over:
-            self.step = Finished()
-        elif s.debtor() is not None:
-            self.step = Settling()
-        elif isinstance(self.step, Registration | Finished | Settling):
-            self.step = Idle()
-
-    def _step_screen(self) -> Screen:
-        """The screen of the current step when nothing more specific is to be shown."""
-        s = self._state
-        step = self.step
-        if isinstance(step, Off):
-            return self.screens.off()
-        if isinstance(step, Registration):
-            return self.screens.registration(s, step.cards)
-        if isinstance(step, Finished):
-            return self.screens.game_over(s)
-        if isinstance(step, Settling):
-            debtor = s.debtor()
-            if debtor is not None:
-                return self.screens.debt(s, debtor)
-        return self.screens.idle()
-
-    def _to_idle(self) -> None:
-        self.step = Idle()
-        self._show(self.screens.idle())
+    def _rules(self) -> UltimeRules:
+        rules = self.game.ruleset
+        assert isinstance(rules, UltimeRules), "an Ultime unit plays the Ultime rules"
+        return rules
 
     # ------------------------------------------------------------ time
 
-    def _hold_deadline(self) -> float | None:
-        if self._hold is None or not self.is_on:
-            return None
-        return self._hold[1] + self.config.hold_seconds
-
     def _step_deadline(self) -> float | None:
         step = self.step
-        if isinstance(step, Idle):
-            return step.revert_at
         if isinstance(step, Checking | AuctionOffer):
             return step.expires
         if isinstance(step, Menu | MoveShort):
@@ -375,21 +156,7 @@ class Unit:
         if isinstance(step, Bidding):
             deadline = step.auction.deadline
             return None if deadline is None else deadline - (step.shown - 1)
-        return None
-
-    def _run_due(self, at: float) -> None:
-        for _ in range(_MAX_TIMEOUTS_PER_INPUT):
-            due = self.next_deadline()
-            if due is None or due > at:
-                return
-            self._now = max(self._now, due)
-            hold = self._hold_deadline()
-            if hold is not None and hold <= due:
-                self._fire_hold()
-            else:
-                self._timeout()
-            self._sync()
-        raise AssertionError("timeouts did not settle")  # pragma: no cover - a bug if reached
+        return super()._step_deadline()
 
     def _timeout(self) -> None:
         step = self.step
@@ -402,65 +169,9 @@ class Unit:
             else:
                 self._auction_over(step.auction)
             return
-        self._to_idle()
+        super()._timeout()
 
     # ------------------------------------------------------------ buttons and holds
-
-    def _on_press(self, button: Button) -> None:
-        if button in self._down:
-            return
-        self._down[button] = self._now
-        if Button.OK in self._down and Button.CANCEL in self._down:
-            self._hold = ("undo", self._now)
-            self._consumed |= {Button.OK, Button.CANCEL}
-        elif button is Button.CANCEL:
-            self._hold = ("reset", self._now)
-
-    def _on_release(self, button: Button) -> None:
-        if button not in self._down:
-            return
-        del self._down[button]
-        if self._hold is not None and (
-            button is Button.CANCEL or (self._hold[0] == "undo" and button is Button.OK)
-        ):
-            self._hold = None
-        if button in self._consumed:
-            self._consumed.discard(button)
-            return
-        self._on_button(button)
-
-    def _fire_hold(self) -> None:
-        assert self._hold is not None
-        kind = self._hold[0]
-        self._hold = None
-        # the buttons still held must not also act as short presses when released
-        self._consumed |= set(self._down)
-        if kind == "undo":
-            self._undo()
-        else:
-            self._reset()
-
-    def _undo(self) -> None:
-        try:
-            self.game.execute(Undo())
-        except RuleError as err:
-            self._refuse_rule(err)
-            return
-        # a step in progress is abandoned; the game state decides where we are
-        self.step = Idle()
-        self._sync()
-        self._show(self.screens.undone())
-        self._play(Cue.UNDO)
-
-    def _reset(self) -> None:
-        if self._state.started:
-            self.game.reset()
-            self.step = Registration()
-            self._show(self.screens.archived())
-        else:
-            self.step = Registration()
-            self._show(self.screens.registration(self._state, ()))
-        self._play(Cue.UNDO)
 
     def _on_button(self, button: Button) -> None:
         step = self.step
@@ -505,23 +216,6 @@ class Unit:
             self._refuse("err.debt")
         elif isinstance(step, Finished):
             self._show(self.screens.game_over(self._state))
-
-    def _registration_button(self, step: Registration, button: Button) -> None:
-        if button is Button.OK:
-            needed = self.game.edition.constants.min_players
-            if len(step.cards) < needed:
-                self._refuse("err.players", n=needed)
-                return
-            tx = self._execute(NewGame(step.cards))
-            if tx is None:
-                return
-            self.step = Idle()
-            self._after(tx, self.screens.game_started(self._state), extra=(Cue.KACHING,))
-        elif button is Button.CANCEL:
-            self.step = Registration()
-            self._show(self.screens.registration(self._state, ()))
-        else:
-            self._refuse("err.not_now")
 
     def _checking_button(self, step: Checking, button: Button) -> None:
         if button is Button.MENU:
@@ -593,20 +287,6 @@ class Unit:
 
     # ------------------------------------------------------------ devices
 
-    def _on_device(self, inp: ReaderStatus | PanelStatus) -> None:
-        kind = "reader" if isinstance(inp, ReaderStatus) else "panel"
-        key = f"{kind}:{inp.reader if isinstance(inp, ReaderStatus) else inp.panel}"
-        if not inp.connected:
-            if key in self._lost:
-                return
-            self._lost.add(key)
-            if self.is_on:
-                self._out.append(ShowScreen(self._now, self.screens.device_lost(kind)))
-        elif key in self._lost:
-            self._lost.discard(key)
-            if self.is_on and not self._lost:
-                self._show(self.screen)
-
     # ------------------------------------------------------------ taps
 
     def _on_tap(self, card: CardId | None) -> None:
@@ -660,17 +340,6 @@ class Unit:
             else:
                 self._refuse("err.game_over")
 
-    def _registration_tap(self, step: Registration, card: CardId) -> None:
-        if card.kind != "bank":
-            self._refuse("err.no_game")
-        elif card.number in step.cards:
-            self._refuse("err.registered")
-        elif len(step.cards) >= self.game.edition.constants.max_players:
-            self._refuse("err.not_now")
-        else:
-            self.step = Registration((*step.cards, card.number))
-            self._show(self.screens.registration(self._state, self.step.cards))
-
     def _idle_tap(self, card: CardId) -> None:
         """A tap taken as from idle: balance, property check or event card."""
         if card.kind == "bank":
@@ -701,73 +370,41 @@ class Unit:
         expires = None if mover is not None else self._now + self.config.idle_seconds
         self.step = Checking(number, expires, mover)
         owned = self._state.prop(number).owner is not None
-        rent = self.game.rent_due(number) if owned else None
+        rent = self._rules.rent_due(self._state, number) if owned else None
         self._show(self.screens.property(self._state, number, rent, mover))
 
     # ------------------------------------------------------------ transactions
 
-    def _execute(self, command: Command) -> Transaction | None:
-        """Execute (and commit) *command*; on a refusal show why and return None."""
-        try:
-            return self.game.execute(command)
-        except RuleError as err:
-            self._refuse_rule(err)
-            return None
-
-    def _after(self, tx: Transaction, screen: Screen, extra: tuple[Cue, ...] = ()) -> None:
-        """Show a committed transaction's result and play its cues (debt and game over first)."""
-        cues = [*extra, *self._cues(tx)]
-        self._sync()
-        if isinstance(self.step, Finished | Settling):
-            screen = self._step_screen()
-        self._show(screen)
-        for cue in dict.fromkeys(cues):
-            self._play(cue)
-
-    @staticmethod
-    def _cues(tx: Transaction) -> list[Cue]:
+    def _cues(self, tx: Transaction) -> list[Cue]:
+        """The cues of what the rules said happened."""
+        if not isinstance(tx.outcome, o.UltimeOutcome):
+            return []
+        happened = tx.outcome.happened
         cues: list[Cue] = []
-        events = tx.events
-        if any(isinstance(e, MoneyMoved) and e.amount > 0 for e in events):
+        if happened.money_moved:
             cues.append(Cue.KACHING)
-        if any(
-            (isinstance(e, GroupCompleted) and e.completed)
-            or (
-                isinstance(e, PropertyChanged)
-                and e.new_owner is not None
-                and e.new_owner == e.old_owner
-                and (e.new_level or 0) > (e.old_level or 0)
-            )
-            for e in events
-        ):
+        if happened.level_up:
             cues.append(Cue.LEVEL_UP)
-        if any(isinstance(e, JailChanged) and e.jailed for e in events):
+        if happened.jailed:
             cues.append(Cue.JAIL)
-        if any(isinstance(e, GameEnded) and e.ended for e in events):
+        if happened.game_over:
             cues.append(Cue.GAME_OVER)
         return cues
 
     def _land(self, card: int, number: int) -> None:
-        before = self._state.prop(number)
         tx = self._execute(Land(card, number))
         if tx is None:
             return
         self.step = Idle()
-        after = self._state
-        if before.owner is None:
-            grouped = any(isinstance(e, GroupCompleted) for e in tx.events)
-            price = self.game.edition.prop(number).price
-            screen = self.screens.bought(after, number, card, price, grouped)
-        elif before.owner == card:
-            raised = (after.prop(number).level or 0) > (before.level or 0)
-            screen = self.screens.own_level(after, number, raised)
-        else:
-            paid = sum(e.amount for e in tx.events if isinstance(e, MoneyMoved) and e.payer == card)
-            owed = any(isinstance(e, DebtChanged) and e.new_debt > 0 for e in tx.events)
-            if paid == 0 and not owed:
-                screen = self.screens.no_rent(after, number)
-            else:
-                screen = self.screens.rent_paid(after, number, card, paid)
+        after, done, s = self._state, tx.outcome, self.screens
+        if isinstance(done, o.Bought):
+            screen = s.bought(after, number, card, done.price, done.completed_group)
+        elif isinstance(done, o.LevelRaised):
+            screen = s.own_level(after, number, done.raised)
+        elif isinstance(done, o.RentPaid) and (done.paid or done.owed):
+            screen = s.rent_paid(after, number, card, done.paid)
+        else:  # a jailed owner (or a rent swallowed by a bankruptcy: game over shows)
+            screen = s.no_rent(after, number)
         self._after(tx, screen)
 
     def _open_menu(self, icon: Icon) -> None:
@@ -813,11 +450,7 @@ class Unit:
         tx = self._execute(GiveProperty(debtor.card, number))
         if tx is None:
             return
-        change = sum(
-            e.amount
-            for e in tx.events
-            if isinstance(e, MoneyMoved) and e.payer is None and e.payee == debtor.card
-        )
+        change = tx.outcome.change if isinstance(tx.outcome, o.DebtSettled) else 0
         self.step = Idle()
         self._after(tx, self.screens.debt_settled(self._state, debtor.card, change))
 
@@ -905,7 +538,7 @@ class Unit:
         props = (*step.props, card.number) if wants_prop else step.props
         cards = step.cards if wants_prop else (*step.cards, card.number)
         try:
-            self.game.check_event_taps(step.event_id, props, cards)
+            self._rules.check_event_taps(self._state, step.event_id, props, cards)
         except RuleError as err:
             self._refuse_rule(err)
             return
@@ -940,61 +573,46 @@ class Unit:
             self._refuse_rule(err)
             return
         self.step = Idle()
-        self._after(tx, self._event_result(taps, before, tx))
+        self._after(tx, self._event_result(tx))
 
-    def _event_result(self, taps: EventTaps, before: GameState, tx: Transaction) -> Screen:
-        """The screen that says what an event card did."""
-        eid = taps.event_id
-        event = self.game.edition.event(eid)
-        kind = event.kind
-        after = self._state
-        s = self.screens
-        k = self.game.edition.constants
-        number = taps.props[0] if taps.props else None
-        if kind == "gridlock":
+    def _event_result(self, tx: Transaction) -> Screen:
+        """The screen that says what an event card did, as the rules said it."""
+        done = tx.outcome
+        assert isinstance(done, o.EventPlayed), done
+        s, eid, number = self.screens, done.event_id, done.number
+        result = done.result
+        if result == "gridlock":
             return s.event_done(eid, s.say("event.gridlock"))
-        if kind == "cheap_rent":
-            return s.event_done(eid, s.say("event.cheap", n=k.cheap_rent_count))
-        if not tx.events:
+        if result == "cheap_rent":
+            return s.event_done(eid, s.say("event.cheap", n=done.amount))
+        if result == "nothing":
             return s.event_done(eid, s.say("event.none"), number=number)
-        if kind == "move" and number is not None:
-            mover = taps.cards[0]
-            prop = after.prop(number)
-            if before.prop(number).owner is None:
-                grouped = any(isinstance(e, GroupCompleted) for e in tx.events)
-                price = self.game.edition.prop(number).price
-                text = s.say("land.set") if grouped else s.say("land.bought", money=s.money(price))
-            else:
-                text = s.say("land.level", level=prop.level)
-            return s.event_done(
-                eid, text, number=number, token=s.card_token(mover), level=prop.level
+        token = s.card_token(done.card) if done.card is not None else None
+        if result == "bought":
+            text = (
+                s.say("land.set")
+                if done.completed_group
+                else s.say("land.bought", money=s.money(done.amount or 0))
             )
-        if kind == "tax":
-            card = taps.cards[0]
-            amount = k.tax_per_property * len(before.owned_by(card))
+            return s.event_done(eid, text, number=number, token=token, level=done.level)
+        if result == "level" and done.effect == "move":
+            text = s.say("land.level", level=done.level)
+            return s.event_done(eid, text, number=number, token=token, level=done.level)
+        if result == "tax":
+            money = s.money(done.amount or 0)
             return s.event_done(
-                eid,
-                s.say("event.tax", money=s.money(amount)),
-                token=s.card_token(card),
-                amount=amount,
+                eid, s.say("event.tax", money=money), token=token, amount=done.amount
             )
-        if kind == "collect_pair":
-            return s.event_done(
-                eid, s.say("event.collect", amount=k.collect_amount), amount=k.collect_amount
-            )
-        if kind == "jail_other":
-            card = taps.cards[0]
-            return s.event_done(
-                eid, s.say("jail.in", token=s.token(after, card)), token=s.card_token(card)
-            )
-        if kind == "swap":
+        if result == "collected":
+            text = s.say("event.collect", amount=done.amount)
+            return s.event_done(eid, text, amount=done.amount)
+        if result == "jailed" and done.card is not None:
+            text = s.say("jail.in", token=s.token(self._state, done.card))
+            return s.event_done(eid, text, token=token)
+        if result == "swapped":
             return s.event_done(eid, s.say("event.swap"), number=number)
-        if kind in ("reset_level", "max_level") and number is not None:
-            level = after.prop(number).level
-            return s.event_done(eid, s.say("land.level", level=level), number=number, level=level)
-        changed = any(
-            isinstance(e, PropertyChanged) and e.old_level != e.new_level for e in tx.events
-        )
-        text = s.say(f"event.{kind}") if changed else s.say("event.none")
-        level = after.prop(number).level if number is not None else None
-        return s.event_done(eid, text, number=number, level=level)
+        if result == "level":
+            text = s.say("land.level", level=done.level)
+            return s.event_done(eid, text, number=number, level=done.level)
+        text = s.say("event.none") if result == "unchanged" else s.say(result)
+        return s.event_done(eid, text, number=number, level=done.level)

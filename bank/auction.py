@@ -44,7 +44,7 @@ class Auction:
         self.step = step
         self.seconds = seconds
         self._state = state
-        self._check_bid = check_bid or _can_pay
+        self._check_bid = check_bid or can_pay_bid
         self.price = 0
         self.bids = 0
         #: the card of the last bid when it was made by tapping; None for a button bid
@@ -114,7 +114,7 @@ class Auction:
         return AuctionSale(winner, self.number, self.price)
 
 
-def _can_pay(state: GameState, card: int, price: int) -> None:
+def can_pay_bid(state: GameState, card: int, price: int) -> None:
     """The shared check of a named bid: a player of the game who has *price*."""
     player = state.player(card)
     if player is None or player.bankrupt:

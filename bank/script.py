@@ -331,7 +331,7 @@ def run_script(
     edition: str | None = None,
     data_dir: str | Path | None = None,
     state_out: str | Path | None = None,
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
     *,
     echo: bool = False,
     config: UnitConfig | None = None,
@@ -345,6 +345,8 @@ def run_script(
     The transcript goes to *out*; with ``state_out="-"`` the state goes there instead and the
     transcript to *err* (stderr), so that standard output is the state file alone.
     """
+    # sys.stdout looked up now, not when this module was imported (it may have been replaced)
+    out = out if out is not None else sys.stdout
     path = Path(path)
     try:
         # utf-8-sig: a script saved by an editor that writes a byte-order mark reads the same

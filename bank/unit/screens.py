@@ -53,6 +53,11 @@ class Screens:
         """Property *number*'s name, fitted to one line."""
         return short_name(self.edition.prop(number).name)
 
+    def _how_many(self) -> str:
+        """How many bank cards a new game takes (the edition says)."""
+        c = self.edition.constants
+        return self.say("new.2", lo=c.min_players, hi=c.max_players)
+
     # ------------------------------------------------------------ screens
 
     def off(self) -> Screen:
@@ -66,7 +71,7 @@ class Screens:
     def registration(self, state: GameState, cards: tuple[int, ...]) -> Screen:
         """A new game: the bank cards tapped so far."""
         if not cards:
-            return Screen("new_game", (self.say("new.1"), self.say("new.2")))
+            return Screen("new_game", (self.say("new.1"), self._how_many()))
         last = cards[-1]
         return Screen(
             "new_game",
@@ -140,7 +145,7 @@ class Screens:
 
     def archived(self) -> Screen:
         """The game was archived by a reset."""
-        return Screen("new_game", (self.say("reset.1"), self.say("new.2")))
+        return Screen("new_game", (self.say("reset.1"), self._how_many()))
 
     def device_lost(self, kind: str) -> Screen:
         """A reader or panel link is lost."""

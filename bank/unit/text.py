@@ -21,7 +21,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "idle.2": {"fr": "Touchez une carte", "en": "Tap a card"},
     # registration
     "new.1": {"fr": "Nouvelle partie", "en": "New game"},
-    "new.2": {"fr": "Cartes banque 2 à 4", "en": "Tap 2-4 bank cards"},
+    "new.2": {"fr": "Cartes banque {lo} à {hi}", "en": "Tap {lo}-{hi} bank cards"},
     "new.joined.1": {"fr": "Joueur {n}: {token}", "en": "Player {n}: {token}"},
     "new.joined.2": {"fr": "✓ pour commencer", "en": "✓ to start"},
     "new.started.1": {"fr": "Partie lancée", "en": "Game started"},

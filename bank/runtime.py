@@ -33,6 +33,7 @@ from bank.unit.io import (
     ButtonPressed,
     ButtonReleased,
     CardLifted,
+    CardRanges,
     CardTapped,
     Output,
     PanelStatus,
@@ -92,7 +93,9 @@ class Runtime:
         self.daemon = Daemon(self.unit, clock=clock)
         self.readers: list[ReaderService] = []
         self.panels: list[Panel] = []
-        self.deck: Deck = simulated_deck()
+        #: the cards this game has (from its edition)
+        self.cards = CardRanges.of(self.edition)
+        self.deck: Deck = simulated_deck(self.cards)
         self.control: ControlServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -396,7 +399,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
         else:
             from drivers.terminal_panel import TerminalPanel
 
-            terminal = TerminalPanel(clock=runtime.clock, on_quit=stop.set)
+            terminal = TerminalPanel(clock=runtime.clock, on_quit=stop.set, cards=runtime.cards)
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
             runtime.start()

@@ -36,6 +36,7 @@ from bank.unit.io import (
     ButtonReleased,
     CardId,
     CardLifted,
+    CardRanges,
     CardTapped,
     Input,
     Output,
@@ -112,7 +113,7 @@ def _uid(text: str) -> str:
         return uid
 
 
-def _parse_line(number: int, text: str) -> Action | None:
+def _parse_line(number: int, text: str, cards: CardRanges) -> Action | None:
     words = text.split("#", 1)[0].split()
     if not words:
         return None
@@ -127,7 +128,7 @@ def _parse_line(number: int, text: str) -> Action | None:
         if args[0].startswith("uid:"):
             uid = _uid(words[1][4:])
             return Action(number, text, verb, uid=uid)
-        return Action(number, text, verb, card=CardId.parse(args[0]))
+        return Action(number, text, verb, card=CardId.parse(args[0], cards))
     if verb == "press":
         arity(1, "press ok|menu|cancel")
         if args[0] not in _BUTTONS:
@@ -155,12 +156,18 @@ def _parse_line(number: int, text: str) -> Action | None:
     raise ValueError(f"unknown action {words[0]!r} (tap, press, hold, wait or power)")
 
 
-def parse_script(text: str, filename: str = "<script>") -> list[Action]:
-    """Parse every line; ScriptError ``FILE:LINE: message`` at the first bad one."""
+def parse_script(
+    text: str, filename: str = "<script>", cards: CardRanges | None = None
+) -> list[Action]:
+    """Parse every line; ScriptError ``FILE:LINE: message`` at the first bad one.
+
+    Card names are those of *cards* (the edition's; default: the default edition's).
+    """
+    cards = cards or CardRanges.of(load_edition(DEFAULT_EDITION))
     actions: list[Action] = []
     for number, line in enumerate(text.splitlines(), 1):
         try:
-            action = _parse_line(number, line)
+            action = _parse_line(number, line, cards)
         except ValueError as err:
             raise ScriptError(f"{filename}:{number}: {err}") from err
         if action is not None:
@@ -186,7 +193,7 @@ class ScriptRunner:
         self.data_dir = data_dir
         self.out = out
         self.rules = rules
-        self.deck = deck or simulated_deck()
+        self.deck = deck or simulated_deck(CardRanges.of(self.edition))
         self.echo = echo
         self.now = 0.0
         self.journal: Journal | None = None
@@ -354,18 +361,18 @@ def run_script(
     except (OSError, UnicodeDecodeError) as err:
         print(f"{path}: cannot read the script: {err}", file=sys.stderr)
         return 2
-    try:
-        actions = parse_script(text, str(path))
-    except ScriptError as err:
-        print(err, file=sys.stderr)
-        return 2
     if edition is None:
         stored = stored_edition(Path(data_dir)) if data_dir is not None else None
         edition = stored if stored in edition_names() else DEFAULT_EDITION
     try:
-        load_edition(edition)
+        cards = CardRanges.of(load_edition(edition))
     except EditionError as err:
         print(f"{path}: {err}", file=sys.stderr)
+        return 2
+    try:
+        actions = parse_script(text, str(path), cards)
+    except ScriptError as err:
+        print(err, file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="ultibank-script-") as tmp:
         directory = Path(data_dir) if data_dir is not None else Path(tmp)

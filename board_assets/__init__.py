@@ -26,6 +26,7 @@ from typing import Any
 
 __all__ = [
     "DEFAULT_RULESET",
+    "MAX_PLAYERS",
     "TAP_KINDS",
     "Constants",
     "Edition",
@@ -44,6 +45,8 @@ SOUNDS_DIR = Path(__file__).resolve().parent / "sounds"
 
 #: the ruleset of an edition file that does not name one
 DEFAULT_RULESET = "ultime"
+#: the most players (bank cards) any edition may seat
+MAX_PLAYERS = 8
 #: What a tap step may ask for.
 TAP_KINDS = frozenset({"prop", "own_prop", "owned_prop", "other_prop", "bank", "other_bank"})
 RING_SPECIALS = frozenset({"GO", "EVENT", "LOCATION", "JAIL", "FREE_PARKING", "GO_TO_JAIL"})
@@ -276,6 +279,8 @@ class _Validator:
         tokens = tuple(self.array(raw, "tokens", w))
         if len(tokens) != ints["max_players"] or not all(isinstance(t, str) for t in tokens):
             raise self.fail(w + "tokens", f"expected {ints['max_players']} token names")
+        if ints["max_players"] > MAX_PLAYERS:
+            raise self.fail(w + "max_players", f"at most {MAX_PLAYERS}, got {ints['max_players']}")
         if ints["min_players"] > ints["max_players"]:
             raise self.fail(w + "min_players", "more than max_players")
         ring = tuple(self.array(raw, "ring", w))

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from bank.unit.io import CardId
 from drivers.base import ReaderUnavailable, TagError
+from drivers.deck import default_cards
 
 if TYPE_CHECKING:
     from drivers.deck import Deck
@@ -73,7 +74,7 @@ def encode_card_record(card: CardId) -> bytes:
 
 def _card_from_text(text: str) -> CardId | None:
     try:
-        return CardId.parse(text)
+        return CardId.parse(text, default_cards())
     except ValueError:
         return None
 

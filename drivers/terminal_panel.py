@@ -13,7 +13,7 @@ Enter, ``o``               ✓ (press and release)
 ``x``, Esc                 X
 ``u``                      hold ✓ and X together (undo): released after a hold
 ``r``                      hold X alone (reset): released after a hold
-``1`` .. ``4``             tap bank card 1..4 (the terminal stands in for the tray)
+``1`` .. ``8``             tap bank card 1..8, as many as the edition seats (the tray)
 ``p16`` Enter              tap property card 16
 ``e7`` Enter               tap event card 7
 ``?``                      help
@@ -21,7 +21,10 @@ Enter, ``o``               ✓ (press and release)
 =========================  =====================================================
 
 In line mode an empty line is ✓ and a line ends a ``p``/``e`` number.
-Imports ``bank.unit.io``, ``drivers.base``, ``drivers.charlcd`` and the standard library.
+Which cards exist (bank cards, properties, event cards) is the edition's to say: the panel is
+given its :class:`bank.unit.io.CardRanges` (default: the default edition's).
+Imports ``bank.unit.io``, ``drivers.base``, ``drivers.charlcd``, ``drivers.deck`` and the
+standard library.
 """
 
 from __future__ import annotations
@@ -37,12 +40,12 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from bank.unit.io import (
-    CARD_COUNTS,
     Button,
     ButtonPressed,
     ButtonReleased,
     CardId,
     CardLifted,
+    CardRanges,
     CardTapped,
     Cue,
     Input,
@@ -50,11 +53,12 @@ from bank.unit.io import (
 )
 from drivers import charlcd
 from drivers.base import PanelError
+from drivers.deck import default_cards
 
 HELP = """\
 keys: Enter/o = OK   m = M   x/Esc = X
       u = hold OK+X (undo)   r = hold X (reset)
-      1-4 = bank card   p16 Enter = property 16   e7 Enter = event 7
+      1-{seats} = bank card   p16 Enter = property 16   e7 Enter = event 7
       ? = this help   q = quit"""
 
 #: seconds a ``u``/``r`` hold lasts: a little over the unit's 5 s, so the hold is never short
@@ -103,8 +107,6 @@ _SIMPLE: dict[str, Action] = {
     "\x1b": Click(Button.CANCEL),
     "u": Hold((Button.OK, Button.CANCEL)),
     "r": Hold((Button.CANCEL,)),
-    "?": Say(HELP),
-    "h": Say(HELP),
     "q": Quit(),
     "\x04": Quit(),  # Ctrl-D: cbreak mode does not turn it into end of file
 }
@@ -114,7 +116,10 @@ _PREFIX = {"p": "prop", "e": "event"}
 class KeyReader:
     """Turns keys into actions; pure (no I/O), so it is tested on its own."""
 
-    def __init__(self) -> None:
+    def __init__(self, cards: CardRanges | None = None) -> None:
+        self._cards = cards or default_cards()
+        #: the keys that tap a bank card at once (one digit per seat, at most 9)
+        self._seats = "123456789"[: min(self._cards.bank, 9)]
         self._kind: str | None = None
         self._digits = ""
 
@@ -159,8 +164,10 @@ class KeyReader:
         if low in _PREFIX:
             self._kind, self._digits = _PREFIX[low], ""
             return []
-        if ch in "1234":
+        if ch and ch in self._seats:
             return [Tap(CardId("bank", int(ch)))]
+        if low in ("?", "h"):
+            return [Say(HELP.format(seats=len(self._seats)))]
         action = _SIMPLE.get(low)
         return [action] if action is not None else []
 
@@ -183,9 +190,9 @@ class KeyReader:
         if not digits:
             return [Say(f"type a number after {kind[0]}, e.g. {kind[0]}7")]
         try:
-            return [Tap(CardId(kind, int(digits)))]
+            return [Tap(self._cards.check(CardId(kind, int(digits))))]
         except ValueError:
-            return [Say(f"no {kind} card {digits} (1..{CARD_COUNTS[kind]})")]
+            return [Say(f"no {kind} card {digits} (1..{self._cards.count(kind)})")]
 
 
 class TerminalPanel:
@@ -205,6 +212,7 @@ class TerminalPanel:
         rows: int = 4,
         name: str = "terminal",
         timer: Callable[[float, Callable[[], None]], Any] | None = None,
+        cards: CardRanges | None = None,
     ) -> None:
         if style not in ("block", "line"):
             raise PanelError(f"terminal style must be 'block' or 'line', not {style!r}")
@@ -220,7 +228,7 @@ class TerminalPanel:
         self._rows = rows
         self.name = name
         self._timer = timer or _start_timer
-        self._keys = KeyReader()
+        self._keys = KeyReader(cards)
         self._post: Callable[[Input], None] | None = None
         self._write_lock = threading.Lock()
         self._thread: threading.Thread | None = None

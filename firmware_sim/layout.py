@@ -1,8 +1,9 @@
 """The emulator window's geometry and its one table of controls.
 
-What a click, a key and the help overlay do comes from the same data: :data:`SHORTCUTS` maps
+What a click, a key and the help overlay do comes from the same data: :func:`shortcuts` maps
 keys to :data:`Action` values, and :func:`hotspots` maps window areas (the three buttons and the
-49 cards of the tray) to the same actions. The window code only dispatches actions.
+cards of the tray: the edition's bank cards, properties and event cards) to the same actions.
+The window code only dispatches actions.
 
 Imports pygame (through :mod:`firmware_sim.pg`), ``bank.unit.io``, ``board_assets`` and the
 standard library.
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bank.unit.io import CARD_COUNTS, TOKENS, Button, CardId
-from board_assets import Edition
+from bank.unit.io import Button, CardId, CardRanges
+from board_assets import Edition, load_edition
 from firmware_sim.lcd import LCD_SIZE
 from firmware_sim.pg import pygame
 
@@ -97,67 +98,71 @@ class Shortcut:
     scancodes: tuple[int, ...] = ()
 
 
-def _bank_help(n: int) -> str:
-    return f"tap bank card {n} ({TOKENS[n - 1]})"
-
-
-SHORTCUTS: tuple[Shortcut, ...] = (
-    Shortcut(
-        "Enter",
-        "button OK, the tick (hold the key to hold the button)",
-        PressButton(Button.OK),
-        keys=(pygame.K_RETURN, pygame.K_KP_ENTER),
-    ),
-    Shortcut("M", "button M (menu)", PressButton(Button.MENU), keys=(pygame.K_m,)),
-    Shortcut(
-        "Esc / Backspace",
-        "button X (cancel)",
-        PressButton(Button.CANCEL),
-        keys=(pygame.K_ESCAPE, pygame.K_BACKSPACE),
-    ),
-    *(
+def shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
+    """The keyboard's controls for a game with *cards* (one digit key per bank card, up to 9)."""
+    return (
         Shortcut(
-            str(n),
-            _bank_help(n),
-            TapCard(CardId("bank", n)),
-            keys=(getattr(pygame, f"K_{n}"), getattr(pygame, f"K_KP{n}")),
-            chars=(str(n),),
-            scancodes=(getattr(pygame, f"KSCAN_{n}"),),
-        )
-        for n in range(1, CARD_COUNTS["bank"] + 1)
-    ),
-    Shortcut(
-        "P n Enter",
-        f"tap property card n (1-{CARD_COUNTS['prop']}); Esc cancels the typing",
-        StartEntry("prop"),
-        keys=(pygame.K_p,),
-    ),
-    Shortcut(
-        "E n Enter",
-        f"tap event card n (1-{CARD_COUNTS['event']}); Esc cancels the typing",
-        StartEntry("event"),
-        keys=(pygame.K_e,),
-    ),
-    Shortcut(
-        "U",
-        f"undo gesture: hold OK and X together for {HOLD_SECONDS:g} s",
-        HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS),
-        keys=(pygame.K_u,),
-    ),
-    Shortcut(
-        "R",
-        f"reset gesture: hold X for {HOLD_SECONDS:g} s (archives the game)",
-        HoldGesture((Button.CANCEL,), HOLD_SECONDS),
-        keys=(pygame.K_r,),
-    ),
-    Shortcut("F1 / ?", "show or hide this help", ToggleHelp(), keys=(pygame.K_F1,), chars=("?",)),
-    Shortcut(
-        "F12",
-        "save a screenshot (PNG) in the current directory",
-        Screenshot(),
-        keys=(pygame.K_F12,),
-    ),
-)
+            "Enter",
+            "button OK, the tick (hold the key to hold the button)",
+            PressButton(Button.OK),
+            keys=(pygame.K_RETURN, pygame.K_KP_ENTER),
+        ),
+        Shortcut("M", "button M (menu)", PressButton(Button.MENU), keys=(pygame.K_m,)),
+        Shortcut(
+            "Esc / Backspace",
+            "button X (cancel)",
+            PressButton(Button.CANCEL),
+            keys=(pygame.K_ESCAPE, pygame.K_BACKSPACE),
+        ),
+        *(
+            Shortcut(
+                str(n),
+                f"tap bank card {n} ({cards.token(n)})",
+                TapCard(CardId("bank", n)),
+                keys=(getattr(pygame, f"K_{n}"), getattr(pygame, f"K_KP{n}")),
+                chars=(str(n),),
+                scancodes=(getattr(pygame, f"KSCAN_{n}"),),
+            )
+            for n in range(1, min(cards.bank, 9) + 1)
+        ),
+        Shortcut(
+            "P n Enter",
+            f"tap property card n (1-{cards.prop}); Esc cancels the typing",
+            StartEntry("prop"),
+            keys=(pygame.K_p,),
+        ),
+        Shortcut(
+            "E n Enter",
+            f"tap event card n (1-{cards.event}); Esc cancels the typing",
+            StartEntry("event"),
+            keys=(pygame.K_e,),
+        ),
+        Shortcut(
+            "U",
+            f"undo gesture: hold OK and X together for {HOLD_SECONDS:g} s",
+            HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS),
+            keys=(pygame.K_u,),
+        ),
+        Shortcut(
+            "R",
+            f"reset gesture: hold X for {HOLD_SECONDS:g} s (archives the game)",
+            HoldGesture((Button.CANCEL,), HOLD_SECONDS),
+            keys=(pygame.K_r,),
+        ),
+        Shortcut(
+            "F1 / ?", "show or hide this help", ToggleHelp(), keys=(pygame.K_F1,), chars=("?",)
+        ),
+        Shortcut(
+            "F12",
+            "save a screenshot (PNG) in the current directory",
+            Screenshot(),
+            keys=(pygame.K_F12,),
+        ),
+    )
+
+
+#: the controls for the default edition (the emulator builds its own edition's)
+SHORTCUTS: tuple[Shortcut, ...] = shortcuts(CardRanges.of(load_edition()))
 
 #: What the mouse does, for the help overlay. (The window's font has no tick: ✓ is "OK".)
 MOUSE_HELP: tuple[tuple[str, str], ...] = (
@@ -167,17 +172,19 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
 )
 
 
-def shortcut_for_key(key: int, char: str, scancode: int = 0) -> Shortcut | None:
-    """The shortcut bound to key code *key*, typed character *char* or *scancode*."""
-    for sc in SHORTCUTS:
+def shortcut_for_key(
+    key: int, char: str, scancode: int = 0, table: tuple[Shortcut, ...] = SHORTCUTS
+) -> Shortcut | None:
+    """The shortcut of *table* bound to key code *key*, typed character *char* or *scancode*."""
+    for sc in table:
         if key in sc.keys:
             return sc
     if char:
-        for sc in SHORTCUTS:
+        for sc in table:
             if char in sc.chars:
                 return sc
     if scancode:
-        for sc in SHORTCUTS:
+        for sc in table:
             if scancode in sc.scancodes:
                 return sc
     return None
@@ -199,9 +206,9 @@ def digit_of(key: int, char: str, scancode: int = 0) -> str | None:
     return DIGIT_SCANCODES.get(scancode)
 
 
-def help_rows() -> list[tuple[str, str]]:
+def help_rows(table: tuple[Shortcut, ...] = SHORTCUTS) -> list[tuple[str, str]]:
     """The rows of the help overlay: (keys or mouse gesture, what it does)."""
-    return [(sc.label, sc.help) for sc in SHORTCUTS] + list(MOUSE_HELP)
+    return [(sc.label, sc.help) for sc in table] + list(MOUSE_HELP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +252,8 @@ def card_hotspots(edition: Edition) -> list[Hotspot]:
     then event cards."""
     spots: list[Hotspot] = []
     bw, bh = BANK_CARD
-    for n in range(1, CARD_COUNTS["bank"] + 1):
+    cards = CardRanges.of(edition)
+    for n in range(1, cards.bank + 1):
         x = TRAY_X + (n - 1) * (bw + 8)
         spots.append(Hotspot((x, BANK_Y, bw, bh), TapCard(CardId("bank", n))))
     pw, ph = PROP_CARD
@@ -255,7 +263,7 @@ def card_hotspots(edition: Edition) -> list[Hotspot]:
             y = PROPS_Y + row * (ph + GAP)
             spots.append(Hotspot((x, y, pw, ph), TapCard(CardId("prop", number))))
     ew, eh = EVENT_CARD
-    for i in range(CARD_COUNTS["event"]):
+    for i in range(cards.event):
         x = TRAY_X + (i % 8) * (ew + GAP)
         y = EVENTS_Y + (i // 8) * (eh + GAP)
         spots.append(Hotspot((x, y, ew, eh), TapCard(CardId("event", i + 1))))

@@ -38,6 +38,7 @@ from bank.unit.io import (
     ButtonReleased,
     CardId,
     CardLifted,
+    CardRanges,
     CardTapped,
     Cue,
     Icon,
@@ -105,6 +106,8 @@ class UnitShell:
         self.game = game
         self.config = config or UnitConfig()
         self.screens = self._screens(game, language_of(self.config.language, game.edition.language))
+        #: the cards this game has; a tap of any other is refused like an unknown card
+        self._cards = CardRanges.of(game.edition)
         self.step = Off()
         #: the last screen shown by a step or result (what comes back after a lost reader)
         self.screen: Screen = self.screens.off()
@@ -135,6 +138,7 @@ class UnitShell:
         if game is not None:
             self.game = game
             self.screens = self._screens(game, self.screens.lang)
+            self._cards = CardRanges.of(game.edition)
         self._clear_buttons()
         self.step = Idle()
         self._sync()
@@ -393,8 +397,9 @@ class UnitShell:
     # ------------------------------------------------------------ taps
 
     def _on_tap(self, card: CardId | None) -> None:
-        """A tap: unknown cards are refused; the shell's steps handle theirs."""
-        if card is None:
+        """A tap: cards the deck or the edition does not know are refused; the shell's steps
+        handle theirs."""
+        if card is None or not self._cards.fits(card):
             self._refuse("err.unknown_card")
             return
         self._play(Cue.READ)

@@ -30,6 +30,8 @@ def _worst_fields(lang: str) -> dict[str, object]:
         "amount": 9999,
         "money": money(9999, "M€"),
         "n": 4,
+        "lo": 8,
+        "hi": 8,
         "level": 5,
         "step": 20,
         "a": "1.voiture",

@@ -289,11 +289,7 @@ class Unit(UnitShell):
 
     # ------------------------------------------------------------ taps
 
-    def _on_tap(self, card: CardId | None) -> None:
-        if card is None:
-            self._refuse("err.unknown_card")
-            return
-        self._play(Cue.READ)
+    def _step_tap(self, card: CardId) -> None:
         step = self.step
         if isinstance(step, Registration):
             self._registration_tap(step, card)

@@ -213,7 +213,7 @@ class UnitShell:
 
     def _refuse_rule(self, err: RuleError) -> None:
         self._play(Cue.ERROR)
-        self._show(self.screens.refused(engine_short(self.lang, err.short)))
+        self._show(self.screens.refused(engine_short(self.lang, err.key, **err.fields)))
 
     def _clear_buttons(self) -> None:
         self._down.clear()

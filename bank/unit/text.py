@@ -103,7 +103,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "reader.lost.1": {"fr": "Lecteur perdu", "en": "Reader lost"},
     "panel.lost.1": {"fr": "Panneau perdu", "en": "Panel lost"},
     "lost.2": {"fr": "Reconnexion...", "en": "Reconnecting..."},
-    # refusals (the unit's own; the engine's come with RuleError.short)
+    # refusals (the unit's own; the rules' come with a reason key: ENGINE_SHORTS_FR)
     "err.title": {"fr": "Refusé", "en": "Refused"},
     "err.unknown_card": {"fr": "Carte inconnue", "en": "Unknown card"},
     "err.need_bank": {"fr": "Carte banque svp", "en": "Tap a bank card"},
@@ -128,8 +128,10 @@ TOKEN_NAMES: Mapping[str, Mapping[str, str]] = {
     "jet": {"fr": "jet", "en": "jet"},
 }
 
-#: French wording of the engine's short refusals (``RuleError.short`` is English)
+#: French wording of the rules' refusals, by reason key (:attr:`bank.errors.BankError.key`);
+#: the English wording is the key itself, capitalised, unless :data:`ENGINE_SHORTS_EN` says
 ENGINE_SHORTS_FR: Mapping[str, str] = {
+    "players range": "{lo} à {hi} joueurs",
     "not enough money": "Pas assez d'argent",
     "settle the debt": "Réglez la dette",
     "debt first": "Dette d'abord",
@@ -168,6 +170,10 @@ ENGINE_SHORTS_FR: Mapping[str, str] = {
     "unknown action": "Action inconnue",
     "other edition": "Autre édition",
     "no ruleset": "Règles inconnues",
+}
+#: English wording of the reasons whose key is not their wording
+ENGINE_SHORTS_EN: Mapping[str, str] = {
+    "players range": "{lo}-{hi} players",
 }
 
 #: words shortened, in this order, when a property name is too long for one line
@@ -226,10 +232,14 @@ def short_name(name: str, width: int = LCD_WIDTH) -> str:
     return fit(name, width)
 
 
-def engine_short(lang: str, short: str) -> str:
-    """The engine's short refusal text in *lang* (English when no translation is known)."""
-    if lang == "fr":
-        translated = ENGINE_SHORTS_FR.get(short.strip().lower().rstrip("."))
-        if translated is not None:
-            return fit(translated)
-    return fit(short[:1].upper() + short[1:])
+def engine_short(lang: str, short: str, **fields: object) -> str:
+    """The wording of the refusal *short* (a reason key) in *lang*, with its *fields*.
+
+    A key without a wording in *lang* is shown in English, which is the key itself capitalised
+    unless :data:`ENGINE_SHORTS_EN` words it.
+    """
+    key = short.strip().lower().rstrip(".")
+    template = ENGINE_SHORTS_FR.get(key) if lang == "fr" else None
+    if template is None:
+        template = ENGINE_SHORTS_EN.get(key, short[:1].upper() + short[1:])
+    return fit(template.format(**fields) if fields else template)

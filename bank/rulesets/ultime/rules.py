@@ -267,7 +267,9 @@ class UltimeRules:
         if not k.min_players <= len(cards) <= k.max_players:
             raise RuleError(
                 f"a game needs {k.min_players} to {k.max_players} bank cards, got {len(cards)}",
-                f"{k.min_players}-{k.max_players} players",
+                "players range",
+                lo=k.min_players,
+                hi=k.max_players,
             )
         for c in cards:
             if not 1 <= c <= k.max_players:

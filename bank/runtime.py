@@ -21,7 +21,6 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from bank import rulesets
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon, sd_notify
 from bank.errors import BankError, ScriptError
@@ -41,6 +40,7 @@ from bank.unit.io import (
     ReaderStatus,
     ShowScreen,
 )
+from bank.unit.shell import build_unit
 from board_assets import load_edition
 from drivers.base import DriverError, Panel
 from drivers.deck import Deck, load_deck, simulated_deck
@@ -89,7 +89,7 @@ class Runtime:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.journal: Journal | None = None
         self.game = self._open_game()
-        self.unit = rulesets.for_edition(self.edition).unit(self.game, settings.unit())
+        self.unit = build_unit(self.game, settings.unit())
         self.daemon = Daemon(self.unit, clock=clock)
         self.readers: list[ReaderService] = []
         self.panels: list[Panel] = []

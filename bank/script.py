@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from bank import rulesets
 from bank.config import UnitConfig
 from bank.errors import BankError, ScriptError
 from bank.game import Game
@@ -46,6 +45,7 @@ from bank.unit.io import (
     ShowScreen,
     Tick,
 )
+from bank.unit.shell import build_unit
 from board_assets import EditionError, edition_names, load_edition
 from drivers.deck import Deck, normalize_uid, simulated_deck
 
@@ -198,7 +198,7 @@ class ScriptRunner:
         self.now = 0.0
         self.journal: Journal | None = None
         self.game = self._open()
-        self.unit = rulesets.for_edition(self.edition).unit(self.game, config)
+        self.unit = build_unit(self.game, config)
         self._emit(self.unit.power_on(self.now))
 
     def _open(self) -> Game:

@@ -36,17 +36,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bank.errors import BankError
 from bank.ruleset import Ruleset
 from bank.state import StateExtension, register_extension
 from board_assets import Edition, register_schema
-
-if TYPE_CHECKING:
-    from bank.config import UnitConfig
-    from bank.game import Game
-    from bank.unit.shell import UnitShell
 
 #: name -> the package that defines its ``RULESET``: adding a ruleset adds one line here
 RULESETS: dict[str, str] = {
@@ -61,8 +56,10 @@ class RulesetSpec:
     name: str
     #: the rules of an edition, with the ruleset's configuration (None: its defaults)
     rules: Callable[[Edition, Any], Ruleset]
-    #: the unit behaviour over a game
-    unit: Callable[[Game, UnitConfig | None], UnitShell]
+    #: ``unit(game, unit_config)``: the unit behaviour over a game, a
+    #: :class:`bank.unit.shell.UnitShell` (built by :func:`bank.unit.shell.build_unit`; typed
+    #: loosely here so that the registry stays below the game and the unit)
+    unit: Callable[[Any, Any], object]
     #: the ruleset's configuration from the ``[rules]`` table (refuses unknown keys)
     config: Callable[[dict[str, Any]], object]
     #: checks the raw edition file (see :func:`board_assets.register_schema`)

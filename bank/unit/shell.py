@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
+from bank import rulesets
 from bank.commands import Command, NewGame, Undo
 from bank.config import UnitConfig
 from bank.errors import RuleError
@@ -54,7 +55,7 @@ from bank.unit.io import (
 from bank.unit.screens import Screens
 from bank.unit.text import engine_short, language_of, say
 
-__all__ = ["Finished", "Idle", "Off", "Registration", "Settling", "UnitShell"]
+__all__ = ["Finished", "Idle", "Off", "Registration", "Settling", "UnitShell", "build_unit"]
 
 #: a safety net: no input can make the unit run more timeouts than this at once
 _MAX_TIMEOUTS_PER_INPUT: Final = 100_000
@@ -455,3 +456,11 @@ class UnitShell:
     def _cues(self, tx: Transaction) -> list[Cue]:
         """The cues a committed transaction deserves, from its outcome (none by default)."""
         return []
+
+
+def build_unit(game: Game, config: UnitConfig | None = None) -> UnitShell:
+    """The unit behaviour of *game*'s ruleset (from its edition, through the registry)."""
+    unit = rulesets.for_edition(game.edition).unit(game, config)
+    if not isinstance(unit, UnitShell):
+        raise TypeError(f"ruleset {game.edition.ruleset!r} built {unit!r}, not a unit shell")
+    return unit

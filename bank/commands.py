@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from bank.values import field_names
+from bank.values import field_names, register_once
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +88,7 @@ _NAMES: dict[str, type[Command]] = {
 def register_commands(*classes: type[Command]) -> None:
     """Let :func:`command_from_dict` read a ruleset's own commands (each name once)."""
     for cls in classes:
-        known = _NAMES.get(cls.name)
-        if known is not None and known is not cls:
-            raise ValueError(f"command {cls.name!r} is already {known.__qualname__}")
-        _NAMES[cls.name] = cls
+        register_once(_NAMES, cls.name, cls, "command")
 
 
 def command_from_dict(raw: dict[str, Any]) -> Command:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from bank.state import Creditor, GameState, PlayerState
-from bank.values import field_names
+from bank.values import field_names, register_once
 
 SCHEMA_VERSION = 1
 
@@ -205,10 +205,7 @@ _KINDS: dict[str, type[Event]] = {
 def register_events(*classes: type[Event]) -> None:
     """Let :func:`event_from_dict` read a ruleset's own event kinds (each kind once)."""
     for cls in classes:
-        known = _KINDS.get(cls.kind)
-        if known is not None and known is not cls:
-            raise ValueError(f"event kind {cls.kind!r} is already {known.__qualname__}")
-        _KINDS[cls.kind] = cls
+        register_once(_KINDS, cls.kind, cls, "event kind")
 
 
 def event_from_dict(raw: dict[str, Any]) -> Event:

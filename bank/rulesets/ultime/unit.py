@@ -175,13 +175,8 @@ class Unit(UnitShell):
 
     def _on_button(self, button: Button) -> None:
         step = self.step
-        if isinstance(step, Registration):
-            self._registration_button(step, button)
-        elif isinstance(step, Idle):
-            if button is Button.MENU:
-                self._open_menu(Icon.GO)
-            else:
-                self._to_idle()
+        if isinstance(step, Idle) and button is Button.MENU:
+            self._open_menu(Icon.GO)
         elif isinstance(step, Checking):
             self._checking_button(step, button)
         elif isinstance(step, AuctionOffer):
@@ -212,10 +207,8 @@ class Unit(UnitShell):
                 self._offer_auction(step.number, None)
             else:
                 self._to_idle()
-        elif isinstance(step, Settling):
-            self._refuse("err.debt")
-        elif isinstance(step, Finished):
-            self._show(self.screens.game_over(self._state))
+        else:  # registration, idle, a debt, the game over: the shell's steps
+            super()._on_button(button)
 
     def _checking_button(self, step: Checking, button: Button) -> None:
         if button is Button.MENU:
@@ -285,15 +278,11 @@ class Unit(UnitShell):
             ask = card.taps[len(step.props) + len(step.cards)]
             self._refuse("err.need_prop" if ask.endswith("prop") else "err.need_bank")
 
-    # ------------------------------------------------------------ devices
-
     # ------------------------------------------------------------ taps
 
     def _step_tap(self, card: CardId) -> None:
         step = self.step
-        if isinstance(step, Registration):
-            self._registration_tap(step, card)
-        elif isinstance(step, Idle | MoveShort):
+        if isinstance(step, Idle | MoveShort):
             self._idle_tap(card)
         elif isinstance(step, Checking):
             self._checking_tap(step, card)
@@ -324,17 +313,10 @@ class Unit(UnitShell):
                 self._refuse("err.need_prop")
         elif isinstance(step, EventTaps):
             self._event_tap(step, card)
-        elif isinstance(step, Settling):
-            if card.kind == "prop":
-                self._give(card.number)
-            else:
-                self._refuse("err.debt")
-        elif isinstance(step, Finished):
-            player = self._state.player(card.number) if card.kind == "bank" else None
-            if player is not None:
-                self._show(self.screens.balance(self._state, player))
-            else:
-                self._refuse("err.game_over")
+        elif isinstance(step, Settling) and card.kind == "prop":
+            self._give(card.number)
+        else:  # registration, a debt, the game over: the shell's steps
+            super()._step_tap(card)
 
     def _idle_tap(self, card: CardId) -> None:
         """A tap taken as from idle: balance, property check or event card."""

@@ -94,3 +94,17 @@ def test_the_emulator_tray_and_keys_follow_the_edition(tmp_path: Path) -> None:
     assert "8" not in {sc.label for sc in layout.shortcuts(CardRanges.of(load_edition()))}
     ultime = [s for s in layout.card_hotspots(load_edition()) if s.action.card.kind == "bank"]
     assert len(ultime) == 4
+
+
+def test_an_ultime_unit_refuses_a_card_its_edition_does_not_have() -> None:
+    """A fifth bank card (an 8-card deck on a 4-seat Ultime table) is refused as unknown."""
+    from tests.unit.harness import Harness, screens_of
+
+    h = Harness()
+    h.tap("bank:1")
+    h.tap("bank:2")
+    h.press("ok")
+    for card in ("bank:5", "prop:23", "event:24"):
+        refused = screens_of(h.tap(card))
+        assert refused[-1].name == "error" and refused[-1].lines == ("Refusé", "Carte inconnue")
+    assert [p.card for p in h.game.state.players] == [1, 2]

@@ -94,7 +94,8 @@ class CardRanges:
 
     def count(self, kind: str) -> int:
         """How many cards of *kind* the game has."""
-        return {"bank": self.bank, "prop": self.prop, "event": self.event}[kind]
+        count: int = getattr(self, kind)
+        return count
 
     def fits(self, card: CardId) -> bool:
         """Whether *card* is one of this game's cards."""

@@ -11,7 +11,6 @@ types, the Ultime package's own modules and the standard library only.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from bank.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
 from bank.errors import GameOver, InDebt, NotEnoughMoney, RuleError
@@ -33,9 +32,6 @@ from bank.rulesets.ultime.edition import MAX_LEVEL, ultime_constants
 from bank.rulesets.ultime.events import CheapRentsChanged, GroupCompleted, ultime
 from bank.state import Creditor, GameState, PlayerState
 from board_assets import Edition
-
-#: what a handler says before the transaction's cues are known
-_PENDING = o.Happened()
 
 
 class _Tx:
@@ -113,8 +109,8 @@ class UltimeRules:
                     "settle the debt",
                 )
         tx = _Tx(state)
-        outcome = handler(tx, command)
-        return Decision(tuple(tx.events), replace(outcome, happened=tx.happened()))
+        # each handler builds its outcome once its last event is emitted (tx.happened())
+        return Decision(tuple(tx.events), handler(tx, command))
 
     # ------------------------------------------------------------------ the core's questions
 
@@ -276,7 +272,7 @@ class UltimeRules:
                 raise RuleError(f"there is no bank card {c}", "no such card")
         for c in sorted(cards):
             tx.emit(PlayerJoined(c, k.tokens[c - 1], k.start_balance))
-        return o.Started(_PENDING)
+        return o.Started(tx.happened())
 
     def _land(self, tx: _Tx, cmd: Land) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
@@ -293,9 +289,9 @@ class UltimeRules:
         if prop.owner == cmd.card:
             self._shift_level(tx, cmd.number, 1)
             level = tx.state.prop(cmd.number).level or 1
-            return o.LevelRaised(_PENDING, cmd.number, level, level > (prop.level or 0))
+            return o.LevelRaised(tx.happened(), cmd.number, level, level > (prop.level or 0))
         if self.rent_due(tx.state, cmd.number) == 0:
-            return o.NoRent(_PENDING, cmd.number)  # jailed owner: no rent, no rise (decision)
+            return o.NoRent(tx.happened(), cmd.number)  # jailed owner: no rent, no rise (decision)
         rent = self.rent_due(tx.state, cmd.number)
         cheap = ultime(tx.state).cheap_rents
         if cheap > 0:
@@ -308,7 +304,7 @@ class UltimeRules:
         raised = tx.state.prop(cmd.number).level
         after = tx.state.player(cmd.card)
         owed = after is not None and after.debt > 0
-        return o.RentPaid(_PENDING, cmd.number, cmd.card, prop.owner, paid, owed, raised)
+        return o.RentPaid(tx.happened(), cmd.number, cmd.card, prop.owner, paid, owed, raised)
 
     def _buy(self, tx: _Tx, card: int, number: int, price: int) -> o.Bought:
         """*card* buys the free property *number* (a landing or an event move)."""
@@ -316,21 +312,21 @@ class UltimeRules:
         self._acquire(tx, card, number, price, "purchase")
         grouped = len(ultime(tx.state).completed_groups) > before
         level = tx.state.prop(number).level or 1
-        return o.Bought(_PENDING, number, card, price, grouped, level)
+        return o.Bought(tx.happened(), number, card, price, grouped, level)
 
     def _pass_go(self, tx: _Tx, cmd: PassGo) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
         if player.jailed:
             raise RuleError(f"player {cmd.card} is in jail: no salary", "in jail")
         tx.emit(MoneyMoved(None, cmd.card, self.k.go_salary, "go"))
-        return o.SalaryPaid(_PENDING, cmd.card, self.k.go_salary)
+        return o.SalaryPaid(tx.happened(), cmd.card, self.k.go_salary)
 
     def _go_to_jail(self, tx: _Tx, cmd: GoToJail) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
         if player.jailed:
             raise RuleError(f"player {cmd.card} is already in jail", "already in jail")
         tx.emit(JailChanged(cmd.card, True))
-        return o.Jailed(_PENDING, cmd.card)
+        return o.Jailed(tx.happened(), cmd.card)
 
     def _leave_jail(self, tx: _Tx, cmd: LeaveJail) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
@@ -339,7 +335,7 @@ class UltimeRules:
         tx.emit(JailChanged(cmd.card, False))
         if cmd.paid:
             self._charge(tx, cmd.card, None, self.k.jail_fee, "jail fee")
-        return o.LeftJail(_PENDING, cmd.card, cmd.paid)
+        return o.LeftJail(tx.happened(), cmd.card, cmd.paid)
 
     def _pay_location(self, tx: _Tx, cmd: PayLocation) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
@@ -352,7 +348,7 @@ class UltimeRules:
                 "not enough money",
             )
         tx.emit(MoneyMoved(cmd.card, None, fee, "location"))
-        return o.LocationPaid(_PENDING, cmd.card, fee)
+        return o.LocationPaid(tx.happened(), cmd.card, fee)
 
     def _auction_sale(self, tx: _Tx, cmd: AuctionSale) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
@@ -370,7 +366,7 @@ class UltimeRules:
                 "not enough money",
             )
         self._acquire(tx, cmd.card, cmd.number, cmd.price, "auction")
-        return o.AuctionSold(_PENDING, cmd.number, cmd.card, cmd.price)
+        return o.AuctionSold(tx.happened(), cmd.number, cmd.card, cmd.price)
 
     def _give_property(self, tx: _Tx, cmd: GiveProperty) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
@@ -384,13 +380,13 @@ class UltimeRules:
         rest = player.debt - price
         if rest > 0:
             tx.emit(DebtChanged(cmd.card, player.debt, rest, player.creditor, player.creditor))
-            return o.DebtSettled(_PENDING, cmd.card, cmd.number, 0)
+            return o.DebtSettled(tx.happened(), cmd.card, cmd.number, 0)
         tx.emit(DebtChanged(cmd.card, player.debt, 0, player.creditor, None))
         change = 0
         if rest < 0 and self.config.debt_change_from_bank:
             change = -rest
             tx.emit(MoneyMoved(None, cmd.card, change, "change"))
-        return o.DebtSettled(_PENDING, cmd.card, cmd.number, change)
+        return o.DebtSettled(tx.happened(), cmd.card, cmd.number, change)
 
     # ------------------------------------------------------------------ event cards
 
@@ -478,7 +474,7 @@ class UltimeRules:
                     )
                 bought = self._buy(tx, first, number, price)
                 return o.EventPlayed(
-                    _PENDING,
+                    tx.happened(),
                     cmd.event_id,
                     kind,
                     "bought",
@@ -522,7 +518,7 @@ class UltimeRules:
             old = ultime(state).cheap_rents
             if old != new:
                 tx.emit(CheapRentsChanged(old, new))
-            return o.EventPlayed(_PENDING, cmd.event_id, kind, "cheap_rent", amount=new)
+            return o.EventPlayed(tx.happened(), cmd.event_id, kind, "cheap_rent", amount=new)
         elif kind == "jail_other":
             assert first is not None
             if not self._player(state, first).jailed:
@@ -534,7 +530,7 @@ class UltimeRules:
                 self._shift_level(tx, n, 1 if kind == "side_up" else -1)
         elif kind == "gridlock":
             # everyone free moves to Free Parking: nothing for the bank to change
-            return o.EventPlayed(_PENDING, cmd.event_id, kind, "gridlock")
+            return o.EventPlayed(tx.happened(), cmd.event_id, kind, "gridlock")
         else:  # pragma: no cover - the edition schema refuses unknown kinds
             raise RuleError(f"unknown event kind {kind!r}", "unknown card")
         if not tx.events:
@@ -545,7 +541,7 @@ class UltimeRules:
             result = "unchanged"  # every level was at its bound already
         level = tx.state.prop(number).level if number is not None else None
         return o.EventPlayed(
-            _PENDING,
+            tx.happened(),
             cmd.event_id,
             kind,
             result,

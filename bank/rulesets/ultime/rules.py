@@ -109,8 +109,9 @@ class UltimeRules:
                     "settle the debt",
                 )
         tx = _Tx(state)
-        # each handler builds its outcome once its last event is emitted (tx.happened())
-        return Decision(tuple(tx.events), handler(tx, command))
+        # the handler builds its outcome once its last event is emitted (tx.happened())
+        outcome = handler(tx, command)
+        return Decision(tuple(tx.events), outcome)
 
     # ------------------------------------------------------------------ the core's questions
 

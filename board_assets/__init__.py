@@ -34,6 +34,7 @@ __all__ = [
     "EventCard",
     "Group",
     "Property",
+    "check_schema",
     "edition_names",
     "load_edition",
     "load_edition_file",
@@ -114,6 +115,8 @@ class Edition:
     events: tuple[EventCard, ...]
     source: str
     ruleset: str = DEFAULT_RULESET
+    #: the file's tables as read, for the ruleset's schema (see :func:`check_schema`)
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def prop(self, number: int) -> Property:
         """The property numbered *number* (1-based)."""
@@ -159,6 +162,18 @@ class Edition:
 
 #: ruleset name -> its edition schema (see :func:`register_schema`)
 _SCHEMAS: dict[str, Callable[[Mapping[str, Any]], None]] = {}
+
+
+def check_schema(edition: Edition, check: Callable[[Mapping[str, Any]], None]) -> None:
+    """Run a ruleset's schema *check* on *edition* as it was read (EditionError naming the file).
+
+    The loader runs the schema registered for the edition's ruleset; the ruleset registry runs
+    it again here before it builds a game, for an edition read before the schema was registered.
+    """
+    try:
+        check(edition.raw)
+    except EditionError as err:
+        raise EditionError(f"{edition.source}: {err}") from err
 
 
 def register_schema(ruleset: str, check: Callable[[Mapping[str, Any]], None]) -> None:
@@ -263,6 +278,7 @@ class _Validator:
             events=events,
             source=self.filename,
             ruleset=ruleset,
+            raw=raw,
         )
 
     def ruleset(self, head: Mapping[str, Any]) -> str:

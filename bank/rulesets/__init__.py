@@ -41,7 +41,7 @@ from typing import Any
 from bank.errors import BankError
 from bank.ruleset import Ruleset
 from bank.state import StateExtension, register_extension
-from board_assets import Edition, register_schema
+from board_assets import Edition, check_schema, register_schema
 
 #: name -> the package that defines its ``RULESET``: adding a ruleset adds one line here
 RULESETS: dict[str, str] = {
@@ -100,8 +100,10 @@ def find(name: str) -> RulesetSpec:
 
 
 def for_edition(edition: Edition) -> RulesetSpec:
-    """The ruleset an edition is played with."""
-    return find(edition.ruleset)
+    """The ruleset an edition is played with, once its schema has checked the edition."""
+    spec = find(edition.ruleset)
+    check_schema(edition, spec.schema)
+    return spec
 
 
 def _load(module: str) -> None:

@@ -148,3 +148,13 @@ def test_the_toy_needs_no_line_of_the_ultime_package() -> None:
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     }
     assert imported and not any(m.startswith("bank.rulesets.ultime") for m in imported)
+
+
+def test_the_registry_checks_an_edition_against_its_ruleset_before_a_game() -> None:
+    """An edition that reached the bank unchecked (here: the toy's file claimed by Ultime) is
+    refused by the Ultime schema when a game is built, naming the file and the field."""
+    from dataclasses import replace
+
+    claimed = replace(load_edition_file(toy.EDITION_FILE), ruleset="ultime")
+    with pytest.raises(EditionError, match=r"toy\.toml: constants\.levels: the unit has 5 rent levels, got 1"):
+        Game(claimed)

@@ -444,9 +444,12 @@ def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
     """``ultibank script FILE``: the SCRIPTS.md contract."""
     extra = load_settings(args.config, args.overrides) if (args.config or args.overrides) else None
+    edition = args.edition
+    if edition is None and extra is not None and "game.edition" in extra.given:
+        edition = extra.edition  # --set game.edition=... or the config file's [game] edition
     return run_script(
         args.file,
-        edition=args.edition,
+        edition=edition,
         data_dir=args.data_dir,
         state_out=args.state,
         rules=extra.rules() if extra else None,

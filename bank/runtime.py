@@ -42,7 +42,7 @@ from bank.unit.io import (
 from bank.unit.machine import Unit
 from board_assets import load_edition
 from drivers.base import DriverError, Panel
-from drivers.deck import Deck, load_deck, simulated_deck
+from drivers.deck import Deck, DeckError, load_deck, simulated_deck
 from drivers.registry import open_panel, open_reader
 from drivers.supervisor import ReaderService
 
@@ -66,7 +66,10 @@ def deck_for(settings: Settings, real_readers: bool) -> Deck:
     configured = str(settings.get("reader", "deck"))
     path = Path(configured).expanduser() if configured else settings.data_dir / DECK_FILE
     if path.exists():
-        return load_deck(path)
+        try:
+            return load_deck(path)
+        except DeckError as err:  # a malformed deck: the message names the file and line
+            raise BankError(str(err)) from err
     if configured:
         raise BankError(f"deck file {path} not found; run `ultibank enroll` to make one")
     if real_readers:

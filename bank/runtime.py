@@ -42,7 +42,7 @@ from bank.unit.io import (
 from bank.unit.machine import Unit
 from board_assets import load_edition
 from drivers.base import DriverError, Panel
-from drivers.deck import Deck, load_deck, simulated_deck
+from drivers.deck import Deck, DeckError, load_deck, simulated_deck
 from drivers.registry import open_panel, open_reader
 from drivers.supervisor import ReaderService
 
@@ -66,7 +66,10 @@ def deck_for(settings: Settings, real_readers: bool) -> Deck:
     configured = str(settings.get("reader", "deck"))
     path = Path(configured).expanduser() if configured else settings.data_dir / DECK_FILE
     if path.exists():
-        return load_deck(path)
+        try:
+            return load_deck(path)
+        except DeckError as err:  # a malformed deck: the message names the file and line
+            raise BankError(str(err)) from err
     if configured:
         raise BankError(f"deck file {path} not found; run `ultibank enroll` to make one")
     if real_readers:
@@ -444,9 +447,12 @@ def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
     """``ultibank script FILE``: the SCRIPTS.md contract."""
     extra = load_settings(args.config, args.overrides) if (args.config or args.overrides) else None
+    edition = args.edition
+    if edition is None and extra is not None and "game.edition" in extra.given:
+        edition = extra.edition  # --set game.edition=... or the config file's [game] edition
     return run_script(
         args.file,
-        edition=args.edition,
+        edition=edition,
         data_dir=args.data_dir,
         state_out=args.state,
         rules=extra.rules() if extra else None,

@@ -365,6 +365,10 @@ def run_script(
     except EditionError as err:
         print(f"{path}: {err}", file=sys.stderr)
         return 2
+    if state_out is not None and str(state_out) != "-" and not Path(state_out).parent.is_dir():
+        # said before the script runs, not after (a traceback once the game was played)
+        print(f"--state {state_out}: no directory {Path(state_out).parent}", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="ultibank-script-") as tmp:
         directory = Path(data_dir) if data_dir is not None else Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
@@ -382,7 +386,11 @@ def run_script(
         if str(state_out) == "-":
             out.write(text)
         else:
-            Path(state_out).write_text(text, encoding="utf-8")
+            try:
+                Path(state_out).write_text(text, encoding="utf-8")
+            except OSError as err:
+                print(f"--state {state_out}: cannot write the state: {err}", file=sys.stderr)
+                return 2
     out.flush()
     transcript.flush()
     return 0

@@ -39,7 +39,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, cast
 
-from bank.errors import CorruptJournal, JournalError
+from bank.errors import CorruptJournal, JournalError, JournalFull
 from bank.events import SCHEMA_VERSION
 
 __all__ = [
@@ -118,10 +118,6 @@ CREATE TABLE quarantine (
 
 class JournalLocked(JournalError):
     """Another process (usually another ultibank) holds the journal."""
-
-
-class JournalFull(JournalError):
-    """The disk holding the journal is full; the transaction was not recorded."""
 
 
 class JournalAccess(JournalError):

@@ -291,6 +291,7 @@ class Journal:
         self._head = b""
         self._last_seq = 0
         self._verified: set[int] = set()
+        self._opened = False
         try:
             existed = self.path.exists() and self.path.stat().st_size > 0
             self._lock()
@@ -298,6 +299,7 @@ class Journal:
             self._prepare()
             self._resume()
             self._open_tip(existed)
+            self._opened = True
         except BaseException:
             self.close()
             raise
@@ -866,7 +868,7 @@ class Journal:
 
     def close(self) -> None:
         """Checkpoint, close the database and release the lock; safe to call twice."""
-        if self._conn is not None and self._lock_fd is not None:
+        if self._opened and self._conn is not None:
             try:
                 self.checkpoint()
             except JournalError as err:  # the WAL keeps the transactions; SQLite retries

@@ -560,9 +560,7 @@ def test_a_tip_that_is_a_symlink_is_refused_and_its_target_untouched(path: Path,
     assert target.read_text() == "keep me"
 
 
-def test_a_journal_moved_aside_starts_a_new_one_without_a_false_alarm(
-    path: Path, clock: FakeClock
-):
+def test_a_journal_moved_aside_starts_a_new_one_without_a_false_alarm(path: Path, clock: FakeClock):
     fill(path, clock, 5)
     path.rename(path.with_name("journal.sqlite.old"))
     with Journal(path) as j:

@@ -18,6 +18,7 @@ protocols of ``drivers.base`` (the command line wires them).
 from __future__ import annotations
 
 import logging
+import math
 import os
 import queue
 import socket
@@ -203,7 +204,7 @@ class Daemon:
     def _wait(self, deadline: float | None, now: float, next_watchdog: float) -> float:
         """How long the inbox may wait: until the next deadline, watchdog ping or idle hook."""
         wait = self.idle_wakeup
-        if deadline is not None:
+        if deadline is not None and not math.isnan(deadline):  # NaN: never due, no busy loop
             wait = min(wait, max(0.0, deadline - now, self._retry_at - now))
         if self.watchdog_seconds:
             wait = min(wait, max(0.0, next_watchdog - now))

@@ -130,6 +130,33 @@ def test_a_failing_tick_neither_ends_nor_spins_the_loop() -> None:
     thread.join(5)
 
 
+class _Deadline:
+    """A unit whose next deadline is *value*, counting how often the loop asks."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+        self.asked = 0
+
+    def handle(self, inp: object) -> list[object]:
+        return []
+
+    def next_deadline(self) -> float:
+        self.asked += 1
+        return self.value
+
+
+@pytest.mark.parametrize("value", [math.inf, math.nan])
+def test_a_deadline_that_never_comes_neither_ends_nor_spins_the_loop(value: float) -> None:
+    unit = _Deadline(value)
+    daemon, thread = _loop(unit)
+    time.sleep(0.5)
+    assert daemon.call(lambda: "alive", timeout=5) == "alive"
+    assert thread.is_alive() and daemon.failure is None
+    assert unit.asked < 20, unit.asked  # it sleeps until an input, not thousands of turns
+    daemon.stop()
+    thread.join(5)
+
+
 def test_a_loop_that_fails_every_turn_makes_run_exit_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

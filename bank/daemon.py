@@ -251,6 +251,8 @@ class Daemon:
         now = self.clock()
         if deadline is not None and now >= deadline and now >= self._retry_at:
             self.feed(Tick(now))
+            if self.unit.next_deadline() == deadline:  # the tick did not move it: no busy loop
+                self._retry_at = now + FAILURE_BACKOFF
 
     def start_thread(self) -> threading.Thread:
         """Run the loop in a thread of its own (when the main thread runs a UI)."""

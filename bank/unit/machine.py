@@ -312,7 +312,11 @@ class Unit:
         """The next time a :class:`Tick` will change something, or None."""
         times = [
             t
-            for t in (self._hold_deadline(), self._step_deadline(), self._fault_retry_at)
+            for t in (
+                self._hold_deadline(),
+                self._step_deadline(),
+                self._fault_retry_at if self.is_on else None,
+            )
             if t is not None
         ]
         return min(times) if times else None

@@ -157,6 +157,24 @@ def test_a_deadline_that_never_comes_neither_ends_nor_spins_the_loop(value: floa
     thread.join(5)
 
 
+def test_a_tick_that_does_not_move_its_deadline_does_not_spin_the_loop() -> None:
+    unit = _Deadline(0.0)  # always due, and a tick changes nothing
+    daemon, thread = _loop(unit)
+    time.sleep(4 * FAILURE_BACKOFF)
+    assert daemon.call(lambda: "alive", timeout=5) == "alive"
+    assert unit.asked < 40, unit.asked
+    daemon.stop()
+    thread.join(5)
+
+
+def test_a_unit_switched_off_while_faulted_waits_quietly(tmp_path: Path) -> None:
+    h, journal = _journalled(tmp_path)
+    _fill(journal)
+    _go_until_fault(h)
+    h.unit.power_off(h.now)
+    assert h.unit.next_deadline() is None  # no retry tick for a unit that is off
+
+
 def test_a_loop_that_fails_every_turn_makes_run_exit_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -155,11 +155,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add(
         "history",
-        help="list stored games; `history show N`, `history export N --csv|--json`",
-        description="The games stored in the journal, the current one and archived ones.",
+        help="list stored games; `history show N`, `history export N --csv|--json`, "
+        "`history backup FILE`",
+        description="The games stored in the journal, the current one and archived ones. "
+        "`history backup FILE` copies the whole journal into FILE, safely, even while the "
+        "daemon runs.",
     )
-    p.add_argument("action", nargs="?", choices=["list", "show", "export"], default="list")
-    p.add_argument("game", nargs="?", type=int)
+    p.add_argument(
+        "action", nargs="?", choices=["list", "show", "export", "backup"], default="list"
+    )
+    p.add_argument("game", nargs="?", metavar="N|FILE", help="a game number; backup: a file")
+    p.add_argument("--overwrite", action="store_true", help="backup: replace an existing FILE")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--csv", action="store_true")
     fmt.add_argument("--json", action="store_true")

@@ -23,7 +23,7 @@ from typing import Any
 
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon, sd_notify
-from bank.errors import BankError, ScriptError
+from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
 from bank.script import Action, parse_script, run_script
@@ -90,9 +90,12 @@ class Runtime:
         self.edition = load_edition(settings.edition)
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.journal: Journal | None = None
+        #: acknowledged transactions found missing when the journal opened (``state``)
+        self.journal_loss: list[str] = []
         self.game = self._open_game()
         self.unit = Unit(self.game, settings.unit())
         self.daemon = Daemon(self.unit, clock=clock)
+        self.daemon.on_idle.append(self._checkpoint)
         self.readers: list[ReaderService] = []
         self.panels: list[Panel] = []
         self.deck: Deck = simulated_deck()
@@ -103,6 +106,9 @@ class Runtime:
         self.journal = Journal(self.settings.data_dir / JOURNAL_FILE)
         for problem in self.journal.recovery:
             print(f"ultibank: journal recovery: {problem}", file=sys.stderr)
+        for loss in self.journal.loss:
+            print(f"ultibank: JOURNAL LOSS: {loss}", file=sys.stderr)
+        self.journal_loss.extend(self.journal.loss)
         try:
             return Game(self.edition, rules=self.settings.rules(), journal=self.journal)
         except BaseException:
@@ -131,6 +137,7 @@ class Runtime:
     def start(self, control: bool = True) -> None:
         """Power the unit on, start the loop, the readers and the control socket."""
         self.daemon.dispatch(self.unit.power_on(self.clock()))
+        self._report_loss()
         self._thread = self.daemon.start_thread()
         for service in self.readers:
             service.start()
@@ -140,6 +147,19 @@ class Runtime:
             log.info("control socket: %s", self.settings.control_socket)
         # systemd (Type=notify): ready only once the journal, readers and panels are up
         sd_notify(f"READY=1\nSTATUS=game in {self.settings.data_dir}")
+
+    def _report_loss(self) -> None:
+        """Loudly, on every panel: the journal lost acknowledged transactions (see open)."""
+        if self.journal_loss:
+            self.daemon.dispatch(self.unit.alert("fault.damaged", "fault.lost"))
+
+    def _checkpoint(self) -> None:
+        """The daemon is idle: fold the WAL into journal.sqlite (a fault is not ours to show)."""
+        if self.journal is not None and self.unit.fault is None:
+            try:
+                self.journal.checkpoint()
+            except JournalError as err:
+                log.warning("idle checkpoint: %s", err)
 
     def stop(self) -> None:
         """Stop everything; every confirmed transaction is already in the journal."""
@@ -173,7 +193,10 @@ class Runtime:
         if self.unit.is_on:
             return []
         self.game = self._open_game()
-        return self.unit.power_on(now, self.game)
+        out = self.unit.power_on(now, self.game)
+        if self.journal is not None and self.journal.loss:
+            out += self.unit.alert("fault.damaged", "fault.lost")
+        return out
 
     def perform(self, action: Action) -> list[Output]:
         """Run one action in real time; returns the outputs it caused."""
@@ -213,6 +236,8 @@ class Runtime:
             data["undo_available"] = self.game.undo_available
             screen = self.daemon.last_screen
             data["screen"] = screen.text() if screen is not None else None
+            data["fault"] = self.unit.fault
+            data["journal_loss"] = self.journal_loss
             return data
 
         result: dict[str, Any] = self.daemon.call(read)
@@ -352,7 +377,16 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         _stop_extras(charts, web)
         runtime.stop()
-    return 0
+    return _loop_status(runtime)
+
+
+def _loop_status(runtime: Runtime) -> int:
+    """0 after a clean stop; 1 if the daemon loop gave up (systemd then restarts the box)."""
+    failure = runtime.daemon.failure
+    if failure is None:
+        return 0
+    print(f"ultibank: the daemon loop stopped: {failure}; exiting with status 1", file=sys.stderr)
+    return 1
 
 
 def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
@@ -406,14 +440,14 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             charts, web = _start_extras(runtime, args)
             if args.screenshot:
                 print("ultibank: --screenshot needs a display; ignored", file=sys.stderr)
-            while not stop.wait(0.5):
+            while not stop.wait(0.5) and not runtime.daemon.stopping:
                 pass
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:
         _stop_extras(charts, web)
         runtime.stop()
-    return 0
+    return _loop_status(runtime)
 
 
 def _screenshot_later(panel: Any, path: Path) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bank.config import RulesConfig, UnitConfig
-from bank.errors import BankError, ScriptError
+from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
 from bank.unit.io import (
@@ -217,6 +217,8 @@ class ScriptRunner:
 
     def _feed(self, inp: Input) -> None:
         self._emit(self.unit.handle(inp))
+        if self.unit.fault is not None:  # a script stops where its journal failed
+            raise JournalError(self.unit.fault)
 
     def _advance(self, seconds: float) -> None:
         """Let time pass, stopping at each deadline of the unit on the way."""

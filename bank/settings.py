@@ -5,7 +5,7 @@ exists) with the tables below; ``--set TABLE.KEY=VALUE`` overrides any value, an
 ones have flags of their own. Unknown tables or keys are refused with a message naming them,
 so a typo never passes silently. Imports the standard library and ``bank.config``.
 
-    [game]    edition, data_dir
+    [game]    edition, data_dir, strict_modes
     [rules]   every field of RulesConfig (auction_seconds, jailed_owner_collects, ...)
     [unit]    idle_seconds, hold_seconds, language
     [reader]  paths (list), deck, rearm_seconds
@@ -26,7 +26,7 @@ from bank.config import RulesConfig, UnitConfig
 from bank.errors import BankError
 
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "game": {"edition": "ultime-fr", "data_dir": ""},
+    "game": {"edition": "ultime-fr", "data_dir": "", "strict_modes": True},
     "rules": {},
     "unit": {"idle_seconds": 10.0, "hold_seconds": 5.0, "language": ""},
     "reader": {"paths": ["sim"], "deck": "", "rearm_seconds": 0.4},

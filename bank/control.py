@@ -3,8 +3,8 @@
 ``ultibank tap prop:16``, ``ultibank press ok`` and ``ultibank state`` connect, send one line
 each, and read one JSON answer per line: ``{"ok": true, "output": [...], "state": {...}}`` or
 ``{"ok": false, "error": "..."}``. Only the owner of the data directory can connect (the
-socket file is created with mode 0600 inside it). Imports the standard library and
-``bank.errors`` only; the daemon supplies the function that runs a line.
+socket file is created with mode 0600 inside it). Imports the standard library,
+``bank.errors`` and ``bank.ratelimit`` only; the daemon supplies the function that runs a line.
 
 What it refuses, so that neither a clumsy user nor a flood can hurt the box:
 
@@ -16,7 +16,8 @@ What it refuses, so that neither a clumsy user nor a flood can hurt the box:
   at most :data:`MAX_LINE` bytes (a longer one is refused, neither echoed nor buffered whole,
   and the connection closed), a line cut short by a disconnect is discarded, never run.
 - When the process is out of file descriptors, ``accept`` backs off and keeps going, and the
-  log says so at most once per :data:`LOG_EVERY_S` (with the count of what it held back).
+  log says so at most once per :data:`bank.ratelimit.LOG_EVERY_S` (with the count of what
+  it held back).
 - The client (:func:`send_lines`) checks with ``SO_PEERCRED`` that the listener runs as the
   same user or root before it trusts an answer.
 """
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from bank.errors import BankError
+from bank.ratelimit import RateLimitedLog
 
 log = logging.getLogger("ultibank.control")
 
@@ -49,8 +51,6 @@ MAX_CLIENTS: Final = 16
 MAX_LINE: Final = 4096
 #: a client silent this long is hung up on (seconds)
 IDLE_TIMEOUT_S: Final = 120.0
-#: a repeated error is logged at most once in this many seconds
-LOG_EVERY_S: Final = 10.0
 #: a Unix socket path holds at most this many bytes (108 with its terminating NUL)
 MAX_SOCKET_PATH: Final = 107
 #: how long a client retries when the daemon's connection queue is full (seconds)
@@ -63,29 +63,6 @@ _TRANSIENT: Final = frozenset({errno.ECONNABORTED, errno.EINTR, errno.EPROTO, er
 
 class ControlError(BankError, ConnectionError):
     """The control socket cannot be set up, or a daemon cannot be trusted or reached."""
-
-
-class RateLimitedLog:
-    """Logs a repeated error at most once per *every* seconds per key, counting the rest."""
-
-    def __init__(self, logger: logging.Logger, every: float = LOG_EVERY_S) -> None:
-        self.logger = logger
-        self.every = every
-        self._next: dict[str, float] = {}
-        self._held: dict[str, int] = {}
-        self._lock = threading.Lock()
-
-    def __call__(self, key: str, level: int, msg: str, *args: Any, exc: bool = False) -> None:
-        now = time.monotonic()
-        with self._lock:
-            if now < self._next.get(key, 0.0):
-                self._held[key] = self._held.get(key, 0) + 1
-                return
-            self._next[key] = now + self.every
-            held = self._held.pop(key, 0)
-        if held:
-            msg += f" ({held} more like this in the last {self.every:g} s not logged)"
-        self.logger.log(level, msg, *args, exc_info=exc)
 
 
 def _kind(mode: int) -> str:

@@ -44,6 +44,7 @@ from bank.charts import (
 )
 from bank.errors import BankError
 from bank.history import describe
+from bank.ratelimit import RateLimitedLog
 from bank.unit.machine import AuctionOffer, AwaitWinner, Bidding, Checking
 from board_assets import Edition
 
@@ -84,6 +85,9 @@ SSE_PER_ADDRESS: Final = 8
 SSE_TOTAL: Final = 64
 #: how often a waiting stream checks that its browser is still there (seconds)
 SSE_CHECK_S: Final = 1.0
+#: connections waiting to be accepted, and taken per wake-up (asyncio retries each one that
+#: fails for want of descriptors: a large backlog multiplies the retries and their log)
+BACKLOG: Final = 16
 
 _SECURITY_HEADERS: Final = {
     "X-Content-Type-Options": "nosniff",
@@ -440,7 +444,7 @@ def _bind(host: str, port: int) -> socket.socket:
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(address)
-            sock.listen(64)
+            sock.listen(BACKLOG)
         except OSError as err:
             sock.close()
             last = err
@@ -487,6 +491,7 @@ class WebServer:
         )
         self._clients: set[_Client] = set()
         self._streams_from: dict[str, int] = {}  # open /events streams per remote address
+        self._warn = RateLimitedLog(log)
         self._latest: tuple[int, bytes] | None = None
         self._dirty = False
         self._refresh_task: asyncio.Task[None] | None = None
@@ -588,6 +593,7 @@ class WebServer:
     def _run(self, sock: socket.socket) -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
+        loop.set_exception_handler(self._loop_error)
         self._loop = loop
         try:
             loop.run_until_complete(self._startup(sock))
@@ -604,13 +610,22 @@ class WebServer:
             loop.run_until_complete(self._shutdown())
             loop.close()
 
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """asyncio's errors (accept failing for want of descriptors...), rate-limited."""
+        message = str(context.get("message", "error in the web view"))
+        exc = context.get("exception")
+        key = f"{message}:{type(exc).__name__}"
+        if isinstance(exc, OSError):  # a known condition (no descriptors): no traceback
+            message, exc = f"{message}: {exc.strerror or exc}", None
+        self._warn(key, logging.ERROR, "web view: %s", message, exc=exc or False)
+
     async def _startup(self, sock: socket.socket) -> None:
         self._closing = asyncio.Event()
         runner = web.AppRunner(
             self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0
         )
         await runner.setup()
-        await web.SockSite(runner, sock).start()
+        await web.SockSite(runner, sock, backlog=BACKLOG).start()
         self._runner = runner
 
     def _begin_close(self) -> None:

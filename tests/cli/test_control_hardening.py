@@ -452,3 +452,62 @@ def test_state_when_the_backlog_is_full_is_a_one_line_message(tmp_path: Path) ->
                 s.close()
     line = one_line_error(out)
     assert "busy" in line and str(path) in line
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_a_web_flood_neither_kills_the_control_socket_nor_floods_the_log(
+    tmp_path: Path, daemons: Callable[..., Daemon]
+) -> None:
+    pytest.importorskip("aiohttp")
+    port = _free_port()
+    d = daemons(tmp_path / "data", "--web", "--web-port", str(port))
+    deadline = time.monotonic() + 15
+    while True:  # the web view starts just after the control socket
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+            break
+        assert time.monotonic() < deadline, "the web view did not start"
+        time.sleep(0.05)
+    pid = d.proc.pid
+    soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
+    resource.prlimit(pid, resource.RLIMIT_NOFILE, (_open_fds(pid) + 8, hard))
+    flood: list[socket.socket] = []
+    try:
+        failures = 0
+        while failures < 5:  # any local user can do this: the view has no login
+            s = socket.socket()
+            s.settimeout(0.2)
+            try:
+                s.connect(("127.0.0.1", port))
+                s.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            except OSError:  # its queue is full too
+                s.close()
+                failures += 1
+                continue
+            flood.append(s)
+        time.sleep(3.0)  # the daemon out of descriptors for a while
+        assert len(flood) > 8
+    finally:
+        for s in flood:
+            s.close()
+    resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            assert d.state(timeout=5)["players"] == []
+            break
+        except (ConnectionError, TimeoutError):
+            assert time.monotonic() < deadline, "the control socket never answered again"
+            time.sleep(0.2)
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"GET /state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert s.recv(12) == b"HTTP/1.1 200"
+    log = d.stop()
+    assert "out of system resource" in log
+    assert "Traceback" not in log
+    assert len(log) < 5000, log[-3000:]  # was megabytes: one line per 10 s, with a count

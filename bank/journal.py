@@ -310,8 +310,13 @@ class Journal:
         lock_path = self.path.with_name(self.path.name + ".lock")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            # O_NOFOLLOW: a link planted there must not make the bank write into another file
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except OSError as err:
+            if err.errno == errno.ELOOP:
+                raise JournalError(
+                    f"{lock_path} is a symbolic link: refusing to follow it; remove the link"
+                ) from err
             raise _translate_os(err, self.path, "opening the journal") from err
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -23,6 +23,7 @@ from typing import Any
 
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon, sd_notify
+from bank.datadir import prepare_data_dir
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
@@ -50,6 +51,8 @@ log = logging.getLogger("ultibank")
 
 JOURNAL_FILE = "journal.sqlite"
 DECK_FILE = "deck.toml"
+#: the longest ``wait`` or ``hold`` a control line may ask for (seconds, all its actions together)
+MAX_CONTROL_SECONDS = 60.0
 
 
 def output_line(out: Output) -> str:
@@ -88,7 +91,7 @@ class Runtime:
         self.settings = settings
         self.clock = clock
         self.edition = load_edition(settings.edition)
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        prepare_data_dir(settings.data_dir, strict=bool(settings.get("game", "strict_modes")))
         self.journal: Journal | None = None
         #: acknowledged transactions found missing when the journal opened (``state``)
         self.journal_loss: list[str] = []
@@ -101,6 +104,7 @@ class Runtime:
         self.deck: Deck = simulated_deck()
         self.control: ControlServer | None = None
         self._thread: threading.Thread | None = None
+        self._control_lock = threading.Lock()  # one control line acts at a time
 
     def _open_game(self) -> Game:
         self.journal = Journal(self.settings.data_dir / JOURNAL_FILE)
@@ -142,7 +146,10 @@ class Runtime:
         for service in self.readers:
             service.start()
         if control:
-            self.control = ControlServer(self.settings.control_socket, self.handle_line)
+            sock = self.settings.control_socket
+            self.control = ControlServer(
+                sock, self.handle_line, trusted_dir=sock.parent == self.settings.data_dir
+            )
             self.control.start()
             log.info("control socket: %s", self.settings.control_socket)
         # systemd (Type=notify): ready only once the journal, readers and panels are up
@@ -198,34 +205,60 @@ class Runtime:
             out += self.unit.alert("fault.damaged", "fault.lost")
         return out
 
-    def perform(self, action: Action) -> list[Output]:
-        """Run one action in real time; returns the outputs it caused."""
-        seen: list[Output] = []
+    def _own(self, fn: Callable[[], object], seen: list[Output]) -> None:
+        """Run *fn* in the loop thread; add to *seen* the outputs it, and only it, caused."""
+
+        def run() -> list[Output]:
+            mine: list[Output] = []
+            self.daemon.listeners.append(mine.append)
+            try:
+                fn()
+            finally:
+                self.daemon.listeners.remove(mine.append)
+            return mine
+
+        seen.extend(self.daemon.call(run))
+
+    def _sleep(self, seconds: float, seen: list[Output]) -> None:
+        """Let *seconds* pass; add to *seen* what the unit showed meanwhile (its timeouts)."""
         self.daemon.listeners.append(seen.append)
         try:
-            d = self.daemon
-            if action.verb == "tap":
-                card, uid = action.tapped(self.deck)
-                d.call(lambda: d.feed(CardTapped(self.clock(), card, uid, "control")))
-                d.call(lambda: d.feed(CardLifted(self.clock(), uid, "control")))
-            elif action.verb in ("press", "hold"):
-                for b in action.buttons:
-                    d.call(partial(d.feed, ButtonPressed(self.clock(), b)))
-                if action.verb == "hold":
-                    time.sleep(action.seconds)
-                for b in reversed(action.buttons):
-                    d.call(partial(d.feed, ButtonReleased(self.clock(), b)))
-            elif action.verb == "wait":
-                time.sleep(action.seconds)
-            elif action.verb == "power":
-                d.call(lambda: d.dispatch(self._power(action.on)))
-            elif action.verb == "reader":
-                d.call(lambda: d.feed(ReaderStatus(self.clock(), action.on, "control")))
-            elif action.verb == "panel":
-                d.call(lambda: d.feed(PanelStatus(self.clock(), action.on, "control")))
-            d.call(lambda: None)  # let anything the action queued run first
+            time.sleep(seconds)
         finally:
             self.daemon.listeners.remove(seen.append)
+
+    def perform(self, action: Action) -> list[Output]:
+        """Run one action in real time; returns the outputs it caused.
+
+        A button pressed is released even if the action fails half-way. Call it under the
+        control lock (:meth:`handle_line` does): a ``wait`` reports what the unit showed
+        during it, which must not be another client's doing.
+        """
+        seen: list[Output] = []
+        d = self.daemon
+        if action.verb == "tap":
+            card, uid = action.tapped(self.deck)
+            self._own(lambda: d.feed(CardTapped(self.clock(), card, uid, "control")), seen)
+            self._own(lambda: d.feed(CardLifted(self.clock(), uid, "control")), seen)
+        elif action.verb in ("press", "hold"):
+            pressed: list[Any] = []
+            try:
+                for b in action.buttons:
+                    self._own(partial(d.feed, ButtonPressed(self.clock(), b)), seen)
+                    pressed.append(b)
+                if action.verb == "hold":
+                    self._sleep(action.seconds, seen)
+            finally:
+                for b in reversed(pressed):
+                    self._own(partial(d.feed, ButtonReleased(self.clock(), b)), seen)
+        elif action.verb == "wait":
+            self._sleep(action.seconds, seen)
+        elif action.verb == "power":
+            self._own(lambda: d.dispatch(self._power(action.on)), seen)
+        elif action.verb == "reader":
+            self._own(lambda: d.feed(ReaderStatus(self.clock(), action.on, "control")), seen)
+        elif action.verb == "panel":
+            self._own(lambda: d.feed(PanelStatus(self.clock(), action.on, "control")), seen)
         return seen
 
     def state(self) -> dict[str, Any]:
@@ -251,9 +284,17 @@ class Runtime:
             actions = parse_script(line, "control")
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
+        seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))
+        if seconds > MAX_CONTROL_SECONDS:  # checked before anything is pressed
+            return {
+                "ok": False,
+                "error": f"{line.strip()[:40]}: a control line waits or holds at most "
+                f"{MAX_CONTROL_SECONDS:g} s",
+            }
         outputs: list[Output] = []
-        for action in actions:
-            outputs.extend(self.perform(action))
+        with self._control_lock:
+            for action in actions:
+                outputs.extend(self.perform(action))
         return {"ok": True, "output": [output_line(o) for o in outputs]}
 
 

@@ -8,7 +8,7 @@ one-line message names the key, the value and what is allowed, wherever the valu
 (the file, ``--set``, a flag or ``$ULTIBANK_DATA_DIR``). Imports the standard library,
 ``bank.config``, ``bank.unit.text`` (the languages) and ``board_assets`` (the edition names).
 
-    [game]    edition, data_dir
+    [game]    edition, data_dir, strict_modes
     [rules]   every field of RulesConfig (auction_seconds, jailed_owner_collects, ...)
     [unit]    idle_seconds, hold_seconds, language
     [reader]  paths (list), deck, rearm_seconds
@@ -32,7 +32,7 @@ from bank.unit.text import LANGUAGES
 from board_assets import edition_names
 
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "game": {"edition": "ultime-fr", "data_dir": ""},
+    "game": {"edition": "ultime-fr", "data_dir": "", "strict_modes": True},
     "rules": {},
     "unit": {"idle_seconds": 10.0, "hold_seconds": 5.0, "language": ""},
     "reader": {"paths": ["sim"], "deck": "", "rearm_seconds": 0.4},

@@ -171,7 +171,7 @@ _PIN = NumberRange(0, 27, whole=True, unit="(a BCM GPIO number)")
 
 #: every key outside [rules] (RulesConfig checks its own), with what it accepts
 SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
-    "game": {"edition": _edition, "data_dir": _text},
+    "game": {"edition": _edition, "data_dir": _text, "strict_modes": _flag},
     "unit": {
         "idle_seconds": NumberRange(1, 3600, unit="seconds").check,
         # below 0.2 s an ordinary press of X would already archive the game

@@ -99,7 +99,7 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     mount = tmp_path / "data"
     mount.mkdir()
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+        ["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", str(mount)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     if done.returncode != 0:

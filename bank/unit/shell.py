@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Any, Final
 
 from bank import rulesets
 from bank.commands import Command, NewGame, Undo
@@ -219,6 +219,14 @@ class UnitShell:
             self._on_release(inp.button)
         elif isinstance(inp, CardLifted | Tick):
             pass
+
+    def auction_view(self, now: float) -> dict[str, Any] | None:
+        """The auction in progress, for the web view (None: none; a ruleset's unit says)."""
+        return None
+
+    def checking(self) -> int | None:
+        """The property shown and waiting for a bank card, if any (a ruleset's unit says)."""
+        return None
 
     def next_deadline(self) -> float | None:
         """The next time a :class:`Tick` will change something, or None."""

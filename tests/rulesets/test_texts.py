@@ -16,5 +16,5 @@ def test_the_ultime_texts_are_the_ultime_packages_and_are_said() -> None:
 
 def test_a_message_id_is_defined_once() -> None:
     text.register_messages(ultime_text.MESSAGES)  # again: nothing changes
-    with pytest.raises(ValueError, match="defined twice: menu.jail"):
+    with pytest.raises(ValueError, match=r"defined twice: menu\.jail"):
         text.register_messages({"menu.jail": {"fr": "Geôle", "en": "Gaol"}})

@@ -4,6 +4,7 @@ A ruleset plays random games made of the commands every ruleset shares (new game
 auction sale, give up a property, undo, and resets) and, when :data:`OWN_COMMANDS` has an
 entry for it, its own commands, legal and illegal alike, and must keep:
 
+- **the rules say what happened**: every accepted command comes with an outcome;
 - **replay equals live**: a game re-opened from its journal has exactly the live state;
 - **undo restores the exact state**: after an accepted undo the state equals, field for field,
   the state before the undo group's first transaction;
@@ -33,7 +34,7 @@ from bank.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Und
 from bank.errors import BankError
 from bank.events import Event, register_events
 from bank.game import Game
-from bank.ruleset import Decision
+from bank.ruleset import Decision, Outcome
 from bank.state import GameState
 from board_assets import EDITIONS_DIR, Edition, load_edition_file
 from tests.support import toy
@@ -152,6 +153,7 @@ def play_and_check(edition: Edition, seed: int) -> int:
             undos += 1
             undo_to = None
         else:
+            assert isinstance(tx.outcome, Outcome), f"{command} was accepted without an outcome"
             before[tx.seq] = state
             undo_to = before[tx.undo_group] if tx.undo_group is not None else None
         balances, bank = audited_balances(journal.records())

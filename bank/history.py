@@ -1,7 +1,9 @@
 """``ultibank history``: list stored games, show one game's transactions, export them.
 
-Reads the journal only. A running daemon holds the journal's lock; this command then says so
-rather than reading a game that is changing under it. Imports the bank.
+Reads the journal only, and never writes it: the file is opened read-only (an SQLite
+``mode=ro`` URI, without taking the journal's lock), so it works beside a running daemon; in
+WAL mode a reader sees every committed transaction and never blocks the writer. Imports the
+bank.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import argparse
 import csv
 import io
 import json
+import logging
+import sqlite3
 import sys
 import time
 from collections.abc import Iterable
@@ -17,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bank.errors import BankError
-from bank.journal import Journal, StoredRecord
+from bank.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord
 from bank.settings import Settings
 
 JOURNAL_NAME = "journal.sqlite"
@@ -69,11 +73,67 @@ def export_rows(entries: Iterable[StoredRecord]) -> list[dict[str, Any]]:
     return rows
 
 
+class ReadOnlyJournal(Journal):
+    """A journal opened for reading beside the daemon that writes it.
+
+    It takes no lock and opens the file with SQLite's ``mode=ro``: it cannot create, repair
+    or write anything. A damaged tail the daemon would set aside is reported in
+    :attr:`recovery` and left in place.
+    """
+
+    def _lock(self) -> None:
+        """No lock: the daemon's lock keeps writers out, and readers are welcome."""
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                f"{self.path.absolute().as_uri()}?mode=ro",
+                uri=True,
+                timeout=5.0,
+                isolation_level=None,
+            )
+            conn.execute("PRAGMA query_only=ON")
+        except sqlite3.Error as err:
+            raise BankError(f"cannot read the journal {self.path}: {err}") from err
+        return conn
+
+    def _prepare(self) -> None:
+        """Refuse a file that is not an ultibank journal; never create or convert one."""
+        try:
+            app_id = self._db().execute("PRAGMA application_id").fetchone()[0]
+        except sqlite3.Error as err:
+            raise BankError(f"cannot read the journal {self.path}: {err}") from err
+        if app_id == 0:
+            raise BankError(f"no games stored yet in {self.path.parent} (the journal is empty)")
+        if app_id != APPLICATION_ID:
+            raise BankError(f"{self.path} is an SQLite database, but not an ultibank journal")
+
+    def _quarantine(self, game_id: int, good: int, seq: int, why: str) -> None:
+        message = (
+            f"game {game_id}: record {seq} {why}; the daemon sets it and the records after it "
+            f"aside when it next opens the journal"
+        )
+        self.recovery.append(message)
+        logging.getLogger(__name__).warning("journal: %s", message)
+
+
 def _open(settings: Settings) -> Journal:
     path = settings.data_dir / JOURNAL_NAME
     if not path.exists():
         raise BankError(f"no games stored in {settings.data_dir} (no {JOURNAL_NAME})")
-    return Journal(path)
+    return ReadOnlyJournal(path)
+
+
+def game_status(journal: Journal, game: GameInfo) -> str:
+    """``archived`` after a reset, ``finished`` at game over before one, else ``current``."""
+    if game.archived:
+        return "archived"
+    over = False
+    for entry in journal.entries(game.id):
+        for event in entry.record.get("events", []):
+            if event.get("kind") == "game_ended":
+                over = bool(event.get("ended", True))
+    return "finished" if over else "current"
 
 
 def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
@@ -85,7 +145,7 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
             if not games:
                 print("no games stored yet", file=out)
             for g in games:
-                status = "archived" if g.archived else "current"
+                status = game_status(journal, g)
                 players = g.meta.get("players", "")
                 edition = g.meta.get("edition", "")
                 print(

@@ -139,6 +139,8 @@ def game_status(journal: Journal, game: GameInfo) -> str:
 def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
     """List games, or show/export one."""
     out = sys.stdout
+    if args.action != "export" and (args.output or args.csv or args.json):
+        raise BankError("--output, --csv and --json go with `history export N`")
     with _open(settings) as journal:
         games = journal.games()
         if args.action == "list":

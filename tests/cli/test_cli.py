@@ -84,17 +84,10 @@ def daemon(tmp_path: Path):  # type: ignore[no-untyped-def]
     procs: list[subprocess.Popen[str]] = []
 
     def start() -> subprocess.Popen[str]:
-        p = subprocess.Popen(
-            [sys.executable, "-m", "bank.cli", "run", "--reader", "sim", "--panel", "sim"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        p = _start_daemon(
+            ["--reader", "sim", "--panel", "sim"], env, tmp_path / "data" / "control.sock"
+        )
         procs.append(p)
-        sock = tmp_path / "data" / "control.sock"
-        deadline = time.monotonic() + 15
-        while not sock.exists():
-            assert p.poll() is None, p.communicate()[1]
-            assert time.monotonic() < deadline, "the daemon did not open its control socket"
-            time.sleep(0.02)
         return p
 
     def ctl(*args: str) -> subprocess.CompletedProcess[str]:

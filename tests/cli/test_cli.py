@@ -338,6 +338,10 @@ def test_a_screenshot_run_exits_once_the_file_is_written(tmp_path: Path) -> None
     out = ultibank("emulate", "--screenshot", str(shot), env=env, stdin=subprocess.DEVNULL)
     assert shot.read_bytes().startswith(b"\x89PNG")
     assert f"screenshot saved to {shot}" in out.stderr
+    bad = ultibank("emulate", "--screenshot", str(shot / "y.png"), env=env, check=False,
+                   stdin=subprocess.DEVNULL)  # fmt: skip
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert bad.stderr.splitlines()[-1].startswith(f"ultibank: the screenshot {shot}/y.png failed")
     no_window = {k: v for k, v in env.items() if k not in ("DISPLAY", "SDL_VIDEODRIVER")}
     refused = ultibank("emulate", "--screenshot", str(shot), env=no_window, check=False)
     assert refused.returncode == 1 and "--screenshot needs the window" in refused.stderr

@@ -153,7 +153,8 @@ def setting(tmp_path: Path) -> tuple[dict[str, str], dict[str, str]]:
     regular.write_text("not a directory\n")
     script = tmp_path / "ok.tap"
     script.write_text("tap bank:1\ntap bank:2\npress ok\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    hidden = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")  # other tests set a driver
+    env = {k: v for k, v in os.environ.items() if k not in hidden}
     env.update(
         ULTIBANK_DATA_DIR=str(tmp_path / "data"),
         XDG_CONFIG_HOME=str(tmp_path / "config"),

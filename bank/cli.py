@@ -424,7 +424,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     module_name, func_name = handlers[args.command].split(":")
     import importlib
 
-    if args.command == "emulate":
+    if args.command == "emulate" and not args.terminal:
         _quiet_alsa()
     settings = _settings(args) if args.command != "script" else None
     func: Any = getattr(importlib.import_module(module_name), func_name)

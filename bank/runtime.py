@@ -434,6 +434,7 @@ def _screenshot_later(
         failed.append(err)
     finally:
         stop.set()
+        panel.close()  # wakes a window loop that sleeps until its next event
 
 
 def cmd_control(args: argparse.Namespace, settings: Settings) -> int:

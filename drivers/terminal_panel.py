@@ -20,7 +20,9 @@ Enter, ``o``               ✓ (press and release)
 ``q``                      quit (the ``on_quit`` callback)
 =========================  =====================================================
 
-In line mode an empty line is ✓ and a line ends a ``p``/``e`` number.
+In line mode an empty line is ✓ and a line ends a ``p``/``e`` number. At the end of the input
+(a file or a pipe ran out, Ctrl-D on an empty line) the ``on_eof`` callback is called once
+the last line and any hold it started are done; without one, screens go on being shown.
 Imports ``bank.unit.io``, ``drivers.base``, ``drivers.charlcd`` and the standard library.
 """
 
@@ -198,6 +200,7 @@ class TerminalPanel:
         *,
         clock: Callable[[], float] = time.monotonic,
         on_quit: Callable[[], None] | None = None,
+        on_eof: Callable[[], None] | None = None,
         style: str = "block",
         bell: bool = True,
         hold_seconds: float = HOLD_SECONDS,
@@ -213,6 +216,7 @@ class TerminalPanel:
         self._out = stdout if stdout is not None else sys.stdout
         self._clock = clock
         self.on_quit = on_quit
+        self.on_eof = on_eof
         self._style = style
         self._bell = bell
         self._hold = hold_seconds
@@ -308,7 +312,8 @@ class TerminalPanel:
             except OSError:
                 return
             if not data:
-                return  # end of input: keep showing screens, stop reading
+                self._end_of_input(pending)
+                return
             if raw:
                 self._run(self._keys.keys(data.decode("utf-8", errors="replace")))
                 continue
@@ -316,6 +321,18 @@ class TerminalPanel:
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
                 self._run(self._keys.line(line.decode("utf-8", errors="replace")))
+
+    def _end_of_input(self, pending: bytes) -> None:
+        """Run a last line without its newline, let holds finish, then call ``on_eof``."""
+        if pending.strip():
+            self._run(self._keys.line(pending.decode("utf-8", errors="replace")))
+        if self.on_eof is None:
+            return  # keep showing screens, stop reading
+        for timer in list(self._timers):
+            join = getattr(timer, "join", None)
+            if join is not None:
+                join()
+        self.on_eof()
 
     def _emit(self, item: Input) -> None:
         if self._post is not None:

@@ -23,7 +23,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bank.unit.io import (
@@ -89,6 +89,7 @@ def display_available() -> bool:
 class _Shot:
     path: Path
     done: threading.Event
+    failed: list[str] = field(default_factory=list)  # why it could not be saved
 
 
 @dataclass(slots=True)
@@ -261,11 +262,13 @@ class PygamePanel:
             self._draw()
             pygame.image.save(self.window, str(path))
             return path
-        done = threading.Event()
-        self._inbox.put(_Shot(path, done))
+        shot = _Shot(path, threading.Event())
+        self._inbox.put(shot)
         self._wake.set()
-        if not done.wait(timeout):
+        if not shot.done.wait(timeout):
             raise PanelError(f"the emulator did not save {path} within {timeout} s")
+        if shot.failed:
+            raise PanelError(shot.failed[0])
         return path
 
     # ------------------------------------------------------------ inputs
@@ -461,6 +464,8 @@ class PygamePanel:
                 try:
                     self._draw()
                     pygame.image.save(self.window, str(item.path))
+                except pygame.error as err:  # a bad path: the caller says so, the window goes on
+                    item.failed.append(str(err))
                 finally:
                     item.done.set()
 

@@ -231,12 +231,13 @@ def test_a_reader_that_stops_early_gets_no_broken_pipe_message(tmp_path: Path) -
     """`ultibank history show 1 | head -1`: the rest of the output is dropped without a word."""
     data = tmp_path / "data"
     script = tmp_path / "g.tap"
-    script.write_text("tap bank:1\ntap bank:2\npress ok\n" + "tap prop:5\ntap bank:2\n" * 400)
+    script.write_text("tap bank:1\ntap bank:2\npress ok\n" + "tap prop:5\ntap bank:2\n" * 4000)
     subprocess.run(
         [sys.executable, "-m", "bank.cli", "script", str(script), "--data-dir", str(data)],
         cwd=ROOT, check=True, capture_output=True, timeout=120,
     )  # fmt: skip
     env = dict(os.environ, ULTIBANK_DATA_DIR=str(data), PYTHONPATH=str(ROOT))
+    # about 200 kB: more than a pipe holds, so the writer meets the closed pipe
     shell = f"{sys.executable} -m bank.cli history show 1 | head -1"
     out = subprocess.run(
         ["bash", "-o", "pipefail", "-c", shell],

@@ -120,7 +120,7 @@ class Runtime:
             self.daemon.post,
             self.deck,
             self.clock,
-            rearm_s=float(self.settings.get("reader", "rearm_seconds")),
+            rearm_s=self.settings.rearm_seconds,  # None: the reader's own re-arm
         )
         self.readers.append(service)
         self.daemon.feedback.append(service)

@@ -29,7 +29,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "game": {"edition": "ultime-fr", "data_dir": ""},
     "rules": {},
     "unit": {"idle_seconds": 10.0, "hold_seconds": 5.0, "language": ""},
-    "reader": {"paths": ["sim"], "deck": "", "rearm_seconds": 0.4},
+    "reader": {"paths": ["sim"], "deck": "", "rearm_seconds": "auto"},
     "panel": {
         "backends": ["terminal"],
         "serial_port": "/dev/ultibank-panel",
@@ -88,6 +88,12 @@ class Settings:
         s = str(self.raw["control"]["socket"])
         return Path(s).expanduser() if s else self.data_dir / "control.sock"
 
+    @property
+    def rearm_seconds(self) -> float | None:
+        """``reader.rearm_seconds``; None for ``auto`` (each reader's own re-arm)."""
+        value = self.raw["reader"]["rearm_seconds"]
+        return None if value == "auto" else float(value)
+
     def rules(self) -> RulesConfig:
         return RulesConfig.from_mapping(dict(self.raw["rules"]))
 
@@ -118,6 +124,15 @@ def _check_type(where: str, default: Any, value: Any) -> Any:
     return value
 
 
+def _check_rearm(where: str, value: Any) -> Any:
+    # "auto": each reader's own re-arm (drivers.debounce.rearm_for_poll); else seconds >= 0
+    if value == "auto":
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise SettingsError(f"{where}: expected auto or a number of seconds >= 0, got {value!r}")
+    return float(value)
+
+
 def _merge(raw: dict[str, dict[str, Any]], table: str, key: str, value: Any, where: str) -> None:
     if table not in DEFAULTS:
         raise SettingsError(f"{where}: unknown table [{table}]; known: {', '.join(DEFAULTS)}")
@@ -128,6 +143,9 @@ def _merge(raw: dict[str, dict[str, Any]], table: str, key: str, value: Any, whe
     if key not in DEFAULTS[table]:
         known = ", ".join(DEFAULTS[table])
         raise SettingsError(f"{where}: unknown key {table}.{key}; known: {known}")
+    if (table, key) == ("reader", "rearm_seconds"):
+        raw[table][key] = _check_rearm(f"{where}: {table}.{key}", value)
+        return
     raw[table][key] = _check_type(f"{where}: {table}.{key}", DEFAULTS[table][key], value)
 
 

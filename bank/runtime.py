@@ -481,7 +481,15 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
             panel.start(lambda inp: None)
             panels.append(panel)
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        return int(enroll(reader, Path(deck_path), only=args.only, panels=panels))
+        return int(
+            enroll(
+                reader,
+                Path(deck_path),
+                only=args.only,
+                panels=panels,
+                rearm_s=settings.rearm_seconds,
+            )
+        )
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:

@@ -569,33 +569,41 @@ class PcscBackend:
 
 
 def _wait_for_card(
-    sc: _Scard, context: Any, reader: str, deadline: float, stale: int | None = None
+    sc: _Scard, context: Any, reader: str, deadline: float, after: int | None = None
 ) -> tuple[bytes, int]:
-    """(ATR, event counter) of the card on *reader*; TagError if none by *deadline*.
+    """(ATR, reader state) of the card laid on *reader*; TagError if none by *deadline*.
 
-    A card whose event counter is *stale* is the one that just stopped answering: it is
-    skipped until pcscd notices it has gone and reports the next card (a new counter).
+    *after* is the reader state in which a tag just did not answer. Until its next look at
+    the reader pcscd still lists a tag that has left, and a tag laid in its place may even be
+    listed under the same state (vpcd), so this first waits for the state to change or for
+    one of pcscd's poll periods to pass, whichever comes first, and then looks again.
     """
     s = sc.s
-    state = s.SCARD_STATE_UNAWARE
+    state = s.SCARD_STATE_UNAWARE if after is None else after
+    patience = None if after is None else time.monotonic() + PCSCD_POLL_S
     while True:
-        left_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
+        until = deadline if patience is None else min(deadline, patience)
+        left_ms = int(max(0.0, until - time.monotonic()) * 1000)
         rc, found = s.SCardGetStatusChange(context, left_ms, [(reader, state)])
         rc = _code(rc)
         sc.service_gone(rc, f"waiting for a tag on {reader}")
         if rc == s.SCARD_S_SUCCESS:
+            patience = None  # pcscd has looked again: take what it reports
             _, raw_state, atr = found[0]
             state = int(raw_state) & 0xFFFFFFFF
             if state & (s.SCARD_STATE_UNKNOWN | s.SCARD_STATE_UNAVAILABLE):
                 raise ReaderError(f"reader {reader!r} was unplugged")
-            present = state & s.SCARD_STATE_PRESENT and not state & s.SCARD_STATE_MUTE
-            if present and state >> 16 != stale:
-                return bytes(atr), state >> 16
+            if state & s.SCARD_STATE_PRESENT and not state & s.SCARD_STATE_MUTE:
+                return bytes(atr), state & ~s.SCARD_STATE_CHANGED
             state &= ~s.SCARD_STATE_CHANGED
         elif rc not in (s.SCARD_E_TIMEOUT, s.SCARD_E_CANCELLED):
             raise ReaderError(f"watching {reader!r} failed: {sc.message(rc)}")
-        if time.monotonic() >= deadline:
+        now = time.monotonic()
+        if now >= deadline:
             raise TagError(f"no tag was laid on {reader} within the time allowed")
+        if patience is not None and now >= patience:
+            # a poll period without a change: the tag pcscd lists is the one to try again
+            patience, state = None, s.SCARD_STATE_UNAWARE
 
 
 def _check_static_locks(header: bytes, pages: range) -> None:
@@ -630,7 +638,8 @@ def write_card(
     pcscd reports a tag taken away only at its next look at the reader (every 400 ms for a
     polling reader), and until then connecting to it succeeds: a write started at once after
     the previous tag left finds a card that does not answer. That is not a torn write (nothing
-    was written): the write waits, within *timeout*, for pcscd to report the next tag.
+    was written): the write looks again after pcscd's next poll, within *timeout*, and writes
+    the tag lying there then.
     """
     name_filter = parse_path(path) if path.strip().lower().startswith("pcsc") else path.strip()
     sc = _Scard(_import_scard())
@@ -639,11 +648,11 @@ def write_card(
     deadline = time.monotonic() + timeout
     try:
         reader = choose_reader(sc.readers(context), name_filter)
-        stale: int | None = None  # the event counter of a tag that did not answer
+        after: int | None = None  # the reader state in which a tag did not answer
         last: _CutShort | None = None
         while True:
             try:
-                atr, counter = _wait_for_card(sc, context, reader, deadline, stale)
+                atr, state = _wait_for_card(sc, context, reader, deadline, after)
             except TagError:
                 if last is None:
                     raise TagError(f"no tag was laid on {reader} within {timeout:g} s") from None
@@ -655,7 +664,7 @@ def write_card(
                 return _write_on(sc, context, reader, atr, message, overwrite)
             except _NothingWritten as err:
                 log.info("the tag on %s did not answer (%s): waiting for the next one", reader, err)
-                stale, last = counter, err
+                after, last = state, err
     finally:
         sc.release(context)
 

@@ -237,19 +237,16 @@ def test_a_card_lying_still_is_one_tap(
     assert card.atr_requests - polls >= 4, "pcscd was not polling the card meanwhile"
 
 
-def taps_and_lifts(inbox: queue.Queue[Input], until_lifts: int, timeout: float) -> list[Input]:
-    """Taps and lifts from *inbox* until *until_lifts* lifts came (or *timeout* passed)."""
+def taps_and_lifts(inbox: queue.Queue[Input], quiet: float) -> list[Input]:
+    """Taps and lifts from *inbox* until none has come for *quiet* seconds."""
     seen: list[Input] = []
-    deadline = time.monotonic() + timeout
-    while sum(isinstance(i, CardLifted) for i in seen) < until_lifts:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        with contextlib.suppress(queue.Empty):
-            item = inbox.get(timeout=left)
-            if isinstance(item, CardTapped | CardLifted):
-                seen.append(item)
-    return seen
+    while True:
+        try:
+            item = inbox.get(timeout=quiet)
+        except queue.Empty:
+            return seen
+        if isinstance(item, CardTapped | CardLifted):
+            seen.append(item)
 
 
 def lay_lift_lay(slot: Slot, dwell: float, lift: float, rounds: int) -> None:
@@ -272,12 +269,13 @@ def lay_lift_lay(slot: Slot, dwell: float, lift: float, rounds: int) -> None:
 
 @pytest.mark.pcscd
 def test_a_short_lift_on_pcscd_is_one_tap_with_the_default_rearm(slot: Slot, pcscd: Pcscd) -> None:
-    """Lay 0.6 s, lift 0.1 s, lay again (three times): one tap, as the player meant."""
+    """Lay 0.6 s, lift 0.1 s, lay again (five times): one tap, as the player meant."""
     inbox: queue.Queue[Input] = queue.Queue()
-    with ReaderService(PcscBackend(slot.path), inbox.put, DECK) as service:
+    backend = PcscBackend(slot.path)
+    with ReaderService(backend, inbox.put, DECK) as service:
         assert service.wait_connected(3.0)
-        lay_lift_lay(slot, dwell=0.6, lift=0.1, rounds=3)
-        seen = taps_and_lifts(inbox, until_lifts=1, timeout=4.0)
+        lay_lift_lay(slot, dwell=0.6, lift=0.1, rounds=5)
+        seen = taps_and_lifts(inbox, quiet=service.debouncer.rearm_s + 2 * backend.poll_s)
     taps = [i for i in seen if isinstance(i, CardTapped)]
     assert len(taps) == 1, f"a 0.1 s lift on pcscd counted as a new tap: {seen}"
     assert isinstance(seen[-1], CardLifted), f"the final lift was never posted: {seen}"
@@ -292,7 +290,7 @@ def test_a_lift_longer_than_the_rearm_on_pcscd_is_a_new_tap(slot: Slot, pcscd: P
     with ReaderService(backend, inbox.put, DECK) as service:
         assert service.wait_connected(3.0)
         lay_lift_lay(slot, dwell=0.6, lift=lift, rounds=1)
-        seen = taps_and_lifts(inbox, until_lifts=2, timeout=4.0)
+        seen = taps_and_lifts(inbox, quiet=service.debouncer.rearm_s + 2 * backend.poll_s)
     assert [type(i) for i in seen] == [CardTapped, CardLifted, CardTapped, CardLifted], seen
 
 

@@ -88,14 +88,13 @@ def _taps(inbox: queue.Queue[Input], settle: float) -> int:
     """
     taps = lifts = 0
     while True:
+        done = taps and lifts >= taps  # every card tapped has been lifted: the trial is over
         try:
-            item = inbox.get(timeout=settle)
+            item = inbox.get(timeout=0.3 if done else settle)
         except queue.Empty:
             return taps
         taps += isinstance(item, CardTapped)
         lifts += isinstance(item, CardLifted)
-        if lifts and lifts >= taps:
-            settle = min(settle, 0.3)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

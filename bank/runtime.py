@@ -133,7 +133,7 @@ class Runtime:
             self.daemon.post,
             self.deck,
             self.clock,
-            rearm_s=float(self.settings.get("reader", "rearm_seconds")),
+            rearm_s=self.settings.rearm_seconds,  # None: the reader's own re-arm
         )
         self.readers.append(service)
         self.daemon.feedback.append(service)
@@ -577,7 +577,15 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
             panel.start(lambda inp: None)
             panels.append(panel)
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        return int(enroll(reader, Path(deck_path), only=args.only, panels=panels))
+        return int(
+            enroll(
+                reader,
+                Path(deck_path),
+                only=args.only,
+                panels=panels,
+                rearm_s=settings.rearm_seconds,
+            )
+        )
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:

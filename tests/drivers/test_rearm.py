@@ -67,5 +67,7 @@ def test_the_setting_overrides_every_reader(runtime: Callable[..., Runtime], val
 
 @pytest.mark.parametrize("value", ["-1", "soon", "true"])
 def test_a_bad_rearm_setting_is_refused_with_its_name(value: str) -> None:
-    with pytest.raises(SettingsError, match=r"reader\.rearm_seconds = .*: expected auto, or a number from 0 to 10"):
+    with pytest.raises(
+        SettingsError, match=r"reader\.rearm_seconds = .*: expected auto, or a number from 0 to 10"
+    ):
         load_settings(None, [f"reader.rearm_seconds={value}"])

@@ -26,6 +26,7 @@ Imports ``bank.unit.io``, ``drivers.base``, ``drivers.charlcd`` and the standard
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import select
@@ -90,11 +91,21 @@ class Say:
 
 
 @dataclass(frozen=True, slots=True)
+class Refuse:
+    """A key that means nothing here: say so, with the error cue."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """The user asked to quit."""
 
 
-Action = Click | Hold | Tap | Say | Quit
+Action = Click | Hold | Tap | Say | Refuse | Quit
+
+#: what an unknown key gets (the key's name, or what kind of key it was)
+UNKNOWN_KEY = "unknown key {key}: ? for help"
 
 _SIMPLE: dict[str, Action] = {
     "o": Click(Button.OK),
@@ -130,11 +141,12 @@ class KeyReader:
         while i < len(chunk):
             ch = chunk[i]
             if ch == "\x1b" and chunk[i + 1 : i + 2] in ("[", "O"):
-                # An arrow or function key: skip the whole escape sequence.
+                # An arrow or function key: one refusal for the whole escape sequence.
                 i += 2
                 while i < len(chunk) and not (chunk[i].isalpha() or chunk[i] == "~"):
                     i += 1
                 i += 1
+                out.append(Refuse(UNKNOWN_KEY.format(key="(arrow or function key)")))
                 continue
             out += self.key(ch)
             i += 1
@@ -162,7 +174,11 @@ class KeyReader:
         if ch in "1234":
             return [Tap(CardId("bank", int(ch)))]
         action = _SIMPLE.get(low)
-        return [action] if action is not None else []
+        if action is not None:
+            return [action]
+        if ch.isprintable():
+            return [Refuse(UNKNOWN_KEY.format(key=repr(ch)))]
+        return [Refuse(UNKNOWN_KEY.format(key=f"0x{ord(ch):02x}"))]
 
     def line(self, text: str) -> list[Action]:
         """Actions for one line (line mode): an empty line is ✓, the end finishes a number."""
@@ -227,6 +243,7 @@ class TerminalPanel:
         self._stop_r, self._stop_w = -1, -1
         self._saved: Any = None
         self._timers: list[Any] = []
+        self._encoding = _encoding_of(self._out)
 
     # ------------------------------------------------------------ Panel protocol
 
@@ -251,12 +268,20 @@ class TerminalPanel:
         self._thread.start()
         self._print("ultibank terminal panel: ? for help, q to quit")
 
+    def _shows(self, ch: str) -> bool:
+        """Whether the terminal's encoding can show *ch* (UTF-8: all; ASCII: A00's part)."""
+        try:
+            ch.encode(self._encoding)
+        except UnicodeEncodeError:
+            return False
+        return True
+
     def show(self, screen: Screen) -> None:
-        """Print *screen*."""
+        """Print *screen*, with the accents and symbols the terminal's encoding can show."""
         if self._style == "line":
-            self._print(screen.text())
+            self._print(charlcd.fold_unless(screen.text(), self._shows, glyphs=False))
             return
-        rows = charlcd.layout(screen, self._cols, self._rows, glyphs=False)
+        rows = charlcd.layout(screen, self._cols, self._rows, glyphs=False, shows=self._shows)
         title = f" {screen.name} "[: self._cols - 2]
         top = "+-" + title + "-" * (self._cols - 1 - len(title)) + "+"
         body = [f"|{row}|" for row in rows]
@@ -339,6 +364,9 @@ class TerminalPanel:
                 self._emit(CardLifted(self._clock(), uid, self.name))
             elif isinstance(action, Say):
                 self._print(action.text)
+            elif isinstance(action, Refuse):
+                self._print(action.text)
+                self.play(Cue.ERROR)
             elif self.on_quit is not None:
                 self.on_quit()
 
@@ -348,6 +376,15 @@ class TerminalPanel:
                 self._emit(ButtonReleased(self._clock(), b))
 
         return release
+
+
+def _encoding_of(stream: TextIO) -> str:
+    """The stream's encoding (a terminal's, from the locale); ASCII when it says none."""
+    name = getattr(stream, "encoding", None) or "ascii"
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return "ascii"
 
 
 def _start_timer(seconds: float, fn: Callable[[], None]) -> threading.Timer:

@@ -383,7 +383,12 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
         for path in readers:
             runtime.add_reader(path)
         if use_window:
-            panel = PygamePanel(runtime.edition, clock=runtime.clock, on_quit=stop.set)
+            panel = PygamePanel(
+                runtime.edition,
+                clock=runtime.clock,
+                on_quit=stop.set,
+                language=runtime.unit.screens.lang,
+            )
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)
             runtime.start()
@@ -396,7 +401,9 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
         else:
             from drivers.terminal_panel import TerminalPanel
 
-            terminal = TerminalPanel(clock=runtime.clock, on_quit=stop.set)
+            terminal = TerminalPanel(
+                clock=runtime.clock, on_quit=stop.set, language=runtime.unit.screens.lang
+            )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
             runtime.start()

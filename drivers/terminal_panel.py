@@ -52,11 +52,51 @@ from bank.unit.io import (
 from drivers import charlcd
 from drivers.base import PanelError
 
-HELP = """\
+#: the terminal's own words, in the unit's languages: message id -> language -> template
+WORDS: dict[str, dict[str, str]] = {
+    "help": {
+        "en": """\
 keys: Enter/o = OK   m = M   x/Esc = X
       u = hold OK+X (undo)   r = hold X (reset)
       1-4 = bank card   p16 Enter = property 16   e7 Enter = event 7
-      ? = this help   q = quit"""
+      ? = this help   q = quit""",
+        "fr": """\
+touches : Entrée/o = OK   m = M   x/Échap = X
+      u = garder OK+X (annuler)   r = garder X (remise à zéro)
+      1-4 = carte banque   p16 Entrée = propriété 16   e7 Entrée = événement 7
+      ? = cette aide   q = quitter""",
+    },
+    "hello": {
+        "en": "ultibank terminal panel: ? for help, q to quit",
+        "fr": "ultibank, vue terminal : ? pour l'aide, q pour quitter",
+    },
+    "holding": {"en": "holding {buttons}...", "fr": "maintien de {buttons}..."},
+    "entry.cancelled": {"en": "card entry cancelled", "fr": "saisie de carte annulée"},
+    "entry.empty": {
+        "en": "type a number after {p}, e.g. {p}7",
+        "fr": "tapez un numéro après {p}, par exemple {p}7",
+    },
+    "entry.range": {
+        "en": "no {kind} card {digits} (1..{count})",
+        "fr": "pas de carte {kind} {digits} (1..{count})",
+    },
+    "unknown": {
+        "en": "unknown key {name}: ? for help",
+        "fr": "touche inconnue {name} : ? pour l'aide",
+    },
+    "unknown.sequence": {"en": "(arrow or function key)", "fr": "(flèche ou touche de fonction)"},
+    "kind.prop": {"en": "prop", "fr": "propriété"},
+    "kind.event": {"en": "event", "fr": "événement"},
+}
+
+
+def say(lang: str, key: str, **fields: object) -> str:
+    """The terminal's message *key* in *lang* (English for a language it does not know)."""
+    templates = WORDS[key]
+    return templates.get(lang, templates["en"]).format(**fields)
+
+
+HELP = say("en", "help")
 
 #: seconds a ``u``/``r`` hold lasts: a little over the unit's 5 s, so the hold is never short
 HOLD_SECONDS = 5.5
@@ -104,9 +144,6 @@ class Quit:
 
 Action = Click | Hold | Tap | Say | Refuse | Quit
 
-#: what an unknown key gets (the key's name, or what kind of key it was)
-UNKNOWN_KEY = "unknown key {key}: ? for help"
-
 _SIMPLE: dict[str, Action] = {
     "o": Click(Button.OK),
     "m": Click(Button.MENU),
@@ -114,8 +151,6 @@ _SIMPLE: dict[str, Action] = {
     "\x1b": Click(Button.CANCEL),
     "u": Hold((Button.OK, Button.CANCEL)),
     "r": Hold((Button.CANCEL,)),
-    "?": Say(HELP),
-    "h": Say(HELP),
     "q": Quit(),
     "\x04": Quit(),  # Ctrl-D: cbreak mode does not turn it into end of file
 }
@@ -125,7 +160,8 @@ _PREFIX = {"p": "prop", "e": "event"}
 class KeyReader:
     """Turns keys into actions; pure (no I/O), so it is tested on its own."""
 
-    def __init__(self) -> None:
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = lang
         self._kind: str | None = None
         self._digits = ""
 
@@ -146,7 +182,8 @@ class KeyReader:
                 while i < len(chunk) and not (chunk[i].isalpha() or chunk[i] == "~"):
                     i += 1
                 i += 1
-                out.append(Refuse(UNKNOWN_KEY.format(key="(arrow or function key)")))
+                what = say(self.lang, "unknown.sequence")
+                out.append(Refuse(say(self.lang, "unknown", name=what)))
                 continue
             out += self.key(ch)
             i += 1
@@ -164,7 +201,7 @@ class KeyReader:
             if ch in ("\r", "\n"):
                 return self._finish()
             self._kind, self._digits = None, ""
-            return [Say("card entry cancelled"), *self.key(ch)]
+            return [Say(say(self.lang, "entry.cancelled")), *self.key(ch)]
         if ch in ("\r", "\n"):
             return [Click(Button.OK)]
         low = ch.lower()
@@ -173,12 +210,13 @@ class KeyReader:
             return []
         if ch in "1234":
             return [Tap(CardId("bank", int(ch)))]
+        if low in ("?", "h"):
+            return [Say(say(self.lang, "help"))]
         action = _SIMPLE.get(low)
         if action is not None:
             return [action]
-        if ch.isprintable():
-            return [Refuse(UNKNOWN_KEY.format(key=repr(ch)))]
-        return [Refuse(UNKNOWN_KEY.format(key=f"0x{ord(ch):02x}"))]
+        name = repr(ch) if ch.isprintable() else f"0x{ord(ch):02x}"
+        return [Refuse(say(self.lang, "unknown", name=name))]
 
     def line(self, text: str) -> list[Action]:
         """Actions for one line (line mode): an empty line is ✓, the end finishes a number."""
@@ -197,15 +235,18 @@ class KeyReader:
         self._kind, self._digits = None, ""
         assert kind is not None
         if not digits:
-            return [Say(f"type a number after {kind[0]}, e.g. {kind[0]}7")]
+            return [Say(say(self.lang, "entry.empty", p=kind[0]))]
         try:
             return [Tap(CardId(kind, int(digits)))]
         except ValueError:
-            return [Say(f"no {kind} card {digits} (1..{CARD_COUNTS[kind]})")]
+            name = say(self.lang, f"kind.{kind}")
+            return [Say(say(self.lang, "entry.range", kind=name, digits=digits,
+                            count=CARD_COUNTS[kind]))]  # fmt: skip
 
 
 class TerminalPanel:
-    """A panel on a terminal's stdin and stdout."""
+    """A panel on a terminal's stdin and stdout; its own words (help, refusals) in *language*
+    (the unit's: ``en`` or ``fr``), the screens' text in what the terminal can show."""
 
     def __init__(
         self,
@@ -221,6 +262,7 @@ class TerminalPanel:
         rows: int = 4,
         name: str = "terminal",
         timer: Callable[[float, Callable[[], None]], Any] | None = None,
+        language: str = "en",
     ) -> None:
         if style not in ("block", "line"):
             raise PanelError(f"terminal style must be 'block' or 'line', not {style!r}")
@@ -236,7 +278,8 @@ class TerminalPanel:
         self._rows = rows
         self.name = name
         self._timer = timer or _start_timer
-        self._keys = KeyReader()
+        self.language = language
+        self._keys = KeyReader(language)
         self._post: Callable[[Input], None] | None = None
         self._write_lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -266,7 +309,7 @@ class TerminalPanel:
             target=self._read_loop, args=(fd, raw), name=self.name, daemon=True
         )
         self._thread.start()
-        self._print("ultibank terminal panel: ? for help, q to quit")
+        self._print(say(self.language, "hello"))
 
     def _shows(self, ch: str) -> bool:
         """Whether the terminal's encoding can show *ch* (UTF-8: all; ASCII: A00's part)."""
@@ -356,7 +399,8 @@ class TerminalPanel:
                 now = self._clock()
                 for b in action.buttons:
                     self._emit(ButtonPressed(now, b))
-                self._print(f"holding {'+'.join(b.value for b in action.buttons)}...")
+                held = "+".join(b.value for b in action.buttons)
+                self._print(say(self.language, "holding", buttons=held))
                 self._timers.append(self._timer(self._hold, self._releaser(action.buttons)))
             elif isinstance(action, Tap):
                 uid = f"TERM-{action.card.kind}-{action.card.number}"

@@ -255,3 +255,16 @@ def test_an_unknown_key_is_refused_with_a_word_and_the_error_cue() -> None:
     panel = TerminalPanel(io.StringIO(), out)
     panel._run(k.keys("z"))
     assert out.getvalue() == "unknown key 'z': ? for help\n~ error\a\n"
+
+
+def test_the_terminal_speaks_the_units_language() -> None:
+    k = KeyReader("fr")
+    assert k.keys("z") == [Refuse("touche inconnue 'z' : ? pour l'aide")]
+    assert k.keys("p99\n") == [Say("pas de carte propriété 99 (1..22)")]
+    help_text = k.keys("?")
+    assert isinstance(help_text[0], Say) and "carte banque" in help_text[0].text
+    out = io.StringIO()
+    panel = TerminalPanel(io.StringIO(), out, language="fr", hold_seconds=0.01)
+    panel._run([Hold((Button.CANCEL,))])
+    assert out.getvalue().startswith("maintien de cancel...")
+    panel.close()

@@ -32,8 +32,8 @@ import logging
 import sys
 import threading
 import time
+import weakref
 from pathlib import Path
-from typing import Any
 
 from firmware_sim.pg import pygame
 
@@ -50,6 +50,25 @@ NO_SYSTEM_INPUT = frozenset({"dummy", "offscreen"})
 WAKE = pygame.event.custom_type()
 
 _WATCH = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+#: The waiters an SDL event watch wakes. One watch function serves them all and lives as long
+#: as the process: SDL may call it from any thread at any time, even after a panel is gone.
+_WATCHERS: weakref.WeakSet[EventWaiter] = weakref.WeakSet()
+
+
+def _on_event(_userdata: int | None, _event: int | None) -> int:
+    # Runs in the thread that posts the event, before SDL queues it.
+    poster = threading.get_ident()
+    try:
+        waiters = list(_WATCHERS)
+    except RuntimeError:  # the set changed under us: a window opened or closed
+        return 1
+    for waiter in waiters:
+        waiter.notify(poster)
+    return 1
+
+
+_WATCH_FUNCTION = _WATCH(_on_event)
 
 
 def _sdl_library() -> ctypes.CDLL | None:
@@ -96,7 +115,6 @@ class EventWaiter:
         self.mode = "poll"
         self._wake = threading.Event()
         self._sdl: ctypes.CDLL | None = None
-        self._watch: Any = None
         self._pushed = False
         self._ui_thread: int | None = None
 
@@ -114,25 +132,25 @@ class EventWaiter:
         if driver in BLOCKING_DRIVERS:
             self.mode = "block"
             return
-        self._watch = _WATCH(self._on_event)
-        lib.SDL_AddEventWatch(self._watch, None)
+        # SDL forgets its watches when its event loop stops (the display quit): add it again,
+        # once (deleting first makes sure there is only one).
+        lib.SDL_DelEventWatch(_WATCH_FUNCTION, None)
+        lib.SDL_AddEventWatch(_WATCH_FUNCTION, None)
+        _WATCHERS.add(self)
         self.mode = "watch"
 
     def detach(self) -> None:
-        """Remove the event watch (before the display shuts)."""
-        if self._watch is not None and self._sdl is not None:
-            self._sdl.SDL_DelEventWatch(self._watch, None)
-        self._watch = None
+        """Stop being woken by the event watch (before the display shuts)."""
+        _WATCHERS.discard(self)
         self._sdl = None
         self.mode = "poll"
 
-    def _on_event(self, _userdata: int | None, _event: int | None) -> int:
-        # Runs in the thread that posts the event, before SDL queues it. The pygame thread's
-        # own pumping needs no wake-up: it reads the queue right after.
-        if threading.get_ident() != self._ui_thread:
+    def notify(self, poster: int) -> None:
+        """An event is being posted by thread *poster* (called by the event watch)."""
+        # The pygame thread's own pumping needs no wake-up: it reads the queue right after.
+        if poster != self._ui_thread:
             self._pushed = True
             self._wake.set()
-        return 1
 
     def wake(self) -> None:
         """Wake the pygame thread now (any thread)."""

@@ -55,6 +55,9 @@ from firmware_sim.words import say
 log = logging.getLogger(__name__)
 
 READER_NAME = "emulator"
+#: How long the window waits for the daemon's answer to an input before drawing the input
+#: alone (seconds): one frame then shows the press and its answer.
+ANSWER_GRACE = 0.003
 OFF_SCREEN = Screen(name="off", off=True)
 
 TABLE = (30, 58, 48)
@@ -147,6 +150,7 @@ class PygamePanel:
         self._player = player
         self._sound = sound
         self._post: Callable[[Input], None] | None = None
+        self._posted = 0  # inputs sent to the daemon so far
         self._inbox: queue.SimpleQueue[Screen | Cue | _Shot] = queue.SimpleQueue()
         self._waiter = EventWaiter(1.0 / fps, prefer=event_wait)
         self._closing = threading.Event()
@@ -254,15 +258,23 @@ class PygamePanel:
     def _say(self, key: str, **fields: object) -> str:
         return say(self.language, key, **fields)
 
-    def step(self) -> bool:
-        """Run one frame without blocking: queued work, events, timers, redraw if needed.
+    def step(self, answer_grace: float = 0.0) -> bool:
+        """Run one frame: queued work, events, timers, redraw if needed.
 
-        Returns False once the panel should stop (closed, or the window was closed).
+        With *answer_grace*, an input sent to the daemon waits that long at most for the
+        daemon's answer, so that one frame shows both (the daemon answers most inputs within
+        a millisecond, and a frame can cost more than that on a slow X server); without it,
+        it never blocks. Returns False once the panel should stop (closed, or the window
+        was closed).
         """
         self.open()
         self._drain_inbox()
+        posted = self._posted
         for event in pygame.event.get():
             self._handle(event)
+        if answer_grace > 0 and self._posted != posted and self._inbox.empty():
+            self._waiter.wait(answer_grace)
+            self._drain_inbox()
         self._run_timers()
         if self._dirty and self._window is not None:
             self._draw()
@@ -272,7 +284,7 @@ class PygamePanel:
         """Run the window until *stop* is set, :meth:`close` is called or the window closes."""
         try:
             self.open()
-            while self.step() and not (stop is not None and stop.is_set()):
+            while self.step(ANSWER_GRACE) and not (stop is not None and stop.is_set()):
                 self._waiter.wait(self._next_wait())
         finally:
             self._shutdown()
@@ -318,6 +330,7 @@ class PygamePanel:
         if self._post is None:
             log.debug("no daemon yet, dropped %s", item)
             return
+        self._posted += 1
         self._post(item)
 
     def _hold(self, button: Button, source: str) -> None:

@@ -705,6 +705,9 @@ class PygamePanel:
             self._label("?", (rect.x + 6, rect.y + 3), 28 if big else 22, INK, bold=True)
             self._label(str(card.number), (rect.right - 6, rect.bottom - 3),
                         40 if big else 28, INK, bold=True, anchor="bottomright")  # fmt: skip
+            if big:  # what the card does, in the project's words (never its printed title)
+                effect = event_effect(self.language, self.edition.event(card.number).kind)
+                self._label(effect, (rect.centerx, rect.y + 34), 15, INK, anchor="center")
 
     def _draw_tray(self) -> None:
         """What changes on the tray: the empty place of the card on the reader, the hover."""

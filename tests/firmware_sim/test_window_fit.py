@@ -142,3 +142,22 @@ def test_a_click_is_answered_without_waiting_for_a_poll(clock: FakeClock) -> Non
 def test_the_dummy_driver_is_woken_by_an_event_watch(clock: FakeClock, inputs: list[Input]) -> None:
     panel = _panel(clock, inputs)
     assert panel.wait_mode == "watch"
+
+
+def test_an_event_card_on_the_reader_shows_its_effect(
+    clock: FakeClock, inputs: list[Input]
+) -> None:
+    panel = _panel(clock, inputs)
+    spot = next(s for s in L.hotspots(panel.edition) if s.action == L.TapCard(CardId("event", 6)))
+    reader = pygame.Rect(L.READER_RECT)
+    before = pygame.image.tobytes(panel.canvas.subsurface(reader), "RGB")
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.centre, button=1))
+    panel.step()
+    # the card's face on the pad carries a line of dark text between its "?" and its number
+    face = pygame.Rect(0, 0, 150, 92)
+    face.center = reader.center
+    band = panel.canvas.subsurface(pygame.Rect(face.x + 10, face.y + 28, face.w - 20, 12))
+    dark = sum(1 for x in range(band.get_width()) for y in range(band.get_height())
+               if sum(band.get_at((x, y))[:3]) < 200)  # fmt: skip
+    assert dark > 40
+    assert pygame.image.tobytes(panel.canvas.subsurface(reader), "RGB") != before

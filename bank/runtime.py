@@ -461,7 +461,12 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
         for path in readers:
             runtime.add_reader(path)
         if use_window:
-            panel = PygamePanel(runtime.edition, clock=runtime.clock, on_quit=stop.set)
+            panel = PygamePanel(
+                runtime.edition,
+                clock=runtime.clock,
+                on_quit=stop.set,
+                language=runtime.unit.screens.lang,
+            )
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)
             runtime.start()
@@ -485,7 +490,12 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             from drivers.terminal_panel import TerminalPanel
 
             # the end of piped input ends the game view, as q does
-            terminal = TerminalPanel(clock=runtime.clock, on_quit=stop.set, on_eof=stop.set)
+            terminal = TerminalPanel(
+                clock=runtime.clock,
+                on_quit=stop.set,
+                on_eof=stop.set,
+                language=runtime.unit.screens.lang,
+            )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
             runtime.start()

@@ -220,7 +220,8 @@ def test_the_reported_tracebacks_are_one_line_messages(
     _check_all(cases, env, names)
     status, stderr = _run(["run", "--edition", "nope"], env)
     assert stderr.strip() == (
-        "ultibank: unknown edition 'nope': choose one of ultimate-uk, ultime-fr"
+        "ultibank: --edition: game.edition = 'nope': expected one of ultimate-uk, ultime-fr, "
+        "or the path of an edition file (.toml)"
     )
     status, stderr = _run(["write-card", "prop:99", "--reader", "pcsc"], env)
     assert status == 2 and "prop cards run 1..22, not 99" in stderr

@@ -360,9 +360,14 @@ def _stop_extras(charts: Any, web: Any) -> None:
 
 
 def make_panel(
-    spec: str, settings: Settings, clock: Callable[[], float], on_quit: Callable[[], None]
+    spec: str,
+    settings: Settings,
+    clock: Callable[[], float],
+    on_quit: Callable[[], None],
+    language: str = "en",
 ) -> Panel:
-    """One panel, with the daemon's clock and its settings from ``[panel]``."""
+    """One panel, with the daemon's clock, its settings from ``[panel]`` and the game's
+    *language* for a panel's own words (the terminal's hello, help and refusals)."""
     table = settings.raw["panel"]
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()
@@ -377,13 +382,14 @@ def make_panel(
     if kind == "terminal":
         from drivers.terminal_panel import TerminalPanel
 
-        return TerminalPanel(clock=clock, on_quit=on_quit)
+        return TerminalPanel(clock=clock, on_quit=on_quit, language=language)
     return open_panel(spec)
 
 
 def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:
     for spec in specs:
-        runtime.add_panel(make_panel(spec, runtime.settings, runtime.clock, on_quit))
+        language = runtime.unit.screens.lang
+        runtime.add_panel(make_panel(spec, runtime.settings, runtime.clock, on_quit, language))
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:

@@ -580,7 +580,7 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     reader = args.reader or next(
         (p for p in settings.get("reader", "paths") if p.strip().lower() != "sim"), None
     )
-    if reader is None:
+    if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)")
     deck_path = args.deck or settings.data_dir / DECK_FILE
     specs = args.panel or [
@@ -616,6 +616,6 @@ def cmd_write_card(args: argparse.Namespace, settings: Settings) -> int:
     reader = args.reader or next(
         (p for p in settings.get("reader", "paths") if p.strip().lower() != "sim"), None
     )
-    if reader is None:
+    if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)")
     return int(write_card(reader, args.card, overwrite=args.overwrite))

@@ -265,3 +265,7 @@ def test_a_config_that_is_a_directory_and_enrolling_on_the_simulated_reader_say_
     assert stderr.strip() == (
         "ultibank: enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)"
     )
+    status, stderr = _run(["write-card", "prop:1", "--reader", "sim"], env)
+    assert (status, stderr.strip()) == (
+        1, "ultibank: write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)"
+    )  # fmt: skip

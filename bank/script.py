@@ -368,8 +368,8 @@ def run_script(
         edition = stored if stored in edition_names() else DEFAULT_EDITION
     try:
         cards = CardRanges.of(load_edition(edition))
-    except EditionError as err:
-        print(f"{path}: {err}", file=sys.stderr)
+    except EditionError as err:  # the edition's fault, not a line of the script's
+        print(f"ultibank: {err}", file=sys.stderr)
         return 2
     try:
         actions = parse_script(text, str(path), cards)

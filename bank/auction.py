@@ -1,13 +1,15 @@
-"""Timed auctions in 20 M€ steps, on an injected clock.
+"""Timed auctions, on an injected clock: the timer every ruleset shares.
 
 An auction is a step in progress, not a transaction: nothing is journalled until the sale
 (:class:`bank.commands.AuctionSale`), which the game validates like any command. Time is
 whatever float the caller passes as *now* (monotonic seconds or a script's virtual clock).
-Imports the engine's value types only.
+The ruleset says what a step is, how long the countdown runs and who may bid
+(:meth:`bank.ruleset.Ruleset.check_bid`). Imports the engine's value types only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 
 from bank.commands import AuctionSale
@@ -25,7 +27,15 @@ class AuctionOutcome(Enum):
 class Auction:
     """One auction of an unowned property. Bids rise by *step* from 0."""
 
-    def __init__(self, number: int, step: int, seconds: float, state: GameState) -> None:
+    def __init__(
+        self,
+        number: int,
+        step: int,
+        seconds: float,
+        state: GameState,
+        check_bid: Callable[[GameState, int, int], None] | None = None,
+    ) -> None:
+        """*check_bid(state, card, price)* refuses a named bid (default: money and seat)."""
         if state.prop(number).owner is not None:
             raise RuleError(
                 f"property {number} is owned: only a free property is auctioned", "already owned"
@@ -34,6 +44,7 @@ class Auction:
         self.step = step
         self.seconds = seconds
         self._state = state
+        self._check_bid = check_bid or can_pay_bid
         self.price = 0
         self.bids = 0
         #: the card of the last bid when it was made by tapping; None for a button bid
@@ -61,15 +72,7 @@ class Auction:
             raise RuleError("the auction is over", "auction over")
         price = self.price + self.step
         if card is not None:
-            player = self._state.player(card)
-            if player is None or player.bankrupt:
-                raise RuleError(f"bank card {card} is not in this game", "card not in game")
-            if player.jailed:
-                raise RuleError(f"player {card} is in jail and cannot bid", "in jail")
-            if player.balance < price:
-                raise NotEnoughMoney(
-                    f"player {card} has {player.balance}, cannot bid {price}", "not enough money"
-                )
+            self._check_bid(self._state, card, price)
         self.price = price
         self.bids += 1
         self.bidder = card
@@ -109,3 +112,14 @@ class Auction:
         if not self.bids:
             raise RuleError("no bid was made", "no bid")
         return AuctionSale(winner, self.number, self.price)
+
+
+def can_pay_bid(state: GameState, card: int, price: int) -> None:
+    """The shared check of a named bid: a player of the game who has *price*."""
+    player = state.player(card)
+    if player is None or player.bankrupt:
+        raise RuleError(f"bank card {card} is not in this game", "card not in game")
+    if player.balance < price:
+        raise NotEnoughMoney(
+            f"player {card} has {player.balance}, cannot bid {price}", "not enough money"
+        )

@@ -46,9 +46,10 @@ class _Parser(argparse.ArgumentParser):
 def _card_name(text: str) -> str:
     """A card name as the bank knows it (``prop:16``, ``bank:boat``); refused with the reason."""
     from bank.unit.io import CardId
+    from drivers.deck import default_cards
 
     try:
-        CardId.parse(text)
+        CardId.parse(text, default_cards())  # the cards of a deck: the default edition's
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
     return text

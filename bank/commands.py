@@ -1,7 +1,10 @@
 """Commands: what players ask the bank to do. The rules validate them and produce events.
 
-A command names bank cards (1..4) and property numbers (1..22), never tokens or UIDs: the
-unit's behaviour has already turned taps into identities. Imports only the standard library.
+A command names bank cards and property numbers (their ranges come from the edition), never
+tokens or UIDs: the unit's behaviour has already turned taps into identities. The commands
+here are those every ruleset shares (a new game, landing, an auction sale, giving up a
+property to settle a debt, undo); a ruleset registers its own with :func:`register_commands`.
+Imports only the standard library.
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from bank.values import field_names
+from bank.values import field_names, register_once
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +32,7 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class NewGame(Command):
-    """Register 2..4 bank cards; each is credited the start balance."""
+    """Register the bank cards of a new game (how many: the edition says)."""
 
     name: ClassVar[str] = "new_game"
     undoable: ClassVar[bool] = False
@@ -38,40 +41,11 @@ class NewGame(Command):
 
 @dataclass(frozen=True, slots=True)
 class Land(Command):
-    """*card* lands on property *number*: buys it if unowned, pays rent, or raises its own level."""
+    """*card* lands on property *number*; what that does is the ruleset's to say."""
 
     name: ClassVar[str] = "land"
     card: int
     number: int
-
-
-@dataclass(frozen=True, slots=True)
-class PassGo(Command):
-    name: ClassVar[str] = "pass_go"
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class GoToJail(Command):
-    name: ClassVar[str] = "go_to_jail"
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class LeaveJail(Command):
-    """Leave jail by paying the fee (``paid``) or free after rolling a double."""
-
-    name: ClassVar[str] = "leave_jail"
-    card: int
-    paid: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PayLocation(Command):
-    """The voluntary Location fee; the landing on the chosen property follows as a :class:`Land`."""
-
-    name: ClassVar[str] = "pay_location"
-    card: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,17 +68,6 @@ class GiveProperty(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class PlayEvent(Command):
-    """An event card with its taps: *props* and *cards* in the order the card asks for them."""
-
-    name: ClassVar[str] = "event"
-    undoable: ClassVar[bool] = False
-    event_id: int
-    props: tuple[int, ...] = ()
-    cards: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class Undo(Command):
     name: ClassVar[str] = "undo"
     undoable: ClassVar[bool] = False
@@ -115,16 +78,17 @@ _NAMES: dict[str, type[Command]] = {
     for c in (
         NewGame,
         Land,
-        PassGo,
-        GoToJail,
-        LeaveJail,
-        PayLocation,
         AuctionSale,
         GiveProperty,
-        PlayEvent,
         Undo,
     )
 }
+
+
+def register_commands(*classes: type[Command]) -> None:
+    """Let :func:`command_from_dict` read a ruleset's own commands (each name once)."""
+    for cls in classes:
+        register_once(_NAMES, cls.name, cls, "command")
 
 
 def command_from_dict(raw: dict[str, Any]) -> Command:

@@ -1,7 +1,9 @@
 """The bank's errors: one root, :class:`BankError`, each also a matching builtin.
 
-Every refused command raises a :class:`RuleError` carrying two texts: ``short`` for the LCD
-(a few words) and ``str(err)`` for logs (complete). Imports nothing of the project.
+Every refused command raises a :class:`RuleError` carrying a *reason key* (``key``: a few
+lowercase words, such as ``"not enough money"``) with the *fields* its wording names, which the
+unit looks up in its catalogue of refusals in each language (:func:`bank.unit.text.refusal`),
+and ``str(err)`` for logs (complete, in English). Imports nothing of the project.
 """
 
 from __future__ import annotations
@@ -10,10 +12,19 @@ from __future__ import annotations
 class BankError(Exception):
     """Root of every error raised by the bank."""
 
-    def __init__(self, detail: str, short: str | None = None) -> None:
+    def __init__(self, detail: str, short: str | None = None, **fields: object) -> None:
+        """*short* is the reason key (default: *detail*); *fields* fill its wording."""
         super().__init__(detail)
         self.detail = detail
-        self.short = short if short is not None else detail
+        #: the reason, a key of the unit's catalogue of refusals
+        self.key = short if short is not None else detail
+        #: the values the reason's wording names (``{lo}``, ``{hi}``...)
+        self.fields = fields
+
+    @property
+    def short(self) -> str:
+        """The reason key (its English wording, fields left out)."""
+        return self.key
 
 
 class RuleError(BankError, ValueError):

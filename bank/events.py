@@ -5,7 +5,9 @@ module decides, then produces events). Each event carries its before and after v
 :meth:`inverse` gives the event that undoes it without copying the state.
 
 Records are versioned (``SCHEMA_VERSION``) for the journal; :func:`event_from_dict` reads
-every version this code has written. Imports only ``bank.state`` and the standard library.
+every version this code has written. The kinds here are those every ruleset shares (players,
+money, properties, jail, debts, the end); a ruleset registers its own kinds with
+:func:`register_events`. Imports only ``bank.state`` and the standard library.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from bank.state import Creditor, GameState, PlayerState
-from bank.values import field_names
+from bank.values import field_names, register_once
 
 SCHEMA_VERSION = 1
 
@@ -148,39 +150,6 @@ class DebtChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GroupCompleted(Event):
-    """The colour-set bonus of *group* was given (or, inverted, taken back by undo)."""
-
-    kind: ClassVar[str] = "group"
-    group: str
-    completed: bool = True
-
-    def apply(self, state: GameState) -> GameState:
-        groups = set(state.completed_groups)
-        if self.completed:
-            groups.add(self.group)
-        else:
-            groups.discard(self.group)
-        return replace(state, completed_groups=frozenset(groups))
-
-    def inverse(self) -> Event:
-        return replace(self, completed=not self.completed)
-
-
-@dataclass(frozen=True, slots=True)
-class CheapRentsChanged(Event):
-    kind: ClassVar[str] = "cheap_rents"
-    old: int
-    new: int
-
-    def apply(self, state: GameState) -> GameState:
-        return replace(state, cheap_rents=self.new)
-
-    def inverse(self) -> Event:
-        return CheapRentsChanged(self.new, self.old)
-
-
-@dataclass(frozen=True, slots=True)
 class PlayerBankrupt(Event):
     kind: ClassVar[str] = "bankrupt"
     card: int
@@ -227,12 +196,16 @@ _KINDS: dict[str, type[Event]] = {
         PropertyChanged,
         JailChanged,
         DebtChanged,
-        GroupCompleted,
-        CheapRentsChanged,
         PlayerBankrupt,
         GameEnded,
     )
 }
+
+
+def register_events(*classes: type[Event]) -> None:
+    """Let :func:`event_from_dict` read a ruleset's own event kinds (each kind once)."""
+    for cls in classes:
+        register_once(_KINDS, cls.kind, cls, "event kind")
 
 
 def event_from_dict(raw: dict[str, Any]) -> Event:

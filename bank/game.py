@@ -1,11 +1,14 @@
 """A game: the state, its ruleset, its journal, and single-transaction undo.
 
-``Game.execute`` is the only way the state changes: the ruleset decides the events, the
-journal commits them durably, then the in-memory state (a cache of the journal) is updated.
-Nothing is confirmed to players before the commit. Undo cancels the last undo group (a
-transaction, plus the properties given up to settle a debt it caused) by journalling its
-inverse events, so replaying the journal always gives the live state.
-Imports the engine and, by protocol, any journal with ``append``/``records``/``new_game``.
+``Game.execute`` is the only way the state changes: the ruleset decides the events (and says
+what they amount to, the transaction's outcome), the journal commits them durably, then the
+in-memory state (a cache of the journal) is updated. Nothing is confirmed to players before the
+commit. Undo cancels the last undo group (a transaction, plus the steps the ruleset says join
+it, such as properties given up to settle a debt it caused) by journalling its inverse events,
+so replaying the journal always gives the live state. The ruleset comes from the edition
+(``edition.ruleset``, through :mod:`bank.rulesets`) unless one is given.
+Imports the engine, the ruleset registry and, by protocol, any journal with
+``append``/``records``/``new_game``.
 """
 
 from __future__ import annotations
@@ -15,14 +18,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bank import rulesets
 from bank.auction import Auction
-from bank.commands import Command, GiveProperty, NewGame, Undo, command_from_dict
-from bank.config import RulesConfig
+from bank.commands import Command, NewGame, Undo, command_from_dict
 from bank.errors import BankError, GameOver, InDebt, RuleError, UndoRefused
 from bank.events import SCHEMA_VERSION, Event, apply, event_from_dict, invert
-from bank.ruleset import Ruleset
+from bank.ruleset import Outcome, Ruleset
 from bank.state import GameState
-from bank.ultime import UltimeRules
 from board_assets import Edition
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,8 @@ class Transaction:
     events: tuple[Event, ...]
     #: the seq of the transaction whose undo group this one belongs to (None: not undoable)
     undo_group: int | None
+    #: what the ruleset said the transaction did (None when read back from the journal)
+    outcome: Outcome | None = None
 
     def to_record(self, edition: str) -> dict[str, Any]:
         return {
@@ -64,13 +68,15 @@ class Game:
     def __init__(
         self,
         edition: Edition,
-        rules: RulesConfig | None = None,
+        rules: object | None = None,
         journal: JournalLike | None = None,
         ruleset: Ruleset | None = None,
     ) -> None:
+        """*rules* is the ruleset's configuration (None: its defaults)."""
         self.edition = edition
-        self.rules = rules or RulesConfig()
-        self.ruleset: Ruleset = ruleset or UltimeRules(edition, self.rules)
+        self.ruleset: Ruleset = ruleset or rulesets.for_edition(edition).rules(edition, rules)
+        #: the ruleset's configuration in force
+        self.rules = self.ruleset.config
         self.journal = journal
         self.state = GameState.empty(edition)
         self._seq = 0
@@ -100,7 +106,7 @@ class Game:
         self.state = apply(self.state, tx.events)
         if isinstance(tx.command, Undo):
             self._undo_events, self._undo_group = [], None
-        elif isinstance(tx.command, GiveProperty):
+        elif self.ruleset.joins_undo_group(tx.command):
             self._undo_events.extend(tx.events)
             self._group_had_debt = True
         else:
@@ -124,17 +130,19 @@ class Game:
 
     def execute(self, command: Command) -> Transaction:
         """Decide, commit to the journal, then apply. Raises RuleError with nothing changed."""
+        outcome: Outcome | None = None
         if isinstance(command, Undo):
             self._undo_refusal()
             events = tuple(invert(self._undo_events))
             group: int | None = None
         else:
-            events = tuple(self.ruleset.decide(self.state, command))
-            if isinstance(command, GiveProperty):
+            decision = self.ruleset.decide(self.state, command)
+            events, outcome = decision.events, decision.outcome
+            if self.ruleset.joins_undo_group(command):
                 group = self._undo_group
             else:
                 group = self._seq + 1 if command.undoable else None
-        tx = Transaction(self._seq + 1, command, events, group)
+        tx = Transaction(self._seq + 1, command, events, group, outcome)
         if self.journal is not None:
             self.journal.append(tx.to_record(self.edition.id))
             if isinstance(command, NewGame):
@@ -165,7 +173,7 @@ class Game:
                 "nothing to undo: only the last transaction, once, and never an event card",
                 "nothing to undo",
             )
-        if self._group_had_debt and not self.rules.undo_settled_debt_whole:
+        if self._group_had_debt and not self.ruleset.undo_after_settled_debt():
             raise UndoRefused("a settled debt cannot be undone", "debt settled")
 
     @property
@@ -187,16 +195,6 @@ class Game:
 
     # ------------------------------------------------------------------ helpers for the unit
 
-    def rent_due(self, number: int) -> int:
-        """Rent a visitor would pay now on *number* (0 if unowned or the owner is jailed)."""
-        return self.ruleset.rent_due(self.state, number)
-
-    def check_event_taps(
-        self, event_id: int, props: tuple[int, ...] = (), cards: tuple[int, ...] = ()
-    ) -> None:
-        """Validate the taps given so far for an event card."""
-        self.ruleset.check_event_taps(self.state, event_id, props, cards)
-
     def new_auction(self, number: int, now: float) -> Auction:
         """An auction of the unowned property *number* (started by ``Auction.start``)."""
         if not self.state.started or self.state.game_over:
@@ -206,9 +204,8 @@ class Game:
             raise InDebt(f"player {debtor.card} must settle a debt first", "settle the debt")
         if not 1 <= number <= len(self.edition.properties):
             raise RuleError(f"there is no property {number}", "no such property")
-        return Auction(
-            number, self.edition.constants.auction_step, self.rules.auction_seconds, self.state
-        )
+        step, seconds = self.ruleset.auction_terms()
+        return Auction(number, step, seconds, self.state, self.ruleset.check_bid)
 
     def start(self, cards: Iterable[int]) -> Transaction:
         """Shorthand for ``execute(NewGame(cards))``."""

@@ -1,32 +1,73 @@
-"""The small interface a ruleset offers the game layer.
+"""What a ruleset offers the core, and what deciding a command gives back.
 
-The Ultime rules (:mod:`bank.ultime`) are one ruleset; a classic-editions ruleset can sit
-beside it and share the ledger, journal, undo, auctions, deck and panels. Imports only the
-engine's value types.
+A ruleset (one package under :mod:`bank.rulesets`) decides commands: it validates a command
+against the state and returns a :class:`Decision`, the events to commit *and* an
+:class:`Outcome` saying what happened in the ruleset's own terms (bought, rent paid with its
+amount, level raised...), so the unit shows the result without working it out again from the
+events. A refusal raises :class:`bank.errors.RuleError` with a reason key and its fields.
+
+The core (:class:`bank.game.Game`) owns the journal, undo groups and the auction timer and asks
+the ruleset only what this protocol says. Imports only the engine's value types.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
 
 from bank.commands import Command
 from bank.events import Event
 from bank.state import GameState
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a decided command did; each ruleset defines its own kinds as subclasses."""
+
+    kind: ClassVar[str] = "outcome"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The events of a command (committed as one transaction) and what they amount to."""
+
+    events: tuple[Event, ...]
+    outcome: Outcome | None = None
+
+
 class Ruleset(Protocol):
-    """Decides commands: validates against the state and returns the events, or raises."""
+    """Decides commands and answers the core's few questions about the game."""
 
-    def decide(self, state: GameState, command: Command) -> list[Event]:
-        """Events of *command*; raises :class:`bank.errors.RuleError` (state untouched)."""
+    @property
+    def name(self) -> str:
+        """The registry name (``ultime``), as edition files spell it."""
         ...
 
-    def check_event_taps(
-        self, state: GameState, event_id: int, props: tuple[int, ...], cards: tuple[int, ...]
-    ) -> None:
-        """Validate a partial list of taps for an event card."""
+    @property
+    def config(self) -> object:
+        """The ruleset's own configuration (its decisions) in force."""
         ...
 
-    def rent_due(self, state: GameState, number: int) -> int:
-        """Rent a visitor would pay now on property *number* (0 if it yields nothing)."""
+    def decide(self, state: GameState, command: Command) -> Decision:
+        """The events and outcome of *command*; raises RuleError (state untouched)."""
+        ...
+
+    def joins_undo_group(self, command: Command) -> bool:
+        """Whether *command* belongs to the undo group of the transaction before it.
+
+        True for a step of settling that transaction's consequence (a property given up to
+        pay a debt it caused): one undo then cancels them all.
+        """
+        ...
+
+    def undo_after_settled_debt(self) -> bool:
+        """Whether undo may cancel a transaction whose debt was settled since."""
+        ...
+
+    def auction_terms(self) -> tuple[int, float]:
+        """The auction's bid step (money) and countdown (seconds)."""
+        ...
+
+    def check_bid(self, state: GameState, card: int, price: int) -> None:
+        """Raise RuleError when *card* may not bid *price* now."""
         ...

@@ -33,6 +33,7 @@ from bank.unit.io import (
     ButtonPressed,
     ButtonReleased,
     CardLifted,
+    CardRanges,
     CardTapped,
     Output,
     PanelStatus,
@@ -40,7 +41,7 @@ from bank.unit.io import (
     ReaderStatus,
     ShowScreen,
 )
-from bank.unit.machine import Unit
+from bank.unit.shell import build_unit
 from board_assets import load_edition
 from drivers.base import DriverError, Panel
 from drivers.deck import Deck, DeckError, load_deck, simulated_deck
@@ -96,12 +97,14 @@ class Runtime:
         #: acknowledged transactions found missing when the journal opened (``state``)
         self.journal_loss: list[str] = []
         self.game = self._open_game()
-        self.unit = Unit(self.game, settings.unit())
+        self.unit = build_unit(self.game, settings.unit())
         self.daemon = Daemon(self.unit, clock=clock)
         self.daemon.on_idle.append(self._checkpoint)
         self.readers: list[ReaderService] = []
         self.panels: list[Panel] = []
-        self.deck: Deck = simulated_deck()
+        #: the cards this game has (from its edition)
+        self.cards = CardRanges.of(self.edition)
+        self.deck: Deck = simulated_deck(self.cards)
         self.control: ControlServer | None = None
         self._thread: threading.Thread | None = None
         self._control_lock = threading.Lock()  # one control line acts at a time
@@ -365,9 +368,11 @@ def make_panel(
     clock: Callable[[], float],
     on_quit: Callable[[], None],
     language: str = "en",
+    cards: CardRanges | None = None,
 ) -> Panel:
     """One panel, with the daemon's clock, its settings from ``[panel]`` and the game's
-    *language* for a panel's own words (the terminal's hello, help and refusals)."""
+    *language* for a panel's own words (the terminal's hello, help and refusals) and *cards*
+    (the edition's: the terminal's keys and typed numbers)."""
     table = settings.raw["panel"]
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()
@@ -382,14 +387,16 @@ def make_panel(
     if kind == "terminal":
         from drivers.terminal_panel import TerminalPanel
 
-        return TerminalPanel(clock=clock, on_quit=on_quit, language=language)
+        return TerminalPanel(clock=clock, on_quit=on_quit, language=language, cards=cards)
     return open_panel(spec)
 
 
 def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:
     for spec in specs:
         language = runtime.unit.screens.lang
-        runtime.add_panel(make_panel(spec, runtime.settings, runtime.clock, on_quit, language))
+        runtime.add_panel(
+            make_panel(spec, runtime.settings, runtime.clock, on_quit, language, runtime.cards)
+        )
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
@@ -501,6 +508,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
                 on_quit=stop.set,
                 on_eof=stop.set,
                 language=runtime.unit.screens.lang,
+                cards=runtime.cards,
             )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)

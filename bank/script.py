@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from bank.config import RulesConfig, UnitConfig
+from bank.config import UnitConfig
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
@@ -35,6 +35,7 @@ from bank.unit.io import (
     ButtonReleased,
     CardId,
     CardLifted,
+    CardRanges,
     CardTapped,
     Input,
     Output,
@@ -44,7 +45,7 @@ from bank.unit.io import (
     ShowScreen,
     Tick,
 )
-from bank.unit.machine import Unit
+from bank.unit.shell import build_unit
 from board_assets import EditionError, edition_names, load_edition
 from drivers.deck import Deck, normalize_uid, simulated_deck
 
@@ -112,7 +113,7 @@ def _uid(text: str) -> str:
         return uid
 
 
-def _parse_line(number: int, text: str) -> Action | None:
+def _parse_line(number: int, text: str, cards: CardRanges) -> Action | None:
     words = text.split("#", 1)[0].split()
     if not words:
         return None
@@ -127,7 +128,7 @@ def _parse_line(number: int, text: str) -> Action | None:
         if args[0].startswith("uid:"):
             uid = _uid(words[1][4:])
             return Action(number, text, verb, uid=uid)
-        return Action(number, text, verb, card=CardId.parse(args[0]))
+        return Action(number, text, verb, card=CardId.parse(args[0], cards))
     if verb == "press":
         arity(1, "press ok|menu|cancel")
         if args[0] not in _BUTTONS:
@@ -155,12 +156,18 @@ def _parse_line(number: int, text: str) -> Action | None:
     raise ValueError(f"unknown action {words[0]!r} (tap, press, hold, wait or power)")
 
 
-def parse_script(text: str, filename: str = "<script>") -> list[Action]:
-    """Parse every line; ScriptError ``FILE:LINE: message`` at the first bad one."""
+def parse_script(
+    text: str, filename: str = "<script>", cards: CardRanges | None = None
+) -> list[Action]:
+    """Parse every line; ScriptError ``FILE:LINE: message`` at the first bad one.
+
+    Card names are those of *cards* (the edition's; default: the default edition's).
+    """
+    cards = cards or CardRanges.of(load_edition(DEFAULT_EDITION))
     actions: list[Action] = []
     for number, line in enumerate(text.splitlines(), 1):
         try:
-            action = _parse_line(number, line)
+            action = _parse_line(number, line, cards)
         except ValueError as err:
             raise ScriptError(f"{filename}:{number}: {err}") from err
         if action is not None:
@@ -177,7 +184,7 @@ class ScriptRunner:
         data_dir: Path,
         out: TextIO,
         *,
-        rules: RulesConfig | None = None,
+        rules: object | None = None,
         config: UnitConfig | None = None,
         deck: Deck | None = None,
         echo: bool = False,
@@ -185,13 +192,13 @@ class ScriptRunner:
         self.edition = load_edition(edition)
         self.data_dir = data_dir
         self.out = out
-        self.rules = rules or RulesConfig()
-        self.deck = deck or simulated_deck()
+        self.rules = rules
+        self.deck = deck or simulated_deck(CardRanges.of(self.edition))
         self.echo = echo
         self.now = 0.0
         self.journal: Journal | None = None
         self.game = self._open()
-        self.unit = Unit(self.game, config)
+        self.unit = build_unit(self.game, config)
         self._emit(self.unit.power_on(self.now))
 
     def _open(self) -> Game:
@@ -333,11 +340,11 @@ def run_script(
     edition: str | None = None,
     data_dir: str | Path | None = None,
     state_out: str | Path | None = None,
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
     *,
     echo: bool = False,
     config: UnitConfig | None = None,
-    rules: RulesConfig | None = None,
+    rules: object | None = None,
     err: TextIO | None = None,
 ) -> int:
     """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable.
@@ -347,6 +354,8 @@ def run_script(
     The transcript goes to *out*; with ``state_out="-"`` the state goes there instead and the
     transcript to *err* (stderr), so that standard output is the state file alone.
     """
+    # sys.stdout looked up now, not when this module was imported (it may have been replaced)
+    out = out if out is not None else sys.stdout
     path = Path(path)
     try:
         # utf-8-sig: a script saved by an editor that writes a byte-order mark reads the same
@@ -354,18 +363,18 @@ def run_script(
     except (OSError, UnicodeDecodeError) as err:
         print(f"{path}: cannot read the script: {err}", file=sys.stderr)
         return 2
-    try:
-        actions = parse_script(text, str(path))
-    except ScriptError as err:
-        print(err, file=sys.stderr)
-        return 2
     if edition is None:
         stored = stored_edition(Path(data_dir)) if data_dir is not None else None
         edition = stored if stored in edition_names() else DEFAULT_EDITION
     try:
-        load_edition(edition)
+        cards = CardRanges.of(load_edition(edition))
     except EditionError as err:  # the edition's fault, not a line of the script's
         print(f"ultibank: {err}", file=sys.stderr)
+        return 2
+    try:
+        actions = parse_script(text, str(path), cards)
+    except ScriptError as err:
+        print(err, file=sys.stderr)
         return 2
     if state_out is not None and str(state_out) != "-" and not Path(state_out).parent.is_dir():
         # said before the script runs, not after (a traceback once the game was played)

@@ -6,10 +6,11 @@ ones have flags of their own. Unknown tables or keys are refused with a message 
 so a typo never passes silently, and so is a value outside its range (:data:`SCHEMA`): the
 one-line message names the key, the value and what is allowed, wherever the value came from
 (the file, ``--set``, a flag or ``$ULTIBANK_DATA_DIR``). Imports the standard library,
-``bank.config``, ``bank.unit.text`` (the languages) and ``board_assets`` (the edition names).
+``bank.config``, ``bank.rulesets`` (the [rules] table), ``bank.unit.text`` (the languages)
+and ``board_assets`` (the edition names).
 
     [game]    edition, data_dir, strict_modes
-    [rules]   every field of RulesConfig (auction_seconds, jailed_owner_collects, ...)
+    [rules]   the ruleset's configuration (Ultime: auction_seconds, jailed_owner_collects, ...)
     [unit]    idle_seconds, hold_seconds, language
     [reader]  paths (list), deck, rearm_seconds
     [panel]   backends (list), serial_port, gpio_* pins, lcd_*
@@ -26,10 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bank.config import NumberRange, RulesConfig, UnitConfig, shown
+from bank import rulesets
+from bank.config import NumberRange, UnitConfig, shown
 from bank.errors import BankError
 from bank.unit.text import LANGUAGES
-from board_assets import edition_names
+from board_assets import DEFAULT_RULESET, edition_names, load_edition
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "game": {"edition": "ultime-fr", "data_dir": "", "strict_modes": True},
@@ -102,8 +104,10 @@ class Settings:
         value = self.raw["reader"]["rearm_seconds"]
         return None if value == "auto" else float(value)
 
-    def rules(self) -> RulesConfig:
-        return RulesConfig.from_mapping(dict(self.raw["rules"]))
+    def rules(self) -> object:
+        """The ``[rules]`` table as the configuration of the edition's ruleset."""
+        spec = rulesets.for_edition(load_edition(self.edition))
+        return spec.config(dict(self.raw["rules"]))
 
     def unit(self) -> UnitConfig:
         u = self.raw["unit"]
@@ -188,7 +192,7 @@ def _rearm(value: Any) -> Any:
 
 _PIN = NumberRange(0, 27, whole=True, unit="(a BCM GPIO number)")
 
-#: every key outside [rules] (RulesConfig checks its own), with what it accepts
+#: every key outside [rules] (the ruleset's configuration checks its own), with what it accepts
 SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "game": {"edition": _edition, "data_dir": _text, "strict_modes": _flag},
     "unit": {
@@ -230,7 +234,8 @@ def check_value(table: str, key: str, value: Any, where: str) -> Any:
         raise SettingsError(f"{where}: unknown table [{table}]; known: {', '.join(DEFAULTS)}")
     if table == "rules":
         try:
-            RulesConfig.from_mapping({key: value})
+            # the [rules] keys are checked as the default ruleset's (Ultime) decisions
+            rulesets.find(DEFAULT_RULESET).config({key: value})
         except BankError as err:
             raise SettingsError(f"{where}: {err}") from err
         return value

@@ -2,12 +2,19 @@
 
 Imports only ``board_assets`` and the standard library. States are frozen: applying an event
 returns a new state (see :mod:`bank.events`), so comparing two states is exact.
+
+The core state is what every ruleset shares: players and their money, jail and debts, who owns
+each property and at which level, the end of the game. What only one ruleset tracks lives in
+its *extension* (a frozen value of the ruleset's own, :class:`StateExtension`), which the
+ruleset's events replace; :func:`register_extension` names the empty extension of a ruleset so
+that :meth:`GameState.empty` starts every game of that ruleset with it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from board_assets import Edition
 
@@ -33,15 +40,30 @@ class PropertyState:
     level: int | None = None
 
 
+class StateExtension(Protocol):
+    """What one ruleset adds to the state: a frozen, comparable value."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Its keys of the state file, in their order (after ``properties``)."""
+        ...
+
+
+#: ruleset name -> its empty extension (see :func:`register_extension`)
+_EXTENSIONS: dict[str, Callable[[], StateExtension]] = {}
+
+
+def register_extension(ruleset: str, empty: Callable[[], StateExtension]) -> None:
+    """Every new game of *ruleset* starts with ``empty()`` as its state extension."""
+    _EXTENSIONS[ruleset] = empty
+
+
 @dataclass(frozen=True, slots=True)
 class GameState:
     edition: str
     players: tuple[PlayerState, ...] = ()
     properties: tuple[PropertyState, ...] = ()
-    #: colour groups whose completion bonus was given (once per group per game)
-    completed_groups: frozenset[str] = frozenset()
-    #: rent payments still charged at level-1 rent (event card "cheap rent")
-    cheap_rents: int = 0
+    #: the ruleset's own part of the state (None: the ruleset keeps nothing of its own)
+    extension: StateExtension | None = None
     game_over: bool = False
     winner: int | None = None
     #: bank card numbers from first to last place, once the game is over
@@ -50,9 +72,11 @@ class GameState:
     @classmethod
     def empty(cls, edition: Edition) -> GameState:
         """A state with no players and every property unowned."""
+        empty = _EXTENSIONS.get(edition.ruleset)
         return cls(
             edition=edition.id,
             properties=tuple(PropertyState(p.number) for p in edition.properties),
+            extension=empty() if empty is not None else None,
         )
 
     @property
@@ -110,7 +134,6 @@ class GameState:
             "properties": [
                 {"number": p.number, "owner": p.owner, "level": p.level} for p in self.properties
             ],
-            "completed_groups": sorted(self.completed_groups),
-            "cheap_rents": self.cheap_rents,
+            **(self.extension.to_json() if self.extension is not None else {}),
             "ranking": list(self.ranking),
         }

@@ -13,7 +13,7 @@ chart, ``/static/<file>`` the page's CSS and JavaScript, served from memory. Any
 is answered 405: the view cannot change the game. It binds 127.0.0.1 unless told otherwise;
 bound to another address it prints a line saying it is exposed and read-only.
 
-Imports aiohttp (the ``web`` extra), the bank (game, journal records, unit steps,
+Imports aiohttp (the ``web`` extra), the bank (game, journal records, the unit shell,
 ``bank.history.describe``, ``bank.charts``) and the standard library; matplotlib only through
 ``bank.charts`` when a chart is asked for.
 """
@@ -45,7 +45,7 @@ from bank.charts import (
 from bank.errors import BankError
 from bank.history import describe
 from bank.ratelimit import RateLimitedLog
-from bank.unit.machine import AuctionOffer, AwaitWinner, Bidding, Checking
+from bank.unit.shell import UnitShell
 from board_assets import Edition
 
 try:
@@ -341,24 +341,8 @@ class _Reader:
         return out
 
     def _auction(self) -> dict[str, Any] | None:
-        step = self.runtime.unit.step
-        now = self.runtime.daemon.clock()
-        if isinstance(step, AuctionOffer):
-            return {"phase": "offer", "number": step.number, "price": 0, "bidder": None,
-                    "bids": 0, "remaining": None, "seconds": None}  # fmt: skip
-        if isinstance(step, Bidding | AwaitWinner):
-            a = step.auction
-            running = isinstance(step, Bidding)
-            return {
-                "phase": "running" if running else "await_winner",
-                "number": a.number,
-                "price": a.price,
-                "bidder": a.bidder,
-                "bids": a.bids,
-                "remaining": a.remaining(now) if running else 0.0,
-                "seconds": a.seconds,
-            }
-        return None
+        unit: UnitShell = self.runtime.unit
+        return unit.auction_view(self.runtime.daemon.clock())
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the page shows, read at one instant of the daemon's loop."""
@@ -396,7 +380,7 @@ class _Reader:
             started=state.started,
             undo_available=undo,
             step=type(step).__name__,
-            checking=step.number if isinstance(step, Checking) else None,
+            checking=rt.unit.checking(),
             screen=None
             if screen is None
             else {

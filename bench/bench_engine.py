@@ -16,10 +16,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bank.commands import Command, Land, NewGame, PassGo
+from bank.commands import Command, Land, NewGame
 from bank.errors import RuleError
 from bank.game import Game
 from bank.journal import Journal
+from bank.rulesets.ultime.commands import PassGo
 from bench.common import (
     Result,
     at_least,

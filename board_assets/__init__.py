@@ -7,21 +7,32 @@ A malformed or inconsistent file is refused with an :class:`EditionError` whose 
 the file and the field, for example ``ultime-fr.toml: properties[3].rents: expected 5 levels``.
 Besides the shape, the loader refuses what would break a game later: an unknown key (a typo),
 a colour that is not ``#rrggbb``, an empty, duplicate or unsafe token name, an amount above
-:data:`MAX_AMOUNT`, and cards that do not cover the unit's (:data:`UNIT_CARDS`).
+:data:`MAX_AMOUNT`, more than :data:`MAX_PLAYERS` seats.
+
+An edition names its ruleset (``[edition] ruleset = "ultime"``; absent means ``"ultime"``, so
+older files load). This loader checks what every ruleset shares (players and tokens, groups,
+properties and their rents, the ring, event cards' shape) and keeps the ruleset's own integer
+constants in :attr:`Constants.extra`. The ruleset's own schema (the Ultime one insists on 5 rent
+levels, the Ultime unit's cards and its event kinds, and knows its constants) is registered
+with :func:`register_schema` by the ruleset's package and runs here, after the shared
+constants, when registered; the bank's ruleset registry runs it again before it builds a game
+(:func:`check_schema`), so no game starts on an edition its ruleset did not check.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "EVENT_KINDS",
+    "DEFAULT_RULESET",
+    "MAX_AMOUNT",
+    "MAX_PLAYERS",
     "TAP_KINDS",
     "Constants",
     "Edition",
@@ -29,39 +40,26 @@ __all__ = [
     "EventCard",
     "Group",
     "Property",
+    "check_schema",
     "edition_names",
     "load_edition",
     "load_edition_file",
+    "register_schema",
 ]
 
 EDITIONS_DIR = Path(__file__).resolve().parent / "editions"
 SOUNDS_DIR = Path(__file__).resolve().parent / "sounds"
 
-#: Every effect an event card may have, with the taps each needs after the event card.
-EVENT_KINDS: Mapping[str, tuple[str, ...]] = {
-    "move": ("prop", "bank"),
-    "group_up": ("own_prop",),
-    "group_down": ("own_prop",),
-    "reset_level": ("owned_prop",),
-    "max_level": ("own_prop",),
-    "swap": ("own_prop", "other_prop"),
-    "tax": ("bank",),
-    "neighbours": ("own_prop",),
-    "collect_pair": ("bank", "other_bank"),
-    "cheap_rent": (),
-    "jail_other": ("bank",),
-    "side_down": ("own_prop",),
-    "side_up": ("own_prop",),
-    "gridlock": (),
-}
+#: the ruleset of an edition file that does not name one
+DEFAULT_RULESET = "ultime"
+#: the most players (bank cards) any edition may seat
+MAX_PLAYERS = 8
 #: What a tap step may ask for.
 TAP_KINDS = frozenset({"prop", "own_prop", "owned_prop", "other_prop", "bank", "other_bank"})
-RING_SPECIALS = frozenset({"GO", "EVENT", "LOCATION", "JAIL", "FREE_PARKING", "GO_TO_JAIL"})
+#: A space of the ring that is no property: a name in capitals (``GO``, ``FREE_PARKING``); which
+#: names a board has is its ruleset's to say (its edition schema).
+SPECIAL_SPACE_RE = re.compile(r"^[A-Z][A-Z_]*$")
 
-#: The cards of the Ultime unit (``bank:1..4``, ``prop:1..22``, ``event:1..23``, the same as
-#: ``bank.unit.io.CARD_COUNTS``, which a test keeps equal): an edition must give each a meaning,
-#: or a tap of ``event:10`` would find no card.
-UNIT_CARDS: Mapping[str, int] = {"bank": 4, "prop": 22, "event": 23}
 #: The largest amount an edition may name (prices, rents, fees, balances). The serial panel
 #: carries amounts as 32-bit signed numbers (2,147,483,647): a million leaves room for a
 #: balance to grow through thousands of GO salaries without ever overflowing a panel.
@@ -73,33 +71,17 @@ COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 #: The keys each table of an edition file may have; any other is a typo and is refused.
 KNOWN_KEYS: Mapping[str, frozenset[str]] = {
     "": frozenset({"edition", "constants", "groups", "properties", "events"}),
-    "edition": frozenset({"id", "name", "language", "currency"}),
+    "edition": frozenset({"id", "name", "language", "currency", "ruleset"}),
+    #: the constants every ruleset has; a ruleset's schema names its own (and refuses others)
     "constants": frozenset(
-        {
-            "start_balance",
-            "go_salary",
-            "jail_fee",
-            "location_fee",
-            "auction_step",
-            "min_players",
-            "max_players",
-            "levels",
-            "tax_per_property",
-            "collect_amount",
-            "cheap_rent_count",
-            "tokens",
-            "ring",
-        }
+        {"start_balance", "auction_step", "min_players", "max_players", "levels", "tokens", "ring"}
     ),
     "groups": frozenset({"id", "name", "colour"}),
     "properties": frozenset({"number", "name", "group", "price", "rents", "position", "side"}),
     "events": frozenset({"id", "kind", "taps", "title", "text"}),
 }
-#: The constants that are amounts of money (the others are counts).
-AMOUNT_CONSTANTS = frozenset(
-    {"start_balance", "go_salary", "jail_fee", "location_fee", "auction_step"}
-    | {"tax_per_property", "collect_amount"}
-)
+#: The shared constants that are amounts of money (the others are counts).
+AMOUNT_CONSTANTS = frozenset({"start_balance", "auction_step"})
 
 
 class EditionError(ValueError):
@@ -139,19 +121,17 @@ class EventCard:
 
 @dataclass(frozen=True, slots=True)
 class Constants:
+    """The constants every ruleset has, and the ruleset's own whole-number ones in *extra*."""
+
     start_balance: int
-    go_salary: int
-    jail_fee: int
-    location_fee: int
     auction_step: int
     min_players: int
     max_players: int
     levels: int
-    tax_per_property: int
-    collect_amount: int
-    cheap_rent_count: int
     tokens: tuple[str, ...]
     ring: tuple[str, ...]
+    #: the ruleset's own constants (``go_salary``, ...), checked by its schema
+    extra: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +145,9 @@ class Edition:
     properties: tuple[Property, ...]
     events: tuple[EventCard, ...]
     source: str
+    ruleset: str = DEFAULT_RULESET
+    #: the file's tables as read, for the ruleset's schema (see :func:`check_schema`)
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def prop(self, number: int) -> Property:
         """The property numbered *number* (1-based)."""
@@ -197,6 +180,40 @@ class Edition:
     @property
     def token_names(self) -> tuple[str, ...]:
         return self.constants.tokens
+
+    @property
+    def card_counts(self) -> dict[str, int]:
+        """How many cards of each kind the game has: one bank card per player seat."""
+        return {
+            "bank": self.constants.max_players,
+            "prop": len(self.properties),
+            "event": len(self.events),
+        }
+
+
+#: ruleset name -> its edition schema (see :func:`register_schema`)
+_SCHEMAS: dict[str, Callable[[Mapping[str, Any]], None]] = {}
+
+
+def check_schema(edition: Edition, check: Callable[[Mapping[str, Any]], None]) -> None:
+    """Run a ruleset's schema *check* on *edition* as it was read (EditionError naming the file).
+
+    The loader runs the schema registered for the edition's ruleset; the ruleset registry runs
+    it again here before it builds a game, for an edition read before the schema was registered.
+    """
+    try:
+        check(edition.raw)
+    except EditionError as err:
+        raise EditionError(f"{edition.source}: {err}") from err
+
+
+def register_schema(ruleset: str, check: Callable[[Mapping[str, Any]], None]) -> None:
+    """Run *check* on the raw TOML of every edition of *ruleset*, after the shared constants.
+
+    *check* raises :class:`EditionError` with ``field: why`` (``constants.levels: ...``); the
+    loader puts the file's name in front.
+    """
+    _SCHEMAS[ruleset] = check
 
 
 def edition_names() -> list[str]:
@@ -280,7 +297,14 @@ class _Validator:
 
     def edition(self, raw: Mapping[str, Any]) -> Edition:
         head = self.table(raw, "edition")
+        ruleset = self.ruleset(head)
         constants = self.constants(self.table(raw, "constants"))
+        check = _SCHEMAS.get(ruleset)
+        if check is not None:
+            try:
+                check(raw)
+            except EditionError as err:
+                raise EditionError(f"{self.filename}: {err}") from err
         self.known_keys(raw, "")
         self.known_keys(head, "edition", "edition.")
         groups = self.groups(self.array(raw, "groups"))
@@ -290,7 +314,6 @@ class _Validator:
         for gid in group_ids:
             if not any(p.group == gid for p in properties):
                 raise self.fail(f"groups.{gid}", "no property belongs to this group")
-        self.unit_cards(constants, properties, events)
         return Edition(
             id=self.text(head, "id", "edition."),
             name=self.text(head, "name", "edition."),
@@ -301,27 +324,37 @@ class _Validator:
             properties=properties,
             events=events,
             source=self.filename,
+            ruleset=ruleset,
+            raw=raw,
         )
+
+    def ruleset(self, head: Mapping[str, Any]) -> str:
+        value = head.get("ruleset", DEFAULT_RULESET)
+        if not isinstance(value, str) or not value.isidentifier():
+            raise self.fail("edition.ruleset", f"not a ruleset name: {value!r}")
+        return value
 
     def constants(self, raw: Mapping[str, Any]) -> Constants:
         w = "constants."
-        self.known_keys(raw, "constants", w)
+        shared = KNOWN_KEYS["constants"] - {"tokens", "ring"}
         ints = {
             k: self.amount(raw, k, w) if k in AMOUNT_CONSTANTS else self.integer(raw, k, w, 1)
-            for k in sorted(KNOWN_KEYS["constants"] - {"tokens", "ring"})
+            for k in sorted(shared)
         }
-        if ints["levels"] != 5:
-            raise self.fail(w + "levels", f"the unit has 5 rent levels, got {ints['levels']}")
+        # the ruleset's own constants: whole numbers here, their names and ranges its schema's
+        extra = {k: self.integer(raw, k, w, 1) for k in sorted(set(raw) - KNOWN_KEYS["constants"])}
+        if ints["max_players"] > MAX_PLAYERS:
+            raise self.fail(w + "max_players", f"at most {MAX_PLAYERS}, got {ints['max_players']}")
         tokens = self.tokens(self.array(raw, "tokens", w), ints["max_players"])
         if ints["min_players"] > ints["max_players"]:
             raise self.fail(w + "min_players", "more than max_players")
         ring = tuple(self.array(raw, "ring", w))
         for i, space in enumerate(ring):
             if not isinstance(space, str) or not (
-                space in RING_SPECIALS or (space.startswith("P") and space[1:].isdigit())
+                SPECIAL_SPACE_RE.match(space) or (space.startswith("P") and space[1:].isdigit())
             ):
                 raise self.fail(f"{w}ring[{i}]", f"unknown space {space!r}")
-        return Constants(tokens=tokens, ring=ring, **ints)
+        return Constants(tokens=tokens, ring=ring, extra=extra, **ints)
 
     def tokens(self, raw: Sequence[Any], count: int) -> tuple[str, ...]:
         """*count* token names, each non-empty, unique and of TOKEN_RE's safe characters."""
@@ -422,35 +455,12 @@ class _Validator:
             if eid in out:
                 raise self.fail(w + "id", f"duplicate event id {eid}")
             kind = self.text(e, "kind", w)
-            if kind not in EVENT_KINDS:
-                raise self.fail(w + "kind", f"unknown effect kind {kind!r}")
             taps = tuple(self.array(e, "taps", w))
-            if taps != EVENT_KINDS[kind]:
-                raise self.fail(
-                    w + "taps",
-                    f"kind {kind!r} needs taps {list(EVENT_KINDS[kind])}, got {list(taps)}",
-                )
+            for j, tap in enumerate(taps):
+                if tap not in TAP_KINDS:
+                    raise self.fail(f"{w}taps[{j}]", f"unknown tap {tap!r}")
             out[eid] = EventCard(eid, kind, taps, self.text(e, "title", w), self.text(e, "text", w))
         ids = sorted(out)
-        if ids != list(range(1, len(ids) + 1)) or not ids:
+        if ids != list(range(1, len(ids) + 1)):
             raise self.fail("events", f"ids must run 1..N without gaps, got {ids}")
         return tuple(out[i] for i in ids)
-
-    def unit_cards(
-        self,
-        constants: Constants,
-        properties: Sequence[Property],
-        events: Sequence[EventCard],
-    ) -> None:
-        """Every card of the unit (UNIT_CARDS) must mean something in the edition, and the
-        edition must not need a card the unit does not have."""
-        have = {"bank": constants.max_players, "prop": len(properties), "event": len(events)}
-        where = {"bank": "constants.max_players", "prop": "properties", "event": "events"}
-        for kind, count in UNIT_CARDS.items():
-            if kind == "bank" and have[kind] <= count:
-                continue  # fewer players than bank cards: the extra bank cards stay unused
-            if have[kind] != count:
-                raise self.fail(
-                    where[kind],
-                    f"the unit's cards are {kind}:1..{count}, the edition has {have[kind]}",
-                )

@@ -1,4 +1,4 @@
-"""The deck: which tag UID stands for which card (``bank:1..4``, ``prop:1..22``, ``event:1..23``).
+"""The deck: which tag UID stands for which card (``bank:2``, ``prop:16``, ``event:7``).
 
 A deck file is TOML::
 
@@ -10,11 +10,14 @@ A deck file is TOML::
     "04C0FFEE000001" = "bank:boat"
 
 UIDs are hex (4 to 10 bytes; ``:`` or spaces between bytes are allowed and dropped), card names
-are those of :meth:`bank.unit.io.CardId.parse`. A card may have more than one UID (a spare
+are those of :meth:`bank.unit.io.CardId.parse`, checked against the cards of an edition (the
+default edition's unless one is given: its bank cards, properties and event cards, and its
+token names for ``bank:boat``). A card may have more than one UID (a spare
 sticker); a UID names one card only. The simulated deck gives every card a stable, NTAG-like
 7-byte UID derived from its name, so ``tap uid:HEX`` in a script means the same card forever.
 
-Imports ``bank.unit.io``, ``drivers.base`` and the standard library only.
+Imports ``bank.unit.io``, ``drivers.base``, ``board_assets`` (the default edition's cards) and
+the standard library only.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ import os
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
+from functools import cache
 from pathlib import Path
 
-from bank.unit.io import CARD_COUNTS, CARD_KINDS, CardId
+from bank.unit.io import CARD_KINDS, CardId, CardRanges
+from board_assets import load_edition
 from drivers.base import DriverError
 
 _HEX_RE = re.compile(r"^[0-9A-F]+$")
@@ -53,11 +58,15 @@ def normalize_uid(text: str) -> str:
     return uid
 
 
-def all_cards() -> Iterator[CardId]:
-    """Every card of the game, in card order (bank, prop, event)."""
-    for kind in CARD_KINDS:
-        for number in range(1, CARD_COUNTS[kind] + 1):
-            yield CardId(kind, number)
+@cache
+def default_cards() -> CardRanges:
+    """The cards of the default edition (for decks and tools not bound to a game)."""
+    return CardRanges.of(load_edition())
+
+
+def all_cards(cards: CardRanges | None = None) -> Iterator[CardId]:
+    """Every card of the game (default: the default edition's), in card order."""
+    return (cards or default_cards()).cards()
 
 
 def simulated_uid(card: CardId) -> str:
@@ -156,8 +165,11 @@ class Deck:
         os.replace(tmp, target)
 
     @classmethod
-    def from_toml(cls, text: str, source: str = "<deck>") -> Deck:
-        """Parse deck TOML; DeckError naming *source* and the line or key of any fault."""
+    def from_toml(cls, text: str, source: str = "<deck>", ranges: CardRanges | None = None) -> Deck:
+        """Parse deck TOML; DeckError naming *source* and the line or key of any fault.
+
+        Card names are checked against *ranges* (default: the default edition's cards).
+        """
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
@@ -190,7 +202,7 @@ class Deck:
             if not isinstance(value, str):
                 raise fault(key, f'card for {key!r} must be a string like "prop:16"')
             try:
-                card = CardId.parse(value)
+                card = CardId.parse(value, ranges or default_cards())
             except ValueError as err:
                 raise fault(key, f"unknown card {value!r} for UID {uid}: {err}") from err
             if uid in seen:
@@ -200,7 +212,7 @@ class Deck:
         return cls(parsed, info_out, source)
 
 
-def load_deck(path: str | os.PathLike[str]) -> Deck:
+def load_deck(path: str | os.PathLike[str], cards: CardRanges | None = None) -> Deck:
     """Read a deck file; DeckError if it is missing or malformed."""
     p = Path(path)
     try:
@@ -209,13 +221,16 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
         raise DeckError(f"{p}: no such deck file (run `ultibank enroll` to make one)") from err
     except (OSError, UnicodeDecodeError) as err:
         raise DeckError(f"{p}: cannot read the deck file: {err}") from err
-    return Deck.from_toml(text, str(p))
+    return Deck.from_toml(text, str(p), cards)
 
 
-def simulated_deck() -> Deck:
-    """Every card with its stable simulated UID (see :func:`simulated_uid`)."""
-    cards = {simulated_uid(card): card for card in all_cards()}
-    return Deck(cards, {"name": "simulated"}, "<simulated deck>")
+def simulated_deck(cards: CardRanges | None = None) -> Deck:
+    """Every card of *cards* (default: the default edition's) with its stable simulated UID.
+
+    A card keeps its UID in every edition (see :func:`simulated_uid`).
+    """
+    uids = {simulated_uid(card): card for card in all_cards(cards)}
+    return Deck(uids, {"name": "simulated"}, "<simulated deck>")
 
 
 def _card_key(card: CardId) -> tuple[int, int]:

@@ -16,17 +16,15 @@ from pathlib import Path
 
 from bank.unit.io import CardId, CardTapped, Cue, Icon, Input, ReaderStatus, Screen
 from drivers.base import Panel, ReaderBackend, ReaderError, TagError
-from drivers.deck import Deck, all_cards, load_deck
+from drivers.deck import Deck, all_cards, default_cards, load_deck
 from drivers.registry import open_reader
 from drivers.supervisor import ReaderService
-
-TOKENS = ("car", "helicopter", "boat", "jet")
 
 
 def describe(card: CardId) -> str:
     """How the prompt names a card: ``bank card 2 (helicopter)``, ``property 16``, ``event 7``."""
     if card.kind == "bank":
-        return f"bank card {card.number} ({TOKENS[card.number - 1]})"
+        return f"bank card {card.number} ({default_cards().token(card.number)})"
     return f"{'property' if card.kind == 'prop' else 'event'} card {card.number}"
 
 
@@ -35,7 +33,7 @@ def prompt_screen(card: CardId, step: int, total: int) -> Screen:
     if card.kind == "bank":
         return Screen(
             "enroll", (f"Tap bank card {card.number}", f"{step}/{total}"),
-            token=TOKENS[card.number - 1],
+            token=default_cards().token(card.number),
         )  # fmt: skip
     what = "property" if card.kind == "prop" else "event"
     icons = frozenset({Icon.EVENT}) if card.kind == "event" else frozenset()
@@ -47,7 +45,7 @@ def prompt_screen(card: CardId, step: int, total: int) -> Screen:
 
 def plan(deck: Deck, only: Iterable[str] | None = None) -> list[CardId]:
     """The cards still to enroll: all of them (or *only*), minus those the deck knows."""
-    wanted = [CardId.parse(c) for c in only] if only else list(all_cards())
+    wanted = [CardId.parse(c, default_cards()) for c in only] if only else list(all_cards())
     return [c for c in wanted if deck.uid_for(c) is None]
 
 
@@ -136,7 +134,7 @@ def write_card(
     say: Callable[[str], None] = print,
 ) -> int:
     """Write *card_name*'s NDEF record onto the blank tag laid on *reader*."""
-    card = CardId.parse(card_name)
+    card = CardId.parse(card_name, default_cards())
     scheme = reader.split(":", 1)[0].lower()
     if scheme not in ("pcsc", "usb", "tty", "udp", "com"):  # before asking for a tag
         raise ReaderError(f"cannot write tags through {reader!r}: use pcsc, usb, tty:... or udp")

@@ -62,6 +62,7 @@ from drivers.base import (
     TagError,
 )
 from drivers.debounce import rearm_for_poll
+from drivers.deck import default_cards
 from drivers.identity import (
     DATA_START,
     NDEF_TLV,
@@ -796,7 +797,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.write:
-            uid = write_card(CardId.parse(args.write), args.filter, overwrite=args.overwrite)
+            card = CardId.parse(args.write, default_cards())
+            uid = write_card(card, args.filter, overwrite=args.overwrite)
             print(f"wrote {args.write} on tag {uid}")
         else:
             print("\n".join(describe_readers(args.filter)))

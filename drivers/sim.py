@@ -43,7 +43,7 @@ from bank.unit.io import (
     Tick,
 )
 from drivers.base import CardAbsent, CardPresent, PanelError, Presence, ReaderError
-from drivers.deck import Deck, normalize_uid, simulated_deck
+from drivers.deck import Deck, default_cards, normalize_uid, simulated_deck
 from drivers.supervisor import ReaderService
 
 __all__ = ["HISTORY", "SimPanel", "SimReader", "VirtualClock", "start_sim_reader"]
@@ -150,7 +150,7 @@ class SimReader:
         if text.lower().startswith("uid:"):
             return normalize_uid(text[4:])
         if text.split(":", 1)[0].lower() in ("bank", "prop", "event"):
-            return self.uid_of(CardId.parse(text))
+            return self.uid_of(CardId.parse(text, default_cards()))
         return normalize_uid(text)
 
     def place(self, card: CardId | str, ndef: bytes | None = None) -> str:

@@ -13,7 +13,7 @@ Enter, ``o``               ✓ (press and release)
 ``x``, Esc                 X
 ``u``                      hold ✓ and X together (undo): released after a hold
 ``r``                      hold X alone (reset): released after a hold
-``1`` .. ``4``             tap bank card 1..4 (the terminal stands in for the tray)
+``1`` .. ``8``             tap bank card 1..8, as many as the edition seats (the tray)
 ``p16`` Enter              tap property card 16
 ``e7`` Enter               tap event card 7
 ``?``                      help
@@ -23,7 +23,10 @@ Enter, ``o``               ✓ (press and release)
 In line mode an empty line is ✓ and a line ends a ``p``/``e`` number. At the end of the input
 (a file or a pipe ran out, Ctrl-D on an empty line) the ``on_eof`` callback is called once
 the last line and any hold it started are done; without one, screens go on being shown.
-Imports ``bank.unit.io``, ``drivers.base``, ``drivers.charlcd`` and the standard library.
+Which cards exist (bank cards, properties, event cards) is the edition's to say: the panel is
+given its :class:`bank.unit.io.CardRanges` (default: the default edition's).
+Imports ``bank.unit.io``, ``drivers.base``, ``drivers.charlcd``, ``drivers.deck`` and the
+standard library.
 """
 
 from __future__ import annotations
@@ -40,12 +43,12 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from bank.unit.io import (
-    CARD_COUNTS,
     Button,
     ButtonPressed,
     ButtonReleased,
     CardId,
     CardLifted,
+    CardRanges,
     CardTapped,
     Cue,
     Input,
@@ -53,6 +56,7 @@ from bank.unit.io import (
 )
 from drivers import charlcd
 from drivers.base import PanelError
+from drivers.deck import default_cards
 
 #: the terminal's own words, in the unit's languages: message id -> language -> template
 WORDS: dict[str, dict[str, str]] = {
@@ -60,12 +64,12 @@ WORDS: dict[str, dict[str, str]] = {
         "en": """\
 keys: Enter/o = OK   m = M   x/Esc = X
       u = hold OK+X (undo)   r = hold X (reset)
-      1-4 = bank card   p16 Enter = property 16   e7 Enter = event 7
+      1-{seats} = bank card   p16 Enter = property 16   e7 Enter = event 7
       ? = this help   q = quit""",
         "fr": """\
 touches : Entrée/o = OK   m = M   x/Échap = X
       u = garder OK+X (annuler)   r = garder X (remise à zéro)
-      1-4 = carte banque   p16 Entrée = propriété 16   e7 Entrée = événement 7
+      1-{seats} = carte banque   p16 Entrée = propriété 16   e7 Entrée = événement 7
       ? = cette aide   q = quitter""",
     },
     "hello": {
@@ -98,7 +102,7 @@ def say(lang: str, key: str, **fields: object) -> str:
     return templates.get(lang, templates["en"]).format(**fields)
 
 
-HELP = say("en", "help")
+HELP = say("en", "help", seats=default_cards().bank)
 
 #: seconds a ``u``/``r`` hold lasts: a little over the unit's 5 s, so the hold is never short
 HOLD_SECONDS = 5.5
@@ -164,8 +168,11 @@ _KEY_NAMES = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 class KeyReader:
     """Turns keys into actions; pure (no I/O), so it is tested on its own."""
 
-    def __init__(self, lang: str = "en") -> None:
+    def __init__(self, lang: str = "en", cards: CardRanges | None = None) -> None:
         self.lang = lang
+        self._cards = cards or default_cards()
+        #: the keys that tap a bank card at once (one digit per seat, at most 9)
+        self._seats = "123456789"[: min(self._cards.bank, 9)]
         self._kind: str | None = None
         self._digits = ""
 
@@ -212,10 +219,10 @@ class KeyReader:
         if low in _PREFIX:
             self._kind, self._digits = _PREFIX[low], ""
             return []
-        if ch in "1234":
+        if ch and ch in self._seats:
             return [Tap(CardId("bank", int(ch)))]
         if low in ("?", "h"):
-            return [Say(say(self.lang, "help"))]
+            return [Say(say(self.lang, "help", seats=len(self._seats)))]
         action = _SIMPLE.get(low)
         if action is not None:
             return [action]
@@ -241,11 +248,11 @@ class KeyReader:
         if not digits:
             return [Say(say(self.lang, "entry.empty", p=kind[0]))]
         try:
-            return [Tap(CardId(kind, int(digits)))]
+            return [Tap(self._cards.check(CardId(kind, int(digits))))]
         except ValueError:
             name = say(self.lang, f"kind.{kind}")
             return [Say(say(self.lang, "entry.range", kind=name, digits=digits,
-                            count=CARD_COUNTS[kind]))]  # fmt: skip
+                            count=self._cards.count(kind)))]  # fmt: skip
 
 
 class TerminalPanel:
@@ -268,6 +275,7 @@ class TerminalPanel:
         name: str = "terminal",
         timer: Callable[[float, Callable[[], None]], Any] | None = None,
         language: str = "en",
+        cards: CardRanges | None = None,
     ) -> None:
         if style not in ("block", "line"):
             raise PanelError(f"terminal style must be 'block' or 'line', not {style!r}")
@@ -285,7 +293,7 @@ class TerminalPanel:
         self.name = name
         self._timer = timer or _start_timer
         self.language = language
-        self._keys = KeyReader(language)
+        self._keys = KeyReader(language, cards)
         self._post: Callable[[Input], None] | None = None
         self._write_lock = threading.Lock()
         self._thread: threading.Thread | None = None

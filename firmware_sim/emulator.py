@@ -28,13 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bank.unit.io import (
-    CARD_COUNTS,
-    TOKENS,
     Button,
     ButtonPressed,
     ButtonReleased,
     CardId,
     CardLifted,
+    CardRanges,
     CardTapped,
     Cue,
     Input,
@@ -45,7 +44,7 @@ from board_assets import Edition, load_edition
 from drivers.base import PanelError
 from firmware_sim import layout as L
 from firmware_sim.dotfont import DotMatrix
-from firmware_sim.icons import token_surface
+from firmware_sim.icons import PICTOGRAM_TOKENS, token_surface
 from firmware_sim.lcd import BEZEL, GLASS, ON, LcdRenderer
 from firmware_sim.pg import pygame
 from firmware_sim.sdlwait import NO_SYSTEM_INPUT, EventWaiter
@@ -158,6 +157,9 @@ class PygamePanel:
         self._ui_thread: int | None = None
         self._window: pygame.Surface | None = None
         self._lcd = LcdRenderer(currency=self.edition.currency)
+        #: the edition's cards: the tray, the keys and the typed numbers follow them
+        self._cards = CardRanges.of(self.edition)
+        self._shortcuts = L.shortcuts(self._cards)
         self._spots = L.hotspots(self.edition)
         self._prop_colour = {
             p.number: pygame.Color(self.edition.group(p.group).colour)
@@ -459,7 +461,7 @@ class PygamePanel:
             self._help = False
             self._dirty = True
             return
-        shortcut = L.shortcut_for_key(key, char, scancode)
+        shortcut = L.shortcut_for_key(key, char, scancode, self._shortcuts)
         if shortcut is None:
             return
         self._key_actions[key] = shortcut.action
@@ -480,7 +482,7 @@ class PygamePanel:
             self._entry = None
             if digits:
                 number = int(digits)
-                if 1 <= number <= CARD_COUNTS[kind]:
+                if 1 <= number <= self._cards.count(kind):
                     self._tap(CardId(kind, number))
                     self._lift()
                 else:
@@ -685,10 +687,12 @@ class PygamePanel:
         if card.kind == "bank":
             pygame.draw.rect(win, BANK_COLOUR, rect, border_radius=8)
             pygame.draw.rect(win, (200, 170, 70), rect.inflate(-8, -8), width=1, border_radius=6)
-            token = TOKENS[card.number - 1]
-            pic = token_surface(token, PALE_INK)
-            pic = pygame.transform.scale(pic, (pic.get_width() * 3 // 2, pic.get_height() * 3 // 2))
-            win.blit(pic, pic.get_rect(midleft=(rect.x + 10, rect.centery + 2)))
+            token = self._cards.token(card.number)
+            if token in PICTOGRAM_TOKENS:  # the glass's pictogram; another token: its name only
+                pic = token_surface(token, PALE_INK)
+                size = (pic.get_width() * 3 // 2, pic.get_height() * 3 // 2)
+                pic = pygame.transform.scale(pic, size)
+                win.blit(pic, pic.get_rect(midleft=(rect.x + 10, rect.centery + 2)))
             self._label(str(card.number), (rect.right - 10, rect.y + 6), 34, (230, 200, 90),
                         bold=True, anchor="topright")  # fmt: skip
             self._label(token_name(self.language, token), (rect.right - 9, rect.bottom - 6), 17,
@@ -745,7 +749,7 @@ class PygamePanel:
 
     def _describe(self, card: CardId) -> str:
         if card.kind == "bank":
-            token = token_name(self.language, TOKENS[card.number - 1])
+            token = token_name(self.language, self._cards.token(card.number))
             return self._say("describe.bank", n=card.number, token=token)
         if card.kind == "prop":
             p = self.edition.prop(card.number)
@@ -769,7 +773,7 @@ class PygamePanel:
         shade = pygame.Surface(win.get_size(), pygame.SRCALPHA)
         shade.fill((8, 14, 12, 232))
         win.blit(shade, (0, 0))
-        rows = L.help_rows(self.language)
+        rows = L.help_rows(self.language, self._shortcuts)
         x, y = 80, 60
         self._label(self._say("help.title"), (x, y), 34, PALE_INK, bold=True)
         y += 50

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bank.unit.io import TOKENS, Icon
+from bank.unit.io import Icon
 from firmware_sim.dotfont import DotMatrix
 from firmware_sim.pg import pygame
 
@@ -141,7 +141,8 @@ _TOKENS: dict[str, Callable[[pygame.Surface, Colour], None]] = {
     "boat": _boat,
     "jet": _jet,
 }
-assert set(_TOKENS) == set(TOKENS), "a token has no pictogram"
+#: the tokens printed on the unit's glass (an edition's other tokens show as text only)
+PICTOGRAM_TOKENS: tuple[str, ...] = tuple(_TOKENS)
 assert set(_ICONS) == set(Icon), "an icon has no pictogram"
 
 
@@ -157,7 +158,8 @@ def token_surface(token: str, colour: Colour) -> pygame.Surface:
     try:
         draw = _TOKENS[token]
     except KeyError:
-        raise ValueError(f"unknown token {token!r}: tokens are {', '.join(TOKENS)}") from None
+        known = ", ".join(PICTOGRAM_TOKENS)
+        raise ValueError(f"unknown token {token!r}: tokens are {known}") from None
     surf = pygame.Surface(TOKEN_SIZE, pygame.SRCALPHA)
     draw(surf, colour)
     return surf

@@ -1,8 +1,9 @@
 """The emulator window's geometry and its one table of controls.
 
-What a click, a key and the help overlay do comes from the same data: :data:`SHORTCUTS` maps
+What a click, a key and the help overlay do comes from the same data: :func:`shortcuts` maps
 keys to :data:`Action` values, and :func:`hotspots` maps window areas (the three buttons and the
-49 cards of the tray) to the same actions. The window code only dispatches actions.
+cards of the tray: the edition's bank cards, properties and event cards) to the same actions.
+The window code only dispatches actions.
 
 Imports pygame (through :mod:`firmware_sim.pg`), ``bank.unit.io``, ``bank.unit.text``,
 ``board_assets``, :mod:`firmware_sim.words` and the standard library.
@@ -12,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bank.unit.io import CARD_COUNTS, TOKENS, Button, CardId
+from bank.unit.io import Button, CardId, CardRanges
 from bank.unit.text import token_name
-from board_assets import Edition
+from board_assets import Edition, load_edition
 from firmware_sim.lcd import LCD_SIZE
 from firmware_sim.pg import pygame
 from firmware_sim.words import say
@@ -159,36 +160,42 @@ class Shortcut:
         return label, say(lang, self.help, **fields)
 
 
-SHORTCUTS: tuple[Shortcut, ...] = (
-    Shortcut("key.ok", "help.ok", PressButton(Button.OK),
-             keys=(pygame.K_RETURN, pygame.K_KP_ENTER)),
-    Shortcut("key.menu", "help.menu", PressButton(Button.MENU), keys=(pygame.K_m,)),
-    Shortcut("key.cancel", "help.cancel", PressButton(Button.CANCEL),
-             keys=(pygame.K_ESCAPE, pygame.K_BACKSPACE)),
-    *(
-        Shortcut(
-            "",
-            "help.bank",
-            TapCard(CardId("bank", n)),
-            keys=(getattr(pygame, f"K_{n}"), getattr(pygame, f"K_KP{n}")),
-            chars=(str(n),),
-            scancodes=(getattr(pygame, f"KSCAN_{n}"),),
-            fields=(("n", n), ("token", TOKENS[n - 1])),
-            plain_label=str(n),
-        )
-        for n in range(1, CARD_COUNTS["bank"] + 1)
-    ),
-    Shortcut("key.prop", "help.prop", StartEntry("prop"), keys=(pygame.K_p,),
-             fields=(("count", CARD_COUNTS["prop"]),)),
-    Shortcut("key.event", "help.event", StartEntry("event"), keys=(pygame.K_e,),
-             fields=(("count", CARD_COUNTS["event"]),)),
-    Shortcut("key.undo", "help.undo", HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS),
-             keys=(pygame.K_u,), fields=(("seconds", f"{HOLD_SECONDS:g}"),)),
-    Shortcut("key.reset", "help.reset", HoldGesture((Button.CANCEL,), HOLD_SECONDS),
-             keys=(pygame.K_r,), fields=(("seconds", f"{HOLD_SECONDS:g}"),)),
-    Shortcut("key.help", "help.help", ToggleHelp(), keys=(pygame.K_F1,), chars=("?",)),
-    Shortcut("key.shot", "help.shot", Screenshot(), keys=(pygame.K_F12,)),
-)  # fmt: skip
+def shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
+    """The keyboard's controls for a game with *cards* (one digit key per bank card, up to 9)."""
+    return (
+        Shortcut("key.ok", "help.ok", PressButton(Button.OK),
+                 keys=(pygame.K_RETURN, pygame.K_KP_ENTER)),
+        Shortcut("key.menu", "help.menu", PressButton(Button.MENU), keys=(pygame.K_m,)),
+        Shortcut("key.cancel", "help.cancel", PressButton(Button.CANCEL),
+                 keys=(pygame.K_ESCAPE, pygame.K_BACKSPACE)),
+        *(
+            Shortcut(
+                "",
+                "help.bank",
+                TapCard(CardId("bank", n)),
+                keys=(getattr(pygame, f"K_{n}"), getattr(pygame, f"K_KP{n}")),
+                chars=(str(n),),
+                scancodes=(getattr(pygame, f"KSCAN_{n}"),),
+                fields=(("n", n), ("token", cards.token(n))),
+                plain_label=str(n),
+            )
+            for n in range(1, min(cards.bank, 9) + 1)
+        ),
+        Shortcut("key.prop", "help.prop", StartEntry("prop"), keys=(pygame.K_p,),
+                 fields=(("count", cards.prop),)),
+        Shortcut("key.event", "help.event", StartEntry("event"), keys=(pygame.K_e,),
+                 fields=(("count", cards.event),)),
+        Shortcut("key.undo", "help.undo", HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS),
+                 keys=(pygame.K_u,), fields=(("seconds", f"{HOLD_SECONDS:g}"),)),
+        Shortcut("key.reset", "help.reset", HoldGesture((Button.CANCEL,), HOLD_SECONDS),
+                 keys=(pygame.K_r,), fields=(("seconds", f"{HOLD_SECONDS:g}"),)),
+        Shortcut("key.help", "help.help", ToggleHelp(), keys=(pygame.K_F1,), chars=("?",)),
+        Shortcut("key.shot", "help.shot", Screenshot(), keys=(pygame.K_F12,)),
+    )  # fmt: skip
+
+
+#: the controls for the default edition (the emulator builds its own edition's)
+SHORTCUTS: tuple[Shortcut, ...] = shortcuts(CardRanges.of(load_edition()))
 
 #: What the mouse does, for the help overlay: (gesture, what it does) message ids.
 MOUSE_HELP: tuple[tuple[str, str], ...] = (
@@ -198,17 +205,19 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
 )
 
 
-def shortcut_for_key(key: int, char: str, scancode: int = 0) -> Shortcut | None:
-    """The shortcut bound to key code *key*, typed character *char* or *scancode*."""
-    for sc in SHORTCUTS:
+def shortcut_for_key(
+    key: int, char: str, scancode: int = 0, table: tuple[Shortcut, ...] = SHORTCUTS
+) -> Shortcut | None:
+    """The shortcut of *table* bound to key code *key*, typed character *char* or *scancode*."""
+    for sc in table:
         if key in sc.keys:
             return sc
     if char:
-        for sc in SHORTCUTS:
+        for sc in table:
             if char in sc.chars:
                 return sc
     if scancode:
-        for sc in SHORTCUTS:
+        for sc in table:
             if scancode in sc.scancodes:
                 return sc
     return None
@@ -230,9 +239,9 @@ def digit_of(key: int, char: str, scancode: int = 0) -> str | None:
     return DIGIT_SCANCODES.get(scancode)
 
 
-def help_rows(lang: str = "en") -> list[tuple[str, str]]:
+def help_rows(lang: str = "en", table: tuple[Shortcut, ...] = SHORTCUTS) -> list[tuple[str, str]]:
     """The rows of the help overlay in *lang*: (keys or mouse gesture, what it does)."""
-    rows = [sc.texts(lang) for sc in SHORTCUTS]
+    rows = [sc.texts(lang) for sc in table]
     return rows + [(say(lang, gesture), say(lang, what)) for gesture, what in MOUSE_HELP]
 
 
@@ -276,8 +285,11 @@ def card_hotspots(edition: Edition) -> list[Hotspot]:
     """The cards of the tray: bank cards, then properties in one column per colour group,
     then event cards."""
     spots: list[Hotspot] = []
-    bw, bh = BANK_CARD
-    for n in range(1, CARD_COUNTS["bank"] + 1):
+    cards = CardRanges.of(edition)
+    # four bank cards at full width; more share the tray's width (eight seats fit)
+    bw = min(BANK_CARD[0], (TRAY_W - 8 * (cards.bank - 1)) // max(cards.bank, 1))
+    bh = BANK_CARD[1]
+    for n in range(1, cards.bank + 1):
         x = TRAY_X + (n - 1) * (bw + 8)
         spots.append(Hotspot((x, BANK_Y, bw, bh), TapCard(CardId("bank", n))))
     pw, ph = PROP_CARD
@@ -287,7 +299,7 @@ def card_hotspots(edition: Edition) -> list[Hotspot]:
             y = PROPS_Y + row * (ph + GAP)
             spots.append(Hotspot((x, y, pw, ph), TapCard(CardId("prop", number))))
     ew, eh = EVENT_CARD
-    for i in range(CARD_COUNTS["event"]):
+    for i in range(cards.event):
         x = TRAY_X + (i % 8) * (ew + GAP)
         y = EVENTS_Y + (i // 8) * (eh + GAP)
         spots.append(Hotspot((x, y, ew, eh), TapCard(CardId("event", i + 1))))

@@ -17,9 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bank.unit.io import TOKENS, Icon, Screen
+from bank.unit.io import Icon, Screen
 from firmware_sim.dotfont import DotMatrix, fold, wrap
-from firmware_sim.icons import ICON_SIZE, TOKEN_SIZE, icon_surface, token_surface
+from firmware_sim.icons import (
+    ICON_SIZE,
+    PICTOGRAM_TOKENS,
+    TOKEN_SIZE,
+    icon_surface,
+    token_surface,
+)
 from firmware_sim.pg import pygame
 from firmware_sim.segments import SegmentGeometry, SevenSegment, digits_text
 
@@ -103,7 +109,9 @@ class LcdLayout:
         }
         tx, ty = self.tokens_origin
         tw, th = TOKEN_SIZE
-        tokens = {t: _rect(tx + i * self.token_step, ty, tw, th) for i, t in enumerate(TOKENS)}
+        tokens = {
+            t: _rect(tx + i * self.token_step, ty, tw, th) for i, t in enumerate(PICTOGRAM_TOKENS)
+        }
         lx, ly = self.levels_origin
         bars = tuple(
             _rect(lx + i * self.level_step, ly + 20 - 5 * i, self.level_bar_width, 6 + 5 * i)
@@ -154,7 +162,7 @@ class LcdRenderer:
         }
         self._tokens = {
             (tok, lit): token_surface(tok, ON if lit else GHOST)
-            for tok in TOKENS
+            for tok in PICTOGRAM_TOKENS
             for lit in (False, True)
         }
         self._blank = self._draw_blank()

@@ -585,8 +585,9 @@ def test_a_backup_refuses_what_is_not_a_journal_and_the_journal_itself(
 
 
 def test_a_game_resumes_from_the_journal_exactly_and_reset_archives_it(path: Path):
-    from bank.commands import Land, PassGo
+    from bank.commands import Land
     from bank.game import Game
+    from bank.rulesets.ultime.commands import PassGo
     from board_assets import load_edition
 
     edition = load_edition()

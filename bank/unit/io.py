@@ -1,28 +1,36 @@
 """The unit's inputs and outputs: the types readers, panels and the behaviour share.
 
 Readers and panels (``drivers/``, ``firmware_sim/``) import this module and nothing else of
-the bank. Inputs are timestamped by the daemon's clock (seconds, float, monotonic or
-virtual); outputs are a screen model and sound cues, never pixels.
+the bank. Card identities are the same for every ruleset; which cards a game has (how many
+bank cards, properties and event cards, and the players' tokens) comes from its edition
+through :class:`CardRanges`, never from a constant here. Inputs are timestamped by the daemon's
+clock (seconds, float, monotonic or virtual); outputs are a screen model and sound cues, never
+pixels.
 Imports only the standard library.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Protocol
 
 CARD_KINDS = ("bank", "prop", "event")
-#: the highest number of each card kind in the game
-CARD_COUNTS = {"bank": 4, "prop": 22, "event": 23}
-TOKENS = ("car", "helicopter", "boat", "jet")
+#: a card number travels as one byte (the serial panel protocol); an edition has fewer
+MAX_CARD_NUMBER = 255
 
 _CARD_RE = re.compile(r"^(bank|prop|event):(\w+)$")
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class CardId:
-    """A card's identity in the game: ``bank:2``, ``prop:16``, ``event:7``."""
+    """A card's identity in the game: ``bank:2``, ``prop:16``, ``event:7``.
+
+    Any number 1..255 of a known kind is an identity; which ones a game has is its edition's
+    to say (:class:`CardRanges`).
+    """
 
     kind: str
     number: int
@@ -30,26 +38,84 @@ class CardId:
     def __post_init__(self) -> None:
         if self.kind not in CARD_KINDS:
             raise ValueError(f"unknown card kind {self.kind!r}")
-        if not 1 <= self.number <= CARD_COUNTS[self.kind]:
-            raise ValueError(
-                f"{self.kind} cards run 1..{CARD_COUNTS[self.kind]}, not {self.number}"
-            )
+        if not 1 <= self.number <= MAX_CARD_NUMBER:
+            raise ValueError(f"{self.kind} cards run 1..{MAX_CARD_NUMBER}, not {self.number}")
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.number}"
 
     @classmethod
-    def parse(cls, text: str) -> CardId:
-        """Parse ``bank:2``, ``bank:boat``, ``prop:16`` or ``event:7``; ValueError otherwise."""
+    def parse(cls, text: str, cards: CardRanges | None = None) -> CardId:
+        """Parse ``bank:2``, ``prop:16``, ``event:7`` or, with *cards*, ``bank:boat``.
+
+        With *cards* the number must also be one of the game's (ValueError otherwise).
+        """
         m = _CARD_RE.match(text.strip().lower())
         if not m:
             raise ValueError(f"not a card name: {text!r} (expected bank:N, prop:N or event:N)")
         kind, num = m.groups()
-        if kind == "bank" and num in TOKENS:
-            return cls("bank", TOKENS.index(num) + 1)
+        if cards is not None and kind == "bank" and num in cards.tokens:
+            return cls("bank", cards.tokens.index(num) + 1)
         if not num.isdigit():
             raise ValueError(f"not a card number: {text!r}")
-        return cls(kind, int(num))
+        number = int(num)
+        if cards is not None and not 1 <= number <= cards.count(kind):
+            raise ValueError(f"{kind} cards run 1..{cards.count(kind)}, not {number}")
+        return cls(kind, number)
+
+
+class EditionCards(Protocol):
+    """What :meth:`CardRanges.of` reads of an edition (:class:`board_assets.Edition`)."""
+
+    @property
+    def card_counts(self) -> Mapping[str, int]: ...
+
+    @property
+    def token_names(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CardRanges:
+    """The cards one game has, from its edition: how many of each kind, and the tokens.
+
+    Bank card *n* is the player seat *n* and carries token ``tokens[n - 1]``; an edition may
+    seat up to 8 (the Ultime ones seat 4).
+    """
+
+    bank: int
+    prop: int
+    event: int
+    tokens: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, edition: EditionCards) -> CardRanges:
+        counts = edition.card_counts
+        return cls(counts["bank"], counts["prop"], counts["event"], edition.token_names)
+
+    def count(self, kind: str) -> int:
+        """How many cards of *kind* the game has."""
+        count: int = getattr(self, kind)
+        return count
+
+    def fits(self, card: CardId) -> bool:
+        """Whether *card* is one of this game's cards."""
+        return card.number <= self.count(card.kind)
+
+    def check(self, card: CardId) -> CardId:
+        """*card*, or ValueError naming the range when the game has no such card."""
+        if not self.fits(card):
+            raise ValueError(f"{card.kind} cards run 1..{self.count(card.kind)}, not {card.number}")
+        return card
+
+    def cards(self) -> Iterator[CardId]:
+        """Every card of the game, in card order (bank, prop, event)."""
+        for kind in CARD_KINDS:
+            for number in range(1, self.count(kind) + 1):
+                yield CardId(kind, number)
+
+    def token(self, seat: int) -> str:
+        """The token of bank card *seat* (its number when the edition names none)."""
+        return self.tokens[seat - 1] if 1 <= seat <= len(self.tokens) else str(seat)
 
 
 class Button(Enum):

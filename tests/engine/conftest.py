@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from bank.config import RulesConfig
 from bank.game import Game
+from bank.rulesets.ultime.config import RulesConfig
 from board_assets import Edition, load_edition
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bank.auction import AuctionOutcome
-from bank.commands import GoToJail, Land
-from bank.config import RulesConfig
+from bank.commands import Land
 from bank.errors import NotEnoughMoney, RuleError
 from bank.game import Game
+from bank.rulesets.ultime.commands import GoToJail
+from bank.rulesets.ultime.config import RulesConfig
 from board_assets import Edition
 
 from .conftest import bal, owner_level

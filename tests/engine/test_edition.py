@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bank.unit.io import CARD_COUNTS
+from bank.rulesets.ultime.edition import UNIT_CARDS
+from bank.unit.io import CardRanges
 from board_assets import (
     EDITIONS_DIR,
-    UNIT_CARDS,
     EditionError,
     edition_names,
     load_edition,
@@ -144,7 +144,10 @@ def test_script_on_an_edition_with_3_event_cards_is_a_message_not_a_traceback(
 
 
 def test_the_units_card_counts_are_the_loaders() -> None:
-    assert dict(UNIT_CARDS) == CARD_COUNTS
+    """Every shipped Ultime edition has exactly the Ultime unit's cards (the game's ranges)."""
+    for name in edition_names():
+        cards = CardRanges.of(load_edition(name))
+        assert {k: cards.count(k) for k in UNIT_CARDS} == dict(UNIT_CARDS)
 
 
 def test_more_players_than_bank_cards_is_refused(tmp_path: Path) -> None:

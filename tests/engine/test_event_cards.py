@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from bank.commands import GoToJail, Land, PlayEvent, Undo
+from bank.commands import Land, Undo
 from bank.errors import NotEnoughMoney, RuleError, UndoRefused
 from bank.game import Game
+from bank.rulesets.ultime.commands import GoToJail, PlayEvent
+from bank.rulesets.ultime.events import ultime
+from bank.rulesets.ultime.rules import UltimeRules
 from board_assets import Edition
 
 from .conftest import bal, owner_level
+
+
+def rules(game: Game) -> UltimeRules:
+    assert isinstance(game.ruleset, UltimeRules)
+    return game.ruleset
 
 
 def levels(game: Game, *numbers: int) -> list[int | None]:
@@ -45,9 +53,9 @@ def test_move_to_own_raises_level(game: Game, eid: int) -> None:
 
 def test_move_to_another_players_property_is_refused_at_the_mover_tap(game: Game) -> None:
     game.execute(Land(1, 16))
-    game.check_event_taps(1, props=(16,))  # the destination alone is fine
+    rules(game).check_event_taps(game.state, 1, props=(16,))  # the destination alone is fine
     with pytest.raises(RuleError, match="belongs to player 1"):
-        game.check_event_taps(1, props=(16,), cards=(2,))
+        rules(game).check_event_taps(game.state, 1, props=(16,), cards=(2,))
     with pytest.raises(RuleError):
         game.execute(PlayEvent(1, props=(16,), cards=(2,)))
 
@@ -75,7 +83,7 @@ def test_group_up(game: Game, eid: int) -> None:
 
 def test_group_up_needs_an_owned_property(game: Game) -> None:
     with pytest.raises(RuleError, match="nobody"):
-        game.check_event_taps(2, props=(9,))
+        rules(game).check_event_taps(game.state, 2, props=(9,))
 
 
 def test_group_down_19(game: Game) -> None:
@@ -114,9 +122,9 @@ def test_swap_refuses_same_owner_and_unowned(game: Game) -> None:
     game.execute(Land(1, 3))
     game.execute(Land(1, 20))
     with pytest.raises(RuleError, match="same player"):
-        game.check_event_taps(6, props=(3, 20))
+        rules(game).check_event_taps(game.state, 6, props=(3, 20))
     with pytest.raises(RuleError, match="nobody"):
-        game.check_event_taps(6, props=(3, 21))
+        rules(game).check_event_taps(game.state, 6, props=(3, 21))
 
 
 def test_tax_50_per_property(game: Game) -> None:
@@ -164,7 +172,7 @@ def test_collect_pair(game: Game, eid: int) -> None:
 
 def test_collect_pair_needs_two_players(game: Game) -> None:
     with pytest.raises(RuleError, match="another"):
-        game.check_event_taps(11, cards=(1, 1))
+        rules(game).check_event_taps(game.state, 11, cards=(1, 1))
 
 
 def test_cheap_rent_13_next_two_rents_at_level_1(game: Game) -> None:
@@ -177,7 +185,7 @@ def test_cheap_rent_13_next_two_rents_at_level_1(game: Game) -> None:
     game.execute(Land(2, 16))  # 1300
     assert levels(game, 16) == [5]
     assert (bal(game, 2), bal(game, 3)) == (1500 - 200 - 1300, 1300)
-    assert game.state.cheap_rents == 0
+    assert ultime(game.state).cheap_rents == 0
 
 
 def test_jail_other_14(game: Game) -> None:
@@ -216,9 +224,9 @@ def test_event_tap_counts_are_checked(game: Game) -> None:
     with pytest.raises(RuleError):
         game.execute(PlayEvent(11, cards=(1,)))
     with pytest.raises(RuleError):
-        game.check_event_taps(13, props=(1,))
+        rules(game).check_event_taps(game.state, 13, props=(1,))
     with pytest.raises(RuleError):
-        game.check_event_taps(24)
+        rules(game).check_event_taps(game.state, 24)
 
 
 def test_jailed_mover_still_moves(game: Game) -> None:

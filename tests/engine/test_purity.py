@@ -17,13 +17,15 @@ def test_core_imports_without_hardware_stacks() -> None:
                                           'RPLCD', 'aiohttp', 'threading_blocked'}:
                     raise ImportError('blocked: ' + name)
         sys.meta_path.insert(0, Block())
-        import bank.ultime, bank.game, bank.auction, bank.events, bank.unit.io, board_assets
+        import bank.rulesets.ultime.rules, bank.game, bank.auction, bank.events, bank.unit.io
+        import board_assets
         from bank.game import Game
         from board_assets import load_edition
         g = Game(load_edition())
         g.start([1, 2])
         banned = {'time', 'random', 'socket', 'threading'}
-        src = [m for m in ('bank.ultime', 'bank.events', 'bank.state', 'bank.auction')]
+        src = ['bank.rulesets.ultime.rules', 'bank.rulesets.ultime.events', 'bank.ruleset',
+               'bank.rulesets', 'bank.events', 'bank.state', 'bank.auction']
         import inspect
         for m in src:
             text = inspect.getsource(sys.modules[m])

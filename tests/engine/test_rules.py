@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bank.commands import (
-    AuctionSale,
-    GiveProperty,
-    GoToJail,
-    Land,
-    LeaveJail,
-    NewGame,
-    PassGo,
-    PayLocation,
-)
-from bank.config import RulesConfig, WinnerRule
+from bank.commands import AuctionSale, GiveProperty, Land, NewGame
 from bank.errors import GameOver, InDebt, NotEnoughMoney, RuleError
 from bank.game import Game
+from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation
+from bank.rulesets.ultime.config import RulesConfig, WinnerRule
+from bank.rulesets.ultime.events import ultime
 from board_assets import Edition
 
 from .conftest import bal, owner_level
@@ -101,7 +94,7 @@ def test_colour_set_sole_owner_plus_two(game: Game) -> None:
     game.execute(Land(1, 1))
     game.execute(Land(1, 2))
     assert owner_level(game, 1) == (1, 3) and owner_level(game, 2) == (1, 3)
-    assert "brown" in game.state.completed_groups
+    assert "brown" in ultime(game.state).completed_groups
 
 
 def test_colour_set_shared_plus_one(game: Game) -> None:

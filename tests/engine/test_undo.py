@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bank.commands import GiveProperty, Land, PassGo, PlayEvent, Undo
-from bank.config import RulesConfig
+from bank.commands import GiveProperty, Land, Undo
 from bank.errors import UndoRefused
 from bank.game import Game
+from bank.rulesets.ultime.commands import PassGo, PlayEvent
+from bank.rulesets.ultime.config import RulesConfig
 from board_assets import Edition
 
 

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bank.unit.io import TOKENS, Icon, Screen
+from bank.unit.io import Icon, Screen
 from board_assets import load_edition
 from firmware_sim import dotfont
+from firmware_sim.icons import PICTOGRAM_TOKENS as TOKENS
 from firmware_sim.lcd import GLASS, LcdLayout, LcdRenderer
 from firmware_sim.pg import IS_CE, PYGAME_VERSION, pygame
 

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bank.unit.io import TOKENS, Button, Cue, Icon, Screen
+from bank.unit.io import Button, Cue, Icon, Screen
+from board_assets import load_edition
 from drivers import panel_protocol as pp
 
 
@@ -189,7 +190,7 @@ screens = st.builds(
     lines=st.lists(short_text, max_size=pp.MAX_LINES).map(tuple),
     amount=st.none() | st.integers(-(2**31), 2**31 - 1),
     number=st.none() | st.integers(0, 255),
-    token=st.none() | st.sampled_from(TOKENS),
+    token=st.none() | st.sampled_from(load_edition().token_names),
     level=st.none() | st.integers(0, 255),
     icons=st.frozensets(st.sampled_from(list(Icon))),
     countdown=st.none() | st.integers(0, 0xFFFF),

@@ -18,22 +18,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bank.commands import (
-    AuctionSale,
-    Command,
-    GiveProperty,
-    GoToJail,
-    Land,
-    LeaveJail,
-    NewGame,
-    PassGo,
-    PayLocation,
-    PlayEvent,
-    Undo,
-)
+from bank.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
 from bank.errors import RuleError
 from bank.game import Game
 from bank.journal import Journal
+from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation, PlayEvent
 from bank.state import GameState
 from board_assets import load_edition
 

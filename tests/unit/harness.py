@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from bank.config import RulesConfig, UnitConfig
+from bank.config import UnitConfig
 from bank.game import Game
+from bank.rulesets.ultime.config import RulesConfig
+from bank.rulesets.ultime.unit import Unit
 from bank.unit.io import (
     Button,
     ButtonPressed,
@@ -19,7 +21,6 @@ from bank.unit.io import (
     ShowScreen,
     Tick,
 )
-from bank.unit.machine import Unit
 from board_assets import load_edition
 
 

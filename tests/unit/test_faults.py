@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from bank.config import RulesConfig, UnitConfig
+from bank.config import UnitConfig
 from bank.daemon import FAILURE_BACKOFF, Daemon
 from bank.game import Game
 from bank.journal import Journal
+from bank.rulesets.ultime.config import RulesConfig
+from bank.rulesets.ultime.unit import Unit
 from bank.unit.io import CardId, CardTapped, Cue, Screen, ShowScreen, Tick
-from bank.unit.machine import FAULT_RETRY, Unit
+from bank.unit.shell import FAULT_RETRY
 from board_assets import load_edition
 from tests.unit.harness import Harness, cues_of, screens_of
 

@@ -11,8 +11,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bank.config import RulesConfig, UnitConfig
+from bank.config import UnitConfig
 from bank.game import Game
+from bank.rulesets.ultime.config import RulesConfig
 from bank.unit.io import PanelStatus, ReaderStatus, ShowScreen
 from bank.unit.text import LCD_LINES, LCD_WIDTH
 from board_assets import load_edition

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bank.config import RulesConfig, UnitConfig
+from bank.config import UnitConfig
+from bank.rulesets.ultime.config import RulesConfig
 from bank.unit.io import Cue, Icon, PanelStatus, ReaderStatus
 
 from .harness import Harness, cues_of, screens_of

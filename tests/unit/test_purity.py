@@ -18,8 +18,9 @@ def test_unit_imports_without_hardware_stacks_and_reads_no_clock() -> None:
                     raise ImportError('blocked: ' + name)
         sys.meta_path.insert(0, Block())
         import inspect
-        import bank.unit.machine, bank.unit.screens, bank.unit.text, bank.script
-        for name in ('bank.unit.machine', 'bank.unit.screens', 'bank.unit.text'):
+        import bank.rulesets.ultime.unit, bank.unit.screens, bank.unit.text, bank.script
+        for name in ('bank.unit.shell', 'bank.rulesets.ultime.unit', 'bank.unit.screens',
+                     'bank.rulesets.ultime.screens', 'bank.unit.text'):
             text = inspect.getsource(sys.modules[name])
             for banned in ('time', 'random', 'socket', 'threading', 'drivers', 'pygame'):
                 assert f'import {banned}' not in text, (name, banned)

@@ -6,6 +6,7 @@ import string
 
 import pytest
 
+import bank.rulesets  # noqa: F401  (every ruleset's texts join MESSAGES)
 from bank.unit.text import (
     ENGINE_SHORTS_FR,
     LANGUAGES,
@@ -30,6 +31,8 @@ def _worst_fields(lang: str) -> dict[str, object]:
         "amount": 9999,
         "money": money(9999, "M€"),
         "n": 4,
+        "lo": 8,
+        "hi": 8,
         "level": 5,
         "step": 20,
         "a": "1.voiture",
@@ -82,7 +85,7 @@ def test_engine_shorts_all_have_a_french_wording() -> None:
     import pathlib
 
     shorts: set[str] = set()
-    for module in ("ultime.py", "game.py", "auction.py"):
+    for module in ("rulesets/ultime/rules.py", "game.py", "auction.py", "rulesets/__init__.py"):
         path = pathlib.Path(__file__).resolve().parents[2] / "bank" / module
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

@@ -17,9 +17,10 @@ from bank.charts import (
     wealth_series,
     write_end_chart,
 )
-from bank.commands import Command, Land, NewGame, PassGo, Undo
+from bank.commands import Command, Land, NewGame, Undo
 from bank.errors import BankError
 from bank.game import Game
+from bank.rulesets.ultime.commands import PassGo
 from board_assets import load_edition
 from tests.web.conftest import need_matplotlib
 

@@ -1,70 +1,82 @@
 """The rules of Monopoly Électronique Ultime / Ultimate Banking (ULTIME.md §3 and §4).
 
 ``UltimeRules.decide`` is the door that checks: it validates a command against the state and
-returns the events it causes, or raises a :class:`bank.errors.RuleError` whose ``short`` text
-fits the LCD. It never touches the state it was given (states are immutable) and does no I/O.
-Imports ``board_assets``, the engine's value types and the standard library only.
+returns a :class:`bank.ruleset.Decision`, the events it causes and an outcome
+(:mod:`bank.rulesets.ultime.outcomes`) that says what happened, or raises a
+:class:`bank.errors.RuleError` whose ``short`` text fits the LCD. It never touches the state it
+was given (states are immutable) and does no I/O. Imports ``board_assets``, the engine's value
+types, the Ultime package's own modules and the standard library only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from bank.commands import (
-    AuctionSale,
-    Command,
-    GiveProperty,
-    GoToJail,
-    Land,
-    LeaveJail,
-    NewGame,
-    PassGo,
-    PayLocation,
-    PlayEvent,
-    Undo,
-)
-from bank.config import RulesConfig, WinnerRule
+from bank.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
 from bank.errors import GameOver, InDebt, NotEnoughMoney, RuleError
 from bank.events import (
-    CheapRentsChanged,
     DebtChanged,
     Event,
     GameEnded,
-    GroupCompleted,
     JailChanged,
     MoneyMoved,
     PlayerBankrupt,
     PlayerJoined,
     PropertyChanged,
 )
+from bank.ruleset import Decision
+from bank.rulesets.ultime import outcomes as o
+from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation, PlayEvent
+from bank.rulesets.ultime.config import RulesConfig, WinnerRule
+from bank.rulesets.ultime.edition import MAX_LEVEL, ultime_constants
+from bank.rulesets.ultime.events import CheapRentsChanged, GroupCompleted, ultime
 from bank.state import Creditor, GameState, PlayerState
 from board_assets import Edition
-
-MAX_LEVEL = 5
 
 
 class _Tx:
     """Events of one transaction, applied to a working state as they are emitted."""
 
-    __slots__ = ("events", "state")
+    __slots__ = ("events", "game_over", "jailed", "level_up", "money_moved", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[Event] = []
+        self.money_moved = self.level_up = self.jailed = self.game_over = False
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
         self.state = event.apply(self.state)
+        # what the transaction amounts to, noted as it happens (the unit's cues)
+        if isinstance(event, MoneyMoved):
+            self.money_moved |= event.amount > 0
+        elif isinstance(event, PropertyChanged):
+            self.level_up |= (
+                event.new_owner is not None
+                and event.new_owner == event.old_owner
+                and (event.new_level or 0) > (event.old_level or 0)
+            )
+        elif isinstance(event, GroupCompleted):
+            self.level_up |= event.completed
+        elif isinstance(event, JailChanged):
+            self.jailed |= event.jailed
+        elif isinstance(event, GameEnded):
+            self.game_over |= event.ended
+
+    def happened(self) -> o.Happened:
+        return o.Happened(self.money_moved, self.level_up, self.jailed, self.game_over)
 
 
 class UltimeRules:
     """The Ultime ruleset, configured by the edition's constants and the rules' decisions."""
 
+    name = "ultime"
+
     def __init__(self, edition: Edition, config: RulesConfig | None = None) -> None:
         self.edition = edition
         self.config = config or RulesConfig()
-        self.k = edition.constants
-        self._handlers: dict[type[Command], Callable[[_Tx, Command], None]] = {
+        self.k = ultime_constants(edition)
+        self._handlers: dict[type[Command], Callable[[_Tx, Command], o.UltimeOutcome]] = {
             NewGame: self._new_game,  # type: ignore[dict-item]
             Land: self._land,  # type: ignore[dict-item]
             PassGo: self._pass_go,  # type: ignore[dict-item]
@@ -78,8 +90,8 @@ class UltimeRules:
 
     # ------------------------------------------------------------------ the door
 
-    def decide(self, state: GameState, command: Command) -> list[Event]:
-        """Validate *command* and return its events; raises RuleError, state untouched."""
+    def decide(self, state: GameState, command: Command) -> Decision:
+        """Validate *command*; its events and outcome. Raises RuleError, state untouched."""
         if isinstance(command, Undo):
             raise RuleError("undo is handled by the game's history, not by the rules", "no undo")
         handler = self._handlers.get(type(command))
@@ -97,8 +109,33 @@ class UltimeRules:
                     "settle the debt",
                 )
         tx = _Tx(state)
-        handler(tx, command)
-        return tx.events
+        # the handler builds its outcome once its last event is emitted (tx.happened())
+        outcome = handler(tx, command)
+        return Decision(tuple(tx.events), outcome)
+
+    # ------------------------------------------------------------------ the core's questions
+
+    def joins_undo_group(self, command: Command) -> bool:
+        """A property given up settles the debt of the transaction before: one undo group."""
+        return isinstance(command, GiveProperty)
+
+    def undo_after_settled_debt(self) -> bool:
+        return self.config.undo_settled_debt_whole
+
+    def auction_terms(self) -> tuple[int, float]:
+        return self.k.auction_step, self.config.auction_seconds
+
+    def check_bid(self, state: GameState, card: int, price: int) -> None:
+        """A named bid: a player in the game, out of jail, who can pay *price*."""
+        player = state.player(card)
+        if player is None or player.bankrupt:
+            raise RuleError(f"bank card {card} is not in this game", "card not in game")
+        if player.jailed:
+            raise RuleError(f"player {card} is in jail and cannot bid", "in jail")
+        if player.balance < price:
+            raise NotEnoughMoney(
+                f"player {card} has {player.balance}, cannot bid {price}", "not enough money"
+            )
 
     # ------------------------------------------------------------------ lookups
 
@@ -134,7 +171,7 @@ class UltimeRules:
         owner = state.player(prop.owner)
         if owner is not None and owner.jailed and not self.config.jailed_owner_collects:
             return 0
-        level = 1 if state.cheap_rents > 0 else prop.level
+        level = 1 if ultime(state).cheap_rents > 0 else prop.level
         return self.edition.prop(number).rent(level)
 
     # ------------------------------------------------------------------ building blocks
@@ -159,7 +196,7 @@ class UltimeRules:
 
     def _colour_set(self, tx: _Tx, group: str) -> None:
         """Once per group per game, when its last unowned property is acquired."""
-        if group in tx.state.completed_groups:
+        if group in ultime(tx.state).completed_groups:
             return
         members = self.edition.group_members(group)
         owners = {tx.state.prop(n).owner for n in members}
@@ -217,7 +254,7 @@ class UltimeRules:
 
     # ------------------------------------------------------------------ commands
 
-    def _new_game(self, tx: _Tx, cmd: NewGame) -> None:
+    def _new_game(self, tx: _Tx, cmd: NewGame) -> o.UltimeOutcome:
         if tx.state.started and not tx.state.game_over:
             raise RuleError("a game is already in progress: hold X for 5 s to reset", "game on")
         cards = cmd.cards
@@ -227,15 +264,18 @@ class UltimeRules:
         if not k.min_players <= len(cards) <= k.max_players:
             raise RuleError(
                 f"a game needs {k.min_players} to {k.max_players} bank cards, got {len(cards)}",
-                f"{k.min_players}-{k.max_players} players",
+                "players range",
+                lo=k.min_players,
+                hi=k.max_players,
             )
         for c in cards:
             if not 1 <= c <= k.max_players:
                 raise RuleError(f"there is no bank card {c}", "no such card")
         for c in sorted(cards):
             tx.emit(PlayerJoined(c, k.tokens[c - 1], k.start_balance))
+        return o.Started(tx.happened())
 
-    def _land(self, tx: _Tx, cmd: Land) -> None:
+    def _land(self, tx: _Tx, cmd: Land) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
         self._number(cmd.number)
         prop = tx.state.prop(cmd.number)
@@ -246,40 +286,59 @@ class UltimeRules:
                     f"player {cmd.card} has {player.balance}, {info.name} costs {info.price}",
                     "not enough money",
                 )
-            self._acquire(tx, cmd.card, cmd.number, info.price, "purchase")
-        elif prop.owner == cmd.card:
+            return self._buy(tx, cmd.card, cmd.number, info.price)
+        if prop.owner == cmd.card:
             self._shift_level(tx, cmd.number, 1)
-        else:
-            if self.rent_due(tx.state, cmd.number) == 0:
-                return  # jailed owner: no rent, no rise (decision)
-            rent = self.rent_due(tx.state, cmd.number)
-            if tx.state.cheap_rents > 0:
-                tx.emit(CheapRentsChanged(tx.state.cheap_rents, tx.state.cheap_rents - 1))
-            self._charge(tx, cmd.card, prop.owner, rent, "rent")
-            # the landing rule: the level rises after the payment, even one that bankrupts
-            self._shift_level(tx, cmd.number, 1)
+            level = tx.state.prop(cmd.number).level or 1
+            return o.LevelRaised(tx.happened(), cmd.number, level, level > (prop.level or 0))
+        if self.rent_due(tx.state, cmd.number) == 0:
+            return o.NoRent(tx.happened(), cmd.number)  # jailed owner: no rent, no rise (decision)
+        rent = self.rent_due(tx.state, cmd.number)
+        cheap = ultime(tx.state).cheap_rents
+        if cheap > 0:
+            tx.emit(CheapRentsChanged(cheap, cheap - 1))
+        balance = player.balance
+        self._charge(tx, cmd.card, prop.owner, rent, "rent")
+        # the landing rule: the level rises after the payment, even one that bankrupts
+        self._shift_level(tx, cmd.number, 1)
+        paid = min(rent, max(balance, 0))
+        raised = tx.state.prop(cmd.number).level
+        after = tx.state.player(cmd.card)
+        owed = after is not None and after.debt > 0
+        return o.RentPaid(tx.happened(), cmd.number, cmd.card, prop.owner, paid, owed, raised)
 
-    def _pass_go(self, tx: _Tx, cmd: PassGo) -> None:
+    def _buy(self, tx: _Tx, card: int, number: int, price: int) -> o.Bought:
+        """*card* buys the free property *number* (a landing or an event move)."""
+        before = len(ultime(tx.state).completed_groups)
+        self._acquire(tx, card, number, price, "purchase")
+        grouped = len(ultime(tx.state).completed_groups) > before
+        level = tx.state.prop(number).level or 1
+        return o.Bought(tx.happened(), number, card, price, grouped, level)
+
+    def _pass_go(self, tx: _Tx, cmd: PassGo) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
         if player.jailed:
             raise RuleError(f"player {cmd.card} is in jail: no salary", "in jail")
         tx.emit(MoneyMoved(None, cmd.card, self.k.go_salary, "go"))
+        return o.SalaryPaid(tx.happened(), cmd.card, self.k.go_salary)
 
-    def _go_to_jail(self, tx: _Tx, cmd: GoToJail) -> None:
+    def _go_to_jail(self, tx: _Tx, cmd: GoToJail) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
         if player.jailed:
             raise RuleError(f"player {cmd.card} is already in jail", "already in jail")
         tx.emit(JailChanged(cmd.card, True))
+        return o.Jailed(tx.happened(), cmd.card)
 
-    def _leave_jail(self, tx: _Tx, cmd: LeaveJail) -> None:
+    def _leave_jail(self, tx: _Tx, cmd: LeaveJail) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
         if not player.jailed:
             raise RuleError(f"player {cmd.card} is not in jail", "not in jail")
         tx.emit(JailChanged(cmd.card, False))
         if cmd.paid:
             self._charge(tx, cmd.card, None, self.k.jail_fee, "jail fee")
+        return o.LeftJail(tx.happened(), cmd.card, cmd.paid)
 
-    def _pay_location(self, tx: _Tx, cmd: PayLocation) -> None:
+    def _pay_location(self, tx: _Tx, cmd: PayLocation) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
         if player.jailed:
             raise RuleError(f"player {cmd.card} is in jail and does not move", "in jail")
@@ -290,8 +349,9 @@ class UltimeRules:
                 "not enough money",
             )
         tx.emit(MoneyMoved(cmd.card, None, fee, "location"))
+        return o.LocationPaid(tx.happened(), cmd.card, fee)
 
-    def _auction_sale(self, tx: _Tx, cmd: AuctionSale) -> None:
+    def _auction_sale(self, tx: _Tx, cmd: AuctionSale) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
         self._number(cmd.number)
         if tx.state.prop(cmd.number).owner is not None:
@@ -307,8 +367,9 @@ class UltimeRules:
                 "not enough money",
             )
         self._acquire(tx, cmd.card, cmd.number, cmd.price, "auction")
+        return o.AuctionSold(tx.happened(), cmd.number, cmd.card, cmd.price)
 
-    def _give_property(self, tx: _Tx, cmd: GiveProperty) -> None:
+    def _give_property(self, tx: _Tx, cmd: GiveProperty) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
         if player.debt <= 0:
             raise RuleError(f"player {cmd.card} owes nothing", "no debt")
@@ -320,15 +381,22 @@ class UltimeRules:
         rest = player.debt - price
         if rest > 0:
             tx.emit(DebtChanged(cmd.card, player.debt, rest, player.creditor, player.creditor))
-            return
+            return o.DebtSettled(tx.happened(), cmd.card, cmd.number, 0)
         tx.emit(DebtChanged(cmd.card, player.debt, 0, player.creditor, None))
+        change = 0
         if rest < 0 and self.config.debt_change_from_bank:
-            tx.emit(MoneyMoved(None, cmd.card, -rest, "change"))
+            change = -rest
+            tx.emit(MoneyMoved(None, cmd.card, change, "change"))
+        return o.DebtSettled(tx.happened(), cmd.card, cmd.number, change)
 
     # ------------------------------------------------------------------ event cards
 
     def check_event_taps(
-        self, state: GameState, event_id: int, props: tuple[int, ...], cards: tuple[int, ...]
+        self,
+        state: GameState,
+        event_id: int,
+        props: tuple[int, ...] = (),
+        cards: tuple[int, ...] = (),
     ) -> None:
         """Validate a partial list of taps for event card *event_id*, in the card's order."""
         if not 1 <= event_id <= len(self.edition.events):
@@ -379,7 +447,7 @@ class UltimeRules:
                             f"property {props[0]} belongs to player {owner}", "owned by another"
                         )
 
-    def _play_event(self, tx: _Tx, cmd: PlayEvent) -> None:
+    def _play_event(self, tx: _Tx, cmd: PlayEvent) -> o.UltimeOutcome:
         self.check_event_taps(tx.state, cmd.event_id, cmd.props, cmd.cards)
         card = self.edition.event(cmd.event_id)
         n_props = sum(1 for t in card.taps if t.endswith("prop"))
@@ -387,56 +455,99 @@ class UltimeRules:
             raise RuleError(f"event {cmd.event_id} takes {list(card.taps)}", "more cards needed")
         kind = card.kind
         state = tx.state
+        number = cmd.props[0] if cmd.props else None
+        first = cmd.cards[0] if cmd.cards else None
+        # what the card did, said once the events are known (see outcomes.EventPlayed)
+        result, amount = f"event.{kind}", None
         if kind == "move":
-            number, mover = cmd.props[0], cmd.cards[0]
+            assert number is not None and first is not None
             prop = state.prop(number)
-            if prop.owner == mover:
+            if prop.owner == first:
                 self._shift_level(tx, number, 1)
+                result = "level"
             else:
                 price = self.edition.prop(number).price
-                balance = self._player(state, mover).balance
+                balance = self._player(state, first).balance
                 if balance < price:
                     raise NotEnoughMoney(
-                        f"player {mover} has {balance}, the property costs {price}",
+                        f"player {first} has {balance}, the property costs {price}",
                         "not enough money",
                     )
-                self._acquire(tx, mover, number, price, "purchase")
+                bought = self._buy(tx, first, number, price)
+                return o.EventPlayed(
+                    tx.happened(),
+                    cmd.event_id,
+                    kind,
+                    "bought",
+                    number=number,
+                    card=first,
+                    amount=price,
+                    level=bought.level,
+                    completed_group=bought.completed_group,
+                )
         elif kind in ("group_up", "group_down"):
             group = self.edition.prop(cmd.props[0]).group
             for n in self.edition.group_members(group):
                 self._shift_level(tx, n, 1 if kind == "group_up" else -1)
         elif kind == "reset_level":
             self._set_level(tx, cmd.props[0], 1)
+            result = "level"
         elif kind == "max_level":
             self._set_level(tx, cmd.props[0], MAX_LEVEL)
+            result = "level"
         elif kind == "swap":
             a, b = state.prop(cmd.props[0]), state.prop(cmd.props[1])
             tx.emit(PropertyChanged(a.number, a.owner, b.owner, a.level, a.level))
             tx.emit(PropertyChanged(b.number, b.owner, a.owner, b.level, b.level))
+            result = "swapped"
         elif kind == "tax":
-            payer = cmd.cards[0]
-            amount = self.k.tax_per_property * len(state.owned_by(payer))
-            self._charge(tx, payer, None, amount, "tax")
+            assert first is not None
+            amount = self.k.tax_per_property * len(state.owned_by(first))
+            self._charge(tx, first, None, amount, "tax")
+            result = "tax"
         elif kind == "neighbours":
-            number = cmd.props[0]
+            assert number is not None
             self._shift_level(tx, number, 1)
             for n in set(self.edition.neighbours(number)) - {number}:
                 self._shift_level(tx, n, -1)
         elif kind == "collect_pair":
             for c in cmd.cards:
                 tx.emit(MoneyMoved(None, c, self.k.collect_amount, "event"))
+            result, amount = "collected", self.k.collect_amount
         elif kind == "cheap_rent":
             new = self.k.cheap_rent_count
-            if state.cheap_rents != new:
-                tx.emit(CheapRentsChanged(state.cheap_rents, new))
+            old = ultime(state).cheap_rents
+            if old != new:
+                tx.emit(CheapRentsChanged(old, new))
+            return o.EventPlayed(tx.happened(), cmd.event_id, kind, "cheap_rent", amount=new)
         elif kind == "jail_other":
-            if not self._player(state, cmd.cards[0]).jailed:
-                tx.emit(JailChanged(cmd.cards[0], True))
+            assert first is not None
+            if not self._player(state, first).jailed:
+                tx.emit(JailChanged(first, True))
+            result = "jailed"
         elif kind in ("side_up", "side_down"):
             side = self.edition.prop(cmd.props[0]).side
             for n in self.edition.side_members(side):
                 self._shift_level(tx, n, 1 if kind == "side_up" else -1)
         elif kind == "gridlock":
-            pass  # everyone free moves to Free Parking: nothing for the bank to change
-        else:  # pragma: no cover - the edition loader refuses unknown kinds
+            # everyone free moves to Free Parking: nothing for the bank to change
+            return o.EventPlayed(tx.happened(), cmd.event_id, kind, "gridlock")
+        else:  # pragma: no cover - the edition schema refuses unknown kinds
             raise RuleError(f"unknown event kind {kind!r}", "unknown card")
+        if not tx.events:
+            result = "nothing"
+        elif result == f"event.{kind}" and not any(
+            isinstance(e, PropertyChanged) and e.old_level != e.new_level for e in tx.events
+        ):
+            result = "unchanged"  # every level was at its bound already
+        level = tx.state.prop(number).level if number is not None else None
+        return o.EventPlayed(
+            tx.happened(),
+            cmd.event_id,
+            kind,
+            result,
+            number=number,
+            card=first,
+            amount=amount,
+            level=level,
+        )

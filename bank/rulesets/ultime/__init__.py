@@ -1,0 +1,51 @@
+"""The Ultime ruleset: Monopoly Électronique Ultime / Ultimate Banking (ULTIME.md).
+
+Everything only this game knows lives here: the rules (:mod:`.rules`, deciding events and
+:mod:`.outcomes`), the state extension and its events (:mod:`.events`), the M menu's and event
+cards' commands (:mod:`.commands`), the ULTIME decisions (:mod:`.config`), the edition schema
+(:mod:`.edition`), the unit behaviour (:mod:`.unit`: steps and gestures over the core's shell),
+its screens (:mod:`.screens`) and texts (:mod:`.text`). The registry (:mod:`bank.rulesets`)
+finds it by ``RULESET``.
+Imports the core and its own modules; the unit behaviour is imported when a unit is built.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bank.errors import BankError
+from bank.rulesets import RulesetSpec
+from bank.rulesets.ultime import text as _texts  # noqa: F401  (registers the Ultime texts)
+from bank.rulesets.ultime.config import RulesConfig
+from bank.rulesets.ultime.edition import check_edition
+from bank.rulesets.ultime.events import UltimeState
+from bank.rulesets.ultime.rules import UltimeRules
+from board_assets import Edition
+
+if TYPE_CHECKING:
+    from bank.config import UnitConfig
+    from bank.game import Game
+    from bank.unit.shell import UnitShell
+
+
+def _rules(edition: Edition, config: Any) -> UltimeRules:
+    if config is not None and not isinstance(config, RulesConfig):
+        raise BankError(f"the Ultime rules take a RulesConfig, not {type(config).__name__}")
+    return UltimeRules(edition, config)
+
+
+def _unit(game: Game, config: UnitConfig | None) -> UnitShell:
+    # imported here: the unit imports the game, which imports this registry
+    from bank.rulesets.ultime.unit import Unit
+
+    return Unit(game, config)
+
+
+RULESET = RulesetSpec(
+    name="ultime",
+    rules=_rules,
+    unit=_unit,
+    config=RulesConfig.from_mapping,
+    schema=check_edition,
+    empty_state=UltimeState,
+)

@@ -1,0 +1,147 @@
+"""What an Ultime command did, as the rules decided it: the unit shows these, it never works
+them out again from the events.
+
+Every outcome carries the cues the transaction deserves (money moved, a level rose, someone
+went to jail, the game ended), noted by the rules as they emitted the events. Imports the
+core's outcome type and the standard library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from bank.ruleset import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Happened:
+    """What the transaction's events amount to, for the sound cues."""
+
+    money_moved: bool = False
+    level_up: bool = False
+    jailed: bool = False
+    game_over: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UltimeOutcome(Outcome):
+    kind: ClassVar[str] = "ultime"
+    happened: Happened
+
+
+@dataclass(frozen=True, slots=True)
+class Started(UltimeOutcome):
+    kind: ClassVar[str] = "started"
+
+
+@dataclass(frozen=True, slots=True)
+class Bought(UltimeOutcome):
+    """*card* bought the free property *number* for *price* (by landing or by an event move)."""
+
+    kind: ClassVar[str] = "bought"
+    number: int
+    card: int
+    price: int
+    #: the purchase completed its colour group (the bonus was given)
+    completed_group: bool
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class RentPaid(UltimeOutcome):
+    """*payer* paid *paid* of a rent to *owner* (less when a debt is left); the level rose."""
+
+    kind: ClassVar[str] = "rent_paid"
+    number: int
+    payer: int
+    owner: int
+    paid: int
+    #: the payer could not pay it all and owes the rest
+    owed: bool
+    level: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class NoRent(UltimeOutcome):
+    """A visitor on a jailed owner's property: no rent, no rise (decision)."""
+
+    kind: ClassVar[str] = "no_rent"
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class LevelRaised(UltimeOutcome):
+    """An owner on their own property (or an event) set its level; *raised* False at the top."""
+
+    kind: ClassVar[str] = "level"
+    number: int
+    level: int
+    raised: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SalaryPaid(UltimeOutcome):
+    kind: ClassVar[str] = "salary"
+    card: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Jailed(UltimeOutcome):
+    kind: ClassVar[str] = "jailed"
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeftJail(UltimeOutcome):
+    kind: ClassVar[str] = "left_jail"
+    card: int
+    paid: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LocationPaid(UltimeOutcome):
+    kind: ClassVar[str] = "location_paid"
+    card: int
+    fee: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionSold(UltimeOutcome):
+    kind: ClassVar[str] = "auction_sold"
+    number: int
+    card: int
+    price: int
+
+
+@dataclass(frozen=True, slots=True)
+class DebtSettled(UltimeOutcome):
+    """A property given up; *change* is what the bank paid back over the debt."""
+
+    kind: ClassVar[str] = "debt_settled"
+    card: int
+    number: int
+    change: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventPlayed(UltimeOutcome):
+    """An event card's effect; *result* names what it did, with the figures that go with it.
+
+    *result* is ``bought``, ``level``, ``swapped``, ``tax``, ``collected``, ``cheap_rent``,
+    ``jailed``, ``gridlock``, ``nothing`` (no event at all: a level at its bound, a player
+    already in jail...), ``event.<effect>`` for an effect on several levels at once, or
+    ``unchanged`` when such an effect changed no level.
+    """
+
+    kind: ClassVar[str] = "event_played"
+    event_id: int
+    effect: str
+    result: str
+    number: int | None = None
+    card: int | None = None
+    amount: int | None = None
+    level: int | None = None
+    #: the move bought a property that completed its colour group
+    completed_group: bool = False

@@ -48,7 +48,7 @@ _ASCII_GLYPH = {
     GLYPH_HOUSE: "^",
 }
 
-#: short words for icons, in display order
+#: short words for icons, in display order (English, the default)
 ICON_WORDS: dict[Icon, str] = {
     Icon.ERROR: "ERR",
     Icon.READER_LOST: "NO RDR",
@@ -60,6 +60,23 @@ ICON_WORDS: dict[Icon, str] = {
     Icon.DEBT: "DEBT",
     Icon.UNDO: "UNDO",
     Icon.TROPHY: "WIN",
+}
+
+#: the same words in the unit's other languages (one language per game, status row included)
+ICON_WORDS_BY_LANG: dict[str, dict[Icon, str]] = {
+    "en": ICON_WORDS,
+    "fr": {
+        Icon.ERROR: "ERR",
+        Icon.READER_LOST: "LECTEUR?",
+        Icon.GO: "DEPART",
+        Icon.JAIL: "PRISON",
+        Icon.LOCATION: "LOC",
+        Icon.AUCTION: "ENCH",
+        Icon.EVENT: "EVT",
+        Icon.DEBT: "DETTE",
+        Icon.UNDO: "ANNUL",
+        Icon.TROPHY: "GAGNE",
+    },
 }
 
 # Characters the A00 ROM shows differently (0x5C is a yen sign, 0x7E an arrow) or not at all.
@@ -159,17 +176,26 @@ def _wrap(line: str, cols: int) -> list[str]:
     return rows
 
 
-def status_parts(screen: Screen, glyphs: bool = True) -> tuple[str, str, str, str]:
-    """The status texts: (number+token, level bar, icons+countdown, amount)."""
+def status_parts(
+    screen: Screen,
+    glyphs: bool = True,
+    *,
+    lang: str = "en",
+    token_label: Callable[[str], str] | None = None,
+) -> tuple[str, str, str, str]:
+    """The status texts: (number+token, level bar, icons+countdown, amount), the icons' words
+    in *lang* and the token as *token_label* names it (its id when not given)."""
     head = []
     if screen.number is not None:
         head.append(f"#{screen.number}")
     if screen.token:
-        head.append(fold(screen.token, glyphs))
+        label = token_label(screen.token) if token_label is not None else screen.token
+        head.append(fold(label, glyphs))
     level = ""
     if screen.level is not None:
         level = f"L{screen.level} {level_bar(screen.level, glyphs)}"
-    words = [w for icon, w in ICON_WORDS.items() if icon in screen.icons]
+    icon_words = ICON_WORDS_BY_LANG.get(lang, ICON_WORDS)
+    words = [w for icon, w in icon_words.items() if icon in screen.icons]
     if screen.countdown is not None:
         words.append((GLYPH_CLOCK if glyphs else "T-") + str(screen.countdown))
     amount = "" if screen.amount is None else str(screen.amount)
@@ -183,16 +209,19 @@ def layout(
     glyphs: bool = True,
     *,
     shows: Callable[[str], bool] | None = None,
+    lang: str = "en",
+    token_label: Callable[[str], str] | None = None,
 ) -> tuple[str, ...]:
     """The *rows* rows of *cols* characters an LCD shows for *screen*.
 
     *shows* tells which characters of the text the display can show as they are (the others
-    are folded); by default everything is folded to the A00 ROM."""
+    are folded); by default everything is folded to the A00 ROM. The status row's words are in
+    *lang*; *token_label* names a token as the unit does (its id when not given)."""
     LcdGeometry(cols, rows)
     blank = " " * cols
     if screen.off:
         return (blank,) * rows
-    head, level, words, amount = status_parts(screen, glyphs)
+    head, level, words, amount = status_parts(screen, glyphs, lang=lang, token_label=token_label)
     status: list[str] = []
     if rows >= 3:
         # The amount shares the first row unless the level bar has it.

@@ -40,6 +40,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TextIO
 
 from bank.unit.io import (
@@ -54,6 +55,7 @@ from bank.unit.io import (
     Input,
     Screen,
 )
+from bank.unit.text import token_name
 from drivers import charlcd
 from drivers.base import PanelError
 from drivers.deck import default_cards
@@ -338,9 +340,16 @@ class TerminalPanel:
         if self._style == "line":
             self._print(charlcd.fold_unless(screen.text(), self._shows, glyphs=False))
             return
-        rows = charlcd.layout(screen, self._cols, self._rows, glyphs=False, shows=self._shows)
-        title = f" {screen.name} "[: self._cols - 2]
-        top = "+-" + title + "-" * (self._cols - 1 - len(title)) + "+"
+        rows = charlcd.layout(
+            screen,
+            self._cols,
+            self._rows,
+            glyphs=False,
+            shows=self._shows,
+            lang=self.language,
+            token_label=partial(token_name, self.language),
+        )
+        top = "+" + "-" * self._cols + "+"  # no internal screen name: one language on screen
         body = [f"|{row}|" for row in rows]
         self._print("\n".join([top, *body, "+" + "-" * self._cols + "+"]))
 

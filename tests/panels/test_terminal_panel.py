@@ -68,7 +68,7 @@ def test_screens_and_cues_print(tmp_path: Path) -> None:
     panel.play(Cue.KACHING)
     out.seek(0)
     assert out.read().splitlines() == [
-        "+- balance ----------+",
+        "+--------------------+",
         "|car             1500|",
         "|Joueur 3            |",
         "|                    |",
@@ -215,7 +215,25 @@ def test_line_mode_on_a_pipe() -> None:
     assert "Button.MENU" in inputs[0] and "Button.OK" in inputs[2]
     assert "CardId(kind='bank', number=2)" in inputs[4]
     assert "CardId(kind='event', number=7)" in inputs[6]
-    assert b"+- balance" in proc.stdout
+    assert b"|boat            1500|" in proc.stdout
+
+
+def test_the_status_row_speaks_the_games_language(tmp_path: Path) -> None:
+    """One language per game, the status row included: the token as the LCD names it and the
+    icons' words in French, and no internal screen name in the frame (issue 10.9)."""
+    from bank.unit.io import Icon
+
+    out = (tmp_path / "out").open("w+")
+    inp = (tmp_path / "in").open("w+")
+    panel = TerminalPanel(inp, out, style="block", language="fr")
+    icons = frozenset({Icon.GO, Icon.JAIL})
+    panel.show(Screen("balance", lines=("Joueur 1",), amount=1700, token="car", icons=icons))
+    out.seek(0)
+    rows = out.read().splitlines()
+    assert rows[0] == "+--------------------+"
+    assert rows[1] == "|voiture         1700|"
+    assert rows[2].startswith("|DEPART PRISON")
+    assert "balance" not in "".join(rows) and "GO" not in rows[2]
 
 
 def _printed(encoding: str, screen: Screen, style: str = "block") -> str:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bank.runtime import Runtime
+from bank.app.runtime import Runtime
 from bank.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId
 from bank.web import WebServer, attach_web

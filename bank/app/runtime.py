@@ -26,7 +26,7 @@ from bank.daemon import Daemon, sd_notify
 from bank.errors import BankError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
-from bank.script import Action, parse_script, run_script
+from bank.app.script import Action, parse_script, run_script
 from bank.settings import Settings, load_settings
 from bank.unit.io import (
     ButtonPressed,

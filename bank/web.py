@@ -199,7 +199,7 @@ class _JournalCache:
     times: list[float] = field(default_factory=list)
 
 
-class _Reader:
+class _SnapshotBuilder:
     """Builds snapshots; every method runs in the daemon's loop thread (via ``call``)."""
 
     def __init__(self, runtime: Any) -> None:
@@ -464,7 +464,7 @@ class WebServer:
         self.port = 0
         self.exposed = not is_loopback(host)
         self.app = self._make_app()
-        self._reader = _Reader(runtime)
+        self._reader = _SnapshotBuilder(runtime)
         self._board = json.dumps(board_json(runtime.edition), ensure_ascii=False)
         self._static = self._load_static()
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -189,14 +189,16 @@ def web_state(web: WebServer) -> str:
 
 def _snapshot_cost(rt: Runtime, runs: int) -> list[Result]:
     """The time one snapshot takes inside the daemon's loop, journal re-read included."""
-    from bank.web import _Reader
+    from bank.web import _SnapshotBuilder
 
-    reader = _Reader(rt)
+    reader = _SnapshotBuilder(rt)
     journal = rt.journal
     assert journal is not None
 
     def one() -> float:
-        fresh = _Reader(rt)  # an empty cache: the journal is read as after a new transaction
+        fresh = _SnapshotBuilder(
+            rt
+        )  # an empty cache: the journal is read as after a new transaction
         t0 = time.perf_counter()
         fresh.snapshot()
         return time.perf_counter() - t0

@@ -702,7 +702,7 @@ class Unit:
         self.step = Checking(number, expires, mover)
         owned = self._state.prop(number).owner is not None
         rent = self.game.rent_due(number) if owned else None
-        self._show(self.screens.property(self._state, number, rent, mover))
+        self._show(self.screens.property_check(self._state, number, rent, mover))
 
     # ------------------------------------------------------------ transactions
 

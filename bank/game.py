@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bank.auction import Auction
-from bank.commands import Command, GiveProperty, NewGame, Undo, command_from_dict
+from bank.commands import Command, GiveProperty, NewGame, Undo
 from bank.config import RulesConfig
 from bank.errors import BankError, GameOver, InDebt, RuleError, UndoRefused
-from bank.events import SCHEMA_VERSION, Event, apply, event_from_dict, invert
+from bank.events import Event, apply, invert
+from bank.records import LEGACY_RULESET, decode, encode
 from bank.ruleset import Ruleset
 from bank.state import GameState
 from bank.ultime import UltimeRules
@@ -48,14 +49,9 @@ class Transaction:
     #: the seq of the transaction whose undo group this one belongs to (None: not undoable)
     undo_group: int | None
 
-    def to_record(self, edition: str) -> dict[str, Any]:
-        return {
-            "v": SCHEMA_VERSION,
-            "edition": edition,
-            "command": self.command.to_dict(),
-            "events": [e.to_dict() for e in self.events],
-            "undo_group": self.undo_group,
-        }
+    def to_record(self, edition: str, ruleset: str = LEGACY_RULESET) -> dict[str, Any]:
+        """The journal record (``bank.records``)."""
+        return encode(self.command, self.events, self.undo_group, edition=edition, ruleset=ruleset)
 
 
 class Game:
@@ -83,17 +79,16 @@ class Game:
     # ------------------------------------------------------------------ resume
 
     def _replay(self, records: Iterable[dict[str, Any]]) -> None:
-        for record in records:
-            if record.get("edition", self.edition.id) != self.edition.id:
+        for raw in records:
+            record = decode(raw, number=self._seq + 1)
+            if record.edition is not None and record.edition != self.edition.id:
                 raise BankError(
-                    f"this data directory holds a game of edition {record['edition']!r}, "
+                    f"this data directory holds a game of edition {record.edition!r}, "
                     f"not {self.edition.id!r}: choose that edition or another data directory",
                     "other edition",
                 )
-            events = tuple(event_from_dict(e) for e in record["events"])
-            command = command_from_dict(record["command"])
             self._seq += 1
-            self._advance(Transaction(self._seq, command, events, record.get("undo_group")))
+            self._advance(Transaction(self._seq, record.command, record.events, record.undo_group))
 
     def _advance(self, tx: Transaction) -> None:
         """Apply a committed transaction and keep the undo group up to date."""

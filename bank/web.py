@@ -43,7 +43,9 @@ from bank.charts import (
     wealth_series,
 )
 from bank.errors import BankError
+from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
 from bank.history import describe
+from bank.records import Record, decode_entries, last_undo_group
 from bank.unit.machine import AuctionOffer, AwaitWinner, Bidding, Checking
 from board_assets import Edition
 
@@ -195,8 +197,7 @@ class _JournalCache:
     """The current game's records, re-read only when the journal moved on."""
 
     key: tuple[int | None, int] | None = None
-    records: list[dict[str, Any]] = field(default_factory=list)
-    times: list[float] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)
 
 
 class _SnapshotBuilder:
@@ -218,18 +219,13 @@ class _SnapshotBuilder:
             return old
         if old.key is not None and old.key[0] == key[0]:
             # the same game moved on: read only what was added since
-            new = list(journal.entries(after=old.key[1]))
-            self._cache = _JournalCache(
-                key, old.records + [e.record for e in new], old.times + [float(e.at) for e in new]
-            )
+            new = decode_entries(journal.entries(after=old.key[1]), first=len(old.records) + 1)
+            self._cache = _JournalCache(key, old.records + new)
         else:
-            entries = list(journal.entries())
-            self._cache = _JournalCache(
-                key, [e.record for e in entries], [float(e.at) for e in entries]
-            )
+            self._cache = _JournalCache(key, decode_entries(journal.entries()))
         return self._cache
 
-    def records(self) -> tuple[int | None, int, list[dict[str, Any]]]:
+    def records(self) -> tuple[int | None, int, list[Record]]:
         """The current game's id, last sequence number and records (for the chart)."""
         cache = self._records()
         game_id, last = cache.key if cache.key is not None else (None, 0)
@@ -249,9 +245,10 @@ class _SnapshotBuilder:
             return f"#{number} {self.edition.prop(number).name}"
         return f"#{number}"
 
-    def _title(self, cmd: dict[str, Any], tokens: dict[int, str], lang: str) -> str:
+    def _title(self, record: Record, tokens: dict[int, str], lang: str) -> str:
         """The transaction in a sentence, in the unit's language."""
-        name = str(cmd.get("name", "?"))
+        name = record.name
+        cmd = record.arguments()
         fields: dict[str, Any] = {}
         if "card" in cmd:
             fields["who"] = self._token(int(cmd["card"]), tokens, lang)
@@ -278,54 +275,44 @@ class _SnapshotBuilder:
         except (KeyError, IndexError):  # a record without the fields its command needs
             return name
 
-    def _detail(self, record: dict[str, Any], tokens: dict[int, str], lang: str) -> str:
+    def _detail(self, record: Record, tokens: dict[int, str], lang: str) -> str:
         """What moved, like ``bank.history.describe`` but with tokens and the unit's words."""
 
         def who(card: Any) -> str:
             return _word(lang, "bank") if card is None else self._token(int(card), tokens, lang)
 
         moves = []
-        for e in record.get("events", []):
-            kind = e.get("kind")
-            if kind == "money":
-                reason = str(e.get("reason", ""))
-                why = f" ({_word(lang, reason)})" if reason else ""
-                moves.append(f"{who(e['payer'])} → {who(e['payee'])} {e['amount']}{why}")
-            elif kind == "property" and e["old_owner"] != e["new_owner"]:
-                moves.append(f"#{e['number']} → {who(e['new_owner'])}")
-            elif kind == "debt" and e["new_debt"]:
-                moves.append(f"{who(e['card'])} {_word(lang, 'owes')} {e['new_debt']}")
-            elif kind == "bankrupt" and e.get("bankrupt", True):
-                moves.append(f"{who(e['card'])} {_word(lang, 'bankrupt')}")
-            elif kind == "game_ended" and e.get("ended", True):
-                moves.append(f"{_word(lang, 'winner')}: {who(e['winner'])}")
+        for e in record.events:
+            if isinstance(e, MoneyMoved):
+                why = f" ({_word(lang, e.reason)})" if e.reason else ""
+                moves.append(f"{who(e.payer)} → {who(e.payee)} {e.amount}{why}")
+            elif isinstance(e, PropertyChanged) and e.old_owner != e.new_owner:
+                moves.append(f"#{e.number} → {who(e.new_owner)}")
+            elif isinstance(e, DebtChanged) and e.new_debt:
+                moves.append(f"{who(e.card)} {_word(lang, 'owes')} {e.new_debt}")
+            elif isinstance(e, PlayerBankrupt) and e.bankrupt:
+                moves.append(f"{who(e.card)} {_word(lang, 'bankrupt')}")
+            elif isinstance(e, GameEnded) and e.ended:
+                moves.append(f"{_word(lang, 'winner')}: {who(e.winner)}")
         return "; ".join(moves)
 
     def _transactions(
         self, cache: _JournalCache, undo_available: bool, tokens: dict[int, str], lang: str
     ) -> list[dict[str, Any]]:
         records = cache.records
-        # the undo group: the last transaction other than a debt settlement, and the
-        # properties given up to settle the debt it caused
-        undo_from: int | None = None
-        if undo_available:
-            for i in range(len(records) - 1, -1, -1):
-                if records[i].get("command", {}).get("name") != "give_property":
-                    undo_from = i
-                    break
+        undone_by_undo = last_undo_group(records) if undo_available else range(0)
         out = []
         for i in range(len(records) - 1, max(-1, len(records) - 1 - RECENT), -1):
             record = records[i]
-            cmd = record.get("command", {})
             out.append(
                 {
-                    "n": i + 1,
-                    "at": cache.times[i],
-                    "command": cmd.get("name"),
-                    "title": self._title(cmd, tokens, lang),
+                    "n": record.number,
+                    "at": record.at,
+                    "command": record.name,
+                    "title": self._title(record, tokens, lang),
                     "detail": self._detail(record, tokens, lang),
                     "summary": describe(record),
-                    "undoable": undo_from is not None and i >= undo_from,
+                    "undoable": i in undone_by_undo,
                 }
             )
         return out

@@ -67,6 +67,8 @@ class Game:
         self.edition = edition
         self.rules = rules or RulesConfig()
         self.ruleset: Ruleset = ruleset or UltimeRules(edition, self.rules)
+        #: the ruleset's name, written in every journal record and checked on replay
+        self.ruleset_name = LEGACY_RULESET
         self.journal = journal
         self.state = GameState.empty(edition)
         self._seq = 0
@@ -86,6 +88,13 @@ class Game:
                     f"this data directory holds a game of edition {record.edition!r}, "
                     f"not {self.edition.id!r}: choose that edition or another data directory",
                     "other edition",
+                )
+            if record.ruleset != self.ruleset_name:
+                raise BankError(
+                    f"this data directory holds a game played with the {record.ruleset!r} rules, "
+                    f"not {self.ruleset_name!r}: choose an edition of those rules or another "
+                    "data directory",
+                    "other ruleset",
                 )
             self._seq += 1
             self._advance(Transaction(self._seq, record.command, record.events, record.undo_group))
@@ -131,7 +140,7 @@ class Game:
                 group = self._seq + 1 if command.undoable else None
         tx = Transaction(self._seq + 1, command, events, group)
         if self.journal is not None:
-            self.journal.append(tx.to_record(self.edition.id))
+            self.journal.append(tx.to_record(self.edition.id, self.ruleset_name))
             if isinstance(command, NewGame):
                 self._describe_game(command)
         self._seq += 1

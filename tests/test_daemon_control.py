@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
+from bank.app.runtime import Runtime
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon
-from bank.game import Game
 from bank.journal import Journal
+from bank.settings import load_settings
 from bank.unit.io import (
     Button,
     ButtonPressed,
@@ -33,8 +34,6 @@ from bank.unit.io import (
     Screen,
     ShowScreen,
 )
-from bank.unit.machine import Unit
-from board_assets import load_edition
 from drivers.sim import SimPanel
 from tests.panels.conftest import wait_until
 from tests.support.fakes import FakeClock
@@ -42,20 +41,21 @@ from tests.support.fakes import FakeClock
 
 @pytest.fixture
 def bank(tmp_path: Path) -> Iterator[tuple[Daemon, Journal, SimPanel, FakeClock]]:
+    """A daemon loop in its thread, over the unit of a game journalled in *tmp_path*.
+
+    Runtime assembles the game and the unit of the edition's ruleset; the tests then drive
+    only its :class:`Daemon`, with a simulated panel and a hand-moved clock.
+    """
     clock = FakeClock()
-    journal = Journal(tmp_path / "journal.sqlite")
-    unit = Unit(Game(load_edition("ultime-fr"), journal=journal))
-    daemon = Daemon(unit, clock=clock, idle_wakeup=0.05)
+    rt = Runtime(load_settings(None, [f'game.data_dir="{tmp_path}"']), clock=clock)
     panel = SimPanel(clock)
-    daemon.panels.append(panel)
-    daemon.dispatch(unit.power_on(clock()))
-    thread = daemon.start_thread()
+    rt.add_panel(panel)
+    rt.start(control=False)
+    assert rt.journal is not None
     try:
-        yield daemon, journal, panel, clock
+        yield rt.daemon, rt.journal, panel, clock
     finally:
-        daemon.stop()
-        thread.join(10)
-        journal.close()
+        rt.stop()
 
 
 def tap(daemon: Daemon, clock: FakeClock, card: str) -> None:

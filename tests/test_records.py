@@ -18,7 +18,8 @@ import pytest
 
 from bank.app.runtime import Runtime
 from bank.charts import wealth_series
-from bank.commands import GiveProperty, Land, NewGame, PassGo, Undo
+from bank.commands import GiveProperty, Land, NewGame, Undo
+from bank.errors import BankError
 from bank.events import SCHEMA_VERSION, MoneyMoved
 from bank.game import Game
 from bank.journal import Journal
@@ -33,6 +34,7 @@ from bank.records import (
 from bank.settings import load_settings
 from bank.web import _SnapshotBuilder
 from board_assets import load_edition
+from tests.support.fakes import MemoryJournal
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "journal_v1"
@@ -118,7 +120,7 @@ def test_the_web_view_reads_the_old_journal_as_before(runtime: Runtime) -> None:
 
 def test_an_old_game_goes_on_with_new_records(runtime: Runtime, old_journal: Path) -> None:
     """New records name their ruleset beside the old ones; undo reaches across both."""
-    runtime.daemon.call(lambda: runtime.game.execute(PassGo(1)))
+    runtime.daemon.call(lambda: runtime.game.execute(Land(1, 5)))  # car buys #5 (unowned)
     runtime.stop()
     with Journal(old_journal / "journal.sqlite") as journal:
         entries = list(journal.entries())
@@ -129,9 +131,10 @@ def test_an_old_game_goes_on_with_new_records(runtime: Runtime, old_journal: Pat
     assert [r.schema for r in records[-2:]] == [1, 2]
     with Journal(old_journal / "journal.sqlite") as journal:
         game = Game(EDITION, journal=journal)
-        before = game.state.player(1).balance
+        bought = game.state.player(1).balance
         game.execute(Undo())
-        assert game.state.player(1).balance == before - 200
+        assert game.state.player(1).balance == bought + EDITION.prop(5).price
+        assert game.state.prop(5).owner is None
 
 
 # ---------------------------------------------------------------------- the decoder
@@ -204,7 +207,7 @@ def _decoded(*commands: Any) -> list[Record]:
 def test_the_last_undo_group() -> None:
     assert last_undo_group([]) == range(0)
     assert last_undo_group(_decoded(NewGame((1, 2)))) == range(0)  # a new game is not undone
-    assert last_undo_group(_decoded(NewGame((1, 2)), Land(1, 22), PassGo(2))) == range(2, 3)
+    assert last_undo_group(_decoded(NewGame((1, 2)), Land(1, 22), Land(2, 3))) == range(2, 3)
     assert last_undo_group(_decoded(NewGame((1, 2)), Land(1, 22), Undo())) == range(0)
 
 
@@ -219,3 +222,18 @@ def test_the_undo_group_of_a_settled_debt_is_the_rent_and_the_properties_given()
     )
     assert records[-3].name == "land"
     assert last_undo_group(records) == range(len(records) - 3, len(records))
+
+
+def test_a_game_of_another_ruleset_is_not_replayed_as_this_one() -> None:
+    journal = MemoryJournal()
+    Game(EDITION, journal=journal).execute(NewGame((1, 2)))
+    journal.rows[0]["ruleset"] = "classic"
+    with pytest.raises(BankError, match="'classic' rules"):
+        Game(EDITION, journal=journal)
+
+
+def test_the_game_writes_its_rulesets_name() -> None:
+    journal = MemoryJournal()
+    game = Game(EDITION, journal=journal)
+    game.execute(NewGame((1, 2)))
+    assert [r["ruleset"] for r in journal.rows] == [game.ruleset_name] == ["ultime"]

@@ -240,7 +240,7 @@ def chart_path_for(data_dir: Path, game_id: int | None) -> Path:
 
 
 class _RuntimeLike(Protocol):
-    """What :class:`EndChartWriter` needs of :class:`bank.runtime.Runtime`."""
+    """What :class:`EndChartWriter` needs of :class:`bank.app.runtime.Runtime`."""
 
     edition: Edition
     game: Any

@@ -1,6 +1,6 @@
 """The read-only table view: a small aiohttp server that shows the game in a browser.
 
-:func:`attach_web` starts it beside a running :class:`bank.runtime.Runtime`, in a thread of
+:func:`attach_web` starts it beside a running :class:`bank.app.runtime.Runtime`, in a thread of
 its own with its own asyncio loop. It never touches the game from that thread: every read
 goes through ``runtime.daemon.call`` (the daemon's loop is the game's only user), and it learns
 that something changed by listening to the daemon's outputs. Each screen or cue marks the

@@ -167,6 +167,7 @@ ENGINE_SHORTS_FR: Mapping[str, str] = {
     "not the winner": "Pas le gagnant",
     "unknown action": "Action inconnue",
     "other edition": "Autre édition",
+    "other ruleset": "Autres règles",
 }
 
 #: words shortened, in this order, when a property name is too long for one line

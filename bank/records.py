@@ -149,16 +149,17 @@ def decode(
         ruleset = str(raw["ruleset"]) if schema >= 2 else LEGACY_RULESET
         edition = raw.get("edition")
         group = raw.get("undo_group")
+        # the readers below copy what they are given: no copy here (a replay reads thousands)
         return Record(
-            number=number,
-            schema=schema,
-            ruleset=ruleset,
-            edition=str(edition) if edition is not None else None,
-            command=command_from_dict(dict(raw["command"])),
-            events=tuple(event_from_dict(dict(e)) for e in raw["events"]),
-            undo_group=int(group) if group is not None else None,
-            seq=seq,
-            at=at,
+            number,
+            schema,
+            ruleset,
+            str(edition) if edition is not None else None,
+            command_from_dict(raw["command"]),
+            tuple(map(event_from_dict, raw["events"])),
+            int(group) if group is not None else None,
+            seq,
+            at,
         )
     except RecordError:
         raise

@@ -25,9 +25,9 @@ Imports the engine's command and event types and the standard library.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from bank.commands import Command, command_from_dict
 from bank.errors import BankError
@@ -37,6 +37,7 @@ __all__ = [
     "LEGACY_RULESET",
     "Record",
     "RecordError",
+    "RecordList",
     "StoredEntry",
     "decode",
     "decode_all",
@@ -173,6 +174,47 @@ def decode_entries(entries: Iterable[StoredEntry], first: int = 1) -> list[Recor
         decode(e.record, number=n, seq=e.seq, at=float(e.at), version=e.version)
         for n, e in enumerate(entries, start=first)
     ]
+
+
+class RecordList(Sequence[Record]):
+    """A game's journal rows, each decoded the first time it is read (then kept).
+
+    A view that shows the last few transactions of a long game decodes only those.
+    """
+
+    def __init__(self, entries: Iterable[StoredEntry] = ()) -> None:
+        self._entries: list[StoredEntry] = list(entries)
+        self._decoded: dict[int, Record] = {}
+
+    def extended(self, entries: Iterable[StoredEntry]) -> RecordList:
+        """A list with *entries* after these (the decoded records are shared, not redone)."""
+        longer = RecordList(self._entries)
+        longer._entries.extend(entries)
+        longer._decoded = dict(self._decoded)
+        return longer
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @overload
+    def __getitem__(self, index: int) -> Record: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Record]: ...
+
+    def __getitem__(self, index: int | slice) -> Record | list[Record]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        i = range(len(self))[index]  # negative indices; IndexError past the end
+        record = self._decoded.get(i)
+        if record is None:
+            e = self._entries[i]
+            record = decode(e.record, number=i + 1, seq=e.seq, at=float(e.at), version=e.version)
+            self._decoded[i] = record
+        return record
+
+    def __iter__(self) -> Iterator[Record]:
+        return (self[i] for i in range(len(self)))
 
 
 def decode_all(records: Iterable[Record | Mapping[str, Any]], first: int = 1) -> list[Record]:

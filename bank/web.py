@@ -45,7 +45,7 @@ from bank.charts import (
 from bank.errors import BankError
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
 from bank.history import describe
-from bank.records import Record, decode_entries, last_undo_group
+from bank.records import Record, RecordList, last_undo_group
 from bank.unit.machine import AuctionOffer, AwaitWinner, Bidding, Checking
 from board_assets import Edition
 
@@ -197,7 +197,7 @@ class _JournalCache:
     """The current game's records, re-read only when the journal moved on."""
 
     key: tuple[int | None, int] | None = None
-    records: list[Record] = field(default_factory=list)
+    records: RecordList = field(default_factory=RecordList)
 
 
 class _SnapshotBuilder:
@@ -219,10 +219,11 @@ class _SnapshotBuilder:
             return old
         if old.key is not None and old.key[0] == key[0]:
             # the same game moved on: read only what was added since
-            new = decode_entries(journal.entries(after=old.key[1]), first=len(old.records) + 1)
-            self._cache = _JournalCache(key, old.records + new)
+            self._cache = _JournalCache(
+                key, old.records.extended(journal.entries(after=old.key[1]))
+            )
         else:
-            self._cache = _JournalCache(key, decode_entries(journal.entries()))
+            self._cache = _JournalCache(key, RecordList(journal.entries()))
         return self._cache
 
     def records(self) -> tuple[int | None, int, list[Record]]:

@@ -196,9 +196,8 @@ def _snapshot_cost(rt: Runtime, runs: int) -> list[Result]:
     assert journal is not None
 
     def one() -> float:
-        fresh = _SnapshotBuilder(
-            rt
-        )  # an empty cache: the journal is read as after a new transaction
+        # an empty cache: the journal is read as after a new transaction
+        fresh = _SnapshotBuilder(rt)
         t0 = time.perf_counter()
         fresh.snapshot()
         return time.perf_counter() - t0

@@ -27,6 +27,7 @@ from bank.records import (
     LEGACY_RULESET,
     Record,
     RecordError,
+    RecordList,
     decode,
     decode_entries,
     last_undo_group,
@@ -237,3 +238,16 @@ def test_the_game_writes_its_rulesets_name() -> None:
     game = Game(EDITION, journal=journal)
     game.execute(NewGame((1, 2)))
     assert [r["ruleset"] for r in journal.rows] == [game.ruleset_name] == ["ultime"]
+
+
+def test_a_record_list_decodes_what_is_read_and_numbers_it_in_its_game(old_journal: Path) -> None:
+    with Journal(old_journal / "journal.sqlite") as journal:
+        entries = list(journal.entries(2))
+    broken = dataclasses.replace(entries[0], record={"v": 1, "events": []})
+    records = RecordList([broken, *entries[1:5]])
+    assert records[-1].number == 5 and records[-1].seq == entries[4].seq  # the tail reads
+    with pytest.raises(RecordError, match="journal record 1 cannot be read"):
+        records[0]
+    longer = records.extended(entries[5:7])
+    assert [r.number for r in longer[1:]] == [2, 3, 4, 5, 6, 7]
+    assert len(records) == 5  # the shorter list is unchanged

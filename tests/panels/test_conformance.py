@@ -36,6 +36,7 @@ AMOUNT = 1500
 class Adapter(Protocol):
     """One backend, driven from the outside: eyes on what it shows, a finger on its buttons."""
 
+    clock: FakeClock
     inputs: list[Input]
 
     def show(self, screen: Screen) -> None: ...
@@ -64,6 +65,7 @@ class SimAdapter:
     def __init__(self, clock: FakeClock) -> None:
         from drivers.sim import SimPanel
 
+        self.clock = clock
         self.inputs: list[Input] = []
         self.panel = SimPanel(clock)
         self.panel.start(self.inputs.append)
@@ -91,6 +93,7 @@ class TerminalAdapter:
     def __init__(self, clock: FakeClock) -> None:
         from drivers.terminal_panel import TerminalPanel
 
+        self.clock = clock
         self.inputs: list[Input] = []
         self.master, slave = pty.openpty()
         self._in = os.fdopen(os.dup(slave), "r", encoding="utf-8", errors="replace")
@@ -142,6 +145,7 @@ class GpioAdapter:
         from drivers.gpio_panel import GpioPanel, LcdConfig
         from tests.panels.fake_hd44780 import FakeHD44780
 
+        self.clock = clock
         self.inputs: list[Input] = []
         self.factory = MockFactory(pin_class=MockPWMPin)
         self.lcds: list[FakeHD44780] = []
@@ -184,6 +188,7 @@ class SerialAdapter:
         from firmware_sim.panel_firmware import PanelFirmware
         from tests.support.pty_pair import make_pair
 
+        self.clock = clock
         self.inputs: list[Input] = []
         self.cable = make_pair(tmp)
         self.firmware = PanelFirmware(self.cable.panel_path, ack_timeout=0.05)
@@ -222,6 +227,7 @@ class EmulatorAdapter:
         from firmware_sim.emulator import PygamePanel
         from firmware_sim.sounds import RecordingPlayer
 
+        self.clock = clock
         self.inputs: list[Input] = []
         self.panel = PygamePanel("ultime-fr", clock=clock, player=RecordingPlayer())
         self.panel.start(self.inputs.append)
@@ -234,10 +240,12 @@ class EmulatorAdapter:
 
     def shown_text(self) -> str:
         from firmware_sim.lcd import LcdLayout
-        from tests.firmware_sim.lcdread import read_amount, read_text_row
+        from tests.firmware_sim.lcdread import any_lit, read_amount, read_text_row
 
         surface = self.panel.lcd_surface()
         lay = LcdLayout()
+        if not any_lit(surface, (0, 0, *surface.get_size())):
+            return ""  # blank glass: the unit is off
         amount = read_amount(surface, lay)
         rows = [read_text_row(surface, lay, r) for r in range(lay.text_rows)]
         return "\n".join([str(amount), *rows])
@@ -296,3 +304,20 @@ def test_a_button_click_is_pressed_then_released(backend: Adapter, button: Butto
         ("ButtonPressed", button),
         ("ButtonReleased", button),
     ]
+
+
+def test_button_inputs_carry_the_panels_clock(backend: Adapter) -> None:
+    backend.clock.now = 1234.5
+    backend.click(Button.OK)
+    stamps = {i.at for i in backend.inputs if isinstance(i, ButtonPressed | ButtonReleased)}
+    assert stamps == {1234.5}
+
+
+def test_the_screen_off_shows_nothing_of_the_last_one(backend: Adapter) -> None:
+    backend.show(SCREEN)
+    backend.show(Screen("off", off=True))
+    deadline = time.monotonic() + 5
+    while WORDS in backend.shown_text() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    text = backend.shown_text()
+    assert WORDS not in text and str(AMOUNT) not in text, text

@@ -102,8 +102,9 @@ def test_the_chart_reads_the_old_journal_as_before(old_journal: Path) -> None:
 
 def test_a_daemon_resumes_the_old_game(runtime: Runtime) -> None:
     state = runtime.state()
-    assert state.pop("screen") is not None
-    assert state == expected("state.json")
+    assert state["screen"] is not None
+    want = expected("state.json")  # the state file of the script that wrote the journal
+    assert {key: state[key] for key in want} == want
 
 
 def test_the_web_view_reads_the_old_journal_as_before(runtime: Runtime) -> None:

@@ -5,11 +5,55 @@ Imports only the standard library.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
 from bank.errors import BankError
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """*value* as written in a message, cut short when it is long (a 400-digit number)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class NumberRange:
+    """The numbers a configuration value may take: finite, within ``low..high``."""
+
+    low: float
+    high: float
+    #: a whole number (a pin, a port, a size), else any number (seconds)
+    whole: bool = False
+    unit: str = ""
+
+    def allowed(self) -> str:
+        what = "a whole number" if self.whole else "a number"
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{what} from {self.low:g} to {self.high:g}{unit}"
+
+    def check(self, value: Any) -> int | float:
+        """*value* if it is in range (a float key turns an integer into a float); else ValueError
+        whose text says what is allowed."""
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(self.allowed())
+        if self.whole and not isinstance(value, int):
+            raise ValueError(self.allowed())
+        # compare before converting: float() of a 400-digit integer overflows
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(self.allowed())
+        if not self.low <= value <= self.high:
+            raise ValueError(self.allowed())
+        return value if self.whole else float(value)
+
+
+#: the range of each number of :class:`RulesConfig`
+RULES_RANGES: dict[str, NumberRange] = {
+    # 0 or nan never ends an auction; an hour is already no auction at all
+    "auction_seconds": NumberRange(1, 300, unit="seconds"),
+}
 
 
 class WinnerRule(Enum):
@@ -49,15 +93,18 @@ class RulesConfig:
                     kwargs[key] = WinnerRule(value)
                 except ValueError as err:
                     choices = ", ".join(w.value for w in WinnerRule)
-                    raise BankError(f"rules.{key}: {value!r} is not one of {choices}") from err
+                    raise BankError(
+                        f"rules.{key} = {shown(value)}: expected one of {choices}"
+                    ) from err
             elif isinstance(default, bool):
                 if not isinstance(value, bool):
-                    raise BankError(f"rules.{key}: expected true or false, got {value!r}")
+                    raise BankError(f"rules.{key} = {shown(value)}: expected true or false")
                 kwargs[key] = value
             else:
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                    raise BankError(f"rules.{key}: expected a positive number, got {value!r}")
-                kwargs[key] = float(value)
+                try:
+                    kwargs[key] = RULES_RANGES[key].check(value)
+                except ValueError as err:
+                    raise BankError(f"rules.{key} = {shown(value)}: expected {err}") from err
         return cls(**kwargs)
 
 
@@ -69,5 +116,5 @@ class UnitConfig:
     idle_seconds: float = 10.0
     #: seconds to hold ✓+X (undo) or X alone (reset) (**decision**: 5)
     hold_seconds: float = 5.0
-    #: language of the LCD texts: "fr" or "en"; None means the edition's
+    #: language of the LCD texts: one of bank.unit.text.LANGUAGES; None means the edition's
     language: str | None = None

@@ -5,10 +5,14 @@ nothing of the project: the engine, the unit and the emulator all read editions 
 
 A malformed or inconsistent file is refused with an :class:`EditionError` whose message names
 the file and the field, for example ``ultime-fr.toml: properties[3].rents: expected 5 levels``.
+Besides the shape, the loader refuses what would break a game later: an unknown key (a typo),
+a colour that is not ``#rrggbb``, an empty, duplicate or unsafe token name, an amount above
+:data:`MAX_AMOUNT`, and cards that do not cover the unit's (:data:`UNIT_CARDS`).
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -53,6 +57,49 @@ EVENT_KINDS: Mapping[str, tuple[str, ...]] = {
 #: What a tap step may ask for.
 TAP_KINDS = frozenset({"prop", "own_prop", "owned_prop", "other_prop", "bank", "other_bank"})
 RING_SPECIALS = frozenset({"GO", "EVENT", "LOCATION", "JAIL", "FREE_PARKING", "GO_TO_JAIL"})
+
+#: The cards of the Ultime unit (``bank:1..4``, ``prop:1..22``, ``event:1..23``, the same as
+#: ``bank.unit.io.CARD_COUNTS``, which a test keeps equal): an edition must give each a meaning,
+#: or a tap of ``event:10`` would find no card.
+UNIT_CARDS: Mapping[str, int] = {"bank": 4, "prop": 22, "event": 23}
+#: The largest amount an edition may name (prices, rents, fees, balances). The serial panel
+#: carries amounts as 32-bit signed numbers (2,147,483,647): a million leaves room for a
+#: balance to grow through thousands of GO salaries without ever overflowing a panel.
+MAX_AMOUNT = 1_000_000
+#: A token name: letters, digits, spaces, ``-`` or ``_``, up to 20 characters (the LCD's width);
+#: the chart and the web page print it as it is.
+TOKEN_RE = re.compile(r"^[^\W_][\w -]{0,19}$")
+COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+#: The keys each table of an edition file may have; any other is a typo and is refused.
+KNOWN_KEYS: Mapping[str, frozenset[str]] = {
+    "": frozenset({"edition", "constants", "groups", "properties", "events"}),
+    "edition": frozenset({"id", "name", "language", "currency"}),
+    "constants": frozenset(
+        {
+            "start_balance",
+            "go_salary",
+            "jail_fee",
+            "location_fee",
+            "auction_step",
+            "min_players",
+            "max_players",
+            "levels",
+            "tax_per_property",
+            "collect_amount",
+            "cheap_rent_count",
+            "tokens",
+            "ring",
+        }
+    ),
+    "groups": frozenset({"id", "name", "colour"}),
+    "properties": frozenset({"number", "name", "group", "price", "rents", "position", "side"}),
+    "events": frozenset({"id", "kind", "taps", "title", "text"}),
+}
+#: The constants that are amounts of money (the others are counts).
+AMOUNT_CONSTANTS = frozenset(
+    {"start_balance", "go_salary", "jail_fee", "location_fee", "auction_step"}
+    | {"tax_per_property", "collect_amount"}
+)
 
 
 class EditionError(ValueError):
@@ -203,12 +250,26 @@ class _Validator:
             raise self.fail(where + key, "missing list")
         return value
 
+    def known_keys(self, raw: Mapping[str, Any], table: str, where: str = "") -> None:
+        """Refuse a key the edition format does not have, naming it."""
+        unknown = sorted(set(raw) - KNOWN_KEYS[table])
+        if unknown:
+            known = ", ".join(sorted(KNOWN_KEYS[table]))
+            raise self.fail(where + unknown[0], f"unknown key; known: {known}")
+
     def integer(self, raw: Mapping[str, Any], key: str, where: str, minimum: int = 0) -> int:
         value = raw.get(key)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(where + key, "missing or not a whole number")
         if value < minimum:
             raise self.fail(where + key, f"must be at least {minimum}, got {value}")
+        return value
+
+    def amount(self, raw: Mapping[str, Any], key: str, where: str) -> int:
+        """A sum of money: 1 to MAX_AMOUNT."""
+        value = self.integer(raw, key, where, 1)
+        if value > MAX_AMOUNT:
+            raise self.fail(where + key, f"at most {MAX_AMOUNT:,} (every panel must show it)")
         return value
 
     def text(self, raw: Mapping[str, Any], key: str, where: str) -> str:
@@ -220,6 +281,8 @@ class _Validator:
     def edition(self, raw: Mapping[str, Any]) -> Edition:
         head = self.table(raw, "edition")
         constants = self.constants(self.table(raw, "constants"))
+        self.known_keys(raw, "")
+        self.known_keys(head, "edition", "edition.")
         groups = self.groups(self.array(raw, "groups"))
         group_ids = {g.id for g in groups}
         properties = self.properties(self.array(raw, "properties"), group_ids, constants)
@@ -227,6 +290,7 @@ class _Validator:
         for gid in group_ids:
             if not any(p.group == gid for p in properties):
                 raise self.fail(f"groups.{gid}", "no property belongs to this group")
+        self.unit_cards(constants, properties, events)
         return Edition(
             id=self.text(head, "id", "edition."),
             name=self.text(head, "name", "edition."),
@@ -241,27 +305,14 @@ class _Validator:
 
     def constants(self, raw: Mapping[str, Any]) -> Constants:
         w = "constants."
+        self.known_keys(raw, "constants", w)
         ints = {
-            k: self.integer(raw, k, w, 1)
-            for k in (
-                "start_balance",
-                "go_salary",
-                "jail_fee",
-                "location_fee",
-                "auction_step",
-                "min_players",
-                "max_players",
-                "levels",
-                "tax_per_property",
-                "collect_amount",
-                "cheap_rent_count",
-            )
+            k: self.amount(raw, k, w) if k in AMOUNT_CONSTANTS else self.integer(raw, k, w, 1)
+            for k in sorted(KNOWN_KEYS["constants"] - {"tokens", "ring"})
         }
         if ints["levels"] != 5:
             raise self.fail(w + "levels", f"the unit has 5 rent levels, got {ints['levels']}")
-        tokens = tuple(self.array(raw, "tokens", w))
-        if len(tokens) != ints["max_players"] or not all(isinstance(t, str) for t in tokens):
-            raise self.fail(w + "tokens", f"expected {ints['max_players']} token names")
+        tokens = self.tokens(self.array(raw, "tokens", w), ints["max_players"])
         if ints["min_players"] > ints["max_players"]:
             raise self.fail(w + "min_players", "more than max_players")
         ring = tuple(self.array(raw, "ring", w))
@@ -272,13 +323,32 @@ class _Validator:
                 raise self.fail(f"{w}ring[{i}]", f"unknown space {space!r}")
         return Constants(tokens=tokens, ring=ring, **ints)
 
+    def tokens(self, raw: Sequence[Any], count: int) -> tuple[str, ...]:
+        """*count* token names, each non-empty, unique and of TOKEN_RE's safe characters."""
+        w = "constants.tokens"
+        if len(raw) != count:
+            raise self.fail(w, f"expected {count} token names (max_players), got {len(raw)}")
+        for i, token in enumerate(raw):
+            if not isinstance(token, str) or not TOKEN_RE.match(token):
+                raise self.fail(
+                    f"{w}[{i}]",
+                    f"{token!r} is not a token name: 1 to 20 letters, digits, spaces, - or _",
+                )
+            if token in raw[:i]:
+                raise self.fail(f"{w}[{i}]", f"duplicate token {token!r}")
+        return tuple(raw)
+
     def groups(self, raw: Sequence[Any]) -> tuple[Group, ...]:
         out: list[Group] = []
         for i, g in enumerate(raw):
             w = f"groups[{i}]."
             if not isinstance(g, Mapping):
                 raise self.fail(w[:-1], "not a table")
-            group = Group(self.text(g, "id", w), self.text(g, "name", w), self.text(g, "colour", w))
+            self.known_keys(g, "groups", w)
+            colour = self.text(g, "colour", w)
+            if not COLOUR_RE.match(colour):
+                raise self.fail(w + "colour", f"{colour!r} is not a colour #rrggbb")
+            group = Group(self.text(g, "id", w), self.text(g, "name", w), colour)
             if any(o.id == group.id for o in out):
                 raise self.fail(w + "id", f"duplicate group {group.id!r}")
             out.append(group)
@@ -294,6 +364,7 @@ class _Validator:
             w = f"properties[{i}]."
             if not isinstance(p, Mapping):
                 raise self.fail(w[:-1], "not a table")
+            self.known_keys(p, "properties", w)
             number = self.integer(p, "number", w, 1)
             if number in out:
                 raise self.fail(w + "number", f"duplicate property number {number}")
@@ -309,8 +380,10 @@ class _Validator:
                 )
             rents: list[int] = []
             for j, r in enumerate(rents_raw):
-                if isinstance(r, bool) or not isinstance(r, int) or r <= 0:
-                    raise self.fail(f"{w}rents[{j}]", f"not a positive amount: {r!r}")
+                if isinstance(r, bool) or not isinstance(r, int) or not 0 < r <= MAX_AMOUNT:
+                    raise self.fail(
+                        f"{w}rents[{j}]", f"not an amount from 1 to {MAX_AMOUNT:,}: {r!r}"
+                    )
                 rents.append(r)
             if rents != sorted(rents):
                 raise self.fail(w + "rents", "rents must rise with the level")
@@ -325,7 +398,7 @@ class _Validator:
                 number=number,
                 name=self.text(p, "name", w),
                 group=group,
-                price=self.integer(p, "price", w, 1),
+                price=self.amount(p, "price", w),
                 rents=tuple(rents),
                 position=position,
                 side=side,
@@ -344,6 +417,7 @@ class _Validator:
             w = f"events[{i}]."
             if not isinstance(e, Mapping):
                 raise self.fail(w[:-1], "not a table")
+            self.known_keys(e, "events", w)
             eid = self.integer(e, "id", w, 1)
             if eid in out:
                 raise self.fail(w + "id", f"duplicate event id {eid}")
@@ -361,3 +435,22 @@ class _Validator:
         if ids != list(range(1, len(ids) + 1)) or not ids:
             raise self.fail("events", f"ids must run 1..N without gaps, got {ids}")
         return tuple(out[i] for i in ids)
+
+    def unit_cards(
+        self,
+        constants: Constants,
+        properties: Sequence[Property],
+        events: Sequence[EventCard],
+    ) -> None:
+        """Every card of the unit (UNIT_CARDS) must mean something in the edition, and the
+        edition must not need a card the unit does not have."""
+        have = {"bank": constants.max_players, "prop": len(properties), "event": len(events)}
+        where = {"bank": "constants.max_players", "prop": "properties", "event": "events"}
+        for kind, count in UNIT_CARDS.items():
+            if kind == "bank" and have[kind] <= count:
+                continue  # fewer players than bank cards: the extra bank cards stay unused
+            if have[kind] != count:
+                raise self.fail(
+                    where[kind],
+                    f"the unit's cards are {kind}:1..{count}, the edition has {have[kind]}",
+                )

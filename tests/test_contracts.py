@@ -89,6 +89,11 @@ BREAKS = {
         "import bank.app.runtime",
         "Only the bench and the compatibility entry points import the wiring",
     ),
+    "the core imports the wiring under its old name": (
+        "bank/web.py",
+        "from bank.runtime import Runtime",
+        "Only the bench and the compatibility entry points import the wiring",
+    ),
     "a driver imports the rules": (
         "drivers/base.py",
         "from bank.game import Game",

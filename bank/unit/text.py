@@ -105,6 +105,12 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "lost.2": {"fr": "Reconnexion...", "en": "Reconnecting..."},
     # refusals (the unit's own; the engine's come with RuleError.short)
     "err.title": {"fr": "Refusé", "en": "Refused"},
+    # faults: the journal cannot be written, or lost acknowledged transactions
+    "fault.title": {"fr": "Banque en panne", "en": "Bank out of order"},
+    "fault.full": {"fr": "Disque plein", "en": "Disk full"},
+    "fault.journal": {"fr": "Erreur du journal", "en": "Journal error"},
+    "fault.damaged": {"fr": "Journal abîmé", "en": "Journal damaged"},
+    "fault.lost": {"fr": "Transactions perdues", "en": "Transactions lost"},
     "err.unknown_card": {"fr": "Carte inconnue", "en": "Unknown card"},
     "err.need_bank": {"fr": "Carte banque svp", "en": "Tap a bank card"},
     "err.need_prop": {"fr": "Propriété svp", "en": "Tap a property"},

@@ -24,7 +24,17 @@ from typing import ClassVar, Protocol
 
 import pytest
 
-from bank.unit.io import Button, ButtonPressed, ButtonReleased, Input, PanelStatus, Screen
+from bank.unit.io import (
+    Button,
+    ButtonPressed,
+    ButtonReleased,
+    CardId,
+    CardLifted,
+    CardTapped,
+    Input,
+    PanelStatus,
+    Screen,
+)
 from tests.panels.conftest import wait_until
 from tests.support.fakes import FakeClock
 
@@ -48,6 +58,14 @@ class Adapter(Protocol):
     def click(self, button: Button) -> None:
         """Press and release *button* the way a player does on this backend."""
         ...
+
+
+def _card_inputs(inputs: list[Input]) -> list[tuple[str, CardId | None]]:
+    return [
+        (type(i).__name__, i.card if isinstance(i, CardTapped) else None)
+        for i in inputs
+        if isinstance(i, CardTapped | CardLifted)
+    ]
 
 
 def _button_inputs(inputs: list[Input]) -> list[tuple[str, Button]]:
@@ -125,6 +143,10 @@ class TerminalAdapter:
     def click(self, button: Button) -> None:
         os.write(self.master, self.KEYS[button])
         wait_until(lambda: len(_button_inputs(self.inputs)) >= 2, what="the key's inputs")
+
+    def tap(self, card: CardId) -> None:
+        os.write(self.master, f"{card.kind[0]}{card.number}\n".encode())
+        wait_until(lambda: len(_card_inputs(self.inputs)) >= 2, what="the typed card")
 
     def close(self) -> None:
         self.panel.close()
@@ -252,9 +274,23 @@ class EmulatorAdapter:
 
     def click(self, button: Button) -> None:
         from firmware_sim import layout as L
+
+        self._click(L.BUTTON_CENTRES[button])
+
+    def tap(self, card: CardId) -> None:
+        from board_assets import load_edition
+        from firmware_sim import layout as L
+
+        (spot,) = [
+            s
+            for s in L.card_hotspots(load_edition("ultime-fr"))
+            if isinstance(s.action, L.TapCard) and s.action.card == card
+        ]
+        self._click(spot.centre)
+
+    def _click(self, pos: tuple[int, int]) -> None:
         from firmware_sim.pg import pygame
 
-        pos = L.BUTTON_CENTRES[button]
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             pygame.event.post(pygame.event.Event(kind, pos=pos, button=1))
             self.panel.step()
@@ -321,3 +357,29 @@ def test_the_screen_off_shows_nothing_of_the_last_one(backend: Adapter) -> None:
         time.sleep(0.01)
     text = backend.shown_text()
     assert WORDS not in text and str(AMOUNT) not in text, text
+
+
+#: the backends a player can tap a card on (the others leave cards to a reader)
+TAPPERS = ("emulator", "terminal")
+
+
+class Tapper(Adapter, Protocol):
+    def tap(self, card: CardId) -> None:
+        """Tap *card* the way a player does on this backend (typed, clicked)."""
+        ...
+
+
+@pytest.fixture(params=TAPPERS)
+def tapper(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Tapper]:
+    adapter = BACKENDS[request.param](FakeClock(), tmp_path)
+    try:
+        yield adapter  # type: ignore[misc]
+    finally:
+        adapter.close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("card", ["bank:2", "prop:16", "event:23"])
+def test_a_card_tapped_on_the_panel_is_tapped_then_lifted(tapper: Tapper, card: str) -> None:
+    cid = CardId.parse(card)
+    tapper.tap(cid)
+    assert _card_inputs(tapper.inputs) == [("CardTapped", cid), ("CardLifted", None)]

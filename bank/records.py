@@ -70,9 +70,13 @@ class StoredEntry(Protocol):
     def record(self) -> dict[str, Any]: ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Record:
-    """One transaction as read back from the journal."""
+    """One transaction as read back from the journal (treat it as a value: never changed).
+
+    Not a frozen dataclass: a frozen one costs a call per field to build, and a resume builds
+    one per record (about 8 ms more for 10,000 records).
+    """
 
     #: its place in its game, from 1 (0: not known, e.g. a record decoded on its own)
     number: int

@@ -97,12 +97,12 @@ BREAKS = {
     "a driver imports the rules": (
         "drivers/base.py",
         "from bank.game import Game",
-        "The drivers and the emulator know the unit's inputs and outputs, never a rule",
+        "The drivers and the emulator know the unit's inputs, outputs and words, never a rule",
     ),
     "the emulator imports the game": (
         "firmware_sim/layout.py",
         "import bank.game",
-        "The drivers and the emulator know the unit's inputs and outputs, never a rule",
+        "The drivers and the emulator know the unit's inputs, outputs and words, never a rule",
     ),
     "a driver imports the emulator": (
         "drivers/sim.py",

@@ -364,8 +364,8 @@ def run_script(
         edition = stored if stored in edition_names() else DEFAULT_EDITION
     try:
         load_edition(edition)
-    except EditionError as err:
-        print(f"{path}: {err}", file=sys.stderr)
+    except EditionError as err:  # the edition's fault, not a line of the script's
+        print(f"ultibank: {err}", file=sys.stderr)
         return 2
     if state_out is not None and str(state_out) != "-" and not Path(state_out).parent.is_dir():
         # said before the script runs, not after (a traceback once the game was played)

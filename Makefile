@@ -1,11 +1,12 @@
 # Two entry points for a fresh machine:
 #   make run    the emulated unit (pygame window, or a terminal view without a display)
-#   make test   system packages (when root), the virtual environment, ruff, mypy and pytest
+#   make test   system packages (when root), the virtual environment, ruff, mypy, the import
+#               contracts (lint-imports) and pytest
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test venv venv-dev system-deps lint typecheck pytest bench clean
+.PHONY: run test venv venv-dev system-deps lint typecheck contracts pytest bench clean
 
 # The package is installed editable once; a stamp in the venv remembers it, and only a
 # newer pyproject.toml installs again (so a second `make run` starts the unit at once).
@@ -42,6 +43,10 @@ lint: venv-dev
 typecheck: venv-dev
 	$(BIN)/mypy --strict bank/ drivers/ board_assets/ bench/ firmware_sim/
 
+# who may import whom (ARCHITECTURE.md): the contracts in .importlinter
+contracts: venv-dev
+	$(BIN)/lint-imports
+
 pytest: venv-dev
 	$(BIN)/python -m pytest -q
 
@@ -49,6 +54,7 @@ test: venv-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict bank/ drivers/ board_assets/ bench/ firmware_sim/
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q
 
 bench: venv-dev

@@ -1,5 +1,10 @@
 """The bank: the rules engine, its journal, the unit's behaviour and the daemon.
 
-The engine (``state``, ``events``, ``commands``, ``rules``) is pure: no threads, files,
-sockets, clocks or randomness. The journal is the one place this package writes.
+The engine (``state``, ``events``, ``commands``, ``ultime`` behind the ``ruleset``
+protocol, ``auction``) is pure: no threads, files, sockets, clocks or randomness. ``game``
+decides, commits to the ``journal`` (the one place this package writes) and applies.
+``unit`` is the unit's behaviour and screen model, ``daemon`` its loop and ``control`` its
+socket; ``web`` and ``charts`` show a game. ``app`` is the wiring, above all of them and above
+the drivers and the emulator: the command line, the assembly of backends, the tap scripts.
+Who may import whom is checked by the contracts in ``.importlinter`` (ARCHITECTURE.md).
 """

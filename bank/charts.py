@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bank.errors import BankError
-from bank.events import apply, event_from_dict
+from bank.events import apply
+from bank.records import Record, decode_all
 from bank.state import GameState
 from board_assets import Edition
 
@@ -113,19 +114,15 @@ def _worth(edition: Edition, state: GameState, card: int) -> int:
     return sum(edition.prop(n).price for n in state.owned_by(card))
 
 
-def wealth_series(edition: Edition, records: Iterable[Mapping[str, Any]]) -> WealthSeries:
-    """Replay *records* (one game's journal records) and follow each player's wealth."""
+def wealth_series(edition: Edition, records: Iterable[Record | Mapping[str, Any]]) -> WealthSeries:
+    """Replay *records* (one game's records, decoded or as stored) and follow the wealth."""
     state = GameState.empty(edition)
     steps: list[int] = []
     money: dict[int, list[int]] = {}
     total: dict[int, list[int]] = {}
     tokens: dict[int, str] = {}
-    for index, record in enumerate(records, start=1):
-        try:
-            events = [event_from_dict(e) for e in record["events"]]
-        except (KeyError, TypeError, ValueError) as err:
-            raise BankError(f"journal record {index} cannot be read: {err}") from err
-        state = apply(state, events)
+    for index, record in enumerate(decode_all(records), start=1):
+        state = apply(state, record.events)
         steps.append(index)
         for p in state.players:
             if p.card not in money:
@@ -247,7 +244,7 @@ def chart_path_for(data_dir: Path, game_id: int | None) -> Path:
 
 
 class _RuntimeLike(Protocol):
-    """What :class:`EndChartWriter` needs of :class:`bank.runtime.Runtime`."""
+    """What :class:`EndChartWriter` needs of :class:`bank.app.runtime.Runtime`."""
 
     edition: Edition
     game: Any

@@ -20,7 +20,8 @@ from typing import Any, ClassVar
 from bank.state import Creditor, GameState, PlayerState
 from bank.values import field_names, register_once
 
-SCHEMA_VERSION = 1
+#: the newest journal record schema this code writes (``bank.records`` lists the versions)
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)

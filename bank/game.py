@@ -20,9 +20,10 @@ from typing import Any, Protocol
 
 from bank import rulesets
 from bank.auction import Auction
-from bank.commands import Command, NewGame, Undo, command_from_dict
+from bank.commands import Command, NewGame, Undo
 from bank.errors import BankError, GameOver, InDebt, RuleError, UndoRefused
-from bank.events import SCHEMA_VERSION, Event, apply, event_from_dict, invert
+from bank.events import Event, apply, invert
+from bank.records import LEGACY_RULESET, decode, encode
 from bank.ruleset import Outcome, Ruleset
 from bank.state import GameState
 from board_assets import Edition
@@ -52,14 +53,9 @@ class Transaction:
     #: what the ruleset said the transaction did (None when read back from the journal)
     outcome: Outcome | None = None
 
-    def to_record(self, edition: str) -> dict[str, Any]:
-        return {
-            "v": SCHEMA_VERSION,
-            "edition": edition,
-            "command": self.command.to_dict(),
-            "events": [e.to_dict() for e in self.events],
-            "undo_group": self.undo_group,
-        }
+    def to_record(self, edition: str, ruleset: str = LEGACY_RULESET) -> dict[str, Any]:
+        """The journal record (``bank.records``)."""
+        return encode(self.command, self.events, self.undo_group, edition=edition, ruleset=ruleset)
 
 
 class Game:
@@ -77,6 +73,8 @@ class Game:
         self.ruleset: Ruleset = ruleset or rulesets.for_edition(edition).rules(edition, rules)
         #: the ruleset's configuration in force
         self.rules = self.ruleset.config
+        #: the ruleset's name, written in every journal record and checked on replay
+        self.ruleset_name = edition.ruleset
         self.journal = journal
         self.state = GameState.empty(edition)
         self._seq = 0
@@ -89,17 +87,23 @@ class Game:
     # ------------------------------------------------------------------ resume
 
     def _replay(self, records: Iterable[dict[str, Any]]) -> None:
-        for record in records:
-            if record.get("edition", self.edition.id) != self.edition.id:
+        for raw in records:
+            record = decode(raw, number=self._seq + 1)
+            if record.edition is not None and record.edition != self.edition.id:
                 raise BankError(
-                    f"this data directory holds a game of edition {record['edition']!r}, "
+                    f"this data directory holds a game of edition {record.edition!r}, "
                     f"not {self.edition.id!r}: choose that edition or another data directory",
                     "other edition",
                 )
-            events = tuple(event_from_dict(e) for e in record["events"])
-            command = command_from_dict(record["command"])
+            if record.ruleset != self.ruleset_name:
+                raise BankError(
+                    f"this data directory holds a game played with the {record.ruleset!r} rules, "
+                    f"not {self.ruleset_name!r}: choose an edition of those rules or another "
+                    "data directory",
+                    "other ruleset",
+                )
             self._seq += 1
-            self._advance(Transaction(self._seq, command, events, record.get("undo_group")))
+            self._advance(Transaction(self._seq, record.command, record.events, record.undo_group))
 
     def _advance(self, tx: Transaction) -> None:
         """Apply a committed transaction and keep the undo group up to date."""
@@ -144,7 +148,7 @@ class Game:
                 group = self._seq + 1 if command.undoable else None
         tx = Transaction(self._seq + 1, command, events, group, outcome)
         if self.journal is not None:
-            self.journal.append(tx.to_record(self.edition.id))
+            self.journal.append(tx.to_record(self.edition.id, self.ruleset_name))
             if isinstance(command, NewGame):
                 self._describe_game(command)
         self._seq += 1

@@ -19,12 +19,14 @@ import logging
 import sqlite3
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from bank.errors import BankError
+from bank.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged
 from bank.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord, backup_journal
+from bank.records import Record, decode, decode_entries
 from bank.settings import Settings
 
 JOURNAL_NAME = "journal.sqlite"
@@ -34,43 +36,43 @@ def _when(ts: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts)) if ts else "-"
 
 
-def describe(record: dict[str, Any]) -> str:
+def describe(record: Record | Mapping[str, Any]) -> str:
     """One line a player would understand for a stored transaction."""
-    cmd = dict(record.get("command", {}))
-    name = cmd.pop("name", "?")
+    if not isinstance(record, Record):
+        record = decode(record)
     moves = []
-    for e in record.get("events", []):
-        if e.get("kind") == "money":
-            payer = "bank" if e["payer"] is None else f"card {e['payer']}"
-            payee = "bank" if e["payee"] is None else f"card {e['payee']}"
-            moves.append(f"{payer} → {payee} {e['amount']} ({e.get('reason', '')})")
-        elif e.get("kind") == "property" and e["old_owner"] != e["new_owner"]:
-            who = "bank" if e["new_owner"] is None else f"card {e['new_owner']}"
-            moves.append(f"prop {e['number']} → {who}")
-        elif e.get("kind") == "debt" and e["new_debt"]:
-            moves.append(f"card {e['card']} owes {e['new_debt']}")
-        elif e.get("kind") == "game_ended" and e.get("ended", True):
-            moves.append(f"game over, winner card {e['winner']}")
-    args = " ".join(f"{k}={v}" for k, v in cmd.items())
-    text = f"{name} {args}".strip()
+    for e in record.events:
+        if isinstance(e, MoneyMoved):
+            payer = "bank" if e.payer is None else f"card {e.payer}"
+            payee = "bank" if e.payee is None else f"card {e.payee}"
+            moves.append(f"{payer} → {payee} {e.amount} ({e.reason})")
+        elif isinstance(e, PropertyChanged) and e.old_owner != e.new_owner:
+            who = "bank" if e.new_owner is None else f"card {e.new_owner}"
+            moves.append(f"prop {e.number} → {who}")
+        elif isinstance(e, DebtChanged) and e.new_debt:
+            moves.append(f"card {e.card} owes {e.new_debt}")
+        elif isinstance(e, GameEnded) and e.ended:
+            moves.append(f"game over, winner card {e.winner}")
+    args = " ".join(f"{k}={v}" for k, v in record.arguments().items())
+    text = f"{record.name} {args}".strip()
     return text + (": " + "; ".join(moves) if moves else "")
 
 
 def export_rows(entries: Iterable[StoredRecord]) -> list[dict[str, Any]]:
     """Flat rows for CSV/JSON export."""
     rows = []
-    for entry in entries:
-        cmd = entry.record.get("command", {})
+    for record in decode_entries(entries):
+        args = record.arguments()
         rows.append(
             {
-                "seq": entry.seq,
-                "time": _when(entry.at),
-                "timestamp": entry.at,
-                "command": cmd.get("name"),
-                "card": cmd.get("card"),
-                "number": cmd.get("number"),
-                "summary": describe(entry.record),
-                "events": entry.record.get("events", []),
+                "seq": record.seq,
+                "time": _when(record.at),
+                "timestamp": record.at,
+                "command": record.name,
+                "card": args.get("card"),
+                "number": args.get("number"),
+                "summary": describe(record),
+                "events": record.event_dicts(),
             }
         )
     return rows
@@ -141,10 +143,10 @@ def game_status(journal: Journal, game: GameInfo) -> str:
     if game.archived:
         return "archived"
     over = False
-    for entry in journal.entries(game.id):
-        for event in entry.record.get("events", []):
-            if event.get("kind") == "game_ended":
-                over = bool(event.get("ended", True))
+    for record in decode_entries(journal.entries(game.id)):
+        for event in record.events:
+            if isinstance(event, GameEnded):
+                over = event.ended
     return "finished" if over else "current"
 
 
@@ -205,8 +207,8 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
             raise BankError(f"there is no game {number}; stored games: {[g.id for g in games]}")
         entries = list(journal.entries(number))
     if args.action == "show":
-        for e in entries:
-            print(f"{e.seq:5d}  {_when(e.at)}  {describe(e.record)}", file=out)
+        for record in decode_entries(entries):
+            print(f"{record.seq:5d}  {_when(record.at)}  {describe(record)}", file=out)
         return 0
     rows = export_rows(entries)
     if args.csv:

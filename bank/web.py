@@ -1,6 +1,6 @@
 """The read-only table view: a small aiohttp server that shows the game in a browser.
 
-:func:`attach_web` starts it beside a running :class:`bank.runtime.Runtime`, in a thread of
+:func:`attach_web` starts it beside a running :class:`bank.app.runtime.Runtime`, in a thread of
 its own with its own asyncio loop. It never touches the game from that thread: every read
 goes through ``runtime.daemon.call`` (the daemon's loop is the game's only user), and it learns
 that something changed by listening to the daemon's outputs. Each screen or cue marks the
@@ -43,8 +43,10 @@ from bank.charts import (
     wealth_series,
 )
 from bank.errors import BankError
+from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
 from bank.history import describe
 from bank.ratelimit import RateLimitedLog
+from bank.records import Record, RecordList, last_undo_group
 from bank.unit.shell import UnitShell
 from board_assets import Edition
 
@@ -205,11 +207,10 @@ class _JournalCache:
     """The current game's records, re-read only when the journal moved on."""
 
     key: tuple[int | None, int] | None = None
-    records: list[dict[str, Any]] = field(default_factory=list)
-    times: list[float] = field(default_factory=list)
+    records: RecordList = field(default_factory=RecordList)
 
 
-class _Reader:
+class _SnapshotBuilder:
     """Builds snapshots; every method runs in the daemon's loop thread (via ``call``)."""
 
     def __init__(self, runtime: Any) -> None:
@@ -228,18 +229,14 @@ class _Reader:
             return old
         if old.key is not None and old.key[0] == key[0]:
             # the same game moved on: read only what was added since
-            new = list(journal.entries(after=old.key[1]))
             self._cache = _JournalCache(
-                key, old.records + [e.record for e in new], old.times + [float(e.at) for e in new]
+                key, old.records.extended(journal.entries(after=old.key[1]))
             )
         else:
-            entries = list(journal.entries())
-            self._cache = _JournalCache(
-                key, [e.record for e in entries], [float(e.at) for e in entries]
-            )
+            self._cache = _JournalCache(key, RecordList(journal.entries()))
         return self._cache
 
-    def records(self) -> tuple[int | None, int, list[dict[str, Any]]]:
+    def records(self) -> tuple[int | None, int, list[Record]]:
         """The current game's id, last sequence number and records (for the chart)."""
         cache = self._records()
         game_id, last = cache.key if cache.key is not None else (None, 0)
@@ -259,9 +256,10 @@ class _Reader:
             return f"#{number} {self.edition.prop(number).name}"
         return f"#{number}"
 
-    def _title(self, cmd: dict[str, Any], tokens: dict[int, str], lang: str) -> str:
+    def _title(self, record: Record, tokens: dict[int, str], lang: str) -> str:
         """The transaction in a sentence, in the unit's language."""
-        name = str(cmd.get("name", "?"))
+        name = record.name
+        cmd = record.arguments()
         fields: dict[str, Any] = {}
         if "card" in cmd:
             fields["who"] = self._token(int(cmd["card"]), tokens, lang)
@@ -288,54 +286,44 @@ class _Reader:
         except (KeyError, IndexError):  # a record without the fields its command needs
             return name
 
-    def _detail(self, record: dict[str, Any], tokens: dict[int, str], lang: str) -> str:
+    def _detail(self, record: Record, tokens: dict[int, str], lang: str) -> str:
         """What moved, like ``bank.history.describe`` but with tokens and the unit's words."""
 
         def who(card: Any) -> str:
             return _word(lang, "bank") if card is None else self._token(int(card), tokens, lang)
 
         moves = []
-        for e in record.get("events", []):
-            kind = e.get("kind")
-            if kind == "money":
-                reason = str(e.get("reason", ""))
-                why = f" ({_word(lang, reason)})" if reason else ""
-                moves.append(f"{who(e['payer'])} → {who(e['payee'])} {e['amount']}{why}")
-            elif kind == "property" and e["old_owner"] != e["new_owner"]:
-                moves.append(f"#{e['number']} → {who(e['new_owner'])}")
-            elif kind == "debt" and e["new_debt"]:
-                moves.append(f"{who(e['card'])} {_word(lang, 'owes')} {e['new_debt']}")
-            elif kind == "bankrupt" and e.get("bankrupt", True):
-                moves.append(f"{who(e['card'])} {_word(lang, 'bankrupt')}")
-            elif kind == "game_ended" and e.get("ended", True):
-                moves.append(f"{_word(lang, 'winner')}: {who(e['winner'])}")
+        for e in record.events:
+            if isinstance(e, MoneyMoved):
+                why = f" ({_word(lang, e.reason)})" if e.reason else ""
+                moves.append(f"{who(e.payer)} → {who(e.payee)} {e.amount}{why}")
+            elif isinstance(e, PropertyChanged) and e.old_owner != e.new_owner:
+                moves.append(f"#{e.number} → {who(e.new_owner)}")
+            elif isinstance(e, DebtChanged) and e.new_debt:
+                moves.append(f"{who(e.card)} {_word(lang, 'owes')} {e.new_debt}")
+            elif isinstance(e, PlayerBankrupt) and e.bankrupt:
+                moves.append(f"{who(e.card)} {_word(lang, 'bankrupt')}")
+            elif isinstance(e, GameEnded) and e.ended:
+                moves.append(f"{_word(lang, 'winner')}: {who(e.winner)}")
         return "; ".join(moves)
 
     def _transactions(
         self, cache: _JournalCache, undo_available: bool, tokens: dict[int, str], lang: str
     ) -> list[dict[str, Any]]:
         records = cache.records
-        # the undo group: the last transaction other than a debt settlement, and the
-        # properties given up to settle the debt it caused
-        undo_from: int | None = None
-        if undo_available:
-            for i in range(len(records) - 1, -1, -1):
-                if records[i].get("command", {}).get("name") != "give_property":
-                    undo_from = i
-                    break
+        undone_by_undo = last_undo_group(records) if undo_available else range(0)
         out = []
         for i in range(len(records) - 1, max(-1, len(records) - 1 - RECENT), -1):
             record = records[i]
-            cmd = record.get("command", {})
             out.append(
                 {
-                    "n": i + 1,
-                    "at": cache.times[i],
-                    "command": cmd.get("name"),
-                    "title": self._title(cmd, tokens, lang),
+                    "n": record.number,
+                    "at": record.at,
+                    "command": record.name,
+                    "title": self._title(record, tokens, lang),
                     "detail": self._detail(record, tokens, lang),
                     "summary": describe(record),
-                    "undoable": undo_from is not None and i >= undo_from,
+                    "undoable": i in undone_by_undo,
                 }
             )
         return out
@@ -458,7 +446,7 @@ class WebServer:
         self.port = 0
         self.exposed = not is_loopback(host)
         self.app = self._make_app()
-        self._reader = _Reader(runtime)
+        self._reader = _SnapshotBuilder(runtime)
         self._board = json.dumps(board_json(runtime.edition), ensure_ascii=False)
         self._static = self._load_static()
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from bank.runtime import Runtime
+from bank.app.runtime import Runtime
 from bank.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, Cue, Screen
 from bench.common import Result, at_most, percentile, scratch_dir, stats
@@ -113,7 +113,7 @@ def _rss_mb(pid: int) -> float:
 def _idle_daemon(root: Path, seconds: float) -> list[Result]:
     env = dict(os.environ, ULTIBANK_DATA_DIR=str(root / "idle"))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bank.cli", "run", "--reader", "sim", "--panel", "sim"],
+        [sys.executable, "-m", "bank.app.cli", "run", "--reader", "sim", "--panel", "sim"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -143,7 +143,7 @@ def _idle_daemon(root: Path, seconds: float) -> list[Result]:
 
 def _help_time(runs: int) -> list[Result]:
     exe = Path(sys.executable).with_name("ultibank")
-    cmd = [str(exe), "--help"] if exe.exists() else [sys.executable, "-m", "bank.cli", "--help"]
+    cmd = [str(exe), "--help"] if exe.exists() else [sys.executable, "-m", "bank.app.cli", "--help"]
     samples = []
     for _ in range(runs + 1):
         t0 = time.perf_counter()

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from bank.runtime import Runtime
+from bank.app.runtime import Runtime
 from bank.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId
 from bank.web import WebServer, attach_web
@@ -189,14 +189,15 @@ def web_state(web: WebServer) -> str:
 
 def _snapshot_cost(rt: Runtime, runs: int) -> list[Result]:
     """The time one snapshot takes inside the daemon's loop, journal re-read included."""
-    from bank.web import _Reader
+    from bank.web import _SnapshotBuilder
 
-    reader = _Reader(rt)
+    reader = _SnapshotBuilder(rt)
     journal = rt.journal
     assert journal is not None
 
     def one() -> float:
-        fresh = _Reader(rt)  # an empty cache: the journal is read as after a new transaction
+        # an empty cache: the journal is read as after a new transaction
+        fresh = _SnapshotBuilder(rt)
         t0 = time.perf_counter()
         fresh.snapshot()
         return time.perf_counter() - t0

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bank.runtime import Runtime
+from bank.app.runtime import Runtime
 from bank.settings import load_settings
 from bank.unit.io import (
     Button,

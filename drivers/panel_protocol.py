@@ -544,7 +544,7 @@ def encode_show(screen: Screen) -> bytes:
 
 def decode_show(payload: bytes) -> Screen:
     """Parse a SHOW payload back into a :class:`Screen`."""
-    r = _Reader(payload)
+    r = _PayloadReader(payload)
     flags = r.byte()
     if flags & ~_F_KNOWN:
         raise ProtocolError(f"SHOW flags 0x{flags:02x} has unknown bits")
@@ -578,7 +578,7 @@ def decode_show(payload: bytes) -> Screen:
     )
 
 
-class _Reader:
+class _PayloadReader:
     def __init__(self, data: bytes) -> None:
         self._data = data
         self._pos = 0

@@ -147,6 +147,7 @@ ENGINE_SHORTS_FR: Mapping[str, str] = {
     "unknown action": "Action inconnue",
     "other edition": "Autre édition",
     "no ruleset": "Règles inconnues",
+    "other ruleset": "Autres règles",
 }
 #: English wording of the reasons whose key is not their wording
 ENGINE_SHORTS_EN: Mapping[str, str] = {

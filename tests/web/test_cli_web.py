@@ -1,8 +1,4 @@
-"""``ultibank run --web`` end to end: the startup line, the page, taps, the game-over PNG.
-
-These run once ``bank/cli.py`` offers ``--web`` (the lead wires it, see docs/web.md); before
-that they are skipped with that reason.
-"""
+"""``ultibank run --web`` end to end: the startup line, the page, taps, the game-over PNG."""
 
 from __future__ import annotations
 
@@ -35,11 +31,12 @@ def _cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture(scope="module")
-def wired() -> None:
-    out = _cli("run", "--help", env=dict(os.environ))
-    if "--web" not in out.stdout:
-        pytest.skip("bank/cli.py does not offer --web yet")
+@pytest.mark.parametrize("command", ["run", "emulate"])
+def test_the_web_view_options_are_offered(command: str) -> None:
+    out = _cli(command, "--help", env=dict(os.environ))
+    assert out.returncode == 0, out.stderr
+    for option in ("--web", "--web-host", "--web-port"):
+        assert option in out.stdout, (command, option)
 
 
 @contextmanager
@@ -87,7 +84,6 @@ def _port(line: str) -> int:
     return int(match.group(1))
 
 
-@pytest.mark.usefixtures("wired")
 def test_run_web_serves_the_game_on_loopback(tmp_path: Path) -> None:
     with daemon(tmp_path / "data") as (_, line, env):
         assert "read-only" in line and "127.0.0.1" in line and "EXPOSED" not in line
@@ -104,13 +100,11 @@ def test_run_web_serves_the_game_on_loopback(tmp_path: Path) -> None:
         assert http(url + "state", "POST")[0] == 405
 
 
-@pytest.mark.usefixtures("wired")
 def test_run_web_exposed_says_so(tmp_path: Path) -> None:
     with daemon(tmp_path / "data", "--web-host", "0.0.0.0") as (_, line, _env):
         assert "EXPOSED" in line and "read-only" in line
 
 
-@pytest.mark.usefixtures("wired")
 def test_web_turned_on_by_the_configuration(tmp_path: Path) -> None:
     web = ("--set", "web.enabled=true", "--set", "web.port=0")
     with daemon(tmp_path / "data", web=web) as (_, line, _env):
@@ -118,7 +112,6 @@ def test_web_turned_on_by_the_configuration(tmp_path: Path) -> None:
         assert http(f"http://127.0.0.1:{_port(line)}/state")[0] == 200
 
 
-@pytest.mark.usefixtures("wired")
 def test_game_over_writes_the_chart_beside_the_journal(tmp_path: Path) -> None:
     need_matplotlib()
     data = tmp_path / "data"

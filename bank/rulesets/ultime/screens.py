@@ -25,7 +25,7 @@ class UltimeScreens(Screens):
 
     # ------------------------------------------------------------ screens
 
-    def property(
+    def property_check(
         self, state: GameState, number: int, rent_due: int | None, mover: int | None = None
     ) -> Screen:
         """A property check: number, owner, level and rent (price when unowned)."""

@@ -372,7 +372,7 @@ class Unit(UnitShell):
         self.step = Checking(number, expires, mover)
         owned = self._state.prop(number).owner is not None
         rent = self._rules.rent_due(self._state, number) if owned else None
-        self._show(self.screens.property(self._state, number, rent, mover))
+        self._show(self.screens.property_check(self._state, number, rent, mover))
 
     # ------------------------------------------------------------ transactions
 

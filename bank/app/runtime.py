@@ -21,13 +21,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from bank.app.script import Action, parse_script, run_script
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon, sd_notify
 from bank.datadir import prepare_data_dir
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
-from bank.script import Action, parse_script, run_script
 from bank.settings import Settings, load_settings
 from bank.unit.io import (
     ButtonPressed,

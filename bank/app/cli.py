@@ -424,17 +424,17 @@ def _one_line(err: BaseException, args: argparse.Namespace) -> str:
 
 def _dispatch(args: argparse.Namespace) -> int:
     handlers = {
-        "run": "bank.runtime:cmd_run",
-        "emulate": "bank.runtime:cmd_emulate",
-        "script": "bank.runtime:cmd_script",
-        "tap": "bank.runtime:cmd_control",
-        "press": "bank.runtime:cmd_control",
-        "hold": "bank.runtime:cmd_control",
-        "state": "bank.runtime:cmd_control",
+        "run": "bank.app.runtime:cmd_run",
+        "emulate": "bank.app.runtime:cmd_emulate",
+        "script": "bank.app.runtime:cmd_script",
+        "tap": "bank.app.runtime:cmd_control",
+        "press": "bank.app.runtime:cmd_control",
+        "hold": "bank.app.runtime:cmd_control",
+        "state": "bank.app.runtime:cmd_control",
         "history": "bank.history:cmd_history",
-        "readers": "bank.runtime:cmd_readers",
-        "enroll": "bank.runtime:cmd_enroll",
-        "write-card": "bank.runtime:cmd_write_card",
+        "readers": "bank.app.runtime:cmd_readers",
+        "enroll": "bank.app.runtime:cmd_enroll",
+        "write-card": "bank.app.runtime:cmd_write_card",
     }
     module_name, func_name = handlers[args.command].split(":")
     import importlib

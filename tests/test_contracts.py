@@ -1,0 +1,174 @@
+"""The import rules of ARCHITECTURE.md, as import-linter contracts (``.importlinter``).
+
+``make test`` runs ``lint-imports``; these tests run it too, then break each kind of rule on
+purpose in a copy of the tree and check that the contract guarding it fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("bank", "drivers", "firmware_sim", "board_assets", "bench")
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    """Run the contracts on *tree* (its packages first on the path, whatever is installed)."""
+    env = dict(os.environ, PYTHONPATH=str(tree), COLUMNS="200")
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def contract_lines(output: str) -> dict[str, str]:
+    """Each contract's name -> KEPT or BROKEN, from the summary."""
+    verdicts = {}
+    for line in output.splitlines():
+        for verdict in ("KEPT", "BROKEN"):
+            if f" {verdict}" in line:
+                verdicts[line.split(f" {verdict}")[0].strip()] = verdict
+    return verdicts
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A copy of the project's packages and contracts."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=ignore)
+    shutil.copy(ROOT / ".importlinter", tmp_path / ".importlinter")
+    return tmp_path
+
+
+def add_line(path: Path, line: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    path.write_text(old + "\n" + line + "\n", encoding="utf-8")
+
+
+def test_the_contracts_hold() -> None:
+    out = lint_imports(ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    verdicts = contract_lines(out.stdout)
+    assert len(verdicts) >= 10 and set(verdicts.values()) == {"KEPT"}, out.stdout
+
+
+def test_an_unchanged_copy_holds_too(tree: Path) -> None:
+    out = lint_imports(tree)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def _ruleset(tree: Path, name: str, body: str = "") -> None:
+    add_line(tree / "bank" / "rulesets" / "__init__.py", '"""The registry."""')
+    add_line(tree / "bank" / "rulesets" / name / "__init__.py", body or f'"""{name}."""')
+    add_line(tree / "bank" / "rulesets" / name / "rules.py", "from bank.state import GameState")
+
+
+BREAKS = {
+    # the loop issue 11 found: the core wiring drivers, drivers reading the unit
+    "the core imports a driver": (
+        "bank/daemon.py",
+        "from drivers.deck import simulated_deck",
+        "Only the wiring imports the drivers and the emulator",
+    ),
+    "the core imports the wiring": (
+        "bank/game.py",
+        "import bank.app.runtime",
+        "Only the bench and the compatibility entry points import the wiring",
+    ),
+    "the core imports the wiring under its old name": (
+        "bank/web.py",
+        "from bank.runtime import Runtime",
+        "Only the bench and the compatibility entry points import the wiring",
+    ),
+    "a driver imports the rules": (
+        "drivers/base.py",
+        "from bank.game import Game",
+        "The drivers and the emulator know the unit's inputs, outputs and words, never a rule",
+    ),
+    "the emulator imports the game": (
+        "firmware_sim/layout.py",
+        "import bank.game",
+        "The drivers and the emulator know the unit's inputs, outputs and words, never a rule",
+    ),
+    "a driver imports the emulator": (
+        "drivers/sim.py",
+        "import firmware_sim.emulator",
+        "The wiring sits above the emulator, which sits above the drivers",
+    ),
+    "the engine reads the clock": (
+        "bank/events.py",
+        "import time",
+        "The engine, the rulesets and the unit's behaviour are pure",
+    ),
+    "the unit's screens import pygame": (
+        "bank/unit/text.py",
+        "import pygame",
+        "The engine, the rulesets and the unit's behaviour are pure",
+    ),
+    "the journal imports the game": (
+        "bank/journal.py",
+        "import bank.game",
+        "The journal imports the engine's event types and the standard library only",
+    ),
+    "the edition loader imports the bank": (
+        "board_assets/__init__.py",
+        "import bank.state",
+        "board_assets is data and its loader: it imports nothing of the project",
+    ),
+    "tap scripts import the emulator's stack": (
+        "bank/app/script.py",
+        "import serial",
+        "Tap scripts run without any optional stack",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BREAKS))
+def test_breaking_a_rule_breaks_its_contract(tree: Path, case: str) -> None:
+    path, line, contract = BREAKS[case]
+    add_line(tree / path, line)
+    out = lint_imports(tree)
+    assert out.returncode != 0, out.stdout
+    broken = [name for name, v in contract_lines(out.stdout).items() if v == "BROKEN"]
+    assert any(name.startswith(contract) for name in broken), out.stdout
+    assert line.split()[1] in out.stdout  # the report names the import that broke it
+
+
+def test_a_ruleset_importing_another_breaks_the_contracts(tree: Path) -> None:
+    _ruleset(tree, "alpha")
+    _ruleset(tree, "beta", "from bank.rulesets.alpha.rules import GameState")
+    out = lint_imports(tree)
+    assert out.returncode != 0, out.stdout
+    verdicts = contract_lines(out.stdout)
+    assert verdicts["Rulesets do not import each other"] == "BROKEN", out.stdout
+
+
+def test_the_core_importing_a_ruleset_directly_breaks_the_contracts(tree: Path) -> None:
+    _ruleset(tree, "alpha")
+    add_line(tree / "bank" / "game.py", "import bank.rulesets.alpha.rules")
+    out = lint_imports(tree)
+    assert out.returncode != 0, out.stdout
+    verdicts = contract_lines(out.stdout)
+    name = "The core reaches a ruleset only through the registry (bank.rulesets)"
+    assert verdicts[name] == "BROKEN", out.stdout
+
+
+def test_rulesets_that_import_only_the_core_keep_the_contracts(tree: Path) -> None:
+    _ruleset(tree, "alpha")
+    _ruleset(tree, "beta")
+    out = lint_imports(tree)
+    assert out.returncode == 0, out.stdout + out.stderr

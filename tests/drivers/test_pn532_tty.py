@@ -197,6 +197,10 @@ def test_stopping_puts_the_chip_back_to_115200_and_the_next_open_wakes_it(
     assert first.errors == []
     # nfcpy's close: cancel, SetSerialBaudrate 115200, PowerDown (the board stays powered)
     assert list(board.commands)[-2:] == [0x10, 0x16]
+    # the chip sleeps right after it answered PowerDown: nfcpy may return first (seen under load)
+    deadline = time.monotonic() + 2.0
+    while not board.asleep and time.monotonic() < deadline:
+        time.sleep(0.005)
     assert (board.baudrate, board.asleep) == (115200, True)
     second = Running(NfcpyBackend(board.path))
     try:

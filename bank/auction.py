@@ -79,6 +79,21 @@ class Auction:
         self.deadline = now + self.seconds
         return price
 
+    def bid_amount(self, now: float, card: int, price: int) -> int:
+        """A typed bid: *card* bids *price*, at least 1 more than the current bid."""
+        if not self.started or self.cancelled:
+            raise RuleError("the auction has not started", "not started")
+        if self.expired(now):
+            raise RuleError("the auction is over", "auction over")
+        if price <= self.price:
+            raise RuleError(f"a bid must beat {self.price}", "bid too low", price=self.price)
+        self._check_bid(self._state, card, price)
+        self.price = price
+        self.bids += 1
+        self.bidder = card
+        self.deadline = now + self.seconds
+        return price
+
     def cancel(self) -> None:
         """X before any bid."""
         if self.bids:

@@ -50,7 +50,9 @@ DEFAULT_RULESET = "ultime"
 MAX_PLAYERS = 8
 #: What a tap step may ask for.
 TAP_KINDS = frozenset({"prop", "own_prop", "owned_prop", "other_prop", "bank", "other_bank"})
-RING_SPECIALS = frozenset({"GO", "EVENT", "LOCATION", "JAIL", "FREE_PARKING", "GO_TO_JAIL"})
+RING_SPECIALS = frozenset(
+    {"GO", "EVENT", "LOCATION", "JAIL", "FREE_PARKING", "GO_TO_JAIL", "CHANCE", "CHEST", "TAX"}
+)
 
 
 class EditionError(ValueError):
@@ -62,6 +64,9 @@ class Group:
     id: str
     name: str
     colour: str
+    #: rent levels of this group's properties when they differ from ``constants.levels``
+    #: (a classic station has 4 rents, by stations owned; None: the edition's)
+    levels: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +267,7 @@ class _Validator:
         constants = self.constants(self.table(raw, "constants"))
         groups = self.groups(self.array(raw, "groups"))
         group_ids = {g.id for g in groups}
-        properties = self.properties(self.array(raw, "properties"), group_ids, constants)
+        properties = self.properties(self.array(raw, "properties"), groups, constants)
         events = self.events(self.array(raw, "events"))
         for gid in group_ids:
             if not any(p.group == gid for p in properties):
@@ -313,7 +318,10 @@ class _Validator:
             w = f"groups[{i}]."
             if not isinstance(g, Mapping):
                 raise self.fail(w[:-1], "not a table")
-            group = Group(self.text(g, "id", w), self.text(g, "name", w), self.text(g, "colour", w))
+            levels = self.integer(g, "levels", w, 1) if "levels" in g else None
+            group = Group(
+                self.text(g, "id", w), self.text(g, "name", w), self.text(g, "colour", w), levels
+            )
             if any(o.id == group.id for o in out):
                 raise self.fail(w + "id", f"duplicate group {group.id!r}")
             out.append(group)
@@ -322,8 +330,9 @@ class _Validator:
         return tuple(out)
 
     def properties(
-        self, raw: Sequence[Any], group_ids: set[str], constants: Constants
+        self, raw: Sequence[Any], groups: tuple[Group, ...], constants: Constants
     ) -> tuple[Property, ...]:
+        levels_of = {g.id: g.levels or constants.levels for g in groups}
         out: dict[int, Property] = {}
         for i, p in enumerate(raw):
             w = f"properties[{i}]."
@@ -333,14 +342,14 @@ class _Validator:
             if number in out:
                 raise self.fail(w + "number", f"duplicate property number {number}")
             group = self.text(p, "group", w)
-            if group not in group_ids:
+            if group not in levels_of:
                 raise self.fail(w + "group", f"unknown group {group!r}")
             rents_raw = p.get("rents")
             if not isinstance(rents_raw, list):
                 raise self.fail(w + "rents", "missing rent list")
-            if len(rents_raw) != constants.levels:
+            if len(rents_raw) != levels_of[group]:
                 raise self.fail(
-                    w + "rents", f"expected {constants.levels} levels, got {len(rents_raw)}"
+                    w + "rents", f"expected {levels_of[group]} levels, got {len(rents_raw)}"
                 )
             rents: list[int] = []
             for j, r in enumerate(rents_raw):

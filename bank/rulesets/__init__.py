@@ -46,6 +46,7 @@ from board_assets import Edition, check_schema, register_schema
 #: name -> the package that defines its ``RULESET``: adding a ruleset adds one line here
 RULESETS: dict[str, str] = {
     "ultime": "bank.rulesets.ultime",
+    "classic": "bank.rulesets.classic",
 }
 
 

@@ -133,6 +133,7 @@ TOKEN_NAMES: Mapping[str, Mapping[str, str]] = {
 ENGINE_SHORTS_FR: Mapping[str, str] = {
     "players range": "{lo} à {hi} joueurs",
     "not enough money": "Pas assez d'argent",
+    "bid too low": "Enchère trop basse",
     "settle the debt": "Réglez la dette",
     "debt first": "Dette d'abord",
     "debt settled": "Dette déjà réglée",

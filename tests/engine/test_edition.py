@@ -10,7 +10,14 @@ from board_assets import EDITIONS_DIR, EditionError, edition_names, load_edition
 
 
 def test_shipped_editions_load() -> None:
-    assert edition_names() == ["ultimate-uk", "ultime-fr"]
+    assert edition_names() == [
+        "classic-fr",
+        "classic-uk",
+        "one-piece-fr",
+        "starwars-ep2-fr",
+        "ultimate-uk",
+        "ultime-fr",
+    ]
     fr, uk = load_edition("ultime-fr"), load_edition("ultimate-uk")
     assert fr.prop(16).name == "Place de la Bourse" and uk.prop(16).name == "Coventry Street"
     assert fr.prop(22).rents == (300, 400, 560, 810, 1600) and fr.prop(22).price == 400

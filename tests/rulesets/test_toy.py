@@ -156,5 +156,7 @@ def test_the_registry_checks_an_edition_against_its_ruleset_before_a_game() -> N
     from dataclasses import replace
 
     claimed = replace(load_edition_file(toy.EDITION_FILE), ruleset="ultime")
-    with pytest.raises(EditionError, match=r"toy\.toml: constants\.levels: the unit has 5 rent levels, got 1"):
+    with pytest.raises(
+        EditionError, match=r"toy\.toml: constants\.levels: the unit has 5 rent levels, got 1"
+    ):
         Game(claimed)

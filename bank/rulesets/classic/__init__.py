@@ -1,0 +1,47 @@
+"""The classic ruleset: the bank of every classic Monopoly box (CLASSIC.md).
+
+What exists: the classic edition schema (:mod:`.edition`), the configuration with every
+**decision** of §3/§6 (:mod:`.config`), the state extension and its event (:mod:`.state`), the
+commands (:mod:`.commands`), the pure rules engine (:mod:`.rules`) and the §8.4 state file
+(:mod:`.statefile`). What does not exist yet: the unit's classic mode (§5: keypad, entries,
+menu, sessions, trade panels), its screens and texts, the panels and the tap-script extension
+(§8); building a unit for a classic edition is refused with a message that says so.
+The registry (:mod:`bank.rulesets`) finds this package by ``RULESET``.
+Imports the core and its own modules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bank.errors import BankError
+from bank.rulesets import RulesetSpec
+from bank.rulesets.classic.config import ClassicConfig
+from bank.rulesets.classic.edition import check_edition
+from bank.rulesets.classic.rules import ClassicRulesEngine
+from bank.rulesets.classic.state import ClassicState
+from board_assets import Edition
+
+
+def _rules(edition: Edition, config: Any) -> ClassicRulesEngine:
+    if config is not None and not isinstance(config, ClassicConfig):
+        raise BankError(f"the classic rules take a ClassicConfig, not {type(config).__name__}")
+    return ClassicRulesEngine(edition, config)
+
+
+def _unit(game: Any, config: Any) -> object:
+    raise BankError(
+        f"edition {game.edition.id!r} uses the classic rules, whose unit is not built yet: "
+        "only the rules engine exists (docs/classic.md)",
+        "no classic unit",
+    )
+
+
+RULESET = RulesetSpec(
+    name="classic",
+    rules=_rules,
+    unit=_unit,
+    config=ClassicConfig.from_mapping,
+    schema=check_edition,
+    empty_state=ClassicState,
+)

@@ -400,7 +400,7 @@ def test_3_9_mortgage_half_price_and_lift_plus_ten_percent_rounded_up() -> None:
         game.execute(c.Mortgage(2, 28))
 
 
-# ---------------------------------------------------------------- §3.10 mortgaged deed changes hands
+# ---------------------------------------------------------------- §3.10 a deed changes hands
 
 
 def test_3_10_interest_question_keep_or_lift_blocks_everything_else() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -227,7 +228,10 @@ def write_end_chart(
     tmp = target.with_name(target.name + ".tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(png)
+        # O_NOFOLLOW: a link planted in the data directory must not redirect the write
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as out:
+            out.write(png)
         tmp.replace(target)  # a reader never sees half a picture
     except OSError as err:
         raise BankError(f"cannot write the wealth chart to {target}: {err}") from err

@@ -155,11 +155,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add(
         "history",
-        help="list stored games; `history show N`, `history export N --csv|--json`",
-        description="The games stored in the journal, the current one and archived ones.",
+        help="list stored games; `history show N`, `history export N --csv|--json`, "
+        "`history backup FILE`",
+        description="The games stored in the journal, the current one and archived ones. "
+        "`history backup FILE` copies the whole journal into FILE, safely, even while the "
+        "daemon runs.",
     )
-    p.add_argument("action", nargs="?", choices=["list", "show", "export"], default="list")
-    p.add_argument("game", nargs="?", type=int)
+    p.add_argument(
+        "action", nargs="?", choices=["list", "show", "export", "backup"], default="list"
+    )
+    p.add_argument("game", nargs="?", metavar="N|FILE", help="a game number; backup: a file")
+    p.add_argument("--overwrite", action="store_true", help="backup: replace an existing FILE")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--csv", action="store_true")
     fmt.add_argument("--json", action="store_true")
@@ -220,16 +226,24 @@ def _setup_logging(verbose: int) -> None:
 def _settings(args: argparse.Namespace) -> Settings:
     from bank.settings import load_settings
 
-    overrides = list(args.overrides)
-    if getattr(args, "edition", None):
-        overrides.append(f'game.edition="{args.edition}"')
-    if getattr(args, "data_dir", None):
-        overrides.append(f'game.data_dir="{args.data_dir}"')
-    if getattr(args, "socket", None):
-        overrides.append(f'control.socket="{args.socket}"')
-    if getattr(args, "deck", None):
-        overrides.append(f'reader.deck="{args.deck}"')
-    return load_settings(args.config, overrides)
+    # flags go in as typed values, never through TOML text: "/tmp/x\by" keeps its backslash
+    flags = [
+        (flag, name, value if isinstance(value, int) else str(value))
+        for flag, dest, name in _SETTING_FLAGS
+        if (value := getattr(args, dest, None)) is not None
+    ]
+    return load_settings(args.config, args.overrides, flags)
+
+
+#: the flags that stand for a configuration value: (flag, its dest, TABLE.KEY)
+_SETTING_FLAGS = (
+    ("--edition", "edition", "game.edition"),
+    ("--data-dir", "data_dir", "game.data_dir"),
+    ("--socket", "socket", "control.socket"),
+    ("--deck", "deck", "reader.deck"),
+    ("--web-host", "web_host", "web.host"),
+    ("--web-port", "web_port", "web.port"),
+)
 
 
 def _add_web_options(p: argparse.ArgumentParser) -> None:

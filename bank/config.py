@@ -1,4 +1,5 @@
-"""Configuration of the unit's shell (timings, language), shared by every ruleset.
+"""Configuration shared by every ruleset: the unit shell's timings and language, and the
+helpers that check a configuration number.
 
 A ruleset's own decisions live in its package (the Ultime ones in
 :mod:`bank.rulesets.ultime.config`). Imports only the standard library.
@@ -6,7 +7,45 @@ A ruleset's own decisions live in its package (the Ultime ones in
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Any
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """*value* as written in a message, cut short when it is long (a 400-digit number)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class NumberRange:
+    """The numbers a configuration value may take: finite, within ``low..high``."""
+
+    low: float
+    high: float
+    #: a whole number (a pin, a port, a size), else any number (seconds)
+    whole: bool = False
+    unit: str = ""
+
+    def allowed(self) -> str:
+        what = "a whole number" if self.whole else "a number"
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{what} from {self.low:g} to {self.high:g}{unit}"
+
+    def check(self, value: Any) -> int | float:
+        """*value* if it is in range (a float key turns an integer into a float); else ValueError
+        whose text says what is allowed."""
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(self.allowed())
+        if self.whole and not isinstance(value, int):
+            raise ValueError(self.allowed())
+        # compare before converting: float() of a 400-digit integer overflows
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(self.allowed())
+        if not self.low <= value <= self.high:
+            raise ValueError(self.allowed())
+        return value if self.whole else float(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,5 +56,5 @@ class UnitConfig:
     idle_seconds: float = 10.0
     #: seconds to hold ✓+X (undo) or X alone (reset) (**decision**: 5)
     hold_seconds: float = 5.0
-    #: language of the LCD texts: "fr" or "en"; None means the edition's
+    #: language of the LCD texts: one of bank.unit.text.LANGUAGES; None means the edition's
     language: str | None = None

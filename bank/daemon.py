@@ -6,6 +6,11 @@ before it is confirmed), and hands the resulting screens and cues to every panel
 readers' own feedback (buzzer/LED) and to listeners (the control socket, the web view).
 Time is an input too: the loop posts a :class:`Tick` when the unit's next deadline comes.
 
+The loop never dies of one input or one fault: an input, a tick or a hook that raises is
+logged and the loop goes on (a fault the unit can report, such as a journal that cannot be
+written, it reports itself). Only a loop that keeps failing on every turn gives up; it then
+records :attr:`Daemon.failure`, and the command exits non-zero so systemd restarts it.
+
 Imports the bank and the unit's I/O types; backends arrive as objects that follow the
 protocols of ``drivers.base`` (the command line wires them).
 """
@@ -13,6 +18,7 @@ protocols of ``drivers.base`` (the command line wires them).
 from __future__ import annotations
 
 import logging
+import math
 import os
 import queue
 import socket
@@ -55,6 +61,13 @@ class _Call:
 
 _STOP = object()
 
+#: consecutive failed turns after which the loop gives up (the process then exits non-zero)
+MAX_CONSECUTIVE_FAILURES = 50
+#: after a failed tick, wait this long before the next one (no busy loop on a failing deadline)
+FAILURE_BACKOFF = 0.5
+#: no input for this long: the daemon is idle and runs its idle hooks (a journal checkpoint)
+IDLE_AFTER = 3.0
+
 
 def sd_notify(message: str) -> bool:
     """Send *message* (``READY=1``, ``WATCHDOG=1``, ``STATUS=...``) to systemd, if it listens."""
@@ -92,6 +105,13 @@ class Daemon:
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._stopping = threading.Event()
         self.last_screen: Screen | None = None
+        #: run in the loop thread once the daemon has been idle for :data:`IDLE_AFTER` seconds
+        self.on_idle: list[Callable[[], None]] = []
+        #: the exception that ended the loop, when it gave up (None after a clean stop)
+        self.failure: BaseException | None = None
+        self._failures = 0
+        self._retry_at = 0.0
+        self._busy_since: float | None = None  # the last input, until the idle hooks ran
         if watchdog_seconds is None:
             usec = os.environ.get("WATCHDOG_USEC")
             watchdog_seconds = int(usec) / 2e6 if usec and usec.isdigit() else None
@@ -155,42 +175,84 @@ class Daemon:
         next_watchdog = self.clock()
         try:
             self._loop(next_watchdog)
+        except BaseException as err:
+            self.failure = err
+            log.critical("the daemon loop stopped: %s", err, exc_info=err)
         finally:
             self._stopping.set()
         sd_notify("STOPPING=1")
 
     def _loop(self, next_watchdog: float) -> None:
+        state = {"watchdog": next_watchdog}
         while True:
-            now = self.clock()
-            if self.watchdog_seconds and now >= next_watchdog:
-                sd_notify("WATCHDOG=1")
-                next_watchdog = now + self.watchdog_seconds
-            deadline = self.unit.next_deadline()
-            wait = self.idle_wakeup if deadline is None else max(0.0, deadline - now)
-            if self.watchdog_seconds:
-                wait = min(wait, max(0.0, next_watchdog - now))
             try:
-                item = self._inbox.get(timeout=wait)
-            except queue.Empty:
-                if deadline is not None and self.clock() >= deadline:
-                    self.feed(Tick(self.clock()))
-                continue
-            if item is _STOP:
-                break
-            if isinstance(item, _Call):
-                try:
-                    item.result = item.fn()
-                except BaseException as err:  # handed back to the caller
-                    item.error = err
-                item.done.set()
-                continue
+                if self._turn(state):
+                    return
+                self._failures = 0
+            except Exception as err:
+                self._failures += 1
+                self._retry_at = self.clock() + FAILURE_BACKOFF
+                if self._failures >= MAX_CONSECUTIVE_FAILURES:
+                    raise RuntimeError(
+                        f"{self._failures} turns of the daemon loop failed in a row: {err}"
+                    ) from err
+                if self._failures == 1:
+                    log.exception("the daemon loop failed; it goes on")
+                else:
+                    log.error("the daemon loop failed again (%d in a row): %s", self._failures, err)
+
+    def _wait(self, deadline: float | None, now: float, next_watchdog: float) -> float:
+        """How long the inbox may wait: until the next deadline, watchdog ping or idle hook."""
+        wait = self.idle_wakeup
+        if deadline is not None and not math.isnan(deadline):  # NaN: never due, no busy loop
+            wait = min(wait, max(0.0, deadline - now, self._retry_at - now))
+        if self.watchdog_seconds:
+            wait = min(wait, max(0.0, next_watchdog - now))
+        if self._busy_since is not None and self.on_idle:
+            wait = min(wait, max(0.0, self._busy_since + IDLE_AFTER - now))
+        return wait  # bounded by idle_wakeup, whatever the deadline (an infinite one too)
+
+    def _turn(self, state: dict[str, float]) -> bool:
+        """One turn of the loop: wait for an input or a deadline and run it. True: stop."""
+        now = self.clock()
+        if self.watchdog_seconds and now >= state["watchdog"]:
+            sd_notify("WATCHDOG=1")
+            state["watchdog"] = now + self.watchdog_seconds
+        deadline = self.unit.next_deadline()
+        try:
+            item = self._inbox.get(timeout=self._wait(deadline, now, state["watchdog"]))
+        except queue.Empty:
+            self._run_due()
+            if self._busy_since is not None and self.clock() >= self._busy_since + IDLE_AFTER:
+                self._busy_since = None
+                for hook in list(self.on_idle):
+                    hook()
+            return False
+        if item is _STOP:
+            return True
+        self._busy_since = self.clock()
+        if isinstance(item, _Call):
             try:
-                self.feed(item)
-            except Exception:
-                log.exception("the unit failed on %r", item)
-            deadline = self.unit.next_deadline()
-            if deadline is not None and self.clock() >= deadline:
-                self.feed(Tick(self.clock()))
+                item.result = item.fn()
+            except BaseException as err:  # handed back to the caller
+                item.error = err
+            item.done.set()
+            return False
+        try:
+            self.feed(item)
+        except Exception:
+            log.exception("the unit failed on %r", item)
+        self._run_due()
+        return False
+
+    def _run_due(self) -> None:
+        """Feed a :class:`Tick` if the unit's deadline has come (and no failure backs it off)."""
+        deadline = self.unit.next_deadline()
+        now = self.clock()
+        if deadline is not None and now >= deadline and now >= self._retry_at:
+            self.feed(Tick(now))
+            if self.unit.next_deadline() == deadline:  # the tick did not move it: no busy loop
+                self._retry_at = now + FAILURE_BACKOFF
 
     def start_thread(self) -> threading.Thread:
         """Run the loop in a thread of its own (when the main thread runs a UI)."""

@@ -51,6 +51,10 @@ class JournalError(BankError, OSError):
     """The journal cannot be read or written."""
 
 
+class JournalFull(JournalError):
+    """The disk holding the journal is full; the transaction was not recorded."""
+
+
 class CorruptJournal(JournalError):
     """The journal file is damaged beyond the torn-tail recovery."""
 

@@ -1,7 +1,10 @@
-"""``ultibank history``: list stored games, show one game's transactions, export them.
+"""``ultibank history``: list stored games, show one game's transactions, export them, back up.
 
 Reads the journal only. A running daemon holds the journal's lock; this command then says so
-rather than reading a game that is changing under it. Imports the bank.
+rather than reading a game that is changing under it. ``history backup FILE`` is the exception:
+it copies the journal through SQLite's backup API, which is safe while the daemon writes.
+Problems the journal found (acknowledged transactions missing, a quarantined bad tail) are
+repeated on standard error by every ``history`` command. Imports the bank.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bank.errors import BankError
-from bank.journal import Journal, StoredRecord
+from bank.journal import Journal, StoredRecord, backup_journal
 from bank.settings import Settings
 
 JOURNAL_NAME = "journal.sqlite"
@@ -76,10 +79,42 @@ def _open(settings: Settings) -> Journal:
     return Journal(path)
 
 
+def _warn_problems(journal: Journal) -> None:
+    """Every problem the journal ever found, once each, on standard error."""
+    seen: set[str] = set()
+    for row in journal.quarantine():
+        if row.reason not in seen:
+            seen.add(row.reason)
+            print(
+                f"ultibank: journal problem found {_when(row.found)}: {row.reason}", file=sys.stderr
+            )
+
+
+def _backup(args: argparse.Namespace, settings: Settings) -> int:
+    if not args.game:
+        raise BankError("`history backup` needs a file to write, e.g. `history backup game.sqlite`")
+    dest = Path(args.game).expanduser()
+    games, records = backup_journal(settings.data_dir / JOURNAL_NAME, dest, args.overwrite)
+    print(f"backed up {games} game(s), {records} transaction(s) to {dest}")
+    return 0
+
+
+def _game_number(text: str | None, action: str) -> int:
+    if text is None:
+        raise BankError(f"`history {action}` needs a game number (see `history list`)")
+    try:
+        return int(text)
+    except ValueError:
+        raise BankError(f"`history {action}`: {text!r} is not a game number") from None
+
+
 def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
-    """List games, or show/export one."""
+    """List games, show/export one, or back the journal up."""
+    if args.action == "backup":
+        return _backup(args, settings)
     out = sys.stdout
     with _open(settings) as journal:
+        _warn_problems(journal)
         games = journal.games()
         if args.action == "list":
             if not games:
@@ -94,11 +129,10 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
                     file=out,
                 )
             return 0
-        if args.game is None:
-            raise BankError(f"`history {args.action}` needs a game number (see `history list`)")
-        if args.game not in {g.id for g in games}:
-            raise BankError(f"there is no game {args.game}; stored games: {[g.id for g in games]}")
-        entries = list(journal.entries(args.game))
+        number = _game_number(args.game, args.action)
+        if number not in {g.id for g in games}:
+            raise BankError(f"there is no game {number}; stored games: {[g.id for g in games]}")
+        entries = list(journal.entries(number))
     if args.action == "show":
         for e in entries:
             print(f"{e.seq:5d}  {_when(e.at)}  {describe(e.record)}", file=out)

@@ -23,6 +23,7 @@ library (``sqlite3``, ``fcntl``, ``hashlib``, ``json``, ``logging``) and ``bank.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
@@ -30,6 +31,7 @@ import json
 import logging
 import os
 import sqlite3
+import struct
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -37,7 +39,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, cast
 
-from bank.errors import CorruptJournal, JournalError
+from bank.errors import CorruptJournal, JournalError, JournalFull
 from bank.events import SCHEMA_VERSION
 
 __all__ = [
@@ -51,6 +53,7 @@ __all__ = [
     "QuarantinedRow",
     "StoredRecord",
     "UnknownSchema",
+    "backup_journal",
 ]
 
 log = logging.getLogger(__name__)
@@ -62,6 +65,13 @@ APPLICATION_ID: Final = 0x556C7442
 #: how long to wait for an SQLite lock held by another program before giving up (seconds)
 BUSY_TIMEOUT: Final = 0.5
 _DIGEST_SIZE: Final = 16
+#: the tip file beside the journal: the last committed sequence number, game and checksum
+TIP_SUFFIX: Final = ".tip"
+# One tip slot: magic, generation, seq, game, the record's chain value, a checksum of all that.
+# Two slots written in turn (by generation), so a torn write leaves the other one readable.
+_TIP_SLOT: Final = struct.Struct("<4sQQQ16s16s")
+_TIP_MAGIC: Final = b"UTip"
+_TIP_SLOT_SIZE: Final = 64
 
 # SQLite primary result codes (the low byte of the extended code)
 _SQLITE_PERM: Final = 3
@@ -108,10 +118,6 @@ CREATE TABLE quarantine (
 
 class JournalLocked(JournalError):
     """Another process (usually another ultibank) holds the journal."""
-
-
-class JournalFull(JournalError):
-    """The disk holding the journal is full; the transaction was not recorded."""
 
 
 class JournalAccess(JournalError):
@@ -227,6 +233,40 @@ def _translate_os(err: OSError, path: Path, doing: str) -> JournalError:
     return JournalError(f"{doing}: {path}: {err.strerror or err}")
 
 
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back what is still open: SQLite has already undone a COMMIT that failed (full disk)."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+
+
+@dataclass(frozen=True, slots=True)
+class _Tip:
+    generation: int
+    seq: int
+    game: int
+    chain: bytes
+
+
+def _tip_digest(body: bytes) -> bytes:
+    return hashlib.blake2b(body, digest_size=16, person=b"ultibank-tip").digest()
+
+
+def _pack_tip(tip: _Tip) -> bytes:
+    body = _TIP_SLOT.pack(
+        _TIP_MAGIC, tip.generation, tip.seq, tip.game, tip.chain.ljust(16, b"\0"), b""
+    )[:-16]
+    return (body + _tip_digest(body)).ljust(_TIP_SLOT_SIZE, b"\0")
+
+
+def _unpack_tip(raw: bytes) -> _Tip | None:
+    if len(raw) < _TIP_SLOT.size:
+        return None
+    magic, generation, seq, game, chain, digest = _TIP_SLOT.unpack_from(raw)
+    if magic != _TIP_MAGIC or digest != _tip_digest(raw[: _TIP_SLOT.size - 16]):
+        return None
+    return _Tip(generation, seq, game, chain)
+
+
 class Journal:
     """The durable, checksummed record of every game's transactions.
 
@@ -239,17 +279,27 @@ class Journal:
         self._clock = clock
         #: problems found and repaired (quarantined tails), human-readable, oldest first
         self.recovery: list[str] = []
+        #: acknowledged transactions found missing at open (the tip is ahead of the journal)
+        self.loss: list[str] = []
         self._lock_fd: int | None = None
+        self._tip_fd: int | None = None
+        self._tip_generation = 0
+        self._tip_chain = b""
+        self._tip_failing = False
         self._conn: sqlite3.Connection | None = None
         self._game: int | None = None
         self._head = b""
         self._last_seq = 0
         self._verified: set[int] = set()
+        self._opened = False
         try:
+            existed = self.path.exists() and self.path.stat().st_size > 0
             self._lock()
             self._conn = self._connect()
             self._prepare()
             self._resume()
+            self._open_tip(existed)
+            self._opened = True
         except BaseException:
             self.close()
             raise
@@ -260,8 +310,13 @@ class Journal:
         lock_path = self.path.with_name(self.path.name + ".lock")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            # O_NOFOLLOW: a link planted there must not make the bank write into another file
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except OSError as err:
+            if err.errno == errno.ELOOP:
+                raise JournalError(
+                    f"{lock_path} is a symbolic link: refusing to follow it; remove the link"
+                ) from err
             raise _translate_os(err, self.path, "opening the journal") from err
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -336,8 +391,11 @@ class Journal:
             conn.execute(f"PRAGMA user_version={FILE_FORMAT}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             raise
+        # journal.sqlite alone now holds the tables: losing the WAL can never make an old
+        # journal look like a new, empty one
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _resume(self) -> None:
         """Find the current game and verify its chain so appends can extend it."""
@@ -403,7 +461,7 @@ class Journal:
                 conn.execute("DELETE FROM records WHERE game = ? AND seq >= ?", (game_id, seq))
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                _rollback(conn)
                 raise
         except sqlite3.Error as err:
             raise _translate(err, self.path, f"quarantining a bad tail of game {game_id}") from err
@@ -414,6 +472,170 @@ class Journal:
         )
         self.recovery.append(message)
         log.warning("journal recovery: %s", message)
+
+    # -- the tip: detecting acknowledged transactions that went missing ---------------------
+
+    @property
+    def tip_path(self) -> Path:
+        """The tip file: the last committed sequence number, game and checksum."""
+        return self.path.with_name(self.path.name + TIP_SUFFIX)
+
+    def _open_tip(self, existed: bool) -> None:
+        """Read the tip left by the last run, compare it with the journal, then take it over.
+
+        The tip is written after each commit, without an fsync: it can lag behind the journal
+        (a crash before it reached the disk), never run ahead of it, so a tip ahead of the
+        journal can only mean acknowledged transactions were lost.
+        """
+        path = self.tip_path
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        except OSError as err:
+            if err.errno == errno.ELOOP:
+                raise JournalAccess(
+                    f"{path} is a symbolic link; ultibank does not follow links in its data "
+                    f"directory. Remove it and start again."
+                ) from err
+            raise _translate_os(err, path, "opening the journal's tip file") from err
+        self._tip_fd = fd
+        try:
+            raw = os.pread(fd, 2 * _TIP_SLOT_SIZE, 0)
+        except OSError as err:
+            raise _translate_os(err, path, "reading the journal's tip file") from err
+        slots = [t for t in (_unpack_tip(raw[:64]), _unpack_tip(raw[64:128])) if t is not None]
+        tip = max(slots, key=lambda t: t.generation) if slots else None
+        self._tip_chain = self._chain_of(self._last_seq) or b""
+        if tip is None:
+            if raw.strip(b"\0"):
+                message = (
+                    f"{path} is unreadable, so this start could not check that no acknowledged "
+                    f"transaction is missing; it is rewritten now."
+                )
+                self.recovery.append(message)
+                log.warning("journal recovery: %s", message)
+        elif not existed:
+            log.warning(
+                "%s belongs to a journal that is no longer at %s (moved aside?); a new "
+                "journal starts with a new tip",
+                path,
+                self.path,
+            )
+        else:
+            self._tip_generation = tip.generation
+            self._check_tip(tip)
+        self._write_tip()
+
+    def _chain_of(self, seq: int) -> bytes | None:
+        """The checksum stored with record *seq* (or with its quarantined row), if any."""
+        try:
+            for table in ("records", "quarantine"):
+                row = (
+                    self._db()
+                    .execute(f"SELECT chain FROM {table} WHERE seq = ? ORDER BY rowid DESC", (seq,))
+                    .fetchone()
+                )
+                if row is not None and isinstance(row[0], bytes):
+                    return row[0]
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "reading the journal") from err
+        return None
+
+    def _check_tip(self, tip: _Tip) -> None:
+        """Report (loudly, and in the quarantine table) what the tip says is missing."""
+        try:
+            row = self._db().execute("SELECT max(id) FROM games").fetchone()
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "reading the journal") from err
+        last_game = int(row[0] or 0)
+        name = self.path.name
+        cause = (
+            f"The write-ahead log ({name}-wal) was lost or damaged, or {name} was replaced by "
+            f"an older copy. The game resumes from what the journal holds; check the balances "
+            f"with the players."
+        )
+        if tip.seq > self._last_seq:
+            missing = tip.seq - self._last_seq
+            what = (
+                f"{missing} acknowledged transaction(s) are missing: the journal ends at "
+                f"transaction {self._last_seq}, but transaction {tip.seq} (game {tip.game}) "
+                f"had been committed."
+            )
+        elif tip.game > last_game:
+            what = (
+                f"an acknowledged reset is missing: game {tip.game} had been started, but the "
+                f"journal's last game is {last_game}."
+            )
+        elif tip.seq > 0 and self._chain_of(tip.seq) != tip.chain:
+            what = (
+                f"transaction {tip.seq} in the journal is not the one that was committed "
+                f"(its checksum differs from the tip's): the journal was replaced or rewritten."
+            )
+        else:
+            return
+        message = f"{self.path}: {what} {cause}"
+        self.loss.append(message)
+        log.error("journal: %s", message)
+        # Keep the finding in the file (``ultibank history`` shows it), and never hand out the
+        # missing sequence numbers again.
+        try:
+            self._db().execute(
+                "INSERT INTO quarantine (seq, game, at, version, payload, chain, reason, found)"
+                " VALUES (?, ?, NULL, NULL, NULL, ?, ?, ?)",
+                (tip.seq, tip.game, tip.chain, f"lost: {what}", float(self._clock())),
+            )
+        except sqlite3.Error as err:
+            log.error("could not record the loss in %s: %s", self.path, err)
+        if tip.seq > self._last_seq:
+            self._last_seq = tip.seq
+            self._tip_chain = tip.chain
+
+    def _write_tip(self) -> None:
+        """Record the last commit in the tip file: one slot of two, no fsync (see above)."""
+        if self._tip_fd is None:
+            return
+        self._tip_generation += 1
+        tip = _Tip(self._tip_generation, self._last_seq, self._game or 0, self._tip_chain)
+        try:
+            os.pwrite(self._tip_fd, _pack_tip(tip), (self._tip_generation % 2) * _TIP_SLOT_SIZE)
+        except OSError as err:
+            if not self._tip_failing:
+                log.warning("cannot update %s: %s", self.tip_path, err)
+            self._tip_failing = True
+        else:
+            self._tip_failing = False
+
+    # -- health ---------------------------------------------------------------------------
+
+    def probe(self) -> None:
+        """One small real commit that changes nothing; raises what a transaction would meet.
+
+        A unit whose journal failed calls this to learn when it can take transactions again
+        (space freed, the disk writable again).
+        """
+        conn = self._db()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(f"PRAGMA user_version={FILE_FORMAT}")
+                conn.execute("UPDATE games SET meta = meta WHERE id = (SELECT max(id) FROM games)")
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "recording a transaction") from err
+        self._write_tip()
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into ``journal.sqlite`` and empty it.
+
+        Afterwards the main file alone holds every committed transaction. Called when the
+        unit goes idle and at a clean stop; costs a few milliseconds.
+        """
+        try:
+            self._db().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "checkpointing the journal") from err
 
     # -- writing --------------------------------------------------------------------------
 
@@ -458,12 +680,14 @@ class Journal:
                     conn.executemany(sql, rows)
                     conn.execute("COMMIT")
                 except BaseException:
-                    conn.execute("ROLLBACK")
+                    _rollback(conn)
                     raise
         except sqlite3.Error as err:
             raise _translate(err, self.path, "recording a transaction") from err
         self._head = head
         self._last_seq = seq
+        self._tip_chain = head
+        self._write_tip()
         return [row[0] for row in rows]
 
     def new_game(self, meta: dict[str, Any] | None = None) -> int:
@@ -480,7 +704,7 @@ class Journal:
                 )
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                _rollback(conn)
                 raise
         except sqlite3.Error as err:
             raise _translate(err, self.path, "starting a new game") from err
@@ -489,6 +713,7 @@ class Journal:
         self._game = game_id
         self._head = _seed(game_id)
         self._verified.add(game_id)
+        self._write_tip()
         return game_id
 
     def update_meta(self, changes: dict[str, Any]) -> None:
@@ -647,13 +872,21 @@ class Journal:
             ) from err
 
     def close(self) -> None:
-        """Close the database and release the lock; safe to call twice."""
+        """Checkpoint, close the database and release the lock; safe to call twice."""
+        if self._opened and self._conn is not None:
+            try:
+                self.checkpoint()
+            except JournalError as err:  # the WAL keeps the transactions; SQLite retries
+                log.warning("no checkpoint at close: %s", err)
         conn, self._conn = self._conn, None
         fd, self._lock_fd = self._lock_fd, None
+        tip_fd, self._tip_fd = self._tip_fd, None
         try:
             if conn is not None:
                 conn.close()
         finally:
+            if tip_fd is not None:
+                os.close(tip_fd)
             if fd is not None:
                 os.close(fd)  # closing the descriptor releases the flock
 
@@ -671,3 +904,69 @@ class Journal:
     def __repr__(self) -> str:
         state = "closed" if self._conn is None else f"game {self._game}, seq {self._last_seq}"
         return f"Journal({str(self.path)!r}, {state})"
+
+
+def backup_journal(source: Path, dest: Path, overwrite: bool = False) -> tuple[int, int]:
+    """Copy the journal *source* into *dest* through SQLite's backup API; safe while it runs.
+
+    The copy is one consistent snapshot (every transaction committed when it began), written
+    as one self-contained file (no ``-wal``), checked, then moved into place: *dest* never
+    holds half a backup. Refuses to replace an existing *dest* unless *overwrite*. Returns the
+    number of games and transactions copied.
+    """
+    dest = Path(dest)
+    if not source.is_file():
+        raise JournalError(f"there is no journal to back up: {source} does not exist")
+    folder = dest.parent
+    if not folder.is_dir():
+        raise JournalError(f"cannot write the backup {dest}: the directory {folder} does not exist")
+    if dest.is_dir():
+        raise JournalError(f"cannot write the backup {dest}: it is a directory; name a file")
+    if dest.exists() and not overwrite:
+        raise JournalError(f"{dest} already exists; choose another name, or add --overwrite")
+    if dest.exists() and dest.resolve() == source.resolve():
+        raise JournalError(f"{dest} is the journal itself; choose another file")
+    tmp = folder / f".{dest.name}.{os.getpid()}.partial"
+    try:
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=5.0)
+    except sqlite3.Error as err:
+        raise _translate(err, source, "reading the journal to back it up") from err
+    try:
+        with contextlib.closing(sqlite3.connect(tmp, isolation_level=None)) as dst:
+            if src.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                raise JournalError(f"{source} is not an ultibank journal")
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            problems = [row[0] for row in dst.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise CorruptJournal(_corrupt_message(source, "; ".join(map(str, problems[:3]))))
+            games = int(dst.execute("SELECT count(*) FROM games").fetchone()[0])
+            records = int(dst.execute("SELECT count(*) FROM records").fetchone()[0])
+        with open(tmp, "rb") as done:
+            os.fsync(done.fileno())
+        if overwrite:
+            os.replace(tmp, dest)
+        else:
+            try:
+                os.link(tmp, dest)  # fails if dest appeared meanwhile: never replaced silently
+            except FileExistsError as err:
+                raise JournalError(
+                    f"{dest} already exists; choose another name, or add --overwrite"
+                ) from err
+            except OSError:  # a file system without hard links (a FAT USB stick)
+                if dest.exists():
+                    raise JournalError(
+                        f"{dest} already exists; choose another name, or add --overwrite"
+                    ) from None
+                os.rename(tmp, dest)
+    except sqlite3.Error as err:
+        raise _translate(err, dest, "writing the backup") from err
+    except OSError as err:
+        if isinstance(err, JournalError):
+            raise
+        raise _translate_os(err, dest, "writing the backup") from err
+    finally:
+        src.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    return games, records

@@ -23,7 +23,8 @@ from typing import Any
 
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon, sd_notify
-from bank.errors import BankError, ScriptError
+from bank.datadir import prepare_data_dir
+from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
 from bank.script import Action, parse_script, run_script
@@ -43,7 +44,7 @@ from bank.unit.io import (
 from bank.unit.shell import build_unit
 from board_assets import load_edition
 from drivers.base import DriverError, Panel
-from drivers.deck import Deck, load_deck, simulated_deck
+from drivers.deck import Deck, DeckError, load_deck, simulated_deck
 from drivers.registry import open_panel, open_reader
 from drivers.supervisor import ReaderService
 
@@ -51,6 +52,8 @@ log = logging.getLogger("ultibank")
 
 JOURNAL_FILE = "journal.sqlite"
 DECK_FILE = "deck.toml"
+#: the longest ``wait`` or ``hold`` a control line may ask for (seconds, all its actions together)
+MAX_CONTROL_SECONDS = 60.0
 
 
 def output_line(out: Output) -> str:
@@ -67,7 +70,10 @@ def deck_for(settings: Settings, real_readers: bool) -> Deck:
     configured = str(settings.get("reader", "deck"))
     path = Path(configured).expanduser() if configured else settings.data_dir / DECK_FILE
     if path.exists():
-        return load_deck(path)
+        try:
+            return load_deck(path)
+        except DeckError as err:  # a malformed deck: the message names the file and line
+            raise BankError(str(err)) from err
     if configured:
         raise BankError(f"deck file {path} not found; run `ultibank enroll` to make one")
     if real_readers:
@@ -86,11 +92,14 @@ class Runtime:
         self.settings = settings
         self.clock = clock
         self.edition = load_edition(settings.edition)
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        prepare_data_dir(settings.data_dir, strict=bool(settings.get("game", "strict_modes")))
         self.journal: Journal | None = None
+        #: acknowledged transactions found missing when the journal opened (``state``)
+        self.journal_loss: list[str] = []
         self.game = self._open_game()
         self.unit = build_unit(self.game, settings.unit())
         self.daemon = Daemon(self.unit, clock=clock)
+        self.daemon.on_idle.append(self._checkpoint)
         self.readers: list[ReaderService] = []
         self.panels: list[Panel] = []
         #: the cards this game has (from its edition)
@@ -98,11 +107,15 @@ class Runtime:
         self.deck: Deck = simulated_deck(self.cards)
         self.control: ControlServer | None = None
         self._thread: threading.Thread | None = None
+        self._control_lock = threading.Lock()  # one control line acts at a time
 
     def _open_game(self) -> Game:
         self.journal = Journal(self.settings.data_dir / JOURNAL_FILE)
         for problem in self.journal.recovery:
             print(f"ultibank: journal recovery: {problem}", file=sys.stderr)
+        for loss in self.journal.loss:
+            print(f"ultibank: JOURNAL LOSS: {loss}", file=sys.stderr)
+        self.journal_loss.extend(self.journal.loss)
         try:
             return Game(self.edition, rules=self.settings.rules(), journal=self.journal)
         except BaseException:
@@ -131,15 +144,32 @@ class Runtime:
     def start(self, control: bool = True) -> None:
         """Power the unit on, start the loop, the readers and the control socket."""
         self.daemon.dispatch(self.unit.power_on(self.clock()))
+        self._report_loss()
         self._thread = self.daemon.start_thread()
         for service in self.readers:
             service.start()
         if control:
-            self.control = ControlServer(self.settings.control_socket, self.handle_line)
+            sock = self.settings.control_socket
+            self.control = ControlServer(
+                sock, self.handle_line, trusted_dir=sock.parent == self.settings.data_dir
+            )
             self.control.start()
             log.info("control socket: %s", self.settings.control_socket)
         # systemd (Type=notify): ready only once the journal, readers and panels are up
         sd_notify(f"READY=1\nSTATUS=game in {self.settings.data_dir}")
+
+    def _report_loss(self) -> None:
+        """Loudly, on every panel: the journal lost acknowledged transactions (see open)."""
+        if self.journal_loss:
+            self.daemon.dispatch(self.unit.alert("fault.damaged", "fault.lost"))
+
+    def _checkpoint(self) -> None:
+        """The daemon is idle: fold the WAL into journal.sqlite (a fault is not ours to show)."""
+        if self.journal is not None and self.unit.fault is None:
+            try:
+                self.journal.checkpoint()
+            except JournalError as err:
+                log.warning("idle checkpoint: %s", err)
 
     def stop(self) -> None:
         """Stop everything; every confirmed transaction is already in the journal."""
@@ -173,36 +203,65 @@ class Runtime:
         if self.unit.is_on:
             return []
         self.game = self._open_game()
-        return self.unit.power_on(now, self.game)
+        out = self.unit.power_on(now, self.game)
+        if self.journal is not None and self.journal.loss:
+            out += self.unit.alert("fault.damaged", "fault.lost")
+        return out
 
-    def perform(self, action: Action) -> list[Output]:
-        """Run one action in real time; returns the outputs it caused."""
-        seen: list[Output] = []
+    def _own(self, fn: Callable[[], object], seen: list[Output]) -> None:
+        """Run *fn* in the loop thread; add to *seen* the outputs it, and only it, caused."""
+
+        def run() -> list[Output]:
+            mine: list[Output] = []
+            self.daemon.listeners.append(mine.append)
+            try:
+                fn()
+            finally:
+                self.daemon.listeners.remove(mine.append)
+            return mine
+
+        seen.extend(self.daemon.call(run))
+
+    def _sleep(self, seconds: float, seen: list[Output]) -> None:
+        """Let *seconds* pass; add to *seen* what the unit showed meanwhile (its timeouts)."""
         self.daemon.listeners.append(seen.append)
         try:
-            d = self.daemon
-            if action.verb == "tap":
-                card, uid = action.tapped(self.deck)
-                d.call(lambda: d.feed(CardTapped(self.clock(), card, uid, "control")))
-                d.call(lambda: d.feed(CardLifted(self.clock(), uid, "control")))
-            elif action.verb in ("press", "hold"):
-                for b in action.buttons:
-                    d.call(partial(d.feed, ButtonPressed(self.clock(), b)))
-                if action.verb == "hold":
-                    time.sleep(action.seconds)
-                for b in reversed(action.buttons):
-                    d.call(partial(d.feed, ButtonReleased(self.clock(), b)))
-            elif action.verb == "wait":
-                time.sleep(action.seconds)
-            elif action.verb == "power":
-                d.call(lambda: d.dispatch(self._power(action.on)))
-            elif action.verb == "reader":
-                d.call(lambda: d.feed(ReaderStatus(self.clock(), action.on, "control")))
-            elif action.verb == "panel":
-                d.call(lambda: d.feed(PanelStatus(self.clock(), action.on, "control")))
-            d.call(lambda: None)  # let anything the action queued run first
+            time.sleep(seconds)
         finally:
             self.daemon.listeners.remove(seen.append)
+
+    def perform(self, action: Action) -> list[Output]:
+        """Run one action in real time; returns the outputs it caused.
+
+        A button pressed is released even if the action fails half-way. Call it under the
+        control lock (:meth:`handle_line` does): a ``wait`` reports what the unit showed
+        during it, which must not be another client's doing.
+        """
+        seen: list[Output] = []
+        d = self.daemon
+        if action.verb == "tap":
+            card, uid = action.tapped(self.deck)
+            self._own(lambda: d.feed(CardTapped(self.clock(), card, uid, "control")), seen)
+            self._own(lambda: d.feed(CardLifted(self.clock(), uid, "control")), seen)
+        elif action.verb in ("press", "hold"):
+            pressed: list[Any] = []
+            try:
+                for b in action.buttons:
+                    self._own(partial(d.feed, ButtonPressed(self.clock(), b)), seen)
+                    pressed.append(b)
+                if action.verb == "hold":
+                    self._sleep(action.seconds, seen)
+            finally:
+                for b in reversed(pressed):
+                    self._own(partial(d.feed, ButtonReleased(self.clock(), b)), seen)
+        elif action.verb == "wait":
+            self._sleep(action.seconds, seen)
+        elif action.verb == "power":
+            self._own(lambda: d.dispatch(self._power(action.on)), seen)
+        elif action.verb == "reader":
+            self._own(lambda: d.feed(ReaderStatus(self.clock(), action.on, "control")), seen)
+        elif action.verb == "panel":
+            self._own(lambda: d.feed(PanelStatus(self.clock(), action.on, "control")), seen)
         return seen
 
     def state(self) -> dict[str, Any]:
@@ -213,6 +272,8 @@ class Runtime:
             data["undo_available"] = self.game.undo_available
             screen = self.daemon.last_screen
             data["screen"] = screen.text() if screen is not None else None
+            data["fault"] = self.unit.fault
+            data["journal_loss"] = self.journal_loss
             return data
 
         result: dict[str, Any] = self.daemon.call(read)
@@ -226,9 +287,17 @@ class Runtime:
             actions = parse_script(line, "control")
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
+        seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))
+        if seconds > MAX_CONTROL_SECONDS:  # checked before anything is pressed
+            return {
+                "ok": False,
+                "error": f"{line.strip()[:40]}: a control line waits or holds at most "
+                f"{MAX_CONTROL_SECONDS:g} s",
+            }
         outputs: list[Output] = []
-        for action in actions:
-            outputs.extend(self.perform(action))
+        with self._control_lock:
+            for action in actions:
+                outputs.extend(self.perform(action))
         return {"ok": True, "output": [output_line(o) for o in outputs]}
 
 
@@ -352,7 +421,16 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         _stop_extras(charts, web)
         runtime.stop()
-    return 0
+    return _loop_status(runtime)
+
+
+def _loop_status(runtime: Runtime) -> int:
+    """0 after a clean stop; 1 if the daemon loop gave up (systemd then restarts the box)."""
+    failure = runtime.daemon.failure
+    if failure is None:
+        return 0
+    print(f"ultibank: the daemon loop stopped: {failure}; exiting with status 1", file=sys.stderr)
+    return 1
 
 
 def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
@@ -406,14 +484,14 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             charts, web = _start_extras(runtime, args)
             if args.screenshot:
                 print("ultibank: --screenshot needs a display; ignored", file=sys.stderr)
-            while not stop.wait(0.5):
+            while not stop.wait(0.5) and not runtime.daemon.stopping:
                 pass
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:
         _stop_extras(charts, web)
         runtime.stop()
-    return 0
+    return _loop_status(runtime)
 
 
 def _screenshot_later(panel: Any, path: Path) -> None:
@@ -447,9 +525,12 @@ def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
     """``ultibank script FILE``: the SCRIPTS.md contract."""
     extra = load_settings(args.config, args.overrides) if (args.config or args.overrides) else None
+    edition = args.edition
+    if edition is None and extra is not None and "game.edition" in extra.given:
+        edition = extra.edition  # --set game.edition=... or the config file's [game] edition
     return run_script(
         args.file,
-        edition=args.edition,
+        edition=edition,
         data_dir=args.data_dir,
         state_out=args.state,
         rules=extra.rules() if extra else None,

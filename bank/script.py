@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bank.config import UnitConfig
-from bank.errors import BankError, ScriptError
+from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
 from bank.unit.io import (
@@ -224,6 +224,8 @@ class ScriptRunner:
 
     def _feed(self, inp: Input) -> None:
         self._emit(self.unit.handle(inp))
+        if self.unit.fault is not None:  # a script stops where its journal failed
+            raise JournalError(self.unit.fault)
 
     def _advance(self, seconds: float) -> None:
         """Let time pass, stopping at each deadline of the unit on the way."""
@@ -374,6 +376,10 @@ def run_script(
     except ScriptError as err:
         print(err, file=sys.stderr)
         return 2
+    if state_out is not None and str(state_out) != "-" and not Path(state_out).parent.is_dir():
+        # said before the script runs, not after (a traceback once the game was played)
+        print(f"--state {state_out}: no directory {Path(state_out).parent}", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="ultibank-script-") as tmp:
         directory = Path(data_dir) if data_dir is not None else Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
@@ -391,7 +397,11 @@ def run_script(
         if str(state_out) == "-":
             out.write(text)
         else:
-            Path(state_out).write_text(text, encoding="utf-8")
+            try:
+                Path(state_out).write_text(text, encoding="utf-8")
+            except OSError as err:
+                print(f"--state {state_out}: cannot write the state: {err}", file=sys.stderr)
+                return 2
     out.flush()
     transcript.flush()
     return 0

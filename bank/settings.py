@@ -3,9 +3,13 @@
 A TOML file (``--config FILE``; default ``$XDG_CONFIG_HOME/ultibank/config.toml`` when it
 exists) with the tables below; ``--set TABLE.KEY=VALUE`` overrides any value, and the common
 ones have flags of their own. Unknown tables or keys are refused with a message naming them,
-so a typo never passes silently. Imports the standard library and ``bank.config``.
+so a typo never passes silently, and so is a value outside its range (:data:`SCHEMA`): the
+one-line message names the key, the value and what is allowed, wherever the value came from
+(the file, ``--set``, a flag or ``$ULTIBANK_DATA_DIR``). Imports the standard library,
+``bank.config``, ``bank.rulesets`` (the [rules] table), ``bank.unit.text`` (the languages)
+and ``board_assets`` (the edition names).
 
-    [game]    edition, data_dir
+    [game]    edition, data_dir, strict_modes
     [rules]   the ruleset's configuration (Ultime: auction_seconds, jailed_owner_collects, ...)
     [unit]    idle_seconds, hold_seconds, language
     [reader]  paths (list), deck, rearm_seconds
@@ -18,17 +22,19 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bank import rulesets
-from bank.config import UnitConfig
+from bank.config import NumberRange, UnitConfig, shown
 from bank.errors import BankError
-from board_assets import DEFAULT_RULESET, load_edition
+from bank.unit.text import LANGUAGES
+from board_assets import DEFAULT_RULESET, edition_names, load_edition
 
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "game": {"edition": "ultime-fr", "data_dir": ""},
+    "game": {"edition": "ultime-fr", "data_dir": "", "strict_modes": True},
     "rules": {},
     "unit": {"idle_seconds": 10.0, "hold_seconds": 5.0, "language": ""},
     "reader": {"paths": ["sim"], "deck": "", "rearm_seconds": 0.4},
@@ -72,6 +78,8 @@ class Settings:
 
     raw: dict[str, dict[str, Any]] = field(default_factory=dict)
     source: str = "defaults"
+    #: the ``TABLE.KEY`` names set by the file, ``--set`` or a flag (the others are defaults)
+    given: frozenset[str] = frozenset()
 
     def get(self, table: str, key: str) -> Any:
         return self.raw[table][key]
@@ -104,36 +112,125 @@ class Settings:
         )
 
 
-def _check_type(where: str, default: Any, value: Any) -> Any:
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise SettingsError(f"{where}: expected true or false, got {value!r}")
-    elif isinstance(default, (int, float)) and not isinstance(default, bool):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise SettingsError(f"{where}: expected a number, got {value!r}")
-        return type(default)(value) if isinstance(default, float) else value
-    elif isinstance(default, list):
-        if isinstance(value, str):
-            value = [v.strip() for v in value.split(",") if v.strip()]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise SettingsError(f"{where}: expected a list of strings, got {value!r}")
-    elif isinstance(default, str) and not isinstance(value, str):
-        raise SettingsError(f"{where}: expected text, got {value!r}")
+# ---------------------------------------------------------------- ranges of the values
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("text")
+    if "\0" in value:
+        raise ValueError("text without NUL characters")
     return value
 
 
-def _merge(raw: dict[str, dict[str, Any]], table: str, key: str, value: Any, where: str) -> None:
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("true or false")
+    return value
+
+
+def _one_of(*choices: str) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise ValueError("one of " + ", ".join(repr(c) for c in choices))
+        return value
+
+    return check
+
+
+def _edition(value: Any) -> str:
+    names = edition_names()
+    if isinstance(value, str) and (value in names or value.endswith(".toml")) and "\0" not in value:
+        return value
+    raise ValueError(f"one of {', '.join(names)}, or the path of an edition file (.toml)")
+
+
+def _nonempty(value: Any) -> str:
+    if not _text(value).strip():
+        raise ValueError("non-empty text")
+    return str(value)
+
+
+def _specs(schemes: Sequence[str], what: str) -> Callable[[Any], list[str]]:
+    """A list (or comma-separated text) of backend paths, each starting with one of *schemes*;
+    the backend checks the rest when it opens."""
+
+    def check(value: Any) -> list[str]:
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        allowed = f"a non-empty list of {what}: {', '.join(schemes)}"
+        if not isinstance(value, list) or not value:
+            raise ValueError(allowed)
+        for item in value:
+            if not isinstance(item, str) or "\0" in item:
+                raise ValueError(allowed)
+            if item.strip().split(":", 1)[0].lower() not in schemes:
+                raise ValueError(allowed)
+        return list(value)
+
+    return check
+
+
+_PIN = NumberRange(0, 27, whole=True, unit="(a BCM GPIO number)")
+
+#: every key outside [rules] (the ruleset's configuration checks its own), with what it accepts
+SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "game": {"edition": _edition, "data_dir": _text, "strict_modes": _flag},
+    "unit": {
+        "idle_seconds": NumberRange(1, 3600, unit="seconds").check,
+        # below 0.2 s an ordinary press of X would already archive the game
+        "hold_seconds": NumberRange(0.2, 60, unit="seconds").check,
+        "language": _one_of("", *LANGUAGES),
+    },
+    "reader": {
+        "paths": _specs(("sim", "usb", "tty", "udp", "pcsc"), "reader paths"),
+        "deck": _text,
+        "rearm_seconds": NumberRange(0, 10, unit="seconds").check,
+    },
+    "panel": {
+        "backends": _specs(("terminal", "gpio", "serial", "pygame", "sim"), "panels"),
+        "serial_port": _nonempty,
+        "gpio_ok": _PIN.check,
+        "gpio_menu": _PIN.check,
+        "gpio_cancel": _PIN.check,
+        "gpio_buzzer": NumberRange(-1, 27, whole=True, unit="(-1: no buzzer)").check,
+        # the 7-bit I2C addresses a device may use
+        "lcd_address": NumberRange(8, 119, whole=True, unit="(0x08 to 0x77)").check,
+        "lcd_cols": NumberRange(8, 40, whole=True, unit="columns").check,
+        "lcd_rows": NumberRange(0, 4, whole=True, unit="rows (0: no LCD)").check,
+    },
+    "control": {"socket": _text},
+    "web": {
+        "enabled": _flag,
+        "host": _nonempty,
+        "port": NumberRange(0, 65535, whole=True, unit="(0: any free port)").check,
+    },
+}
+
+
+def check_value(table: str, key: str, value: Any, where: str) -> Any:
+    """*value* for ``table.key`` as the program uses it; SettingsError naming *where*, the key,
+    the value and what is allowed when it is unknown or out of range."""
     if table not in DEFAULTS:
         raise SettingsError(f"{where}: unknown table [{table}]; known: {', '.join(DEFAULTS)}")
     if table == "rules":
-        # validates key and type with a clear message (the [rules] keys are the Ultime ones)
-        rulesets.find(DEFAULT_RULESET).config({key: value})
-        raw[table][key] = value
-        return
+        try:
+            # the [rules] keys are checked as the default ruleset's (Ultime) decisions
+            rulesets.find(DEFAULT_RULESET).config({key: value})
+        except BankError as err:
+            raise SettingsError(f"{where}: {err}") from err
+        return value
     if key not in DEFAULTS[table]:
         known = ", ".join(DEFAULTS[table])
         raise SettingsError(f"{where}: unknown key {table}.{key}; known: {known}")
-    raw[table][key] = _check_type(f"{where}: {table}.{key}", DEFAULTS[table][key], value)
+    try:
+        return SCHEMA[table][key](value)
+    except ValueError as err:
+        raise SettingsError(f"{where}: {table}.{key} = {shown(value)}: expected {err}") from err
+
+
+def _merge(raw: dict[str, dict[str, Any]], table: str, key: str, value: Any, where: str) -> None:
+    raw.setdefault(table, {})[key] = check_value(table, key, value, where)
 
 
 def _parse_override(text: str) -> tuple[str, str, Any]:
@@ -151,10 +248,18 @@ def _parse_override(text: str) -> tuple[str, str, Any]:
 
 
 def load_settings(
-    path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()
+    path: str | Path | None = None,
+    overrides: Sequence[str] = (),
+    flags: Sequence[tuple[str, str, Any]] = (),
 ) -> Settings:
-    """Defaults, then the TOML file (if any), then ``TABLE.KEY=VALUE`` overrides."""
+    """Defaults, then the TOML file (if any), then ``TABLE.KEY=VALUE`` overrides, then *flags*.
+
+    A flag is ``(flag, "table.key", value)``, e.g. ``("--data-dir", "game.data_dir", "/tmp/x")``:
+    its value is used as given (never parsed as TOML, so a backslash stays a backslash) and a
+    message about it names the flag.
+    """
     raw = {t: dict(v) for t, v in DEFAULTS.items()}
+    given: set[str] = set()
     source = "defaults"
     file = Path(path).expanduser() if path else default_config_file()
     if path or file.exists():
@@ -169,8 +274,14 @@ def load_settings(
                 raise SettingsError(f"{file.name}: {table} must be a table [{table}]")
             for key, value in values.items():
                 _merge(raw, table, key, value, file.name)
+                given.add(f"{table}.{key}")
         source = str(file)
     for text in overrides:
         table, key, value = _parse_override(text)
         _merge(raw, table, key, value, "--set")
-    return Settings(raw, source)
+        given.add(f"{table}.{key}")
+    for flag, name, value in flags:
+        table, _, key = name.partition(".")
+        _merge(raw, table, key, value, flag)
+        given.add(name)
+    return Settings(raw, source, frozenset(given))

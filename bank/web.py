@@ -13,7 +13,7 @@ chart, ``/static/<file>`` the page's CSS and JavaScript, served from memory. Any
 is answered 405: the view cannot change the game. It binds 127.0.0.1 unless told otherwise;
 bound to another address it prints a line saying it is exposed and read-only.
 
-Imports aiohttp (the ``web`` extra), the bank (game, journal records, unit steps,
+Imports aiohttp (the ``web`` extra), the bank (game, journal records, the unit shell,
 ``bank.history.describe``, ``bank.charts``) and the standard library; matplotlib only through
 ``bank.charts`` when a chart is asked for.
 """
@@ -44,7 +44,8 @@ from bank.charts import (
 )
 from bank.errors import BankError
 from bank.history import describe
-from bank.rulesets.ultime.unit import AuctionOffer, AwaitWinner, Bidding, Checking
+from bank.ratelimit import RateLimitedLog
+from bank.unit.shell import UnitShell
 from board_assets import Edition
 
 try:
@@ -78,6 +79,15 @@ READ_TIMEOUT: Final = 5.0
 #: a comment line keeps idle SSE connections (and proxies) from timing out
 KEEPALIVE_S: Final = 15.0
 READ_ONLY_METHODS: Final = frozenset({"GET", "HEAD"})
+#: open ``/events`` streams allowed from one address, and in all: each holds a descriptor,
+#: and the control socket and the readers need some too (a flood must not starve them)
+SSE_PER_ADDRESS: Final = 8
+SSE_TOTAL: Final = 64
+#: how often a waiting stream checks that its browser is still there (seconds)
+SSE_CHECK_S: Final = 1.0
+#: connections waiting to be accepted, and taken per wake-up (asyncio retries each one that
+#: fails for want of descriptors: a large backlog multiplies the retries and their log)
+BACKLOG: Final = 16
 
 _SECURITY_HEADERS: Final = {
     "X-Content-Type-Options": "nosniff",
@@ -331,24 +341,8 @@ class _Reader:
         return out
 
     def _auction(self) -> dict[str, Any] | None:
-        step = self.runtime.unit.step
-        now = self.runtime.daemon.clock()
-        if isinstance(step, AuctionOffer):
-            return {"phase": "offer", "number": step.number, "price": 0, "bidder": None,
-                    "bids": 0, "remaining": None, "seconds": None}  # fmt: skip
-        if isinstance(step, Bidding | AwaitWinner):
-            a = step.auction
-            running = isinstance(step, Bidding)
-            return {
-                "phase": "running" if running else "await_winner",
-                "number": a.number,
-                "price": a.price,
-                "bidder": a.bidder,
-                "bids": a.bids,
-                "remaining": a.remaining(now) if running else 0.0,
-                "seconds": a.seconds,
-            }
-        return None
+        unit: UnitShell = self.runtime.unit
+        return unit.auction_view(self.runtime.daemon.clock())
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the page shows, read at one instant of the daemon's loop."""
@@ -386,7 +380,7 @@ class _Reader:
             started=state.started,
             undo_available=undo,
             step=type(step).__name__,
-            checking=step.number if isinstance(step, Checking) else None,
+            checking=rt.unit.checking(),
             screen=None
             if screen is None
             else {
@@ -434,7 +428,7 @@ def _bind(host: str, port: int) -> socket.socket:
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(address)
-            sock.listen(64)
+            sock.listen(BACKLOG)
         except OSError as err:
             sock.close()
             last = err
@@ -480,6 +474,8 @@ class WebServer:
             1, thread_name_prefix="ultibank-chart"
         )
         self._clients: set[_Client] = set()
+        self._streams_from: dict[str, int] = {}  # open /events streams per remote address
+        self._warn = RateLimitedLog(log)
         self._latest: tuple[int, bytes] | None = None
         self._dirty = False
         self._refresh_task: asyncio.Task[None] | None = None
@@ -581,6 +577,7 @@ class WebServer:
     def _run(self, sock: socket.socket) -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
+        loop.set_exception_handler(self._loop_error)
         self._loop = loop
         try:
             loop.run_until_complete(self._startup(sock))
@@ -597,13 +594,22 @@ class WebServer:
             loop.run_until_complete(self._shutdown())
             loop.close()
 
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """asyncio's errors (accept failing for want of descriptors...), rate-limited."""
+        message = str(context.get("message", "error in the web view"))
+        exc = context.get("exception")
+        key = f"{message}:{type(exc).__name__}"
+        if isinstance(exc, OSError):  # a known condition (no descriptors): no traceback
+            message, exc = f"{message}: {exc.strerror or exc}", None
+        self._warn(key, logging.ERROR, "web view: %s", message, exc=exc or False)
+
     async def _startup(self, sock: socket.socket) -> None:
         self._closing = asyncio.Event()
         runner = web.AppRunner(
             self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0
         )
         await runner.setup()
-        await web.SockSite(runner, sock).start()
+        await web.SockSite(runner, sock, backlog=BACKLOG).start()
         self._runner = runner
 
     def _begin_close(self) -> None:
@@ -725,31 +731,55 @@ class WebServer:
         )
         if request.method == "HEAD":  # the headers only: no stream to keep open
             return response
-        await response.prepare(request)
+        address = request.remote or "?"
+        mine = self._streams_from.get(address, 0)
+        if mine >= SSE_PER_ADDRESS or len(self._clients) >= SSE_TOTAL:
+            raise web.HTTPTooManyRequests(
+                text=f"too many live views open (at most {SSE_PER_ADDRESS} per address, "
+                f"{SSE_TOTAL} in all); close one and reload\n",
+                headers={"Retry-After": "10"},
+            )
+        self._streams_from[address] = mine + 1
         client = _Client()
         self._clients.add(client)
-        closing = self._closing
-        assert closing is not None
-        sent = 0
         try:
-            await response.write(b"retry: 1000\n\n")
-            self._poke()  # a newcomer gets a snapshot read now
-            while not closing.is_set():
-                client.wake.clear()
-                latest = self._latest
-                if latest is not None and latest[0] > sent:
-                    sent = latest[0]
-                    await response.write(b"id: %d\ndata: %s\n\n" % (sent, latest[1]))
-                    continue
-                try:
-                    await asyncio.wait_for(client.wake.wait(), KEEPALIVE_S)
-                except TimeoutError:
-                    await response.write(b": keep-alive\n\n")
+            await response.prepare(request)
+            await self._stream(request, response, client)
         except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
             self._clients.discard(client)
+            left = self._streams_from.pop(address) - 1
+            if left:
+                self._streams_from[address] = left
         return response
+
+    async def _stream(
+        self, request: web.Request, response: web.StreamResponse, client: _Client
+    ) -> None:
+        closing = self._closing
+        assert closing is not None
+        sent = 0
+        await response.write(b"retry: 1000\n\n")
+        self._poke()  # a newcomer gets a snapshot read now
+        quiet = 0.0
+        while not closing.is_set():
+            client.wake.clear()
+            latest = self._latest
+            if latest is not None and latest[0] > sent:
+                sent = latest[0]
+                await response.write(b"id: %d\ndata: %s\n\n" % (sent, latest[1]))
+                quiet = 0.0
+                continue
+            try:
+                await asyncio.wait_for(client.wake.wait(), SSE_CHECK_S)
+            except TimeoutError:
+                if request.transport is None or request.transport.is_closing():
+                    return  # the browser left: free its place now, not at the next write
+                quiet += SSE_CHECK_S
+                if quiet >= KEEPALIVE_S:
+                    await response.write(b": keep-alive\n\n")
+                    quiet = 0.0
 
     async def _chart_png(self, request: web.Request) -> web.Response:
         game_id, last, records = await self._read(self._reader.records)

@@ -5,18 +5,23 @@ nothing of the project: the engine, the unit and the emulator all read editions 
 
 A malformed or inconsistent file is refused with an :class:`EditionError` whose message names
 the file and the field, for example ``ultime-fr.toml: properties[3].rents: expected 5 levels``.
+Besides the shape, the loader refuses what would break a game later: an unknown key (a typo),
+a colour that is not ``#rrggbb``, an empty, duplicate or unsafe token name, an amount above
+:data:`MAX_AMOUNT`, more than :data:`MAX_PLAYERS` seats.
 
 An edition names its ruleset (``[edition] ruleset = "ultime"``; absent means ``"ultime"``, so
 older files load). This loader checks what every ruleset shares (players and tokens, groups,
 properties and their rents, the ring, event cards' shape) and keeps the ruleset's own integer
 constants in :attr:`Constants.extra`. The ruleset's own schema (the Ultime one insists on 5 rent
-levels and knows its event kinds) is registered with :func:`register_schema` by the ruleset's
-package and runs here when registered; the bank's ruleset registry runs it again before it
-builds a game, so no game starts on an edition its ruleset did not check.
+levels, the Ultime unit's cards and its event kinds, and knows its constants) is registered
+with :func:`register_schema` by the ruleset's package and runs here, after the shared
+constants, when registered; the bank's ruleset registry runs it again before it builds a game
+(:func:`check_schema`), so no game starts on an edition its ruleset did not check.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +31,7 @@ from typing import Any
 
 __all__ = [
     "DEFAULT_RULESET",
+    "MAX_AMOUNT",
     "MAX_PLAYERS",
     "TAP_KINDS",
     "Constants",
@@ -53,6 +59,29 @@ TAP_KINDS = frozenset({"prop", "own_prop", "owned_prop", "other_prop", "bank", "
 RING_SPECIALS = frozenset(
     {"GO", "EVENT", "LOCATION", "JAIL", "FREE_PARKING", "GO_TO_JAIL", "CHANCE", "CHEST", "TAX"}
 )
+
+#: The largest amount an edition may name (prices, rents, fees, balances). The serial panel
+#: carries amounts as 32-bit signed numbers (2,147,483,647): a million leaves room for a
+#: balance to grow through thousands of GO salaries without ever overflowing a panel.
+MAX_AMOUNT = 1_000_000
+#: A token name: letters, digits, spaces, ``-`` or ``_``, up to 20 characters (the LCD's width);
+#: the chart and the web page print it as it is.
+TOKEN_RE = re.compile(r"^[^\W_][\w -]{0,19}$")
+COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+#: The keys each table of an edition file may have; any other is a typo and is refused.
+KNOWN_KEYS: Mapping[str, frozenset[str]] = {
+    "": frozenset({"edition", "constants", "groups", "properties", "events"}),
+    "edition": frozenset({"id", "name", "language", "currency", "ruleset"}),
+    #: the constants every ruleset has; a ruleset's schema names its own (and refuses others)
+    "constants": frozenset(
+        {"start_balance", "auction_step", "min_players", "max_players", "levels", "tokens", "ring"}
+    ),
+    "groups": frozenset({"id", "name", "colour", "levels"}),
+    "properties": frozenset({"number", "name", "group", "price", "rents", "position", "side"}),
+    "events": frozenset({"id", "kind", "taps", "title", "text"}),
+}
+#: The shared constants that are amounts of money (the others are counts).
+AMOUNT_CONSTANTS = frozenset({"start_balance", "auction_step"})
 
 
 class EditionError(ValueError):
@@ -182,7 +211,7 @@ def check_schema(edition: Edition, check: Callable[[Mapping[str, Any]], None]) -
 
 
 def register_schema(ruleset: str, check: Callable[[Mapping[str, Any]], None]) -> None:
-    """Run *check* on the raw TOML of every edition of *ruleset*, before the shared checks.
+    """Run *check* on the raw TOML of every edition of *ruleset*, after the shared constants.
 
     *check* raises :class:`EditionError` with ``field: why`` (``constants.levels: ...``); the
     loader puts the file's name in front.
@@ -241,12 +270,26 @@ class _Validator:
             raise self.fail(where + key, "missing list")
         return value
 
+    def known_keys(self, raw: Mapping[str, Any], table: str, where: str = "") -> None:
+        """Refuse a key the edition format does not have, naming it."""
+        unknown = sorted(set(raw) - KNOWN_KEYS[table])
+        if unknown:
+            known = ", ".join(sorted(KNOWN_KEYS[table]))
+            raise self.fail(where + unknown[0], f"unknown key; known: {known}")
+
     def integer(self, raw: Mapping[str, Any], key: str, where: str, minimum: int = 0) -> int:
         value = raw.get(key)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(where + key, "missing or not a whole number")
         if value < minimum:
             raise self.fail(where + key, f"must be at least {minimum}, got {value}")
+        return value
+
+    def amount(self, raw: Mapping[str, Any], key: str, where: str) -> int:
+        """A sum of money: 1 to MAX_AMOUNT."""
+        value = self.integer(raw, key, where, 1)
+        if value > MAX_AMOUNT:
+            raise self.fail(where + key, f"at most {MAX_AMOUNT:,} (every panel must show it)")
         return value
 
     def text(self, raw: Mapping[str, Any], key: str, where: str) -> str:
@@ -258,13 +301,16 @@ class _Validator:
     def edition(self, raw: Mapping[str, Any]) -> Edition:
         head = self.table(raw, "edition")
         ruleset = self.ruleset(head)
+        constants = self.constants(self.table(raw, "constants"))
         check = _SCHEMAS.get(ruleset)
         if check is not None:
             try:
                 check(raw)
             except EditionError as err:
                 raise EditionError(f"{self.filename}: {err}") from err
-        constants = self.constants(self.table(raw, "constants"))
+        # the table named after the ruleset holds its own data (checked by its schema)
+        self.known_keys({k: v for k, v in raw.items() if k != ruleset}, "")
+        self.known_keys(head, "edition", "edition.")
         groups = self.groups(self.array(raw, "groups"))
         group_ids = {g.id for g in groups}
         properties = self.properties(self.array(raw, "properties"), groups, constants)
@@ -294,14 +340,16 @@ class _Validator:
 
     def constants(self, raw: Mapping[str, Any]) -> Constants:
         w = "constants."
-        core = ("start_balance", "auction_step", "min_players", "max_players", "levels")
-        ints = {k: self.integer(raw, k, w, 1) for k in core}
-        extra = {k: self.integer(raw, k, w, 1) for k in raw if k not in (*core, "tokens", "ring")}
-        tokens = tuple(self.array(raw, "tokens", w))
-        if len(tokens) != ints["max_players"] or not all(isinstance(t, str) for t in tokens):
-            raise self.fail(w + "tokens", f"expected {ints['max_players']} token names")
+        shared = KNOWN_KEYS["constants"] - {"tokens", "ring"}
+        ints = {
+            k: self.amount(raw, k, w) if k in AMOUNT_CONSTANTS else self.integer(raw, k, w, 1)
+            for k in sorted(shared)
+        }
+        # the ruleset's own constants: whole numbers here, their names and ranges its schema's
+        extra = {k: self.integer(raw, k, w, 1) for k in sorted(set(raw) - KNOWN_KEYS["constants"])}
         if ints["max_players"] > MAX_PLAYERS:
             raise self.fail(w + "max_players", f"at most {MAX_PLAYERS}, got {ints['max_players']}")
+        tokens = self.tokens(self.array(raw, "tokens", w), ints["max_players"])
         if ints["min_players"] > ints["max_players"]:
             raise self.fail(w + "min_players", "more than max_players")
         ring = tuple(self.array(raw, "ring", w))
@@ -312,16 +360,33 @@ class _Validator:
                 raise self.fail(f"{w}ring[{i}]", f"unknown space {space!r}")
         return Constants(tokens=tokens, ring=ring, extra=extra, **ints)
 
+    def tokens(self, raw: Sequence[Any], count: int) -> tuple[str, ...]:
+        """*count* token names, each non-empty, unique and of TOKEN_RE's safe characters."""
+        w = "constants.tokens"
+        if len(raw) != count:
+            raise self.fail(w, f"expected {count} token names (max_players), got {len(raw)}")
+        for i, token in enumerate(raw):
+            if not isinstance(token, str) or not TOKEN_RE.match(token):
+                raise self.fail(
+                    f"{w}[{i}]",
+                    f"{token!r} is not a token name: 1 to 20 letters, digits, spaces, - or _",
+                )
+            if token in raw[:i]:
+                raise self.fail(f"{w}[{i}]", f"duplicate token {token!r}")
+        return tuple(raw)
+
     def groups(self, raw: Sequence[Any]) -> tuple[Group, ...]:
         out: list[Group] = []
         for i, g in enumerate(raw):
             w = f"groups[{i}]."
             if not isinstance(g, Mapping):
                 raise self.fail(w[:-1], "not a table")
+            self.known_keys(g, "groups", w)
+            colour = self.text(g, "colour", w)
+            if not COLOUR_RE.match(colour):
+                raise self.fail(w + "colour", f"{colour!r} is not a colour #rrggbb")
             levels = self.integer(g, "levels", w, 1) if "levels" in g else None
-            group = Group(
-                self.text(g, "id", w), self.text(g, "name", w), self.text(g, "colour", w), levels
-            )
+            group = Group(self.text(g, "id", w), self.text(g, "name", w), colour, levels)
             if any(o.id == group.id for o in out):
                 raise self.fail(w + "id", f"duplicate group {group.id!r}")
             out.append(group)
@@ -338,6 +403,7 @@ class _Validator:
             w = f"properties[{i}]."
             if not isinstance(p, Mapping):
                 raise self.fail(w[:-1], "not a table")
+            self.known_keys(p, "properties", w)
             number = self.integer(p, "number", w, 1)
             if number in out:
                 raise self.fail(w + "number", f"duplicate property number {number}")
@@ -353,8 +419,10 @@ class _Validator:
                 )
             rents: list[int] = []
             for j, r in enumerate(rents_raw):
-                if isinstance(r, bool) or not isinstance(r, int) or r <= 0:
-                    raise self.fail(f"{w}rents[{j}]", f"not a positive amount: {r!r}")
+                if isinstance(r, bool) or not isinstance(r, int) or not 0 < r <= MAX_AMOUNT:
+                    raise self.fail(
+                        f"{w}rents[{j}]", f"not an amount from 1 to {MAX_AMOUNT:,}: {r!r}"
+                    )
                 rents.append(r)
             if rents != sorted(rents):
                 raise self.fail(w + "rents", "rents must rise with the level")
@@ -369,7 +437,7 @@ class _Validator:
                 number=number,
                 name=self.text(p, "name", w),
                 group=group,
-                price=self.integer(p, "price", w, 1),
+                price=self.amount(p, "price", w),
                 rents=tuple(rents),
                 position=position,
                 side=side,
@@ -388,6 +456,7 @@ class _Validator:
             w = f"events[{i}]."
             if not isinstance(e, Mapping):
                 raise self.fail(w[:-1], "not a table")
+            self.known_keys(e, "events", w)
             eid = self.integer(e, "id", w, 1)
             if eid in out:
                 raise self.fail(w + "id", f"duplicate event id {eid}")

@@ -1,9 +1,19 @@
 """Card identity on the tag: the NDEF record ultibank writes, and NFC Forum Type 2 memory.
 
-A card is known first by the NDEF record written on its tag (a URI record
-``urn:ultibank:card:prop:16``; a Text record ``ultibank prop:16`` is read too, since phone apps
-write Text records most easily), and failing that by its UID in the deck. A malformed NDEF
-message never hides the card: it falls back to the UID.
+A card is known by the NDEF record written on its tag (a URI record
+``urn:ultibank:card:CHECK:prop:16``; a Text record ``ultibank prop:16`` is read too, since phone
+apps write Text records most easily) and by its UID in the deck:
+
+- CHECK, 4 hex digits, is a check of the card name (CRC-16/CCITT, :func:`record_check`), written
+  by ``ultibank write-card`` since issue 9: a record whose check does not match was damaged (a
+  flipped bit turned ``prop:16`` into ``prop:14``) and is not trusted; the tag is then known by
+  its UID alone. Records without a check (older tags, phone apps) are still read.
+- When the deck knows the tag's UID and the record names another card, **the deck wins** and a
+  warning is logged: enrolment tapped that very tag, and the UID is read under the reader's own
+  anticollision checks, while a record read can be damaged. A tag rewritten with
+  ``write-card --overwrite`` after enrolment therefore keeps its enrolled card until its line
+  is deleted from the deck and it is enrolled again, as the warning says.
+- A malformed NDEF message never hides the card: it falls back to the UID.
 
 The Type 2 helpers work on raw tag memory (pages of 4 bytes from page 0), so the PC/SC backend,
 which reads pages with ``FF B0``, and any writer share one parser and one set of checks:
@@ -23,7 +33,9 @@ lazily, so a missing ndeflib costs only the NDEF features, with a message naming
 
 from __future__ import annotations
 
+import binascii
 import logging
+import re
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -41,6 +53,8 @@ log = logging.getLogger(__name__)
 URI_PREFIX = "urn:ultibank:card:"
 #: the word a Text record starts with, followed by a space and the card name
 TEXT_PREFIX = "ultibank "
+#: a checked record: 4 hex digits of :func:`record_check`, a colon, the card name
+_CHECKED_RE = re.compile(r"^([0-9A-Fa-f]{4}):(.*)$")
 
 NDEF_TLV = 0x03
 TERMINATOR_TLV = 0xFE
@@ -65,22 +79,50 @@ def _ndef() -> ModuleType:
     return module
 
 
+def record_check(name: str) -> str:
+    """The check a card record carries before the name: CRC-16/CCITT of the name, 4 hex digits.
+
+    A CRC catches every 1- or 2-bit error and every burst of up to 16 bits in the name."""
+    return f"{binascii.crc_hqx(name.encode('utf-8'), 0xFFFF):04x}"
+
+
 def encode_card_record(card: CardId) -> bytes:
-    """The full NDEF message that names *card* (one URI record ``urn:ultibank:card:...``)."""
+    """The full NDEF message that names *card*: one URI record ``urn:ultibank:card:CHECK:NAME``."""
     ndef = _ndef()
-    record = ndef.UriRecord(URI_PREFIX + str(card))
+    name = str(card)
+    record = ndef.UriRecord(f"{URI_PREFIX}{record_check(name)}:{name}")
     return b"".join(ndef.message_encoder([record]))
 
 
-def _card_from_text(text: str) -> CardId | None:
+@dataclass(frozen=True, slots=True)
+class CardRecord:
+    """What a tag's NDEF message says: the card it names, or why it names none."""
+
+    card: CardId | None
+    #: True when the record carried a check that matched (new records), False without one
+    checked: bool = False
+    #: why an ultibank record was not believed (a failed check, a card that does not exist)
+    fault: str = ""
+
+
+def _card_from_text(text: str) -> CardRecord:
+    # The check comes first, so a record cut short (``event:15`` read as ``event:1``) still
+    # carries it and fails; a card name never starts with 4 hex digits and a colon.
+    checked = _CHECKED_RE.match(text.strip())
+    name = checked.group(2) if checked else text
+    if checked and checked.group(1).lower() != record_check(name):
+        return CardRecord(None, fault=f"the record {text!r} fails its check (damaged)")
     try:
-        return CardId.parse(text, default_cards())
+        return CardRecord(CardId.parse(name, default_cards()), checked=bool(checked))
     except ValueError:
-        return None
+        return CardRecord(None, fault=f"the record {text!r} names no card")
 
 
-def decode_card_record(data: bytes | None) -> CardId | None:
-    """The card an NDEF message names, or None (no message, malformed, or not ours)."""
+def read_card_record(data: bytes | None) -> CardRecord | None:
+    """The first ultibank record of an NDEF message, or None (no message, malformed, not ours).
+
+    A record that fails its check or names no card is skipped for a later one; if none is
+    good, the result says why the first one was not believed."""
     if not data:
         return None
     ndef = _ndef()
@@ -89,42 +131,74 @@ def decode_card_record(data: bytes | None) -> CardId | None:
     except Exception as err:  # ndeflib raises several types on garbage; any means "unreadable"
         log.debug("malformed NDEF message %s: %s", data.hex(), err)
         return None
+    first_fault: CardRecord | None = None
     for record in records:
         if isinstance(record, ndef.UriRecord):
-            iri = str(record.iri)
-            if iri.lower().startswith(URI_PREFIX):
-                card = _card_from_text(iri[len(URI_PREFIX) :])
-                if card is not None:
-                    return card
-                log.debug("ultibank URI record names no card: %r", iri)
+            text, prefix = str(record.iri), URI_PREFIX
         elif isinstance(record, ndef.TextRecord):
-            text = str(record.text)
-            if text.lower().startswith(TEXT_PREFIX):
-                card = _card_from_text(text[len(TEXT_PREFIX) :])
-                if card is not None:
-                    return card
-                log.debug("ultibank Text record names no card: %r", text)
-    return None
+            text, prefix = str(record.text), TEXT_PREFIX
+        else:
+            continue
+        if not text.lower().startswith(prefix):
+            continue
+        found = _card_from_text(text[len(prefix) :])
+        if found.card is not None:
+            return found
+        log.debug("ultibank record not believed: %s", found.fault)
+        first_fault = first_fault or found
+    return first_fault
+
+
+def decode_card_record(data: bytes | None) -> CardId | None:
+    """The card an NDEF message names, or None (no message, malformed, damaged, or not ours)."""
+    found = read_card_record(data)
+    return found.card if found is not None else None
 
 
 _warned_no_ndeflib = False
+#: (UID, what was said) already logged, so a card left on the reader warns once, not per read
+_warned: set[tuple[str, str]] = set()
+_WARNED_MAX = 1024
+
+
+def _warn_once(uid: str, text: str) -> None:
+    if (uid, text) in _warned:
+        return
+    if len(_warned) >= _WARNED_MAX:
+        _warned.clear()
+    _warned.add((uid, text))
+    log.warning("tag %s: %s", uid, text)
 
 
 def identify(uid: str, ndef_message: bytes | None, deck: Deck) -> CardId | None:
-    """The card a tag stands for: its NDEF record first, else its UID in *deck*, else None."""
-    card = None
+    """The card a tag stands for: its UID in *deck* when the deck knows it (a record naming
+    another card is then logged and ignored), else its NDEF record, else None."""
+    enrolled = deck.card_for(uid)
+    found = None
     if ndef_message:
         try:
-            card = decode_card_record(ndef_message)
+            found = read_card_record(ndef_message)
         except ReaderUnavailable as err:
             # without ndeflib the UID still identifies the card; say why records are ignored
             global _warned_no_ndeflib
             if not _warned_no_ndeflib:
                 log.warning("NDEF records ignored, cards known by UID only: %s", err)
                 _warned_no_ndeflib = True
-    if card is not None:
-        return card
-    return deck.card_for(uid)
+    if found is None:
+        return enrolled
+    if found.card is None:
+        known = f"known by its UID as {enrolled}" if enrolled else "and its UID is not enrolled"
+        _warn_once(uid, f"{found.fault}; {known}")
+        return enrolled
+    if enrolled is not None and enrolled != found.card:
+        _warn_once(
+            uid,
+            f"its record names {found.card} but the deck enrolled it as {enrolled}; "
+            f"{enrolled} counts (if the tag was rewritten, delete its line from {deck.source} "
+            f"and run: ultibank enroll --only {found.card})",
+        )
+        return enrolled
+    return found.card
 
 
 # ---------------------------------------------------------------- Type 2 tag memory

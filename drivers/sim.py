@@ -10,7 +10,8 @@ feedback it was asked to give).
 
 :class:`SimPanel` is a :class:`~drivers.base.Panel`: hands ``press``, ``release``, ``click``,
 ``hold``, ``unplug``, ``replug``; eyes ``shown``, ``screens``, ``cues``, ``last_screen`` and
-``assert_*`` helpers with readable failures.
+``assert_*`` helpers with readable failures. Both keep the last :data:`HISTORY` records of
+each kind, so a daemon run with ``--panel sim`` does not grow.
 
 :class:`VirtualClock` is the time both share in tests and scripts.
 
@@ -45,7 +46,17 @@ from drivers.base import CardAbsent, CardPresent, PanelError, Presence, ReaderEr
 from drivers.deck import Deck, default_cards, normalize_uid, simulated_deck
 from drivers.supervisor import ReaderService
 
-__all__ = ["SimPanel", "SimReader", "VirtualClock", "start_sim_reader"]
+__all__ = ["HISTORY", "SimPanel", "SimReader", "VirtualClock", "start_sim_reader"]
+
+#: how many of each kind of record (screens, cues, inputs) the doubles keep by default: a
+#: daemon run with ``--panel sim`` for days must not keep every screen it ever showed
+HISTORY = 1000
+
+
+def _keep(records: list[Any], limit: int | None) -> None:
+    """Forget the oldest of *records* beyond *limit* (None: keep everything)."""
+    if limit is not None and len(records) > limit:
+        del records[: len(records) - limit]
 
 
 class VirtualClock:
@@ -87,8 +98,10 @@ class SimReader:
         path: str = "sim",
         clock: Callable[[], float] = time.monotonic,
         handshake_s: float = 5.0,
+        history: int | None = HISTORY,
     ) -> None:
         self.path = path
+        self.history = history
         self.deck = deck if deck is not None else simulated_deck()
         self._clock = clock
         self._handshake_s = handshake_s
@@ -100,9 +113,9 @@ class SimReader:
         self._queued = 0
         self._done = 0
         self._woken = False
-        #: every presence event ``run`` emitted, in order (eyes)
+        #: the presence events ``run`` emitted, in order, the last *history* of them (eyes)
         self.emitted: list[Presence] = []
-        #: every cue passed to :meth:`feedback` (eyes)
+        #: the cues passed to :meth:`feedback`, the last *history* of them (eyes)
         self.cues: list[Cue] = []
 
     # ---------------------------------------------------------------- eyes
@@ -247,6 +260,7 @@ class SimReader:
         emit(event)
         with self._cond:
             self.emitted.append(event)
+            _keep(self.emitted, self.history)
 
     def wake(self) -> None:
         """Make ``run`` look at its stop event now."""
@@ -258,6 +272,7 @@ class SimReader:
         """Record the cue (a real reader would beep or flash)."""
         with self._cond:
             self.cues.append(cue)
+            _keep(self.cues, self.history)
 
 
 def start_sim_reader(
@@ -305,21 +320,31 @@ def _buttons(spec: Button | str | Iterable[Button | str]) -> list[Button]:
 
 
 class SimPanel:
-    """A simulated panel: hands press buttons, eyes keep every screen and cue shown."""
+    """A simulated panel: hands press buttons, eyes keep the screens and cues shown.
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, *, name: str = "sim") -> None:
+    Each record list keeps its last *history* entries (None: every one).
+    """
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        name: str = "sim",
+        history: int | None = HISTORY,
+    ) -> None:
         self.name = name
+        self.history = history
         self._clock = clock
         self._post: Callable[[Input], None] | None = None
         self._plugged = True
         self.closed = False
-        #: every screen shown, timestamped (eyes)
+        #: the screens shown, timestamped (eyes)
         self.shown: list[ShowScreen] = []
-        #: every cue played, timestamped (eyes)
+        #: the cues played, timestamped (eyes)
         self.played: list[PlayCue] = []
         #: what was sent while unplugged or closed and never reached the panel
         self.dropped: list[Screen | Cue] = []
-        #: every input this panel posted
+        #: the inputs this panel posted
         self.posted: list[Input] = []
         self.held: set[Button] = set()
 
@@ -333,15 +358,19 @@ class SimPanel:
         """Show a screen (recorded; dropped while unplugged or closed)."""
         if not self._plugged or self.closed:
             self.dropped.append(screen)
+            _keep(self.dropped, self.history)
             return
         self.shown.append(ShowScreen(self._clock(), screen))
+        _keep(self.shown, self.history)
 
     def play(self, cue: Cue) -> None:
         """Play a cue (recorded; dropped while unplugged or closed)."""
         if not self._plugged or self.closed:
             self.dropped.append(cue)
+            _keep(self.dropped, self.history)
             return
         self.played.append(PlayCue(self._clock(), cue))
+        _keep(self.played, self.history)
 
     def close(self) -> None:
         self.closed = True
@@ -453,6 +482,7 @@ class SimPanel:
             raise PanelError("SimPanel: start(post) must be called before using its hands")
         status = PanelStatus(self._clock(), connected, self.name, detail)
         self.posted.append(status)
+        _keep(self.posted, self.history)
         self._post(status)
 
     def _send(self, event: Input) -> None:
@@ -461,4 +491,5 @@ class SimPanel:
         if not self._plugged:
             return  # an unplugged panel's buttons reach nobody
         self.posted.append(event)
+        _keep(self.posted, self.history)
         self._post(event)

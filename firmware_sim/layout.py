@@ -251,8 +251,10 @@ def card_hotspots(edition: Edition) -> list[Hotspot]:
     """The cards of the tray: bank cards, then properties in one column per colour group,
     then event cards."""
     spots: list[Hotspot] = []
-    bw, bh = BANK_CARD
     cards = CardRanges.of(edition)
+    # four bank cards at full width; more share the tray's width (eight seats fit)
+    bw = min(BANK_CARD[0], (TRAY_W - 8 * (cards.bank - 1)) // max(cards.bank, 1))
+    bh = BANK_CARD[1]
     for n in range(1, cards.bank + 1):
         x = TRAY_X + (n - 1) * (bw + 8)
         spots.append(Hotspot((x, BANK_Y, bw, bh), TapCard(CardId("bank", n))))

@@ -24,6 +24,7 @@ from bank.journal import (
     JournalLocked,
     UnknownSchema,
     _translate_os,
+    backup_journal,
 )
 from tests.support.fakes import FakeClock
 
@@ -484,13 +485,100 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_record(path: Path):
             if line.startswith("committed "):
                 printed.append(int(line.split()[1]))
         with Journal(path) as j:
-            assert j.recovery == []
+            assert j.recovery == [] and j.loss == []  # the tip never cries wolf after a kill
             got = list(j.entries())
         seqs = [r.seq for r in got]
         assert seqs == list(range(1, len(seqs) + 1)), "records must be a gap-free prefix"
         assert [r.record["i"] for r in got] == list(range(len(got)))
         assert max(printed, default=0) <= len(seqs)
         assert set(printed) <= set(seqs)
+
+
+# -- the tip: lost acknowledged transactions are reported --------------------------------
+
+KILLED_AFTER_APPENDS = """
+import os, sys
+from bank.journal import Journal
+j = Journal(sys.argv[1])
+for i in range(int(sys.argv[2])):
+    j.append({"i": i})
+os._exit(0)  # like a power cut: no close, no checkpoint; the WAL holds the records
+"""
+
+
+def _killed_after(path: Path, n: int) -> None:
+    subprocess.run(
+        [sys.executable, "-c", KILLED_AFTER_APPENDS, str(path), str(n)],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, check=True,
+    )  # fmt: skip
+
+
+def test_a_deleted_wal_is_reported_once_recorded_and_its_seqs_never_reused(path: Path):
+    _killed_after(path, 12)
+    Path(f"{path}-wal").unlink()
+    with Journal(path) as j:
+        assert len(j.loss) == 1 and "12 acknowledged transaction(s) are missing" in j.loss[0]
+        assert j.append({"after": True}) == 13
+    with Journal(path) as j:
+        assert j.loss == []  # reported by the start that found it ...
+        lost = [q for q in j.quarantine() if q.reason.startswith("lost:")]
+        assert len(lost) == 1 and lost[0].seq == 12  # ... and kept in the file for `history`
+        assert [e.seq for e in j.entries()] == [13]
+
+
+def test_a_clean_close_leaves_the_main_file_complete(path: Path, clock: FakeClock, tmp_path: Path):
+    fill(path, clock, 20)
+    wal = Path(f"{path}-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    alone = tmp_path / "alone" / "journal.sqlite"
+    alone.parent.mkdir()
+    alone.write_bytes(path.read_bytes())  # journal.sqlite only, as a careless backup would
+    with Journal(alone) as j:
+        assert len(list(j.records())) == 20 and j.loss == []
+
+
+def test_a_torn_tip_slot_is_no_false_alarm_and_an_unreadable_tip_is_said(path: Path):
+    _killed_after(path, 5)
+    tip = Path(f"{path}.tip")
+    raw = bytearray(tip.read_bytes())
+    raw[70] ^= 0xFF  # one of the two slots
+    tip.write_bytes(bytes(raw))
+    with Journal(path) as j:
+        assert j.loss == [] and j.recovery == []
+    tip.write_bytes(b"garbage" * 20)
+    with Journal(path) as j:
+        assert j.loss == [] and "unreadable" in j.recovery[0]
+
+
+def test_a_tip_that_is_a_symlink_is_refused_and_its_target_untouched(path: Path, tmp_path: Path):
+    target = tmp_path / "precious"
+    target.write_text("keep me")
+    path.parent.mkdir(parents=True)
+    Path(f"{path}.tip").symlink_to(target)
+    with pytest.raises(JournalAccess, match="symbolic link"):
+        Journal(path)
+    assert target.read_text() == "keep me"
+
+
+def test_a_journal_moved_aside_starts_a_new_one_without_a_false_alarm(path: Path, clock: FakeClock):
+    fill(path, clock, 5)
+    path.rename(path.with_name("journal.sqlite.old"))
+    with Journal(path) as j:
+        assert j.loss == [] and j.last_seq == 0
+
+
+def test_a_backup_refuses_what_is_not_a_journal_and_the_journal_itself(
+    path: Path, clock: FakeClock, tmp_path: Path
+):
+    fill(path, clock, 3)
+    with pytest.raises(JournalError, match="journal itself"):
+        backup_journal(path, path, overwrite=True)
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
+    with pytest.raises(JournalError, match="not an ultibank journal"):
+        backup_journal(other, tmp_path / "copy.sqlite")
+    assert not (tmp_path / "copy.sqlite").exists()
+    assert backup_journal(path, tmp_path / "copy.sqlite") == (1, 3)
 
 
 # -- with the game layer ------------------------------------------------------------------

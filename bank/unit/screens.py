@@ -154,6 +154,10 @@ class Screens:
             f"{kind}_lost", (first, self.say("lost.2")), icons=frozenset({Icon.READER_LOST})
         )
 
+    def fault(self, reason: str, title: str = "fault.title") -> Screen:
+        """The unit cannot take transactions (or lost some): *reason* on the second line."""
+        return Screen("fault", (self.say(title), fit(reason)), icons=frozenset({Icon.ERROR}))
+
     def refused(self, reason: str) -> Screen:
         """A refusal with its short reason."""
         return Screen("error", (self.say("err.title"), fit(reason)), icons=frozenset({Icon.ERROR}))

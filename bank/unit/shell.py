@@ -18,19 +18,26 @@ the next timeout falls due (check screen, auction second, 5 s hold) and a :class
 it, so a virtual clock can jump from deadline to deadline. Buttons act on release; a hold fires
 at the tick when it reaches :attr:`UnitConfig.hold_seconds`.
 
+A journal that cannot be written (a full disk, a read-only or failing one) is a *fault*: the
+transaction is not confirmed, the error cue plays and every panel shows the fault; the step in
+progress is abandoned. Until the journal takes a write again (tried on each tap or press, and
+every :data:`FAULT_RETRY` seconds) the unit refuses every tap and press with that fault, then
+it recovers by itself. :attr:`UnitShell.fault` holds the complete message (``ultibank state``).
+
 Imports the engine (game, commands, errors, state), :mod:`bank.unit.io`,
 :mod:`bank.unit.screens` and :mod:`bank.unit.text`; never pygame, drivers or the disk.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Any, Final
 
 from bank import rulesets
 from bank.commands import Command, NewGame, Undo
 from bank.config import UnitConfig
-from bank.errors import RuleError
+from bank.errors import JournalError, JournalFull, RuleError
 from bank.game import Game, Transaction
 from bank.state import GameState
 from bank.unit.io import (
@@ -55,7 +62,21 @@ from bank.unit.io import (
 from bank.unit.screens import Screens
 from bank.unit.text import engine_short, language_of, say
 
-__all__ = ["Finished", "Idle", "Off", "Registration", "Settling", "UnitShell", "build_unit"]
+__all__ = [
+    "FAULT_RETRY",
+    "Finished",
+    "Idle",
+    "Off",
+    "Registration",
+    "Settling",
+    "UnitShell",
+    "build_unit",
+]
+
+log = logging.getLogger(__name__)
+
+#: seconds between two tries to write the journal again while it fails
+FAULT_RETRY: Final = 5.0
 
 #: a safety net: no input can make the unit run more timeouts than this at once
 _MAX_TIMEOUTS_PER_INPUT: Final = 100_000
@@ -118,6 +139,9 @@ class UnitShell:
         self._consumed: set[Button] = set()
         self._hold: tuple[str, float] | None = None
         self._lost: set[str] = set()
+        #: why the journal cannot take a transaction now (None: it can), complete for logs
+        self.fault: str | None = None
+        self._fault_retry_at: float | None = None
 
     def _screens(self, game: Game, lang: str) -> Screens:
         """The screen builders for *game*'s edition (a ruleset gives its own)."""
@@ -158,18 +182,33 @@ class UnitShell:
     def handle(self, inp: Input) -> list[Output]:
         """Feed one input; returns the screens and cues it causes, in order."""
         self._begin(inp.at)
+        try:
+            self._handle(inp)
+        except JournalError as err:
+            self._journal_failed(err)
+        return self._end()
+
+    def alert(self, title: str, key: str) -> list[Output]:
+        """The error cue and a fault screen (message ids *title*, *key*) until the next input."""
+        self._play(Cue.ERROR)
+        screen = self.screens.fault(say(self.lang, key), title)
+        self._out.append(ShowScreen(self._now, screen))
+        return self._end()
+
+    def _handle(self, inp: Input) -> None:
         if isinstance(inp, ReaderStatus | PanelStatus):
             self._run_due(self._now)
             self._on_device(inp)
-            return self._end()
+            return
         if not self.is_on:
             if isinstance(inp, ButtonPressed):
                 # the press only switches on; its release must not act
-                shown = self.power_on(self._now)
+                self._out = self.power_on(self._now)
                 self._down[inp.button] = self._now
                 self._consumed.add(inp.button)
-                return shown
-            return self._end()
+            return
+        if self.fault is not None and not self._journal_back(inp):
+            return
         self._run_due(self._now)
         self._sync()
         if isinstance(inp, CardTapped):
@@ -180,12 +219,69 @@ class UnitShell:
             self._on_release(inp.button)
         elif isinstance(inp, CardLifted | Tick):
             pass
-        return self._end()
+
+    def auction_view(self, now: float) -> dict[str, Any] | None:
+        """The auction in progress, for the web view (None: none; a ruleset's unit says)."""
+        return None
+
+    def checking(self) -> int | None:
+        """The property shown and waiting for a bank card, if any (a ruleset's unit says)."""
+        return None
 
     def next_deadline(self) -> float | None:
         """The next time a :class:`Tick` will change something, or None."""
-        times = [t for t in (self._hold_deadline(), self._step_deadline()) if t is not None]
+        times = [
+            t
+            for t in (
+                self._hold_deadline(),
+                self._step_deadline(),
+                self._fault_retry_at if self.is_on else None,
+            )
+            if t is not None
+        ]
         return min(times) if times else None
+
+    # ------------------------------------------------------------ faults
+
+    def _journal_failed(self, err: JournalError) -> None:
+        """The journal refused a write: nothing was confirmed; show the fault, abandon the step."""
+        if self.fault is None:
+            log.error("the unit cannot record transactions: %s", err)
+        self.fault = str(err)
+        self._fault_retry_at = self._now + FAULT_RETRY
+        self._clear_buttons()
+        if self.is_on:
+            self.step = Idle()
+            self._sync()
+        self._play(Cue.ERROR)
+        key = "fault.full" if isinstance(err, JournalFull) else "fault.journal"
+        self._show(self.screens.fault(say(self.lang, key)))
+
+    def _journal_back(self, inp: Input) -> bool:
+        """While faulted: try the journal on a tap, a press or the retry tick. True: go on."""
+        retry_due = self._fault_retry_at is not None and self._now >= self._fault_retry_at
+        if not isinstance(inp, CardTapped | ButtonPressed) and not (
+            isinstance(inp, Tick) and retry_due
+        ):
+            return False  # a release, a lift, an early tick: nothing happens while faulted
+        probe = getattr(self.game.journal, "probe", None)
+        if probe is not None:
+            try:
+                probe()
+            except JournalError as err:
+                if isinstance(inp, Tick):  # still failing: try again later, quietly
+                    self.fault = str(err)
+                    self._fault_retry_at = self._now + FAULT_RETRY
+                else:
+                    self._journal_failed(err)
+                return False
+        log.warning("the journal takes transactions again (was: %s)", self.fault)
+        self.fault = None
+        self._fault_retry_at = None
+        if isinstance(inp, Tick):
+            self._sync()
+            self._show(self._step_screen())
+        return True
 
     # ------------------------------------------------------------ plumbing
 

@@ -1,13 +1,16 @@
 """The unit's LCD texts in French and English, and the helpers that fit them on 2x20 cells.
 
 Every text the unit shows comes from :data:`MESSAGES`, keyed by a message id, with one
-template per language (``str.format`` fields). Lines are kept to :data:`LCD_WIDTH` cells so
+template per language (``str.format`` fields): the texts every ruleset shares are here, a
+ruleset's own are in its package (the Ultime ones in :mod:`bank.rulesets.ultime.text`) and
+registered with :func:`register_messages`. Lines are kept to :data:`LCD_WIDTH` cells so
 the HD44780 panel shows them whole; :func:`fit` is the last resort for names that run long.
 Imports only the standard library.
 """
 
 from __future__ import annotations
 
+from collections import ChainMap
 from collections.abc import Mapping
 
 LCD_WIDTH = 20
@@ -15,7 +18,7 @@ LCD_LINES = 2
 LANGUAGES = ("fr", "en")
 
 #: message id -> language -> template
-MESSAGES: Mapping[str, Mapping[str, str]] = {
+_SHARED: dict[str, Mapping[str, str]] = {
     # idle and power
     "idle.1": {"fr": "Banque Ultime", "en": "Ultimate Bank"},
     "idle.2": {"fr": "Touchez une carte", "en": "Tap a card"},
@@ -31,69 +34,9 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "balance.1": {"fr": "{token}", "en": "{token}"},
     "balance.1.jailed": {"fr": "{token} (prison)", "en": "{token} (in jail)"},
     "balance.2": {"fr": "Solde {money}", "en": "Balance {money}"},
-    # property check
-    "prop.price": {"fr": "Prix {money}", "en": "Price {money}"},
-    "prop.rent": {"fr": "Loyer {money}", "en": "Rent {money}"},
-    "prop.rent.jailed": {"fr": "Loyer 0 (prison)", "en": "Rent 0 (jail)"},
-    "prop.mover": {"fr": "Carte de {token}", "en": "{token}'s card"},
-    # landing results
-    "land.bought": {"fr": "Achat {money}", "en": "Bought {money}"},
-    "land.rent.1": {"fr": "{payer} paie {amount}", "en": "{payer} pays {amount}"},
-    "land.rent.2": {"fr": "à {owner}, niveau {level}", "en": "to {owner}, level {level}"},
-    "land.level": {"fr": "Niveau {level}", "en": "Level {level}"},
-    "land.level.max": {"fr": "Niveau 5 (max)", "en": "Level 5 (top)"},
-    "land.jailed": {"fr": "Proprio en prison", "en": "Owner in jail"},
-    "land.set": {"fr": "Couleur complète !", "en": "Colour set done!"},
-    # menu
-    "menu.go": {"fr": "Départ +{amount}", "en": "GO +{amount}"},
-    "menu.jail": {"fr": "Prison", "en": "Jail"},
-    "menu.location": {"fr": "Location -{amount}", "en": "Location -{amount}"},
-    "menu.tap": {"fr": "Touchez une carte", "en": "Tap a bank card"},
-    "go.1": {"fr": "{token} +{amount}", "en": "{token} +{amount}"},
-    "jail.in": {"fr": "{token} en prison", "en": "{token} to jail"},
-    "jail.choice.1": {"fr": "✓ payer {amount}", "en": "✓ pay {amount}"},
-    "jail.choice.2": {"fr": "X double: libre", "en": "X double: free"},
-    "jail.out.1": {"fr": "{token} libéré", "en": "{token} is free"},
-    "jail.out.free": {"fr": "Double, gratuit", "en": "Double, no fee"},
-    "location.1": {"fr": "{token} -{amount}", "en": "{token} -{amount}"},
-    "location.2": {"fr": "Carte destination", "en": "Tap destination"},
-    # auctions
-    "auction.offer": {"fr": "✓ lancer l'enchère", "en": "✓ start auction"},
-    "auction.price": {"fr": "Enchère {money}", "en": "Bid {money}"},
-    "auction.how": {"fr": "✓ ou carte: +{step}", "en": "✓ or card: +{step}"},
-    "auction.won.1": {"fr": "Adjugé {money}", "en": "Sold for {money}"},
-    "auction.won.2": {"fr": "Gagnant: sa carte", "en": "Winner: tap card"},
-    "auction.sold": {"fr": "{token} paie {amount}", "en": "{token} pays {amount}"},
-    "auction.none.1": {"fr": "Enchère annulée", "en": "Auction cancelled"},
-    "auction.none.2": {"fr": "Aucune offre", "en": "No bid"},
-    "auction.cancel.2": {"fr": "Propriété libre", "en": "Still unowned"},
-    # events
-    "event.ask.prop": {"fr": "Touchez propriété", "en": "Tap a property"},
-    "event.ask.own_prop": {"fr": "Votre propriété", "en": "Your property"},
-    "event.ask.owned_prop": {"fr": "Propriété possédée", "en": "An owned property"},
-    "event.ask.other_prop": {"fr": "Propriété d'un autre", "en": "Another's property"},
-    "event.ask.bank": {"fr": "Votre carte banque", "en": "Your bank card"},
-    "event.ask.bank.move": {"fr": "Carte du joueur", "en": "Mover's bank card"},
-    "event.ask.bank.jail": {"fr": "Qui va en prison ?", "en": "Who goes to jail?"},
-    "event.ask.other_bank": {"fr": "Carte d'un autre", "en": "Another bank card"},
-    "event.done": {"fr": "Fait", "en": "Done"},
-    "event.none": {"fr": "Sans effet", "en": "No effect"},
-    "event.group_up": {"fr": "Couleur +1", "en": "Colour +1"},
-    "event.group_down": {"fr": "Couleur -1", "en": "Colour -1"},
-    "event.side_up": {"fr": "Côté du plateau +1", "en": "Board side +1"},
-    "event.side_down": {"fr": "Côté du plateau -1", "en": "Board side -1"},
-    "event.neighbours": {"fr": "+1, voisines -1", "en": "+1, neighbours -1"},
-    "event.swap": {"fr": "Échange fait", "en": "Swapped"},
-    "event.tax": {"fr": "Taxe {money}", "en": "Tax {money}"},
-    "event.collect": {"fr": "+{amount} chacun", "en": "+{amount} each"},
-    "event.cheap": {"fr": "{n} loyers niveau 1", "en": "{n} rents at level 1"},
-    "event.gridlock": {"fr": "Tous au Parc gratuit", "en": "All to Free Parking"},
-    "event.move.short": {"fr": "Pas assez: M enchère", "en": "Short: M = auction"},
     # debts
     "debt.1": {"fr": "{token} doit {amount}", "en": "{token} owes {amount}"},
     "debt.2": {"fr": "Donnez propriété", "en": "Tap a property"},
-    "debt.done.1": {"fr": "Dette réglée", "en": "Debt settled"},
-    "debt.change": {"fr": "Rendu {money}", "en": "Change {money}"},
     "bankrupt": {"fr": "{token} en faillite", "en": "{token} is bankrupt"},
     # end of game
     "over.rank": {"fr": "{a}  {b}", "en": "{a}  {b}"},
@@ -105,20 +48,35 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "lost.2": {"fr": "Reconnexion...", "en": "Reconnecting..."},
     # refusals (the unit's own; the rules' come with a reason key: ENGINE_SHORTS_FR)
     "err.title": {"fr": "Refusé", "en": "Refused"},
+    # faults: the journal cannot be written, or lost acknowledged transactions
+    "fault.title": {"fr": "Banque en panne", "en": "Bank out of order"},
+    "fault.full": {"fr": "Disque plein", "en": "Disk full"},
+    "fault.journal": {"fr": "Erreur du journal", "en": "Journal error"},
+    "fault.damaged": {"fr": "Journal abîmé", "en": "Journal damaged"},
+    "fault.lost": {"fr": "Transactions perdues", "en": "Transactions lost"},
     "err.unknown_card": {"fr": "Carte inconnue", "en": "Unknown card"},
-    "err.need_bank": {"fr": "Carte banque svp", "en": "Tap a bank card"},
-    "err.need_prop": {"fr": "Propriété svp", "en": "Tap a property"},
     "err.not_now": {"fr": "Pas maintenant", "en": "Not now"},
     "err.no_game": {"fr": "Pas de partie", "en": "No game yet"},
     "err.registered": {"fr": "Déjà inscrite", "en": "Already in"},
     "err.players": {"fr": "{n} joueurs minimum", "en": "{n} players minimum"},
     "err.not_player": {"fr": "Carte hors partie", "en": "Card not in game"},
-    "err.owned": {"fr": "Déjà vendue", "en": "Already owned"},
-    "err.bids": {"fr": "Enchère en cours", "en": "Auction running"},
-    "err.mover": {"fr": "Pas ce joueur", "en": "Wrong player"},
     "err.game_over": {"fr": "Partie finie", "en": "Game over"},
     "err.debt": {"fr": "Réglez la dette", "en": "Settle the debt"},
 }
+#: message id -> language -> template: the shared texts, then each ruleset's own
+#: (:func:`register_messages`), looked up in that order
+MESSAGES: ChainMap[str, Mapping[str, str]] = ChainMap(_SHARED)
+
+
+def register_messages(messages: Mapping[str, Mapping[str, str]]) -> None:
+    """Add a ruleset's texts (once); a message id already defined is refused."""
+    if all(MESSAGES.get(key) == text for key, text in messages.items()):
+        return  # registered already (the ruleset's module was imported again)
+    clash = sorted(set(messages) & set(MESSAGES))
+    if clash:
+        raise ValueError(f"message ids defined twice: {', '.join(clash)}")
+    MESSAGES.maps.append(dict(messages))
+
 
 #: the players' tokens as shown on the LCD
 TOKEN_NAMES: Mapping[str, Mapping[str, str]] = {

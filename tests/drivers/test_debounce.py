@@ -114,10 +114,16 @@ def test_ndef_arriving_late_is_still_one_tap() -> None:
     assert rig.taps() == [A]
 
 
-def test_the_ndef_record_wins_over_the_deck() -> None:
+def test_the_ndef_record_names_a_tag_the_deck_does_not_know() -> None:
     rig = Rig()
-    rig.present(A, encode_card_record(CardId("event", 7)))
-    assert rig.out == [CardTapped(10.0, CardId("event", 7), A, "r1")]
+    rig.present(UNKNOWN, encode_card_record(CardId("event", 7)))
+    assert rig.out == [CardTapped(10.0, CardId("event", 7), UNKNOWN, "r1")]
+
+
+def test_the_deck_wins_over_a_record_that_disagrees_with_it() -> None:
+    rig = Rig()
+    rig.present(A, encode_card_record(CardId("event", 7)))  # damaged, or rewritten: see identity
+    assert rig.out == [CardTapped(10.0, PROP16, A, "r1")]
 
 
 def test_an_unknown_uid_is_a_tap_without_card_and_a_warning_with_a_hint(

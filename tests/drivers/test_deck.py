@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,20 @@ def test_the_simulated_deck_has_every_card_with_stable_ntag_like_uids() -> None:
     # stable across releases: scripts say `tap uid:...` with these values
     assert simulated_uid(PROP16) == "04044D5254EA94"
     assert simulated_deck() == deck
+
+
+def test_loading_grows_linearly_with_the_number_of_uids() -> None:
+    # Loose on purpose (the figure is in `python -m bench deck`): 4x the entries took 17x the
+    # time when each key's line number was searched; linear is about 4x.
+    from bench.bench_deck import load_seconds
+
+    small, large = load_seconds(2_000), load_seconds(8_000)
+    assert large / small < 10, f"2,000 UIDs: {small:.3f} s, 8,000 UIDs: {large:.3f} s"
+
+
+def test_a_fault_deep_in_a_large_deck_still_names_its_line() -> None:
+    from bench.bench_deck import deck_text
+
+    text = re.sub(r'(?m)^"04000000000FA0" = .*$', '"04000000000FA0" = "prop:99"', deck_text(5_000))
+    with pytest.raises(DeckError, match=r"^big\.toml:4005: unknown card 'prop:99'"):
+        Deck.from_toml(text, "big.toml")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import binascii
 import builtins
 import logging
+import random
 from typing import Any
 
 import ndef
@@ -15,11 +17,14 @@ from bank.unit.io import CardId
 from drivers.base import ReaderUnavailable, TagError
 from drivers.deck import Deck, all_cards
 from drivers.identity import (
+    CardRecord,
     decode_card_record,
     encode_card_record,
     identify,
     parse_type2_cc,
     parse_type2_ndef,
+    read_card_record,
+    record_check,
     type2_ndef_tlv,
     type2_write_image,
 )
@@ -42,8 +47,10 @@ def test_the_record_is_a_uri_naming_the_card() -> None:
     data = encode_card_record(PROP16)
     (record,) = list(ndef.message_decoder(data))
     assert isinstance(record, ndef.UriRecord)
-    assert record.iri == "urn:ultibank:card:prop:16"
-    assert len(data) < 30  # fits an NTAG213 with room to spare
+    # the name, then its check: CRC-16/CCITT of "prop:16"
+    assert record.iri == f"urn:ultibank:card:{binascii.crc_hqx(b'prop:16', 0xFFFF):04x}:prop:16"
+    assert record.iri == f"urn:ultibank:card:{record_check('prop:16')}:prop:16"
+    assert len(data) < 35  # fits an NTAG213 with room to spare
 
 
 @pytest.mark.parametrize("card", list(all_cards()), ids=str)
@@ -95,13 +102,86 @@ def test_decoding_never_raises(data: bytes) -> None:
     assert result is None or isinstance(result, CardId)
 
 
-def test_identify_prefers_the_record_then_the_deck() -> None:
+def test_identify_uses_the_record_for_a_tag_the_deck_does_not_know() -> None:
     deck = Deck({"04A1B2C3D4E5F6": PROP16})
     assert identify("04A1B2C3D4E5F6", None, deck) == PROP16
     assert identify("04A1B2C3D4E5F6", b"\xff\xff", deck) == PROP16  # malformed: the UID
-    record = encode_card_record(CardId("bank", 1))
-    assert identify("04A1B2C3D4E5F6", record, deck) == CardId("bank", 1)
+    assert identify("04A1B2C3D4E5F6", encode_card_record(PROP16), deck) == PROP16
+    assert identify("0400000000AAAA", encode_card_record(CardId("bank", 1)), deck) == CardId(
+        "bank", 1
+    )
     assert identify("0400000000AAAA", None, deck) is None
+
+
+def test_a_record_disagreeing_with_the_deck_loses_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    deck = Deck({"04A1B2C3D4E5F6": PROP16}, source="deck.toml")
+    record = encode_card_record(CardId("bank", 1))
+    with caplog.at_level(logging.WARNING, logger="drivers.identity"):
+        assert identify("04A1B2C3D4E5F6", record, deck) == PROP16
+        assert identify("04A1B2C3D4E5F6", record, deck) == PROP16  # the card left on the reader
+    (warning,) = caplog.messages  # once, not at every read
+    assert "04A1B2C3D4E5F6" in warning and "bank:1" in warning and "prop:16 counts" in warning
+    assert "deck.toml" in warning and "ultibank enroll --only bank:1" in warning
+
+
+def _uri(text: str) -> bytes:
+    return b"".join(ndef.message_encoder([ndef.UriRecord(text)]))
+
+
+def test_records_written_before_the_check_are_still_read() -> None:
+    assert decode_card_record(_uri("urn:ultibank:card:prop:16")) == PROP16
+    assert read_card_record(_uri("urn:ultibank:card:prop:16")) == CardRecord(PROP16)
+    assert read_card_record(encode_card_record(PROP16)) == CardRecord(PROP16, checked=True)
+    check = record_check("bank:boat")
+    assert decode_card_record(message(f"ultibank {check.upper()}:bank:boat")) == CardId("bank", 3)
+
+
+def test_a_record_failing_its_check_is_not_believed(caplog: pytest.LogCaptureFixture) -> None:
+    damaged = _uri(f"urn:ultibank:card:{record_check('prop:16')}:prop:14")  # "16" -> "14"
+    assert decode_card_record(damaged) is None
+    assert "fails its check" in read_card_record(damaged).fault  # type: ignore[union-attr]
+    with caplog.at_level(logging.WARNING, logger="drivers.identity"):
+        # a tag the deck knows is still its card; an unknown one is an unknown card
+        assert identify("04A1B2C3D4E5F6", damaged, Deck({"04A1B2C3D4E5F6": PROP16})) == PROP16
+        assert identify("04000000000BAD", damaged, Deck()) is None
+    assert len(caplog.messages) == 2 and all("fails its check" in m for m in caplog.messages)
+
+
+def _corruptions(data: bytes, rnd: random.Random) -> bytes:
+    """*data* with 1 to 3 random bits flipped, or 1 to 2 random bytes replaced."""
+    out = bytearray(data)
+    if rnd.random() < 0.5:
+        for _ in range(rnd.randint(1, 3)):
+            out[rnd.randrange(len(out))] ^= 1 << rnd.randrange(8)
+    else:
+        for _ in range(rnd.randint(1, 2)):
+            out[rnd.randrange(len(out))] = rnd.randrange(256)
+    return bytes(out)
+
+
+@pytest.mark.parametrize("card", list(all_cards()), ids=str)
+def test_no_single_bit_flip_names_another_card(card: CardId) -> None:
+    data = encode_card_record(card)
+    for bit in range(len(data) * 8):
+        flipped = bytearray(data)
+        flipped[bit // 8] ^= 1 << (bit % 8)
+        assert decode_card_record(bytes(flipped)) in (card, None), f"bit {bit}"
+
+
+def test_random_damage_never_names_another_card() -> None:
+    # the issue's measure: 23 of 100,000 corrupted messages named another card
+    rnd = random.Random(9_11)
+    cards = list(all_cards())
+    records = {card: encode_card_record(card) for card in cards}
+    wrong = []
+    for _ in range(20_000):
+        card = rnd.choice(cards)
+        named = decode_card_record(_corruptions(records[card], rnd))
+        if named not in (card, None):
+            wrong.append((card, named))
+    assert wrong == []
 
 
 def test_a_missing_ndeflib_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -368,3 +368,37 @@ def test_virtual_clock_only_moves_forward() -> None:
 
 def test_simulated_deck_is_the_default_deck() -> None:
     assert SimReader().deck == simulated_deck()
+
+
+def test_the_sim_backend_keeps_a_bounded_history() -> None:
+    """``--panel sim`` in a daemon that runs for days: the last screens, not every one."""
+    from drivers.registry import open_panel
+    from drivers.sim import HISTORY
+
+    p = open_panel("sim")
+    assert isinstance(p, SimPanel)
+    p.start(lambda inp: None)
+    for n in range(3 * HISTORY):
+        p.show(Screen("balance", amount=n, token="car"))
+        p.play(Cue.READ)
+        p.click("ok")
+    assert len(p.shown) == len(p.played) == HISTORY
+    assert len(p.posted) == HISTORY
+    assert p.screens[0].amount == 2 * HISTORY and p.last_screen.amount == 3 * HISTORY - 1
+    p.unplug()
+    for _ in range(2 * HISTORY):
+        p.show(Screen("idle"))
+    assert len(p.dropped) == HISTORY
+    unbounded = SimPanel(history=None)  # a test that wants everything asks for it
+    for _ in range(HISTORY + 5):
+        unbounded.show(Screen("idle"))
+    assert len(unbounded.shown) == HISTORY + 5
+
+
+def test_the_sim_reader_keeps_a_bounded_history() -> None:
+    from drivers.sim import HISTORY
+
+    reader = SimReader()
+    for _ in range(2 * HISTORY):
+        reader.feedback(Cue.READ)
+    assert len(reader.cues) == HISTORY

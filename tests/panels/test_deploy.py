@@ -40,7 +40,7 @@ def test_unit_has_the_required_keys() -> None:
     unit = unit_sections(UNIT.read_text())
     svc = unit["Service"]
     assert svc["Type"] == ["notify"] and svc["NotifyAccess"] == ["main"]
-    assert svc["Restart"] == ["on-failure"]
+    assert svc["Restart"] == ["always"]  # any exit systemd did not ask for is restarted
     assert svc["WatchdogSec"] == ["30"]
     assert svc["User"] == ["ultibank"]
     assert set(svc["SupplementaryGroups"][0].split()) == {

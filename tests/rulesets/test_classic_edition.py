@@ -106,9 +106,19 @@ def test_a_house_edition_changes_names_and_amounts(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "field"),
     [
-        ("house = 50\n", "", r"properties\[0\]\.house"),
-        ("mortgage = 30\n", "mortgage = 70\n", r"properties\[0\]\.mortgage: more than the price"),
-        ('kind = "station"', 'kind = "airport"', r"groups\[8\]\.kind"),
+        ("number = 1, house = 50, ", "number = 1, ", r"classic\.deeds\[number=1\]\.house"),
+        ("mortgage = 30 }", "mortgage = 70 }", r"classic\.deeds\[number=1\]\.mortgage: more than"),
+        ('station = "station"', 'station = "airport"', r"classic\.group_kinds\.station"),
+        (
+            "{ number = 28, ",
+            "{ number = 29, ",
+            r"classic\.deeds: no house and mortgage for deed 28",
+        ),
+        (
+            "number = 1, house",
+            "number = 1, hous = 5, house",
+            r"classic\.deeds\[0\]\.hous: unknown key",
+        ),
         (
             "rents = [25, 50, 100, 200]",
             "rents = [25, 50, 100]",
@@ -120,7 +130,7 @@ def test_a_house_edition_changes_names_and_amounts(tmp_path: Path) -> None:
         ("number = 16\ntitle", "number = 15\ntitle", r"classic\.chance\[15\]\.number: duplicate"),
         ('"chien", ', "", r"classic\.token_labels"),
         ("position = 38\n", "position = 37\n", r"classic\.taxes\[1\]\.position"),
-        ("[classic]", "[classique]", r"classic\.token_labels: missing list"),
+        ("[classic]", "[classique]", r"classic\.deeds: missing list"),
     ],
 )
 def test_a_malformed_classic_file_is_refused_naming_file_and_field(

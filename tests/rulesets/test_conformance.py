@@ -1,8 +1,10 @@
 """The ruleset conformance suite: what every registered ruleset must keep, run against each.
 
 A ruleset plays random games made of the commands every ruleset shares (new game, land,
-auction sale, give up a property, undo, and resets), legal and illegal alike, and must keep:
+auction sale, give up a property, undo, and resets) and, when :data:`OWN_COMMANDS` has an
+entry for it, its own commands, legal and illegal alike, and must keep:
 
+- **the rules say what happened**: every accepted command comes with an outcome;
 - **replay equals live**: a game re-opened from its journal has exactly the live state;
 - **undo restores the exact state**: after an accepted undo the state equals, field for field,
   the state before the undo group's first transaction;
@@ -20,7 +22,7 @@ tests' toy, and is then run here with no change to this file.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -32,7 +34,7 @@ from bank.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Und
 from bank.errors import BankError
 from bank.events import Event, register_events
 from bank.game import Game
-from bank.ruleset import Decision
+from bank.ruleset import Decision, Outcome
 from bank.state import GameState
 from board_assets import EDITIONS_DIR, Edition, load_edition_file
 from tests.support import toy
@@ -77,6 +79,32 @@ def audited_balances(records: Iterable[dict[str, Any]]) -> tuple[dict[int, int],
     return balances, bank
 
 
+def ultime_command(rnd: random.Random, game: Game) -> Command:
+    """One of the Ultime ruleset's own commands: the M menu, jail, event cards."""
+    from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation, PlayEvent
+
+    edition = game.edition
+    card = rnd.randint(1, edition.constants.max_players)
+    kind = rnd.randrange(5)
+    if kind == 0:
+        return PassGo(card)
+    if kind == 1:
+        return GoToJail(card)
+    if kind == 2:
+        return LeaveJail(card, paid=rnd.random() < 0.5)
+    if kind == 3:
+        return PayLocation(card)
+    event = rnd.choice(edition.events)
+    n_props = sum(1 for t in event.taps if t.endswith("prop"))
+    props = tuple(rnd.randint(1, len(edition.properties)) for _ in range(n_props))
+    cards = tuple(rnd.randint(1, edition.constants.max_players) for _ in event.taps[n_props:])
+    return PlayEvent(event.id, props, cards)
+
+
+#: a ruleset's own commands join the shared ones in the random games (optional, per ruleset)
+OWN_COMMANDS: dict[str, Callable[[random.Random, Game], Command]] = {"ultime": ultime_command}
+
+
 def random_command(rnd: random.Random, game: Game) -> Command:
     edition, state = game.edition, game.state
     k = edition.constants
@@ -92,6 +120,9 @@ def random_command(rnd: random.Random, game: Game) -> Command:
         return GiveProperty(debtor.card, rnd.choice(owned))
     if roll < 0.12:
         return Undo()
+    own = OWN_COMMANDS.get(game.edition.ruleset)
+    if own is not None and roll > 0.6:
+        return own(rnd, game)
     if roll < 0.2:
         step = k.auction_step
         return AuctionSale(rnd.choice(cards), rnd.randint(1, props), step * rnd.randint(0, 20))
@@ -122,6 +153,7 @@ def play_and_check(edition: Edition, seed: int) -> int:
             undos += 1
             undo_to = None
         else:
+            assert isinstance(tx.outcome, Outcome), f"{command} was accepted without an outcome"
             before[tx.seq] = state
             undo_to = before[tx.undo_group] if tx.undo_group is not None else None
         balances, bank = audited_balances(journal.records())

@@ -89,6 +89,8 @@ def test_the_emulator_tray_and_keys_follow_the_edition(tmp_path: Path) -> None:
     banks = [s for s in layout.card_hotspots(edition) if getattr(s.action, "card", None)
              and s.action.card.kind == "bank"]  # fmt: skip
     assert len(banks) == 8
+    right = max(x + w for (x, _, w, _) in (s.rect for s in banks))
+    assert right <= layout.TRAY_X + layout.TRAY_W  # the eighth card stays on the tray
     keys = {sc.label for sc in layout.shortcuts(CardRanges.of(edition))}
     assert {"1", "8"} <= keys
     assert "8" not in {sc.label for sc in layout.shortcuts(CardRanges.of(load_edition()))}

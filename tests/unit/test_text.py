@@ -6,6 +6,7 @@ import string
 
 import pytest
 
+import bank.rulesets  # noqa: F401  (every ruleset's texts join MESSAGES)
 from bank.unit.text import (
     ENGINE_SHORTS_FR,
     LANGUAGES,

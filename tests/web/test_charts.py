@@ -121,3 +121,15 @@ def test_chart_words_follow_the_language() -> None:
     french, english = (render_wealth_png(series, lang=lang) for lang in ("fr", "en"))
     assert french != english  # same lines, other words
     assert render_wealth_png(series, lang="xx") == english  # unknown language: English
+
+
+def test_a_link_planted_where_the_chart_is_written_is_not_followed(tmp_path: Path) -> None:
+    need_matplotlib()
+    victim = tmp_path / "precious.txt"
+    victim.write_text("keep me\n")
+    target = tmp_path / "data" / "wealth-game-1.png"
+    target.parent.mkdir()
+    (target.parent / "wealth-game-1.png.tmp").symlink_to(victim)
+    with pytest.raises(BankError, match=r"wealth-game-1\.png"):
+        write_end_chart(EDITION, play(NewGame((1, 2))), target)
+    assert victim.read_text() == "keep me\n"

@@ -6,14 +6,15 @@ refusal; the loader puts the file's name in front):
 
 - ``[constants]``: ``go_salary``, ``jail_fee``, ``jail_tries``, ``houses``, ``hotels``,
   ``houses_per_hotel`` beside the shared ones; ``levels = 6`` (base rent, 1-4 houses, hotel).
-- ``[[groups]] kind``: ``"street"`` (the default), ``"station"`` or ``"utility"``; a station
-  group has ``levels = 4`` (its rents by stations owned), a utility group ``levels = 2`` (the
-  dice multipliers by utilities owned).
-- ``[[properties]]``: ``house`` (the house and hotel price of a street) and ``mortgage``.
-- ``[classic]``: ``currency_lcd``, ``double_rent_with_mortgaged_lot``, ``token_labels``,
-  ``chance_name``, ``chest_name``, ``card_table``, optional ``sides`` (Star Wars), the
-  ``[[classic.taxes]]`` (position, name, amount) and, with a card table, the 16 + 16 cards
-  ``[[classic.chance]]`` / ``[[classic.chest]]`` (number, title, text, effect and its amounts).
+- ``[[groups]] levels``: a station group has 4 rents (by stations owned), a utility group 2
+  (the dice multipliers by utilities owned); a street has the edition's 6.
+- ``[classic]`` (the ruleset's own table, which the shared loader leaves to this schema):
+  ``currency_lcd``, ``double_rent_with_mortgaged_lot``, ``token_labels``, ``chance_name``,
+  ``chest_name``, ``card_table``, optional ``sides`` (Star Wars), ``group_kinds`` (group id ->
+  ``"station"`` or ``"utility"``; the others are streets), ``deeds`` (each deed's ``number``,
+  ``house`` price for a street and ``mortgage`` value), the ``[[classic.taxes]]`` (position,
+  name, amount) and, with a card table, the 16 + 16 cards ``[[classic.chance]]`` /
+  ``[[classic.chest]]`` (number, title, text, effect and its amounts).
 
 A user may copy a shipped file and change names and amounts (a house edition).
 Imports ``board_assets`` and the standard library.
@@ -175,47 +176,65 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
     own = {k: _int(constants, k, "constants.", 1) for k in OWN_CONSTANTS}
     if constants.get("levels") != STREET_LEVELS:
         raise EditionError(f"constants.levels: a classic street has {STREET_LEVELS} rent levels")
-    kinds: dict[str, str] = {}
-    for i, g in enumerate(raw.get("groups") or ()):
-        if not isinstance(g, Mapping):
-            continue
-        kind = g.get("kind", "street")
+    table = raw.get("classic")
+    if not isinstance(table, Mapping):
+        raise EditionError("classic: missing table")
+    w = "classic."
+    group_kinds = table.get("group_kinds", {})
+    if not isinstance(group_kinds, Mapping):
+        raise EditionError(f"{w}group_kinds: expected a table of group id = kind")
+    group_ids = {str(g.get("id")) for g in raw.get("groups") or () if isinstance(g, Mapping)}
+    for gid, kind in group_kinds.items():
         if kind not in KINDS:
-            raise EditionError(f"groups[{i}].kind: one of {', '.join(KINDS)}, got {kind!r}")
-        kinds[str(g.get("id"))] = kind
+            raise EditionError(f"{w}group_kinds.{gid}: one of {', '.join(KINDS)}, got {kind!r}")
+        if gid not in group_ids:
+            raise EditionError(f"{w}group_kinds.{gid}: no such group")
+    own_data: dict[int, Mapping[str, Any]] = {}
+    for i, d in enumerate(_list(table, "deeds", w)):
+        dw = f"{w}deeds[{i}]."
+        if not isinstance(d, Mapping):
+            raise EditionError(f"{dw[:-1]}: not a table")
+        unknown = sorted(set(d) - {"number", "house", "mortgage"})
+        if unknown:
+            raise EditionError(f"{dw}{unknown[0]}: unknown key; known: house, mortgage, number")
+        number = _int(d, "number", dw, 1)
+        if number in own_data:
+            raise EditionError(f"{dw}number: duplicate deed {number}")
+        own_data[number] = d
     deeds: list[Deed] = []
     for i, p in enumerate(raw.get("properties") or ()):
-        w = f"properties[{i}]."
-        if not isinstance(p, Mapping):
-            continue
-        kind = kinds.get(str(p.get("group")), "street")
-        price = _int(p, "price", w, 1)
-        mortgage = _int(p, "mortgage", w, 1)
+        if not isinstance(p, Mapping) or not isinstance(p.get("number"), int):
+            continue  # the shared checks name it
+        number = p["number"]
+        kind = str(group_kinds.get(str(p.get("group")), "street"))
+        d = own_data.pop(number, None)
+        dw = f"{w}deeds[number={number}]."
+        if d is None:
+            raise EditionError(f"{w}deeds: no house and mortgage for deed {number}")
+        price = _int(p, "price", f"properties[{i}].", 1)
+        mortgage = _int(d, "mortgage", dw, 1)
         if mortgage > price:
-            raise EditionError(f"{w}mortgage: more than the price ({mortgage} > {price})")
-        house = _int(p, "house", w, 1) if kind == "street" else 0
-        if kind != "street" and "house" in p:
-            raise EditionError(f"{w}house: a {kind} takes no houses")
+            raise EditionError(f"{dw}mortgage: more than the price ({mortgage} > {price})")
+        house = _int(d, "house", dw, 1) if kind == "street" else 0
+        if kind != "street" and "house" in d:
+            raise EditionError(f"{dw}house: a {kind} takes no houses")
         rents = p.get("rents")
         deeds.append(
             Deed(
-                number=_int(p, "number", w, 1),
-                name=_text(p, "name", w),
+                number=number,
+                name=str(p.get("name")),
                 group=str(p.get("group")),
                 kind=kind,
                 price=price,
                 rents=tuple(rents) if isinstance(rents, list) else (),
                 house=house,
                 mortgage=mortgage,
-                position=_int(p, "position", w),
+                position=int(p.get("position", 0)),
             )
         )
+    if own_data:
+        raise EditionError(f"{w}deeds: deed {min(own_data)} is not a property of the edition")
     deeds.sort(key=lambda d: d.number)
-    table = raw.get("classic")
-    if not isinstance(table, Mapping):
-        raise EditionError("classic: missing table")
-    w = "classic."
-    head = raw.get("edition")
     max_players = constants.get("max_players")
     labels = _list(table, "token_labels", w)
     if len(labels) != max_players or not all(isinstance(x, str) and x for x in labels):
@@ -255,7 +274,6 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
     double = _bool(table, "double_rent_with_mortgaged_lot", w)
     if edition is None:
         return None
-    del head
     k = edition.constants
     return ClassicEdition(
         edition=edition,

@@ -3,8 +3,9 @@
 Everything only this game knows lives here: the rules (:mod:`.rules`, deciding events and
 :mod:`.outcomes`), the state extension and its events (:mod:`.events`), the M menu's and event
 cards' commands (:mod:`.commands`), the ULTIME decisions (:mod:`.config`), the edition schema
-(:mod:`.edition`), the unit behaviour (:mod:`.unit`: steps and gestures over the core's shell)
-and its screens (:mod:`.screens`). The registry (:mod:`bank.rulesets`) finds it by ``RULESET``.
+(:mod:`.edition`), the unit behaviour (:mod:`.unit`: steps and gestures over the core's shell),
+its screens (:mod:`.screens`) and texts (:mod:`.text`). The registry (:mod:`bank.rulesets`)
+finds it by ``RULESET``.
 Imports the core and its own modules; the unit behaviour is imported when a unit is built.
 """
 
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bank.errors import BankError
 from bank.rulesets import RulesetSpec
+from bank.rulesets.ultime import text as _texts  # noqa: F401  (registers the Ultime texts)
 from bank.rulesets.ultime.config import RulesConfig
 from bank.rulesets.ultime.edition import check_edition
 from bank.rulesets.ultime.events import UltimeState

@@ -1,6 +1,6 @@
 """Configuration of the Ultime rules: every **decision** of ULTIME.md, with its documented default.
 
-Imports only the bank's errors and the standard library.
+Imports the bank's errors, the shared configuration helpers and the standard library.
 """
 
 from __future__ import annotations
@@ -9,7 +9,14 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
+from bank.config import NumberRange, shown
 from bank.errors import BankError
+
+#: the range of each number of :class:`RulesConfig`
+RULES_RANGES: dict[str, NumberRange] = {
+    # 0 or nan never ends an auction; an hour is already no auction at all
+    "auction_seconds": NumberRange(1, 300, unit="seconds"),
+}
 
 
 class WinnerRule(Enum):
@@ -49,13 +56,16 @@ class RulesConfig:
                     kwargs[key] = WinnerRule(value)
                 except ValueError as err:
                     choices = ", ".join(w.value for w in WinnerRule)
-                    raise BankError(f"rules.{key}: {value!r} is not one of {choices}") from err
+                    raise BankError(
+                        f"rules.{key} = {shown(value)}: expected one of {choices}"
+                    ) from err
             elif isinstance(default, bool):
                 if not isinstance(value, bool):
-                    raise BankError(f"rules.{key}: expected true or false, got {value!r}")
+                    raise BankError(f"rules.{key} = {shown(value)}: expected true or false")
                 kwargs[key] = value
             else:
-                if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                    raise BankError(f"rules.{key}: expected a positive number, got {value!r}")
-                kwargs[key] = float(value)
+                try:
+                    kwargs[key] = RULES_RANGES[key].check(value)
+                except ValueError as err:
+                    raise BankError(f"rules.{key} = {shown(value)}: expected {err}") from err
         return cls(**kwargs)

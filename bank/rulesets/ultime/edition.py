@@ -1,8 +1,10 @@
 """The Ultime edition schema: what an Ultime edition file must hold beyond the shared part.
 
 Registered with the edition loader (:func:`board_assets.register_schema`), it checks the raw
-file before the shared checks: 5 rent levels (the unit shows five), the Ultime constants, and
-each event card's effect with the taps it needs. :func:`ultime_constants` gives the rules and
+file once the shared constants are read: 5 rent levels (the unit shows five), the Ultime
+constants (no other: a typo is refused), the Ultime unit's cards (:data:`UNIT_CARDS`: every
+card of the box means something, and no more than 4 players), and each event card's effect
+with the taps it needs. :func:`ultime_constants` gives the rules and
 screens those constants as a typed value. Imports ``board_assets`` and the standard library.
 """
 
@@ -12,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from board_assets import Edition, EditionError
+from board_assets import KNOWN_KEYS, MAX_AMOUNT, Edition, EditionError
 
 #: the rent levels of an Ultime property
 MAX_LEVEL = 5
@@ -62,18 +64,20 @@ _OWN_CONSTANTS = (
     "collect_amount",
     "cheap_rent_count",
 )
+#: those of them that are amounts of money (at most MAX_AMOUNT: every panel must show them)
+_AMOUNTS = frozenset(
+    {"go_salary", "jail_fee", "location_fee", "tax_per_property", "collect_amount"}
+)
+#: The cards of the Ultime unit's box (``bank:1..4``, ``prop:1..22``, ``event:1..23``): an
+#: Ultime edition must give each a meaning, and may seat fewer players than bank cards.
+UNIT_CARDS: Mapping[str, int] = {"bank": 4, "prop": 22, "event": 23}
 
 
 def check_edition(raw: Mapping[str, Any]) -> None:
     """Refuse an edition file the Ultime rules cannot play (``field: why``)."""
     constants = raw.get("constants")
     if isinstance(constants, Mapping):
-        levels = constants.get("levels")
-        if isinstance(levels, int) and levels != MAX_LEVEL:
-            raise EditionError(f"constants.levels: the unit has 5 rent levels, got {levels}")
-        for key in _OWN_CONSTANTS:
-            if key not in constants:
-                raise EditionError(f"constants.{key}: missing or not a whole number")
+        _check_constants(constants)
     events = raw.get("events")
     for i, e in enumerate(events if isinstance(events, list) else ()):
         if not isinstance(e, Mapping) or not isinstance(e.get("kind"), str):
@@ -87,8 +91,46 @@ def check_edition(raw: Mapping[str, Any]) -> None:
                 f"events[{i}].taps: kind {kind!r} needs taps {list(EVENT_KINDS[kind])}, "
                 f"got {list(taps)}"
             )
-    if isinstance(events, list) and not events:
-        raise EditionError("events: an Ultime edition has event cards")
+    _check_cards(raw)
+
+
+def _check_constants(constants: Mapping[str, Any]) -> None:
+    known = KNOWN_KEYS["constants"] | set(_OWN_CONSTANTS)
+    unknown = sorted(set(constants) - known)
+    if unknown:
+        raise EditionError(
+            f"constants.{unknown[0]}: unknown key; known: {', '.join(sorted(known))}"
+        )
+    levels = constants.get("levels")
+    if isinstance(levels, int) and levels != MAX_LEVEL:
+        raise EditionError(f"constants.levels: the unit has 5 rent levels, got {levels}")
+    for key in _OWN_CONSTANTS:
+        value = constants.get(key)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise EditionError(f"constants.{key}: missing or not a whole number")
+        if key in _AMOUNTS and value > MAX_AMOUNT:
+            raise EditionError(
+                f"constants.{key}: at most {MAX_AMOUNT:,} (every panel must show it)"
+            )
+
+
+def _check_cards(raw: Mapping[str, Any]) -> None:
+    """Every card of the unit must mean something, and the edition needs no card it lacks."""
+    constants, props, events = raw.get("constants"), raw.get("properties"), raw.get("events")
+    have = {
+        "bank": constants.get("max_players") if isinstance(constants, Mapping) else None,
+        "prop": len(props) if isinstance(props, list) else None,
+        "event": len(events) if isinstance(events, list) else None,
+    }
+    where = {"bank": "constants.max_players", "prop": "properties", "event": "events"}
+    for kind, count in UNIT_CARDS.items():
+        n = have[kind]
+        if not isinstance(n, int) or (kind == "bank" and n <= count):
+            continue  # the shared checks name what is missing; fewer players: bank cards unused
+        if n != count:
+            raise EditionError(
+                f"{where[kind]}: the unit's cards are {kind}:1..{count}, the edition has {n}"
+            )
 
 
 def ultime_constants(edition: Edition) -> UltimeConstants:

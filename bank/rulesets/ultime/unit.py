@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from bank.auction import Auction
 from bank.commands import GiveProperty, Land
@@ -138,6 +138,29 @@ class Unit(UnitShell):
 
     def _screens(self, game: Game, lang: str) -> UltimeScreens:
         return UltimeScreens(game.edition, lang)
+
+    def auction_view(self, now: float) -> dict[str, Any] | None:
+        """The auction offered, running or waiting for its winner's card (the web view)."""
+        step = self.step
+        if isinstance(step, AuctionOffer):
+            return {"phase": "offer", "number": step.number, "price": 0, "bidder": None,
+                    "bids": 0, "remaining": None, "seconds": None}  # fmt: skip
+        if isinstance(step, Bidding | AwaitWinner):
+            a = step.auction
+            running = isinstance(step, Bidding)
+            return {
+                "phase": "running" if running else "await_winner",
+                "number": a.number,
+                "price": a.price,
+                "bidder": a.bidder,
+                "bids": a.bids,
+                "remaining": a.remaining(now) if running else 0.0,
+                "seconds": a.seconds,
+            }
+        return None
+
+    def checking(self) -> int | None:
+        return self.step.number if isinstance(self.step, Checking) else None
 
     @property
     def _rules(self) -> UltimeRules:

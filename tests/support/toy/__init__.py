@@ -43,6 +43,11 @@ NAME = "toy"
 
 
 @dataclass(frozen=True, slots=True)
+class Started(Outcome):
+    kind: ClassVar[str] = "toy_started"
+
+
+@dataclass(frozen=True, slots=True)
 class Bought(Outcome):
     kind: ClassVar[str] = "toy_bought"
     card: int
@@ -91,7 +96,7 @@ class ToyRules:
         if sorted(cmd.cards) != list(range(1, k.max_players + 1)):
             raise RuleError(f"the toy game needs bank cards 1 to {k.max_players}", "card twice")
         events = tuple(PlayerJoined(c, k.tokens[c - 1], k.start_balance) for c in cmd.cards)
-        return Decision(events, None)
+        return Decision(events, Started())
 
     def _land(self, state: GameState, cmd: Land) -> Decision:
         player = state.player(cmd.card)

@@ -628,3 +628,33 @@ def test_the_core_land_and_refusals_leave_the_state_untouched() -> None:
         with pytest.raises(BankError):
             game.execute(bad)
     assert game.state == before
+
+
+def test_3_14_time_limit_ends_the_game_ranked_by_worth() -> None:
+    with pytest.raises(RuleError, match="no time limit"):
+        new_game(3).execute(c.TimeUp())
+    timed = new_game(3, variants={"time_limit_minutes": 90})
+    run(timed, Land(2, 28), c.PayTax(1, 38))
+    run(timed, c.TimeUp())  # worth 1400, 1500 (1100 cash), 1500 (1500 cash)
+    assert timed.state.game_over and timed.state.ranking == (3, 2, 1)
+    busy = new_game(3, variants={"time_limit_minutes": 90})
+    poor(busy, 3, 0)
+    run(busy, c.PayTax(3, 4))
+    with pytest.raises(InDebt):
+        busy.execute(c.TimeUp())
+
+
+def test_4_1_virtual_decks_draw_the_seeded_order_and_skip_a_held_jail_card() -> None:
+    game = new_game(classic={"dice_seed": 3}, variants={"virtual_decks": True})
+    order = sorted(range(1, 17), key=lambda n: hashlib.sha256(f"3:chance:{n}".encode()).digest())
+    drawn = [outcome(run(game, c.DrawCard("chance"))).number for _ in range(16)]
+    assert drawn == order
+    run(game, c.PlayCard("chance", 8, 1))  # the jail card is held: it stays out of the deck
+    again = [outcome(run(game, c.DrawCard("chance"))).number for _ in range(15)]
+    assert 8 not in again and sorted(again) == [n for n in range(1, 17) if n != 8]
+    run(game, Land(1, 1), Undo())  # undo skips over the draws
+    skipped = order.index(8) < 15  # card 8 was passed over once in the second round
+    assert dict(ext(game).draws)["chance"] == 16 + 15 + skipped
+    assert replayed(game).state == game.state
+    with pytest.raises(RuleError):
+        new_game().execute(c.DrawCard("chance"))

@@ -177,6 +177,26 @@ class GenericCard(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class DrawCard(Command):
+    """``variants.virtual_decks``: the unit draws the next card of its own shuffled *deck*
+    (CLASSIC-READINGS D2). Like a roll, the draw is never undone (E6); the drawn card is then
+    applied by :class:`PlayCard` once the drawer's card is tapped."""
+
+    name: ClassVar[str] = "draw"
+    transparent: ClassVar[bool] = True
+    deck: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimeUp(Command):
+    """``variants.time_limit_minutes`` reached while nothing is in progress: the game ends and
+    the players rank by worth (§3.14). The unit, which keeps the running time, sends it."""
+
+    name: ClassVar[str] = "time_up"
+    undoable: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
 class DeclareBankruptcy(Command):
     name: ClassVar[str] = "bankruptcy"
     undoable: ClassVar[bool] = False
@@ -200,5 +220,7 @@ register_commands(
     RollDice,
     PlayCard,
     GenericCard,
+    DrawCard,
+    TimeUp,
     DeclareBankruptcy,
 )

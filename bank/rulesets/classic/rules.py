@@ -879,6 +879,38 @@ class ClassicRulesEngine:
             )
         return tx.decision(ClassicOutcome("card_done", drawer, amount, None, (f"G{cmd.effect}",)))
 
+    def deck_order(self, seed: int, deck: str) -> tuple[int, ...]:
+        """The shuffled order of a virtual deck (CLASSIC-READINGS D2)."""
+        return tuple(
+            sorted(
+                range(1, 17),
+                key=lambda n: hashlib.sha256(f"{seed}:{deck}:{n}".encode()).digest(),
+            )
+        )
+
+    def _draw(self, tx: _Tx, cfg: ClassicConfig, cmd: c.DrawCard) -> Decision:
+        if not cfg.variants.virtual_decks:
+            raise RuleError("the unit has no virtual decks in this game", "no virtual decks")
+        if cmd.deck not in ("chance", "chest") or not self.ed.card_table:
+            raise RuleError(f"no {cmd.deck} table in this edition", "unknown card")
+        order = self.deck_order(tx.ext.seed, cmd.deck)
+        drawn = dict(tx.ext.draws).get(cmd.deck, 0)
+        held = any(deck == cmd.deck for _, deck in tx.ext.jail_cards)
+        while True:  # a "Get out of jail free" card stays out of the deck while it is held
+            number = order[drawn % len(order)]
+            drawn += 1
+            if not (held and self.ed.cards[cmd.deck, number].effect == "jail_card"):
+                break
+        others = tuple(d for d in tx.ext.draws if d[0] != cmd.deck)
+        tx.set("draws", (*others, (cmd.deck, drawn)))
+        return tx.decision(ClassicOutcome("drawn", None, 0, number, (cmd.deck,)))
+
+    def _time_up(self, tx: _Tx, cfg: ClassicConfig, cmd: c.TimeUp) -> Decision:
+        if not cfg.variants.time_limit_minutes:
+            raise RuleError("this game has no time limit", "no time limit")
+        self._end(tx, cfg, force=True)
+        return tx.decision(ClassicOutcome("game_over", tx.state.winner))
+
     # ---- bankruptcy and the end (§3.13, §3.14)
 
     def _bankruptcy(self, tx: _Tx, cfg: ClassicConfig, cmd: c.DeclareBankruptcy) -> Decision:
@@ -948,12 +980,13 @@ class ClassicRulesEngine:
             ClassicOutcome("bankrupt", cmd.card, debtor.debt, None, (creditor, auction, ended))
         )
 
-    def _end(self, tx: _Tx, cfg: ClassicConfig) -> bool:
+    def _end(self, tx: _Tx, cfg: ClassicConfig, force: bool = False) -> bool:
+        """End the game when it is over (§3.14): the ranking by worth, then the bankrupt."""
         state = tx.state
         active = [p.card for p in state.players if not p.bankrupt]
         out = tuple(reversed(classic(state).eliminated))
         fast = cfg.variants.fast_game and len(out) >= cfg.variants.fast_game_end_after
-        if len(active) > 1 and not fast:
+        if len(active) > 1 and not fast and not force:
             return False
         ranked = sorted(
             active,
@@ -985,4 +1018,6 @@ _HANDLERS: dict[type[Command], Callable[..., Decision]] = {
     c.PlayCard: ClassicRulesEngine._play_card,
     c.GenericCard: ClassicRulesEngine._generic,
     c.DeclareBankruptcy: ClassicRulesEngine._bankruptcy,
+    c.DrawCard: ClassicRulesEngine._draw,
+    c.TimeUp: ClassicRulesEngine._time_up,
 }

@@ -50,6 +50,8 @@ class ClassicState:
     debts: tuple[int, ...] = ()
     #: debtors whose debt goes into the Free Parking pot (A6)
     pot_debts: tuple[int, ...] = ()
+    #: (deck, cards drawn so far) of the virtual decks (CLASSIC-READINGS D2)
+    draws: tuple[tuple[str, int], ...] = ()
     #: the configuration recorded with the game (``table.key``, value)
     config: tuple[tuple[str, Any], ...] = ()
     seed: int = 0

@@ -544,6 +544,15 @@ def test_3_13_bankruptcy_to_the_bank_returns_the_deeds_for_the_auction_series() 
     assert outcome(run(ret, c.DeclareBankruptcy(1))).detail == (None, (), False)
 
 
+def test_3_13_a_game_ending_bankruptcy_asks_no_interest_question() -> None:
+    game = new_game(2)
+    run(game, Land(1, 12), c.Mortgage(1, 12), Land(2, 28))
+    poor(game, 1, 0)
+    run(game, Land(1, 28), c.DeclareBankruptcy(1))
+    assert game.state.game_over and game.state.winner == 2
+    assert game.state.prop(12).owner == 2 and ext(game).interest_due == ()  # A8
+
+
 # ---------------------------------------------------------------- §3.14 end of the game
 
 

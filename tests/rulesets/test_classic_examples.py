@@ -17,6 +17,7 @@ import pytest
 from bank.auction import AuctionOutcome
 from bank.commands import Land
 from bank.game import Game, Transaction
+from bank.journal import Journal
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.rules import ClassicOutcome, ClassicRulesEngine
 from bank.rulesets.classic.statefile import state_file
@@ -72,8 +73,9 @@ def test_example_01_first_game() -> None:
     assert Game(game.edition, journal=journal).state == game.state
 
 
-def test_example_02_jail_and_trade() -> None:
-    journal = MemoryJournal()
+def test_example_02_jail_and_trade(tmp_path: Path) -> None:
+    """Played on the SQLite journal: the classic state reads back from its JSON records."""
+    journal = Journal(tmp_path / "journal.sqlite")
     game = Game(load_edition("classic-fr"), journal=journal)
     game.start([1, 2])
     game.execute(Land(1, 12))
@@ -88,4 +90,7 @@ def test_example_02_jail_and_trade() -> None:
     assert not game.undo_available  # the interest question is open
     game.execute(c.AnswerInterest(12, lift=False))
     assert file_of(game) == expected("02_classic_jail_trade")
-    assert Game(game.edition, journal=journal).state == game.state
+    journal.close()
+    with Journal(tmp_path / "journal.sqlite") as reopened:
+        again = Game(game.edition, journal=reopened)
+        assert again.state == game.state and again.undo_available

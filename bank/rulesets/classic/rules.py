@@ -323,7 +323,7 @@ class ClassicRulesEngine:
         if not k.min_players <= len(cmd.cards) <= k.max_players:
             raise RuleError(
                 f"{k.min_players} to {k.max_players} players",
-                "players",
+                "players range",
                 lo=k.min_players,
                 hi=k.max_players,
             )

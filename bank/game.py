@@ -105,6 +105,10 @@ class Game:
         """Apply a committed transaction and keep the undo group up to date."""
         self.state = apply(self.state, tx.events)
         if tx.command.transparent:
+            if self.state.debtor() is not None and tx.events:
+                # a debt opened by a command undo skips over: its payment cannot be undone,
+                # so neither can what settles it (nor the transaction before)
+                self._undo_events, self._undo_group = [], None
             return
         if isinstance(tx.command, Undo):
             self._undo_events, self._undo_group = [], None

@@ -536,7 +536,8 @@ def test_3_13_bankruptcy_to_the_bank_returns_the_deeds_for_the_auction_series() 
         game.execute(c.PassGo(1))
     with pytest.raises(UndoRefused):
         game.execute(Undo())
-    run(game, AuctionSale(2, 12, 10))  # the series sells them as any auction
+    run(game, c.SeriesSale(2, 12, 10))  # the series sells them as any auction, for good
+    assert game.state.prop(12).owner == 2 and not game.undo_available
     ret = new_game(3, classic={"bankrupt_to_bank": "return"})
     run(ret, Land(1, 1))
     poor(ret, 1, 0)
@@ -614,6 +615,21 @@ def test_3_16_undo_restores_and_skips_over_rolls() -> None:
         game.execute(Undo())
     run(game, c.PlayCard("chance", 16, 1), Undo())  # a card can be undone
     assert balance(game, 1) == 1500
+    assert replayed(game).state == game.state
+
+
+def test_3_16_a_debt_opened_by_a_roll_leaves_nothing_to_undo() -> None:
+    game = new_game()
+    run(game, Land(1, 1), Land(1, 2), c.GoToJail(1))
+    poor(game, 1, 0)
+    run(game, Land(2, 3))  # a transaction before the rolls
+    for dice in ((1, 2), (1, 3), (1, 4)):
+        run(game, c.RollDice(1, dice))  # the third failure charges the fee: a debt of 50
+    assert game.state.player(1).debt == 50 and not game.state.player(1).jailed  # type: ignore[union-attr]
+    run(game, c.Mortgage(1, 1, for_debt=True), c.Mortgage(1, 2, for_debt=True))
+    assert game.state.player(1).debt == 0 and balance(game, 1) == 10  # type: ignore[union-attr]
+    with pytest.raises(UndoRefused):
+        game.execute(Undo())  # A4: the fee was part of the roll
     assert replayed(game).state == game.state
 
 

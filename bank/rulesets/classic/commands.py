@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bank.commands import Command, register_commands
+from bank.commands import AuctionSale, Command, register_commands
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +177,15 @@ class GenericCard(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class SeriesSale(AuctionSale):
+    """A sale of the auction series after a bankruptcy to the bank (§3.13): part of the
+    bankruptcy, so never undone (C13)."""
+
+    name: ClassVar[str] = "series_sale"
+    undoable: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
 class DrawCard(Command):
     """``variants.virtual_decks``: the unit draws the next card of its own shuffled *deck*
     (CLASSIC-READINGS D2). Like a roll, the draw is never undone (E6); the drawn card is then
@@ -220,6 +229,7 @@ register_commands(
     RollDice,
     PlayCard,
     GenericCard,
+    SeriesSale,
     DrawCard,
     TimeUp,
     DeclareBankruptcy,

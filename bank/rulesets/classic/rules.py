@@ -1002,6 +1002,7 @@ _HANDLERS: dict[type[Command], Callable[..., Decision]] = {
     Land: ClassicRulesEngine._land,
     c.Visit: ClassicRulesEngine._visit,
     AuctionSale: ClassicRulesEngine._auction_sale,
+    c.SeriesSale: ClassicRulesEngine._auction_sale,
     c.PassGo: ClassicRulesEngine._pass_go,
     c.GoToJail: ClassicRulesEngine._go_to_jail,
     c.LeaveJail: ClassicRulesEngine._leave_jail,

@@ -153,7 +153,11 @@ def test_4_5_generic_effects_without_a_card_table() -> None:
     run(game, c.GenericCard("chance", 8, 1))
     assert ext(game).jail_cards == ((2, "chest"),) and game.state.player(3).jailed  # type: ignore[union-attr]
     assert balance(game, 1) == 1780
-    for bad in (c.GenericCard("chance", 9, 1), c.GenericCard("chance", 1, 1, ())):
+    for bad in (
+        c.GenericCard("chance", 9, 1),
+        c.GenericCard("chance", 12, 1),
+        c.GenericCard("chance", 1, 1, ()),
+    ):
         with pytest.raises(RuleError):
             game.execute(bad)
     fr = new_game()

@@ -102,6 +102,14 @@ def test_3_2_auction_step_bids_within_cash_and_a_jailed_bidder() -> None:
     assert game.state.prop(5).owner == 2 and balance(game, 2) == 1490
 
 
+def test_3_2_no_auction_of_an_unbought_deed_in_the_computer_games_variant() -> None:
+    game = new_game(variants={"auction_unbought": False})
+    with pytest.raises(RuleError, match="stays unowned"):
+        game.execute(AuctionSale(1, 28, 100))
+    run(game, c.SeriesSale(1, 28, 100))  # the bankruptcy series still sells
+    assert game.state.prop(28).owner == 1
+
+
 def test_3_2_binding_bids_beyond_cash_make_a_debt_to_the_bank() -> None:
     game = new_game(classic={"bids_within_cash": False})
     poor(game, 1, 100)

@@ -51,6 +51,39 @@ EFFECTS: Mapping[str, tuple[str, ...]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class GenericEffect:
+    """A generic card effect of §4.5, for the decks an edition has no table for."""
+
+    number: int
+    key: str
+    #: how many amounts it asks (keypad or the three-button entry)
+    amounts: int
+    fr: str
+    en: str
+    #: a move onto a deed (G9-G11): not offered by the menu (READINGS A17)
+    moves: bool = False
+
+
+#: §4.5: G1-G11, the same for every edition without a card table
+GENERIC_EFFECTS: Mapping[int, GenericEffect] = {
+    e.number: e
+    for e in (
+        GenericEffect(1, "receive", 1, "Recevoir de la banque", "Receive from the bank"),
+        GenericEffect(2, "pay", 1, "Payer la banque", "Pay the bank"),
+        GenericEffect(3, "repairs", 2, "Réparations", "Repairs"),
+        GenericEffect(4, "birthday", 1, "Anniversaire", "Birthday"),
+        GenericEffect(5, "pay_each", 1, "Payer chaque joueur", "Pay each player"),
+        GenericEffect(6, "jail", 0, "Prison", "Go to jail"),
+        GenericEffect(7, "jail_card", 0, "Libéré de prison", "Get out of jail free"),
+        GenericEffect(8, "go", 0, "Départ", "Advance to GO"),
+        GenericEffect(9, "advance", 0, "Aller à un titre", "Go to a deed", moves=True),
+        GenericEffect(10, "advance_double", 0, "Titre, loyer double", "Deed, double rent", True),
+        GenericEffect(11, "utility_ten", 0, "Compagnie, 10 × dés", "Utility, 10 × dice", True),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
 class Deed:
     number: int
     name: str

@@ -32,7 +32,7 @@ from bank.events import (
 from bank.ruleset import Decision, Outcome
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.config import ClassicConfig
-from bank.rulesets.classic.edition import ClassicEdition, classic_edition
+from bank.rulesets.classic.edition import GENERIC_EFFECTS, ClassicEdition, classic_edition
 from bank.rulesets.classic.state import ClassicSet, ClassicState, classic
 from bank.state import Creditor, GameState
 from board_assets import Edition
@@ -414,6 +414,8 @@ class ClassicRulesEngine:
             raise RuleError("the rent was claimed too late", "too late")
 
     def _auction_sale(self, tx: _Tx, cfg: ClassicConfig, cmd: AuctionSale) -> Decision:
+        if not cfg.variants.auction_unbought and not isinstance(cmd, c.SeriesSale):
+            raise RuleError("an unbought deed stays unowned in this game", "no auctions")
         self._player(tx.state, cmd.card)
         self._deed(cmd.number)
         if tx.state.prop(cmd.number).owner is not None:
@@ -847,10 +849,10 @@ class ClassicRulesEngine:
         self._player(tx.state, cmd.card)
         if self.ed.card_table:
             raise RuleError("this edition has its card table", "unknown card")
-        need = {1: 1, 2: 1, 3: 2, 4: 1, 5: 1, 6: 0, 7: 0, 8: 0}.get(cmd.effect)
-        if need is None:
-            raise RuleError(f"no generic effect G{cmd.effect}", "unknown card")
-        if len(cmd.amounts) != need or any(a <= 0 for a in cmd.amounts):
+        effect = GENERIC_EFFECTS.get(cmd.effect)
+        if effect is None or effect.moves:
+            raise RuleError(f"no generic effect G{cmd.effect} from the menu", "unknown card")
+        if len(cmd.amounts) != effect.amounts or any(a <= 0 for a in cmd.amounts):
             raise RuleError("an amount is required", "amount required")
         fine = self._fines_to_pot(cfg)
         drawer = cmd.card

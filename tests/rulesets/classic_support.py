@@ -9,7 +9,8 @@ from bank.commands import Command
 from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.config import ClassicConfig
-from bank.rulesets.classic.rules import ClassicOutcome, ClassicRulesEngine
+from bank.rulesets.classic.outcomes import ClassicOutcome
+from bank.rulesets.classic.rules import ClassicRulesEngine
 from bank.rulesets.classic.state import ClassicState, classic
 from board_assets import load_edition
 from tests.support.fakes import MemoryJournal

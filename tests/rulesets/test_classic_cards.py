@@ -8,6 +8,7 @@ import pytest
 from bank.commands import Land
 from bank.errors import RuleError
 from bank.rulesets.classic import commands as c
+from bank.rulesets.classic import outcomes as o
 
 from .classic_support import balance, balances, ext, new_game, outcome, run
 
@@ -71,11 +72,11 @@ def test_4_every_card_moves_the_money_of_its_table(
     assert game.state.owned_by(1) == ((deed,) if deed else ())
     others = [1490, 1490] if (deck, number) == ("chest", 9) else [1500, 1500]
     assert balances(game)[1:] == others
-    what = outcome(tx).what
-    if (deck, number, choice) in (("chance", 6, 2), ("chest", 13, 1)):
-        assert what == "draw" and outcome(tx).detail[0] == (
-            "chest" if deck == "chance" else "chance"
-        )
+    played = outcome(tx)
+    assert isinstance(played, o.CardPlayed) and (played.deck, played.number) == (deck, number)
+    draws = {("chance", 6, 2): "chest", ("chest", 13, 1): "chance"}
+    assert played.draw == draws.get((deck, number, choice))
+    assert (played.landing is not None) == (deed is not None)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -119,7 +120,9 @@ def test_4_1_landing_after_a_move_pays_rent_and_is_never_too_late() -> None:
     run(game, Land(2, 11))
     run(game, c.RollDice(1, (1, 2)), c.RollDice(2, (1, 2)), c.RollDice(3, (1, 3)))
     tx = run(game, c.PlayCard("chance", 5, 1, passed_go=False))
-    assert outcome(tx).what == "rent" and outcome(tx).amount == 25
+    played = outcome(tx)
+    assert isinstance(played, o.CardPlayed) and isinstance(played.landing, o.RentPaid)
+    assert played.amount == played.landing.amount == 25 and played.landing.owner == 2
     with pytest.raises(RuleError, match="passed GO"):
         game.execute(c.PlayCard("chance", 4, 1))
 
@@ -128,7 +131,9 @@ def test_4_1_a_drawer_short_of_the_price_leaves_the_deed_unbought() -> None:
     game = new_game()
     run(game, c.PayBank(1, 1200))
     tx = run(game, c.PlayCard("chance", 1, 1))
-    assert outcome(tx).what == "short" and game.state.prop(28).owner is None
+    played = outcome(tx)
+    assert isinstance(played, o.CardPlayed) and isinstance(played.landing, o.Short)
+    assert game.state.prop(28).owner is None
     assert balance(game, 1) == 300
 
 

@@ -19,7 +19,8 @@ from bank.commands import Land
 from bank.game import Game, Transaction
 from bank.journal import Journal
 from bank.rulesets.classic import commands as c
-from bank.rulesets.classic.rules import ClassicOutcome, ClassicRulesEngine
+from bank.rulesets.classic.outcomes import ClassicOutcome, Rolled
+from bank.rulesets.classic.rules import ClassicRulesEngine
 from bank.rulesets.classic.statefile import state_file
 from board_assets import load_edition
 from tests.support.fakes import MemoryJournal
@@ -84,7 +85,8 @@ def test_example_02_jail_and_trade(tmp_path: Path) -> None:
     for dice in ((1, 2), (3, 4)):
         game.execute(c.RollDice(2, dice))
         assert game.state.player(2).jailed  # type: ignore[union-attr]
-    game.execute(c.RollDice(2, (5, 6)))  # the third failure: the fee, and out
+    third = game.execute(c.RollDice(2, (5, 6)))  # the third failure: the fee, and out
+    assert third.outcome == Rolled(2, 11, (5, 6), 0, "fee")
     assert game.state.player(2).balance == 1450  # type: ignore[union-attr]
     game.execute(c.Trade(1, 2, deeds_first=(12,), cash=100, cash_from=2))
     assert not game.undo_available  # the interest question is open

@@ -8,8 +8,9 @@ import pytest
 
 from bank.commands import AuctionSale, Land, NewGame, Undo
 from bank.errors import BankError, GameOver, InDebt, NotEnoughMoney, RuleError, UndoRefused
-from bank.game import Game
+from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
+from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.rules import die, interest
 from board_assets import load_edition
@@ -69,9 +70,9 @@ def test_3_1_a_chosen_payment_is_refused_when_short_a_due_one_makes_a_debt() -> 
 def test_3_2_purchase_at_the_printed_price() -> None:
     game = new_game()
     tx = run(game, Land(1, 28))
-    assert outcome(tx).what == "bought" and balance(game, 1) == 1100
+    assert isinstance(outcome(tx), o.Bought) and balance(game, 1) == 1100
     assert game.state.prop(28).owner == 1 and game.state.prop(28).level == 0
-    assert outcome(run(game, Land(1, 27))).detail == (True,)  # the dark blue group is complete
+    assert outcome(run(game, Land(1, 27))) == o.Bought(1, 350, 27, completed_group=True)
 
 
 def test_3_2_first_lap_variant_refuses_purchase_and_bid_before_go() -> None:
@@ -129,7 +130,7 @@ def test_3_3_rent_base_doubled_for_the_whole_group_not_with_a_mortgaged_lot() ->
     assert outcome(run(game, Land(2, 1))).amount == 4
     run(game, c.Mortgage(1, 2))
     assert outcome(run(game, Land(2, 1))).amount == 2  # classic-fr: no double (§1.2)
-    assert outcome(run(game, Land(2, 2))).what == "no_rent"
+    assert outcome(run(game, Land(2, 2))) == o.NoRent(2, 0, 2, "mortgaged")
 
 
 def test_3_3_double_rent_with_a_mortgaged_lot_when_configured() -> None:
@@ -177,12 +178,13 @@ def test_3_3_utilities_from_a_dice_total() -> None:
 def test_3_3_own_deed_and_jailed_owner() -> None:
     game = new_game()
     run(game, Land(1, 1))
-    assert outcome(run(game, Land(1, 1))).what == "own"
+    assert outcome(run(game, Land(1, 1))) == o.Own(1, 0, 1)
     run(game, c.GoToJail(1))
     assert outcome(run(game, Land(2, 1))).amount == 2  # a jailed owner collects
     house = new_game(variants={"jailed_owner_no_rent": True})
     run(house, Land(1, 1), c.GoToJail(1))
-    assert outcome(run(house, Land(2, 1))).what == "no_rent" and balance(house, 2) == 1500
+    assert outcome(run(house, Land(2, 1))) == o.NoRent(2, 0, 1, "owner in jail")
+    assert balance(house, 2) == 1500
 
 
 # ---------------------------------------------------------------- §3.4 claiming rent
@@ -489,10 +491,10 @@ def test_3_12_several_debts_settled_in_the_order_they_arose_and_3_14_the_last_on
         game.execute(Land(1, 1))
     with pytest.raises(RuleError, match="not the debtor"):
         game.execute(c.DeclareBankruptcy(3))
-    assert not outcome(run(game, c.DeclareBankruptcy(2))).detail[2]
+    assert outcome(run(game, c.DeclareBankruptcy(2))) == o.Bankrupt(2, 6, 1, (), False)
     assert not game.state.game_over
     tx = run(game, c.DeclareBankruptcy(3))
-    assert outcome(tx).detail[2] and game.state.game_over
+    assert outcome(tx) == o.Bankrupt(3, 4, 1, (), True) and game.state.game_over
     assert game.state.winner == 1 and game.state.ranking == (1, 3, 2)
     assert ext(game).eliminated == (2, 3)
     with pytest.raises(GameOver):
@@ -535,7 +537,7 @@ def test_3_13_bankruptcy_to_the_bank_returns_the_deeds_for_the_auction_series() 
     poor(game, 1, 0)
     run(game, c.PayBank(1, 500))
     tx = run(game, c.DeclareBankruptcy(1))
-    assert outcome(tx).detail == (None, (1, 2, 12), False)
+    assert outcome(tx) == o.Bankrupt(1, 500, None, (1, 2, 12), False)
     assert all(game.state.prop(n).owner is None for n in (1, 2, 12))
     assert ext(game).mortgaged == () and ext(game).jail_cards == () and ext(game).houses == 32
     p = game.state.player(1)
@@ -550,7 +552,7 @@ def test_3_13_bankruptcy_to_the_bank_returns_the_deeds_for_the_auction_series() 
     run(ret, Land(1, 1))
     poor(ret, 1, 0)
     run(ret, c.PayBank(1, 500))
-    assert outcome(run(ret, c.DeclareBankruptcy(1))).detail == (None, (), False)
+    assert outcome(run(ret, c.DeclareBankruptcy(1))) == o.Bankrupt(1, 500, None, (), False)
 
 
 def test_3_13_a_game_ending_bankruptcy_asks_no_interest_question() -> None:
@@ -600,7 +602,7 @@ def test_3_15_three_doubles_in_a_row_send_to_jail() -> None:
     game = new_game()
     run(game, c.RollDice(1, (2, 2)), c.RollDice(None, (1, 2)), c.RollDice(1, (3, 3)))
     assert ext(game).row == (1, 2)  # an anonymous roll does not break the row
-    run(game, c.RollDice(1, (5, 5)))
+    assert outcome(run(game, c.RollDice(1, (5, 5)))) == o.Rolled(1, 10, (5, 5), 3, "three doubles")
     assert game.state.player(1).jailed and ext(game).last_roll == (1, 5, 5, 3)  # type: ignore[union-attr]
     run(game, c.LeaveJail(1, "double"), c.RollDice(1, (2, 2)), c.RollDice(2, (1, 2)))
     assert ext(game).row is None  # another card's roll breaks it
@@ -677,13 +679,19 @@ def test_3_14_time_limit_ends_the_game_ranked_by_worth() -> None:
         busy.execute(c.TimeUp())
 
 
+def drawn_number(tx: Transaction) -> int:
+    drawn = outcome(tx)
+    assert isinstance(drawn, o.Drawn)
+    return drawn.number
+
+
 def test_4_1_virtual_decks_draw_the_seeded_order_and_skip_a_held_jail_card() -> None:
     game = new_game(classic={"dice_seed": 3}, variants={"virtual_decks": True})
     order = sorted(range(1, 17), key=lambda n: hashlib.sha256(f"3:chance:{n}".encode()).digest())
-    drawn = [outcome(run(game, c.DrawCard("chance"))).number for _ in range(16)]
+    drawn = [drawn_number(run(game, c.DrawCard("chance"))) for _ in range(16)]
     assert drawn == order
     run(game, c.PlayCard("chance", 8, 1))  # the jail card is held: it stays out of the deck
-    again = [outcome(run(game, c.DrawCard("chance"))).number for _ in range(15)]
+    again = [drawn_number(run(game, c.DrawCard("chance"))) for _ in range(15)]
     assert 8 not in again and sorted(again) == [n for n in range(1, 17) if n != 8]
     run(game, Land(1, 1), Undo())  # undo skips over the draws
     skipped = order.index(8) < 15  # card 8 was passed over once in the second round

@@ -2,7 +2,8 @@
 
 What exists: the classic edition schema (:mod:`.edition`), the configuration with every
 **decision** of §3/§6 (:mod:`.config`), the state extension and its event (:mod:`.state`), the
-commands (:mod:`.commands`), the pure rules engine (:mod:`.rules`) and the §8.4 state file
+commands (:mod:`.commands`), the pure rules engine (:mod:`.rules`) with its typed outcomes
+(:mod:`.outcomes`) and the §8.4 state file
 (:mod:`.statefile`). What does not exist yet: the unit's classic mode (§5: keypad, entries,
 menu, sessions, trade panels), its screens and texts, the panels and the tap-script extension
 (§8); building a unit for a classic edition is refused with a message that says so.

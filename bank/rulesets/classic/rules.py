@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from dataclasses import replace
+from typing import Any
 
 from bank.auction import can_pay_bid
 from bank.commands import AuctionSale, Command, Land, NewGame
@@ -29,8 +29,9 @@ from bank.events import (
     PlayerJoined,
     PropertyChanged,
 )
-from bank.ruleset import Decision, Outcome
+from bank.ruleset import Decision
 from bank.rulesets.classic import commands as c
+from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import GENERIC_EFFECTS, ClassicEdition, classic_edition
 from bank.rulesets.classic.state import ClassicSet, ClassicState, classic
@@ -41,19 +42,6 @@ from board_assets import Edition
 HOTEL = 5
 #: how many recent rollers the state keeps for the claim window (§3.4)
 ROLLERS_KEPT = 64
-
-
-@dataclass(frozen=True, slots=True)
-class ClassicOutcome(Outcome):
-    """What a classic command did: *what* names it (``bought``, ``rent``, ``no_rent``...)."""
-
-    kind: ClassVar[str] = "classic"
-    what: str
-    card: int | None = None
-    amount: int = 0
-    number: int | None = None
-    #: what else the unit shows: the dice, the deeds to auction, the deck to draw next...
-    detail: tuple[Any, ...] = ()
 
 
 def die(seed: int, k: int, i: int) -> int:
@@ -149,7 +137,7 @@ class _Tx:
         prop = self.state.prop(number)
         self.emit(PropertyChanged(number, prop.owner, prop.owner, prop.level, level))
 
-    def decision(self, outcome: ClassicOutcome) -> Decision:
+    def decision(self, outcome: o.ClassicOutcome) -> Decision:
         return Decision(tuple(self.events), outcome)
 
 
@@ -348,7 +336,7 @@ class ClassicRulesEngine:
         tx.set("houses", ed.houses)
         tx.set("hotels", ed.hotels)
         tx.set("pot", cfg.variants.free_parking_seed if cfg.variants.free_parking != "off" else 0)
-        return tx.decision(ClassicOutcome("game_started", None, ed.start_balance))
+        return tx.decision(o.Started(None, ed.start_balance))
 
     # ---- landing, purchase, rent, auctions
 
@@ -361,7 +349,7 @@ class ClassicRulesEngine:
 
     def _landing(
         self, tx: _Tx, cfg: ClassicConfig, card: int, number: int, dice: int | None, by_card: bool
-    ) -> ClassicOutcome:
+    ) -> o.ClassicOutcome:
         """The landing of *card* on deed *number*: purchase, rent or nothing (§3.2, §3.3)."""
         deed = self._deed(number)
         state = tx.state
@@ -373,7 +361,7 @@ class ClassicRulesEngine:
             self._first_lap(state, cfg, card)
             if player.balance < deed.price:
                 if by_card:
-                    return ClassicOutcome("short", card, deed.price, number)
+                    return o.Short(card, deed.price, number)
                 raise NotEnoughMoney(
                     f"player {card} cannot pay {deed.price}", "not enough money", price=deed.price
                 )
@@ -381,15 +369,15 @@ class ClassicRulesEngine:
             tx.owner(card, number, 0)
             group = self.ed.group(deed.group)
             whole = all(tx.state.prop(n).owner == card for n in group)
-            return ClassicOutcome("bought", card, deed.price, number, (whole,))
+            return o.Bought(card, deed.price, number, whole)
         if prop.owner == card:
-            return ClassicOutcome("own", card, 0, number)
+            return o.Own(card, 0, number)
         owner = state.player(prop.owner)
         assert owner is not None
         if number in ext.mortgaged:
-            return ClassicOutcome("no_rent", card, 0, number, ("mortgaged",))
+            return o.NoRent(card, 0, number, "mortgaged")
         if owner.jailed and cfg.variants.jailed_owner_no_rent:
-            return ClassicOutcome("no_rent", card, 0, number, ("owner in jail",))
+            return o.NoRent(card, 0, number, "owner in jail")
         if not by_card:
             self._claim_window(ext, cfg, card)
         if deed.kind == "utility" and dice is None:
@@ -400,8 +388,8 @@ class ClassicRulesEngine:
         if dice is not None and not 2 <= dice <= 12:
             raise RuleError(f"a dice total runs 2..12, not {dice}", "dice total", value=dice)
         rent = self.rent(state, number, dice, cfg)
-        tx.must_pay(card, prop.owner, rent, "rent")
-        return ClassicOutcome("rent", card, rent, number, (prop.owner,))
+        owed = tx.must_pay(card, prop.owner, rent, "rent")
+        return o.RentPaid(card, rent, number, prop.owner, owed)
 
     def _claim_window(self, ext: ClassicState, cfg: ClassicConfig, card: int) -> None:
         """§3.4: refuse a claim the unit's own rolls show to be too late."""
@@ -432,7 +420,7 @@ class ClassicRulesEngine:
         else:
             tx.must_pay(cmd.card, None, cmd.price, "auction")
         tx.owner(cmd.card, cmd.number, 0)
-        return tx.decision(ClassicOutcome("sold", cmd.card, cmd.price, cmd.number))
+        return tx.decision(o.AuctionWon(cmd.card, cmd.price, cmd.number))
 
     # ---- GO, jail, taxes, the pot, the bank
 
@@ -446,7 +434,7 @@ class ClassicRulesEngine:
     def _pass_go(self, tx: _Tx, cfg: ClassicConfig, cmd: c.PassGo) -> Decision:
         self._player(tx.state, cmd.card)
         amount = self._salary(tx, cmd.card, cmd.exact and cfg.variants.double_go)
-        return tx.decision(ClassicOutcome("go", cmd.card, amount))
+        return tx.decision(o.Salary(cmd.card, amount))
 
     def _jail(self, tx: _Tx, card: int) -> None:
         tx.emit(JailChanged(card, True))
@@ -461,7 +449,7 @@ class ClassicRulesEngine:
         if p.jailed:
             raise RuleError(f"player {cmd.card} is already in jail", "already in jail")
         self._jail(tx, cmd.card)
-        return tx.decision(ClassicOutcome("jail", cmd.card))
+        return tx.decision(o.Jailed(cmd.card, 0))
 
     def _fines_to_pot(self, cfg: ClassicConfig) -> bool:
         return cfg.variants.free_parking == "taxes_and_fines"
@@ -487,7 +475,7 @@ class ClassicRulesEngine:
         elif cmd.how != "double":
             raise RuleError(f"no way out of jail called {cmd.how!r}", "unknown action")
         self._free(tx, cmd.card)
-        return tx.decision(ClassicOutcome("jail_out", cmd.card, amount, None, (cmd.how,)))
+        return tx.decision(o.LeftJail(cmd.card, amount, cmd.how))
 
     def _drop_jail_card(self, tx: _Tx, card: int, deck: str) -> None:
         cards = list(tx.ext.jail_cards)
@@ -505,7 +493,7 @@ class ClassicRulesEngine:
     def _pay_tax(self, tx: _Tx, cfg: ClassicConfig, cmd: c.PayTax) -> Decision:
         self._player(tx.state, cmd.card)
         amount = self._tax(tx, cfg, cmd.card, cmd.position)
-        return tx.decision(ClassicOutcome("tax", cmd.card, amount, None, (cmd.position,)))
+        return tx.decision(o.TaxPaid(cmd.card, amount, cmd.position))
 
     def _amount(self, amount: int) -> None:
         if amount <= 0:
@@ -515,13 +503,13 @@ class ClassicRulesEngine:
         self._player(tx.state, cmd.card)
         self._amount(cmd.amount)
         tx.must_pay(cmd.card, None, cmd.amount, "fine", pot=self._fines_to_pot(cfg))
-        return tx.decision(ClassicOutcome("paid", cmd.card, cmd.amount))
+        return tx.decision(o.PaidBank(cmd.card, cmd.amount))
 
     def _receive_bank(self, tx: _Tx, cfg: ClassicConfig, cmd: c.ReceiveBank) -> Decision:
         self._player(tx.state, cmd.card)
         self._amount(cmd.amount)
         tx.move(None, cmd.card, cmd.amount, "bank")
-        return tx.decision(ClassicOutcome("received", cmd.card, cmd.amount))
+        return tx.decision(o.Received(cmd.card, cmd.amount))
 
     def _collect_pot(self, tx: _Tx, cfg: ClassicConfig, cmd: c.CollectPot) -> Decision:
         self._player(tx.state, cmd.card)
@@ -530,7 +518,7 @@ class ClassicRulesEngine:
         pot = tx.ext.pot
         tx.move(None, cmd.card, pot, "pot")
         tx.set("pot", cfg.variants.free_parking_seed)
-        return tx.decision(ClassicOutcome("pot", cmd.card, pot))
+        return tx.decision(o.PotCollected(cmd.card, pot))
 
     # ---- buildings and mortgages
 
@@ -574,8 +562,7 @@ class ClassicRulesEngine:
         else:
             tx.set("houses", ext.houses - 1)
             tx.level(cmd.number, level + 1)
-        what = "hotel" if hotel else "house"
-        return tx.decision(ClassicOutcome("built", cmd.card, deed.house, cmd.number, (what,)))
+        return tx.decision(o.Built(cmd.card, deed.house, cmd.number, hotel))
 
     def _sell(self, tx: _Tx, cfg: ClassicConfig, cmd: c.SellBuilding) -> Decision:
         state = tx.state
@@ -599,9 +586,7 @@ class ClassicRulesEngine:
                 if lot:
                     tx.level(n, 0)
             tx.move(None, cmd.card, refund, "building sold")
-            return tx.decision(
-                ClassicOutcome("building_sold", cmd.card, refund, cmd.number, ("group",))
-            )
+            return tx.decision(o.BuildingSold(cmd.card, refund, cmd.number, True))
         mine = self.steps(level, cfg)
         if any(self.steps(state.prop(n).level, cfg) > mine for n in group):
             raise RuleError("sell evenly: another lot has more buildings", "sell evenly")
@@ -616,7 +601,7 @@ class ClassicRulesEngine:
             tx.set("houses", ext.houses + 1)
             tx.level(cmd.number, level - 1)
         tx.move(None, cmd.card, half, "building sold")
-        return tx.decision(ClassicOutcome("building_sold", cmd.card, half, cmd.number))
+        return tx.decision(o.BuildingSold(cmd.card, half, cmd.number, False))
 
     def _mortgage(self, tx: _Tx, cfg: ClassicConfig, cmd: c.Mortgage) -> Decision:
         state = tx.state
@@ -631,12 +616,12 @@ class ClassicRulesEngine:
                 raise NotEnoughMoney(f"player {cmd.card} cannot pay {cost}", "not enough money")
             tx.move(cmd.card, None, cost, "lift")
             tx.set("mortgaged", tuple(n for n in ext.mortgaged if n != cmd.number))
-            return tx.decision(ClassicOutcome("lifted", cmd.card, cost, cmd.number))
+            return tx.decision(o.Lifted(cmd.card, cost, cmd.number))
         if any(state.prop(n).level for n in self.ed.group(deed.group)):
             raise RuleError("a lot of the group carries buildings", "buildings on group")
         tx.set("mortgaged", tuple(sorted((*ext.mortgaged, cmd.number))))
         tx.move(None, cmd.card, deed.mortgage, "mortgage")
-        return tx.decision(ClassicOutcome("mortgaged", cmd.card, deed.mortgage, cmd.number))
+        return tx.decision(o.Mortgaged(cmd.card, deed.mortgage, cmd.number))
 
     # ---- trades and the interest question
 
@@ -683,7 +668,7 @@ class ClassicRulesEngine:
         received = sorted(n for n in given if n in ext.mortgaged)
         if received:
             tx.set("interest_due", (*tx.ext.interest_due, *received))
-        return tx.decision(ClassicOutcome("traded", a, cmd.cash, None, (b, tuple(received))))
+        return tx.decision(o.Traded(a, cmd.cash, b, tuple(received)))
 
     def _interest(self, tx: _Tx, cfg: ClassicConfig, cmd: c.AnswerInterest) -> Decision:
         ext = tx.ext
@@ -698,8 +683,7 @@ class ClassicRulesEngine:
             amount += deed.mortgage
             tx.set("mortgaged", tuple(n for n in ext.mortgaged if n != cmd.number))
         tx.must_pay(owner, None, amount, "interest")
-        what = "lifted" if cmd.lift else "kept"
-        return tx.decision(ClassicOutcome("interest", owner, amount, cmd.number, (what,)))
+        return tx.decision(o.InterestAnswered(owner, amount, cmd.number, cmd.lift))
 
     # ---- the unit's dice
 
@@ -719,7 +703,7 @@ class ClassicRulesEngine:
         card = cmd.card
         double = d1 == d2
         doubles = 0
-        detail: list[Any] = [d1, d2]
+        effect = ""
         if card is None:
             pass
         elif cmd.pick:
@@ -731,28 +715,28 @@ class ClassicRulesEngine:
                 tx.set("row", None)
                 if double:
                     self._free(tx, card)
-                    detail.append("freed")
+                    effect = "freed"
                 else:
                     tries = ext.tries(card) + 1
                     if tries >= self.ed.jail_tries:
                         self._free(tx, card)
                         tx.must_pay(card, None, self.ed.jail_fee, "jail", self._fines_to_pot(cfg))
-                        detail.append("fee")
+                        effect = "fee"
                     else:
                         others = tuple(t for t in ext.jail_tries if t[0] != card)
                         tx.set("jail_tries", (*others, (card, tries)))
-                        detail.append(f"try {tries}")
+                        effect = f"try {tries}"
             else:
                 row = ext.row
                 doubles = (row[1] + 1 if row and row[0] == card else 1) if double else 0
                 if doubles >= 3:
                     self._jail(tx, card)
                     tx.set("row", None)
-                    detail.append("three doubles")
+                    effect = "three doubles"
                 else:
                     tx.set("row", (card, doubles) if doubles else None)
         tx.set("last_roll", (card, d1, d2, doubles))
-        return tx.decision(ClassicOutcome("dice", card, d1 + d2, None, tuple(detail)))
+        return tx.decision(o.Rolled(card, d1 + d2, (d1, d2), doubles, effect))
 
     # ---- Chance and Community Chest (§4)
 
@@ -767,15 +751,17 @@ class ClassicRulesEngine:
         spaces = self.ed.spaces(cmd.deck.upper())
         drawer = cmd.card
         fine = self._fines_to_pot(cfg)
-        outcome = ClassicOutcome("card_done", drawer, 0, None, (cmd.deck, cmd.number))
+        amount = 0
+        landing: o.ClassicOutcome | None = None
+        draw: str | None = None
         if effect == "advance":
             dest = self.ed.deed(args["deed"]).position
             if args["salary"]:
                 self._maybe_salary(tx, cfg, drawer, [dest < s for s in spaces], cmd.passed_go)
-            landed = self._landing(tx, cfg, drawer, args["deed"], None, by_card=True)
-            outcome = replace(landed, detail=(*landed.detail, cmd.deck, cmd.number))
+            landing = self._landing(tx, cfg, drawer, args["deed"], None, by_card=True)
         elif effect == "go":
-            self._salary(tx, drawer, cfg.variants.double_go and cfg.variants.double_go_cards)
+            double = cfg.variants.double_go and cfg.variants.double_go_cards
+            amount = self._salary(tx, drawer, double)
         elif effect in ("back", "nearest_station"):
             if effect == "back":
                 targets = [(s - args["spaces"]) % len(self.ed.ring) for s in spaces]
@@ -787,12 +773,11 @@ class ClassicRulesEngine:
             target = targets[cmd.choice]
             space = self.ed.ring[target]
             if space == "TAX":
-                self._tax(tx, cfg, drawer, target)
+                amount = self._tax(tx, cfg, drawer, target)
             elif space.startswith("P"):
-                landed = self._landing(tx, cfg, drawer, int(space[1:]), None, by_card=True)
-                outcome = replace(landed, detail=(*landed.detail, cmd.deck, cmd.number))
+                landing = self._landing(tx, cfg, drawer, int(space[1:]), None, by_card=True)
             elif space in ("CHANCE", "CHEST"):
-                outcome = ClassicOutcome("draw", drawer, 0, None, (space.lower(),))
+                draw = space.lower()
         elif effect == "jail":
             if not tx.state.player(drawer).jailed:  # type: ignore[union-attr]
                 self._jail(tx, drawer)
@@ -803,21 +788,26 @@ class ClassicRulesEngine:
         elif effect == "repairs":
             amount = self._repairs(tx.state, drawer, args["house"], args["hotel"])
             tx.must_pay(drawer, None, amount, "repairs", pot=fine)
-            outcome = replace(outcome, amount=amount)
         elif effect == "pay":
-            tx.must_pay(drawer, None, args["amount"], "card", pot=fine)
+            amount = args["amount"]
+            tx.must_pay(drawer, None, amount, "card", pot=fine)
         elif effect == "receive":
-            tx.move(None, drawer, args["amount"], "card")
+            amount = args["amount"]
+            tx.move(None, drawer, amount, "card")
         elif effect == "birthday":
-            self._from_each(tx, drawer, args["amount"])
+            amount = args["amount"]
+            self._from_each(tx, drawer, amount)
         elif effect == "pay_or_draw":
             if cmd.choice not in (0, 1):
                 raise RuleError("pay or draw a Chance", "choose", options=2)
             if cmd.choice == 0:
-                tx.must_pay(drawer, None, args["amount"], "card", pot=fine)
+                amount = args["amount"]
+                tx.must_pay(drawer, None, amount, "card", pot=fine)
             else:
-                outcome = ClassicOutcome("draw", drawer, 0, None, ("chance",))
-        return tx.decision(outcome)
+                draw = "chance"
+        if landing is not None:
+            amount = landing.amount
+        return tx.decision(o.CardPlayed(drawer, amount, cmd.deck, cmd.number, landing, draw))
 
     def _maybe_salary(
         self, tx: _Tx, cfg: ClassicConfig, card: int, passes: list[bool], answer: bool | None
@@ -879,7 +869,7 @@ class ClassicRulesEngine:
             amount = self._salary(
                 tx, drawer, cfg.variants.double_go and cfg.variants.double_go_cards
             )
-        return tx.decision(ClassicOutcome("card_done", drawer, amount, None, (f"G{cmd.effect}",)))
+        return tx.decision(o.GenericPlayed(drawer, amount, cmd.effect))
 
     def deck_order(self, seed: int, deck: str) -> tuple[int, ...]:
         """The shuffled order of a virtual deck (CLASSIC-READINGS D2)."""
@@ -905,13 +895,13 @@ class ClassicRulesEngine:
                 break
         others = tuple(d for d in tx.ext.draws if d[0] != cmd.deck)
         tx.set("draws", (*others, (cmd.deck, drawn)))
-        return tx.decision(ClassicOutcome("drawn", None, 0, number, (cmd.deck,)))
+        return tx.decision(o.Drawn(None, 0, cmd.deck, number))
 
     def _time_up(self, tx: _Tx, cfg: ClassicConfig, cmd: c.TimeUp) -> Decision:
         if not cfg.variants.time_limit_minutes:
             raise RuleError("this game has no time limit", "no time limit")
         self._end(tx, cfg, force=True)
-        return tx.decision(ClassicOutcome("game_over", tx.state.winner))
+        return tx.decision(o.TimeOver(tx.state.winner, 0))
 
     # ---- bankruptcy and the end (§3.13, §3.14)
 
@@ -978,9 +968,7 @@ class ClassicRulesEngine:
             tx.set("interest_due", (*tx.ext.interest_due, *sorted(received)))
         if ended:
             auction = ()
-        return tx.decision(
-            ClassicOutcome("bankrupt", cmd.card, debtor.debt, None, (creditor, auction, ended))
-        )
+        return tx.decision(o.Bankrupt(cmd.card, debtor.debt, creditor, auction, ended))
 
     def _end(self, tx: _Tx, cfg: ClassicConfig, force: bool = False) -> bool:
         """End the game when it is over (§3.14): the ranking by worth, then the bankrupt."""

@@ -2,8 +2,9 @@
 
 The scripts (``classic_examples/*.tap``, copied from ``classic/`` beside the spec) need the
 unit's classic mode, which is not built yet; here the same sequence of gestures is given to
-the engine as the commands the unit will send, and the §8.4 state file the engine gives must equal the example's state file, key
-for key (money, owners, houses, mortgages, the dice, the recorded configuration).
+the engine as the commands the unit will send, and the §8.4 state file the engine gives must
+equal the example's state file, key for key (money, owners, houses, mortgages, the dice, the
+recorded configuration).
 """
 
 from __future__ import annotations

@@ -138,6 +138,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--data-dir", type=Path)
     p.add_argument("--state", help="write the final state here (- for stdout)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="a classic edition's dice seed for a new game (default 0); --set "
+        "classic.KEY=VALUE and variants.KEY=VALUE choose its decisions and house rules",
+    )
 
     for name, helptext in (
         ("tap", "tap a card on the running daemon: bank:N, bank:car, prop:N, event:N, uid:HEX"),

@@ -28,7 +28,7 @@ from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
 from bank.script import Action, parse_script, run_script
-from bank.settings import Settings, load_settings
+from bank.settings import Settings, load_settings, parse_override
 from bank.unit.io import (
     ButtonPressed,
     ButtonReleased,
@@ -523,18 +523,30 @@ def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
-    """``ultibank script FILE``: the SCRIPTS.md contract."""
-    extra = load_settings(args.config, args.overrides) if (args.config or args.overrides) else None
+    """``ultibank script FILE``: the SCRIPTS.md contract (and CLASSIC.md §8.1)."""
+    # --set classic.KEY=V and variants.KEY=V are the classic ruleset's (checked by it)
+    sets: list[tuple[str, str, Any]] = []
+    overrides: list[str] = []
+    for text in args.overrides:
+        table, key, value = parse_override(text)
+        if table in ("classic", "variants"):
+            sets.append((table, key, value))
+        else:
+            overrides.append(text)
+    extra = load_settings(args.config, overrides) if (args.config or overrides) else None
     edition = args.edition
     if edition is None and extra is not None and "game.edition" in extra.given:
         edition = extra.edition  # --set game.edition=... or the config file's [game] edition
+    # the [rules] table is read by the ruleset of the edition the script runs (known there)
     return run_script(
         args.file,
         edition=edition,
         data_dir=args.data_dir,
         state_out=args.state,
-        rules=extra.rules() if extra else None,
         config=extra.unit() if extra else None,
+        seed=getattr(args, "seed", None),
+        ruleset_sets=sets,
+        rules_table=dict(extra.raw["rules"]) if extra else None,
     )
 
 

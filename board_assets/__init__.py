@@ -188,7 +188,18 @@ class Edition:
 
     @property
     def card_counts(self) -> dict[str, int]:
-        """How many cards of each kind the game has: one bank card per player seat."""
+        """How many cards of each kind the game has: one bank card per player seat.
+
+        A classic edition has title deeds and 16 + 16 Chance and Community Chest tags
+        (CLASSIC.md §1.3) instead of properties and event cards.
+        """
+        if self.ruleset == "classic":
+            return {
+                "bank": self.constants.max_players,
+                "deed": len(self.properties),
+                "chance": 16,
+                "chest": 16,
+            }
         return {
             "bank": self.constants.max_players,
             "prop": len(self.properties),

@@ -67,6 +67,9 @@ class RulesetSpec:
     schema: Callable[[Mapping[str, Any]], None]
     #: the empty state extension of a new game (None: the ruleset keeps nothing of its own)
     empty_state: Callable[[], StateExtension] | None = None
+    #: ``state_file(rules, state, undo_available)``: the tap scripts' state file of a game of
+    #: this ruleset (None: the core's, SCRIPTS.md)
+    state_file: Callable[[Any, Any, bool], dict[str, Any]] | None = None
 
 
 _SPECS: dict[str, RulesetSpec] = {}

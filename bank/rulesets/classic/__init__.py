@@ -31,11 +31,16 @@ def _rules(edition: Edition, config: Any) -> ClassicRulesEngine:
 
 
 def _unit(game: Any, config: Any) -> object:
-    raise BankError(
-        f"edition {game.edition.id!r} uses the classic rules, whose unit is not built yet: "
-        "only the rules engine exists (docs/classic.md)",
-        "no classic unit",
-    )
+    # imported here: the unit imports the game, which imports this registry
+    from bank.rulesets.classic.unit import ClassicUnit
+
+    return ClassicUnit(game, config)
+
+
+def _state_file(rules: Any, state: Any, undo_available: bool) -> dict[str, Any]:
+    from bank.rulesets.classic.statefile import state_file
+
+    return state_file(rules, state, undo_available)
 
 
 RULESET = RulesetSpec(
@@ -45,4 +50,5 @@ RULESET = RulesetSpec(
     config=ClassicConfig.from_mapping,
     schema=check_edition,
     empty_state=ClassicState,
+    state_file=_state_file,
 )

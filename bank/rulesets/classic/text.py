@@ -1,0 +1,177 @@
+"""The classic unit's own LCD texts in French and English (CLASSIC.md §5): the deed check,
+landings, the number entries, the menu, sessions, the trade, the interest question, the dice,
+Chance and Community Chest, the info screens.
+
+Registered with the shared catalogue (:func:`bank.unit.text.register_messages`) when the classic
+unit is imported; lines are kept to the LCD's 20 cells. Imports :mod:`bank.unit.text`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bank.unit.text import register_messages
+
+#: message id -> language -> template
+MESSAGES: Mapping[str, Mapping[str, str]] = {
+    "c.idle.1": {"fr": "Banque Monopoly", "en": "Monopoly bank"},
+    "c.idle.2": {"fr": "Touchez une carte", "en": "Tap a card"},
+    "c.balance.2": {"fr": "{money} · {cards} carte(s)", "en": "{money} · {cards} card(s)"},
+    # the deed check and landings
+    "c.deed.price": {"fr": "Prix {money}", "en": "Price {money}"},
+    "c.deed.rent": {"fr": "{owner} loyer {money}", "en": "{owner} rent {money}"},
+    "c.deed.utility": {"fr": "{owner} ×{mult} dés", "en": "{owner} ×{mult} dice"},
+    "c.deed.mortgaged": {"fr": "{owner} hypothéqué", "en": "{owner} mortgaged"},
+    "c.bought": {"fr": "Achat {money}", "en": "Bought {money}"},
+    "c.group": {"fr": "Groupe complet !", "en": "Group complete!"},
+    "c.short": {"fr": "Pas assez : M enchère", "en": "Short: M = auction"},
+    "c.first_lap": {"fr": "1er tour : pas d'achat", "en": "1st lap: no buying"},
+    "c.rent.1": {"fr": "{payer} paie {amount}", "en": "{payer} pays {amount}"},
+    "c.rent.2": {"fr": "à {owner}", "en": "to {owner}"},
+    "c.no_rent": {"fr": "Hypothéqué : pas de loyer", "en": "Mortgaged: no rent"},
+    "c.no_rent.jail": {"fr": "Proprio en prison", "en": "Owner in jail"},
+    "c.own": {"fr": "Chez vous", "en": "Your own deed"},
+    "c.late": {"fr": "Trop tard", "en": "Too late"},
+    # entries
+    "c.entry.amount": {"fr": "Montant ?", "en": "Amount?"},
+    "c.entry.value": {"fr": "{value}  ✓ {step}", "en": "{value}  ✓ {step}"},
+    "c.entry.ok": {"fr": "valider", "en": "confirm"},
+    "c.pick.dice": {"fr": "Total des dés ?", "en": "Dice total?"},
+    "c.pick.last": {"fr": "{n} (dernier lancer)", "en": "{n} (last roll)"},
+    "c.pick.roll": {"fr": "lancer", "en": "roll"},
+    "c.pick.deck": {"fr": "Quel paquet ?", "en": "Which deck?"},
+    "c.pick.number": {"fr": "Numéro de carte ?", "en": "Card number?"},
+    "c.pick.choice": {"fr": "Quel choix ?", "en": "Which option?"},
+    "c.pick.passed_go": {"fr": "Passé par Départ ?", "en": "Passed GO?"},
+    "c.pick.yes": {"fr": "oui", "en": "yes"},
+    "c.pick.no": {"fr": "non", "en": "no"},
+    "c.pick.option": {"fr": "choix {n}", "en": "option {n}"},
+    # the menu
+    "c.menu.tap": {"fr": "M suivant · carte", "en": "M next · card"},
+    "c.menu.1": {"fr": "Départ +{amount}", "en": "GO +{amount}"},
+    "c.menu.1.double": {"fr": "Arrêt sur Départ +{amount}", "en": "On GO +{amount}"},
+    "c.menu.2": {"fr": "Prison", "en": "Jail"},
+    "c.menu.3": {"fr": "{name} −{amount}", "en": "{name} −{amount}"},
+    "c.menu.5": {"fr": "Payer la banque", "en": "Pay the bank"},
+    "c.menu.6": {"fr": "Recevoir de la banque", "en": "From the bank"},
+    "c.menu.7": {"fr": "Construire", "en": "Build"},
+    "c.menu.8": {"fr": "Vendre", "en": "Sell"},
+    "c.menu.9": {"fr": "Hypothèque", "en": "Mortgage"},
+    "c.menu.10": {"fr": "Échange", "en": "Trade"},
+    "c.menu.11": {"fr": "Dés", "en": "Dice"},
+    "c.menu.12": {"fr": "Carte", "en": "Card"},
+    "c.menu.13": {"fr": "Parc gratuit", "en": "Free Parking"},
+    "c.menu.16": {"fr": "Faillite", "en": "Bankruptcy"},
+    "c.menu.ok": {"fr": "✓ puis carte", "en": "✓ then card"},
+    # results of the menu
+    "c.go": {"fr": "{token} +{amount}", "en": "{token} +{amount}"},
+    "c.jail.in": {"fr": "{token} en prison", "en": "{token} to jail"},
+    "c.jail.choice.1": {"fr": "{token} en prison", "en": "{token} in jail"},
+    "c.jail.choice.2": {"fr": "✓{fee} M carte X double", "en": "✓{fee} M card X double"},
+    "c.jail.out": {"fr": "{token} libéré", "en": "{token} is free"},
+    "c.tax": {"fr": "{token} paie {amount}", "en": "{token} pays {amount}"},
+    "c.paid": {"fr": "{token} −{amount}", "en": "{token} −{amount}"},
+    "c.received": {"fr": "{token} +{amount}", "en": "{token} +{amount}"},
+    "c.pot": {"fr": "{token} +{amount} (parc)", "en": "{token} +{amount} (pot)"},
+    # sessions
+    "c.session.build": {"fr": "Construire :", "en": "Build:"},
+    "c.session.sell": {"fr": "Vendre :", "en": "Sell:"},
+    "c.session.mortgage": {"fr": "Hypothèque :", "en": "Mortgage:"},
+    "c.session.tap": {"fr": "touchez un titre", "en": "tap a deed"},
+    "c.built.house": {"fr": "Maison {n} −{amount}", "en": "House {n} −{amount}"},
+    "c.built.hotel": {"fr": "Hôtel −{amount}", "en": "Hotel −{amount}"},
+    "c.sold": {"fr": "Vendu +{amount}", "en": "Sold +{amount}"},
+    "c.mortgaged": {"fr": "Hypothèque +{amount}", "en": "Mortgaged +{amount}"},
+    "c.lifted": {"fr": "Levée −{amount}", "en": "Lifted −{amount}"},
+    # the trade
+    "c.trade.first": {"fr": "Échange : joueur 1", "en": "Trade: player 1"},
+    "c.trade.second": {"fr": "Échange : joueur 2", "en": "Trade: player 2"},
+    "c.trade.deeds": {"fr": "Titres", "en": "Deeds"},
+    "c.trade.cash": {"fr": "Argent", "en": "Cash"},
+    "c.trade.cards": {"fr": "Cartes prison", "en": "Jail cards"},
+    "c.trade.summary": {"fr": "Résumé", "en": "Summary"},
+    "c.trade.deeds.2": {"fr": "{a}:{da} {b}:{db}", "en": "{a}:{da} {b}:{db}"},
+    "c.trade.cash.2": {"fr": "{amount} par {token}", "en": "{amount} from {token}"},
+    "c.trade.cash.who": {"fr": "{amount} : qui paie ?", "en": "{amount}: who pays?"},
+    "c.trade.cards.2": {"fr": "{a}:{ca} {b}:{cb}", "en": "{a}:{ca} {b}:{cb}"},
+    "c.trade.offer.1": {"fr": "{token} accepte ?", "en": "{token} accepts?"},
+    "c.trade.offer.2": {"fr": "✓ ou sa carte · X", "en": "✓ or card · X"},
+    "c.traded": {"fr": "Échange fait", "en": "Trade done"},
+    "c.trade_refused": {"fr": "Échange refusé", "en": "Trade refused"},
+    "c.none": {"fr": "rien", "en": "none"},
+    # the interest question
+    "c.interest.1": {"fr": "Titre {n} hypothéqué", "en": "Deed {n} mortgaged"},
+    "c.interest.2": {
+        "fr": "✓ garder {keep} · M lever {lift}",
+        "en": "✓ keep {keep} · M lift {lift}",
+    },
+    "c.interest.kept": {"fr": "Gardé −{amount}", "en": "Kept −{amount}"},
+    # dice
+    "c.dice.1": {"fr": "{token} : {a} + {b} = {total}", "en": "{token}: {a} + {b} = {total}"},
+    "c.dice.anon": {"fr": "{a} + {b} = {total}", "en": "{a} + {b} = {total}"},
+    "c.dice.double": {"fr": "double", "en": "double"},
+    "c.dice.three": {"fr": "3 doubles : prison", "en": "3 doubles: jail"},
+    "c.dice.freed": {"fr": "Double : libéré", "en": "Double: free"},
+    "c.dice.try": {"fr": "Pas de double ({n}/{of})", "en": "No double ({n}/{of})"},
+    "c.dice.fee": {"fr": "{n}e essai : payez {fee}", "en": "Try {n}: pay {fee}"},
+    # cards
+    "c.card.who": {"fr": "Qui a tiré ?", "en": "Who drew it?"},
+    "c.card.done": {"fr": "{token} : fait", "en": "{token}: done"},
+    "c.card.amount": {"fr": "{token} {sign}{amount}", "en": "{token} {sign}{amount}"},
+    "c.card.draw": {"fr": "Tirez : {deck}", "en": "Draw: {deck}"},
+    "c.card.holder": {"fr": "Tenue par {token}", "en": "Held by {token}"},
+    # debts and bankruptcy
+    "c.debt.1": {"fr": "{token} doit {amount}", "en": "{token} owes {amount}"},
+    "c.debt.2": {"fr": "à {creditor}", "en": "to {creditor}"},
+    "c.debt.bank": {"fr": "la banque", "en": "the bank"},
+    "c.bankrupt": {"fr": "Faillite : {token}", "en": "Bankrupt: {token}"},
+    # info screens
+    "c.info.turn": {"fr": "Dernier lancer", "en": "Last roll"},
+    "c.info.cash": {"fr": "Argent", "en": "Cash"},
+    "c.info.deeds": {"fr": "Titres de {token}", "en": "{token}'s deeds"},
+    "c.info.scores": {"fr": "Classement", "en": "Ranking"},
+    "c.info.nobody": {"fr": "Aucun lancer", "en": "No roll yet"},
+    "c.info.none": {"fr": "aucun", "en": "none"},
+    # refusals
+    "c.err.need_bank": {"fr": "Carte banque svp", "en": "Tap a bank card"},
+    "c.err.need_deed": {"fr": "Titre svp", "en": "Tap a deed"},
+    "c.err.no_item": {"fr": "Pas de choix {n}", "en": "No item {n}"},
+    "c.err.zero": {"fr": "Montant requis", "en": "Amount needed"},
+    "c.err.interest": {"fr": "Répondez d'abord", "en": "Answer first"},
+    "c.err.bids": {"fr": "Enchère en cours", "en": "Auction running"},
+}
+
+#: French wording of the classic rules' refusals, by reason key
+SHORTS_FR: Mapping[str, str] = {
+    "already in jail": "Déjà en prison",
+    "amount required": "Montant requis",
+    "build evenly": "Construire également",
+    "buildings on group": "Bâtiments du groupe",
+    "card held": "Carte déjà tenue",
+    "cash payer": "Qui paie ?",
+    "deed twice": "Titre deux fois",
+    "dice total needed": "Total des dés ?",
+    "empty trade": "Échange vide",
+    "first lap": "1er tour",
+    "group incomplete": "Groupe incomplet",
+    "group mortgaged": "Groupe hypothéqué",
+    "hotel already": "Déjà un hôtel",
+    "interest first": "Répondez d'abord",
+    "no auctions": "Pas d'enchères",
+    "no building": "Pas de bâtiment",
+    "no hotel left": "Plus d'hôtel",
+    "no house left": "Plus de maison",
+    "no houses here": "Pas de maison ici",
+    "no jail card": "Pas de carte prison",
+    "no pot": "Pas de parc gratuit",
+    "no question": "Pas de question",
+    "not the debtor": "Pas le débiteur",
+    "not your property": "Pas à ce joueur",
+    "same player": "Même joueur",
+    "sell evenly": "Vendre également",
+    "sell group": "Vendre le groupe",
+    "too late": "Trop tard",
+    "eliminated": "Éliminé",
+}
+
+register_messages(MESSAGES)

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from bank import rulesets
-from bank.cli import main
 from bank.rulesets.classic.edition import classic_edition
 from board_assets import EDITIONS_DIR, EditionError, load_edition, load_edition_file
 
@@ -139,20 +138,6 @@ def test_a_malformed_classic_file_is_refused_naming_file_and_field(
 ) -> None:
     with pytest.raises(EditionError, match=rf"^maison\.toml: {field}"):
         load_edition_file(_edited(tmp_path, old, new))
-
-
-def test_a_classic_edition_is_not_playable_yet_and_says_so(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    script = tmp_path / "game.tap"
-    script.write_text("tap bank:1\ntap bank:2\npress ok\n", encoding="utf-8")
-    argv = ["script", str(script), "--edition", "classic-fr", "--data-dir", str(tmp_path / "d")]
-    assert main(argv) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == [
-        "ultibank: edition 'classic-fr' uses the classic rules, whose unit is not built yet: "
-        "only the rules engine exists (docs/classic.md)"
-    ]
 
 
 def test_only_the_files_own_ruleset_may_have_its_table(tmp_path: Path) -> None:

@@ -209,7 +209,7 @@ class ClassicScreens(Screens):
     # ------------------------------------------------------------ menu
 
     def menu(self, item: int, text: str, hint: str) -> Screen:
-        return self.screen("menu", f"{item}. {text}", hint, number=item)
+        return self.screen("menu", text, hint, number=item)
 
     def result(self, name: str, state: GameState, card: int, key: str, **fields: object) -> Screen:
         """A menu result about one player: ``go``, ``jail``, ``tax``, ``pot`` ..."""

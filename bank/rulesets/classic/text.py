@@ -49,11 +49,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     # the menu
     "c.menu.tap": {"fr": "M suivant · carte", "en": "M next · card"},
     "c.menu.1": {"fr": "Départ +{amount}", "en": "GO +{amount}"},
-    "c.menu.1.double": {"fr": "Arrêt sur Départ +{amount}", "en": "On GO +{amount}"},
+    "c.menu.1.double": {"fr": "Pile sur Départ +{amount}", "en": "Exactly GO +{amount}"},
     "c.menu.2": {"fr": "Prison", "en": "Jail"},
-    "c.menu.3": {"fr": "{name} −{amount}", "en": "{name} −{amount}"},
+    "c.menu.3": {"fr": "−{amount} · carte", "en": "−{amount} · card"},
     "c.menu.5": {"fr": "Payer la banque", "en": "Pay the bank"},
-    "c.menu.6": {"fr": "Recevoir de la banque", "en": "From the bank"},
+    "c.menu.6": {"fr": "Recevoir banque", "en": "From the bank"},
     "c.menu.7": {"fr": "Construire", "en": "Build"},
     "c.menu.8": {"fr": "Vendre", "en": "Sell"},
     "c.menu.9": {"fr": "Hypothèque", "en": "Mortgage"},
@@ -102,8 +102,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     # the interest question
     "c.interest.1": {"fr": "Titre {n} hypothéqué", "en": "Deed {n} mortgaged"},
     "c.interest.2": {
-        "fr": "✓ garder {keep} · M lever {lift}",
-        "en": "✓ keep {keep} · M lift {lift}",
+        "fr": "✓garder {keep} M lever {lift}",
+        "en": "✓keep {keep} · M lift {lift}",
     },
     "c.interest.kept": {"fr": "Gardé −{amount}", "en": "Kept −{amount}"},
     # dice

@@ -238,9 +238,15 @@ class ClassicUnit(UnitShell):
     # ------------------------------------------------------------ state-held steps
 
     def _sync(self) -> None:
+        before = self.step
         super()._sync()
         if not self.is_on or isinstance(self.step, Finished):
             return
+        if isinstance(self.step, Settling) and isinstance(
+            before, Menu | Session | Trading | Offer | Entry | Bankruptcy
+        ):
+            # raising money for the debt (§5.3): the debtor's menu, session or trade goes on
+            self.step = before
         due = classic(self._state).interest_due if self._state.started else ()
         if due:
             self.step = Interest(due[0])
@@ -780,20 +786,23 @@ class ClassicUnit(UnitShell):
         self._show(self._menu_screen(self.step))
 
     def _menu_screen(self, menu: Menu) -> Screen:
+        """The item's icon text on line 1 (its number in the model), the next step on line 2."""
         say, ed = self.screens.say, self._rules.ed
         item = menu.item
+        hint = say("c.menu.ok") if item in (12, 16) else say("c.menu.tap")
         if item == 1:
             salary = ed.go_salary * (2 if menu.exact else 1)
             text = say("c.menu.1.double" if menu.exact else "c.menu.1", amount=salary)
         elif item in (3, 4):
             tax = ed.taxes[item - 3]
-            text = say("c.menu.3", name=tax.name, amount=tax.amount)
+            text, hint = tax.name, say("c.menu.3", amount=tax.amount)
         else:
             text = say(f"c.menu.{item}")
-        hint = say("c.menu.ok") if item in (12, 16) else say("c.menu.tap")
         return self.screens.menu(item, text, hint)
 
     def _menu_key(self, menu: Menu, key: str) -> None:
+        """A digit selects its item; the next digit makes a two-digit item when one exists
+        (``1`` ``1`` is 11), else the error cue and the item stays (``9`` ``1`` keeps 9)."""
         items = self._items()
         if key == "back":
             self._open_menu(menu.item)
@@ -802,15 +811,15 @@ class ClassicUnit(UnitShell):
             two = int(menu.typed + key)
             if two in items:
                 self._open_menu(two)
-                return
-            self._refuse("c.err.no_item", n=two)
+            else:
+                self.step = replace(menu, typed="", expires=self._idle_expiry())
+                self._refuse("c.err.no_item", n=two)
             return
         digit = int(key)
-        if digit in items or any(str(i).startswith(key) and i > 9 for i in items):
-            self._open_menu(
-                digit if digit in items else menu.item,
-                typed=key if any(i > 9 and str(i).startswith(key) for i in items) else "",
-            )
+        if digit in items:
+            self._open_menu(digit, typed=key)
+        elif any(i > 9 and str(i).startswith(key) for i in items):
+            self._open_menu(menu.item, typed=key)
         else:
             self._refuse("c.err.no_item", n=digit)
 
@@ -1366,7 +1375,7 @@ class ClassicUnit(UnitShell):
             self._show(replace(self._deed_screen(self._last_deed), name="info"))
             return
         if name == "table":
-            parts = [f"{scr.token(s, p.card)[:5]} {p.balance}" for p in s.players if not p.bankrupt]
+            parts = [f"{scr.token(s, p.card)[:4]} {p.balance}" for p in s.players if not p.bankrupt]
             screen = scr.info(" ".join(parts[:2]), " ".join(parts[2:4]))
         elif name in ("turn", "cash"):
             if turn is None:

@@ -7,21 +7,33 @@ BIN := $(VENV)/bin
 
 .PHONY: run test venv venv-dev system-deps lint typecheck pytest bench clean
 
+# The package is installed editable once; a stamp in the venv remembers it, and only a
+# newer pyproject.toml installs again (so a second `make run` starts the unit at once).
+# The dev install includes the emulator's extra, so it stamps both.
+STAMP_RUN := $(VENV)/.installed-run
+STAMP_DEV := $(VENV)/.installed-dev
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-venv: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[emu]'
+$(STAMP_RUN): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[emu]'
+	@touch $@
 
-venv-dev: $(BIN)/python system-deps
-	$(BIN)/pip install --quiet -e '.[emu,nfc,pcsc,serial,pi,web,dev]'
+$(STAMP_DEV): pyproject.toml | $(BIN)/python system-deps
+	$(BIN)/python -m pip install --quiet -e '.[emu,nfc,pcsc,serial,pi,web,dev]'
+	@touch $@ $(STAMP_RUN)
+
+venv: $(STAMP_RUN)
+
+venv-dev: $(STAMP_DEV)
 
 system-deps:
 	@bash deploy/system-deps.sh test
 
 run: venv
-	$(BIN)/ultibank emulate
+	@$(BIN)/ultibank emulate
 
 lint: venv-dev
 	$(BIN)/ruff check .

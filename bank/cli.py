@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from bank.settings import Settings
@@ -35,6 +36,33 @@ value, e.g. --set rules.auction_seconds=15. See README.md for every key.
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose mistakes are one line: what is wrong and where to read more."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
+def _card_name(text: str) -> str:
+    """A card name as the bank knows it (``prop:16``, ``bank:boat``); refused with the reason."""
+    from bank.unit.io import CardId
+    from drivers.deck import default_cards
+
+    try:
+        CardId.parse(text, default_cards())  # the cards of a deck: the default edition's
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
+
+
+def _add_data_dir(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        help=f"{what} (default $ULTIBANK_DATA_DIR, else ~/.local/share/ultibank)",
+    )
+
+
 def _add_global_options(p: argparse.ArgumentParser, top: bool) -> None:
     """-v, --config and --set, accepted before or after the subcommand."""
     # A subparser writes every dest it knows over the main parser's, so the copies after the
@@ -57,11 +85,11 @@ def _add_global_options(p: argparse.ArgumentParser, top: bool) -> None:
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--edition", help="edition: ultime-fr (default) or ultimate-uk, or a .toml file")
-    p.add_argument("--data-dir", type=Path, help="where the game journal lives")
+    _add_data_dir(p, "where the game journal lives")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ultibank",
         description=DESCRIPTION,
         epilog=EPILOG,
@@ -115,7 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--terminal", action="store_true", help="use the terminal view even with a display"
     )
-    p.add_argument("--screenshot", type=Path, help="save the window as PNG once drawn, then go on")
+    p.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="PNG",
+        help="save the window as PNG once drawn, then quit (for automated runs)",
+    )
     p.add_argument(
         "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
     )
@@ -146,25 +179,46 @@ def build_parser() -> argparse.ArgumentParser:
         "classic.KEY=VALUE and variants.KEY=VALUE choose its decisions and house rules",
     )
 
+    socket_help = "control socket of the daemon (default DATA_DIR/control.sock)"
+    where = "the data directory of the daemon (the one it was started with)"
     for name, helptext in (
-        ("tap", "tap a card on the running daemon: bank:N, bank:car, prop:N, event:N, uid:HEX"),
-        ("press", "press a button on the running daemon: ok, menu or cancel"),
+        (
+            "tap",
+            "tap cards on the running daemon, in order: bank:N, bank:car, prop:N, event:N, uid:HEX",
+        ),
+        ("press", "press buttons on the running daemon, in order: ok, menu or cancel"),
     ):
         p = add(name, help=helptext, description=helptext)
         p.add_argument("what", nargs="+")
-        p.add_argument("--socket", type=Path, help="control socket of the daemon")
-    p = add("hold", help="hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5")
-    p.add_argument("buttons")
-    p.add_argument("seconds", type=float)
-    p.add_argument("--socket", type=Path)
-    p = add("state", help="print the running daemon's state (JSON)")
-    p.add_argument("--socket", type=Path)
+        _add_data_dir(p, where)
+        p.add_argument("--socket", type=Path, help=socket_help)
+    helptext = "hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5"
+    p = add(
+        "hold",
+        help=helptext,
+        description="Hold BUTTONS (cancel, or ok+cancel) down for SECONDS on the running "
+        "daemon, then release them: hold cancel 5 resets the game, hold ok+cancel 5 undoes "
+        "the last transaction.",
+    )
+    p.add_argument("buttons", help="cancel or ok+cancel")
+    p.add_argument("seconds", type=float, help="how long to hold them (the unit wants 5)")
+    _add_data_dir(p, where)
+    p.add_argument("--socket", type=Path, help=socket_help)
+    p = add(
+        "state",
+        help="print the running daemon's state (JSON)",
+        description="Print the running daemon's game state and the screen on its LCD (JSON).",
+    )
+    _add_data_dir(p, where)
+    p.add_argument("--socket", type=Path, help=socket_help)
 
     p = add(
         "history",
         help="list stored games; `history show N`, `history export N --csv|--json`, "
         "`history backup FILE`",
-        description="The games stored in the journal, the current one and archived ones. "
+        description="The games stored in the journal: archived ones (after a reset), a "
+        "finished one (game over, not yet reset) and the current one. Works while a daemon "
+        "plays on the same data directory: the journal is read, never written. "
         "`history backup FILE` copies the whole journal into FILE, safely, even while the "
         "daemon runs.",
     )
@@ -177,8 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--csv", action="store_true")
     fmt.add_argument("--json", action="store_true")
     p.add_argument("--output", "-o", type=Path, help="write the export to a file")
-    p.add_argument("--data-dir", type=Path)
-    p.add_argument("--edition")
+    _add_data_dir(p, "where the game journal lives")
 
     add(
         "readers",
@@ -196,7 +249,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
     p.add_argument("--deck", type=Path, help="deck file to write (default DATA_DIR/deck.toml)")
-    p.add_argument("--only", nargs="*", help="enroll only these cards (e.g. prop:3 bank:2)")
+    p.add_argument(
+        "--only", nargs="*", type=_card_name, help="enroll only these cards (e.g. prop:3 bank:2)"
+    )
+    _add_data_dir(p, "where the deck file goes (DATA_DIR/deck.toml)")
     p.add_argument(
         "--panel",
         action="append",
@@ -211,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
         "NFC Forum Type 2 tag (NTAG213/215/216) on the reader. A full, locked or foreign tag "
         "is refused with the reason.",
     )
-    p.add_argument("card")
+    p.add_argument("card", type=_card_name)
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
     p.add_argument(
         "--overwrite",
@@ -274,8 +330,67 @@ def _add_web_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+#: the commands that talk to a running daemon through its control socket
+CLIENT_COMMANDS = ("tap", "press", "hold", "state")
+
+#: exit status when standard output was closed early (``ultibank history | head``), as a
+#: shell reports a command killed by SIGPIPE
+BROKEN_PIPE_EXIT = 128 + 13
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """The errors that mean the user (or the machine) is in the way, not a bug of ultibank.
+
+    Each is told in one line. OSError covers a file or directory that cannot be read or
+    written, and ConnectionError a daemon that is not there.
+    """
+    from bank.errors import BankError
+    from board_assets import EditionError
+    from drivers.base import DriverError
+
+    return (BankError, DriverError, EditionError, OSError)
+
+
+def _quiet_alsa() -> None:
+    """Give libasound an error handler that prints nothing, before the mixer opens.
+
+    Without a sound card, opening the mixer makes libasound print eight ``ALSA lib ...`` lines
+    on stderr before the emulator says, in one line, that there is no sound. pygame-ce's wheel
+    carries its own libasound (``pygame_ce.libs``); a system pygame uses the system one.
+
+    The handler must be C: libasound calls it from SDL's audio threads while the main thread
+    holds Python's lock in ``mixer.init``, so a Python callback would deadlock. libc's
+    ``getpid`` takes no arguments and changes nothing; C callers clean up their own
+    arguments, so it serves as a handler that ignores what it is told.
+    """
+    import ctypes
+
+    try:
+        from firmware_sim.pg import pygame
+    except ImportError:
+        return
+    try:
+        silence = ctypes.cast(ctypes.CDLL(None).getpid, ctypes.c_void_p)
+    except (OSError, AttributeError):
+        return
+    libs = Path(pygame.__file__).resolve().parent.parent / "pygame_ce.libs"
+    candidates = [str(p) for p in sorted(libs.glob("libasound*.so*"))] + ["libasound.so.2"]
+    for name in candidates:
+        try:
+            set_handler = ctypes.CDLL(name).snd_lib_error_set_handler
+        except (OSError, AttributeError):
+            continue
+        set_handler.argtypes = [ctypes.c_void_p]
+        set_handler(silence)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``ultibank`` command."""
+    """Entry point of the ``ultibank`` command.
+
+    A user's mistake ends in one line on stderr and a non-zero exit (1; 2 for a command line
+    that does not parse); anything else is a bug and keeps its traceback. ``-vv`` shows the
+    traceback of a user error too.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is not None:
@@ -286,8 +401,35 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    from bank.errors import BankError
+    try:
+        status = _dispatch(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit as "Exception ignored"
+        return status
+    except BrokenPipeError:
+        # the reader of our output has gone (`| head`): say nothing, as cat and grep do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE_EXIT
+    except KeyboardInterrupt:
+        return 130
+    except _user_errors() as err:
+        logging.getLogger("ultibank").debug("the error in full:", exc_info=True)
+        print(f"ultibank: {_one_line(err, args)}", file=sys.stderr)
+        return 1
 
+
+def _one_line(err: BaseException, args: argparse.Namespace) -> str:
+    text = " ".join(str(err).split()) or type(err).__name__
+    if isinstance(err, ConnectionError) and args.command in CLIENT_COMMANDS:
+        text += (
+            f". For a daemon started with --data-dir DIR: `ultibank {args.command} "
+            "--data-dir DIR ...` (or set ULTIBANK_DATA_DIR=DIR); with --socket PATH: "
+            f"`ultibank {args.command} --socket PATH ...`"
+        )
+    return text
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     handlers = {
         "run": "bank.runtime:cmd_run",
         "emulate": "bank.runtime:cmd_emulate",
@@ -304,18 +446,11 @@ def main(argv: list[str] | None = None) -> int:
     module_name, func_name = handlers[args.command].split(":")
     import importlib
 
-    try:
-        settings = _settings(args) if args.command != "script" else None
-        func: Any = getattr(importlib.import_module(module_name), func_name)
-        return int(func(args, settings))
-    except BankError as err:
-        print(f"ultibank: {err}", file=sys.stderr)
-        return 1
-    except ConnectionError as err:
-        print(f"ultibank: {err}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    if args.command == "emulate" and not args.terminal:
+        _quiet_alsa()
+    settings = _settings(args) if args.command != "script" else None
+    func: Any = getattr(importlib.import_module(module_name), func_name)
+    return int(func(args, settings))
 
 
 if __name__ == "__main__":

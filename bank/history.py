@@ -1,10 +1,12 @@
 """``ultibank history``: list stored games, show one game's transactions, export them, back up.
 
-Reads the journal only. A running daemon holds the journal's lock; this command then says so
-rather than reading a game that is changing under it. ``history backup FILE`` is the exception:
-it copies the journal through SQLite's backup API, which is safe while the daemon writes.
-Problems the journal found (acknowledged transactions missing, a quarantined bad tail) are
-repeated on standard error by every ``history`` command. Imports the bank.
+Reads the journal only, and never writes it: the file is opened read-only (an SQLite
+``mode=ro`` URI, without taking the journal's lock), so it works beside a running daemon; in
+WAL mode a reader sees every committed transaction and never blocks the writer.
+``history backup FILE`` copies the journal through SQLite's backup API, which is safe while
+the daemon writes. Problems the journal found (acknowledged transactions missing, a
+quarantined bad tail) are repeated on standard error by every ``history`` command. Imports
+the bank.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import argparse
 import csv
 import io
 import json
+import logging
+import sqlite3
 import sys
 import time
 from collections.abc import Iterable
@@ -20,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bank.errors import BankError
-from bank.journal import Journal, StoredRecord, backup_journal
+from bank.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord, backup_journal
 from bank.settings import Settings
 
 JOURNAL_NAME = "journal.sqlite"
@@ -72,11 +76,76 @@ def export_rows(entries: Iterable[StoredRecord]) -> list[dict[str, Any]]:
     return rows
 
 
+class ReadOnlyJournal(Journal):
+    """A journal opened for reading beside the daemon that writes it.
+
+    It takes no lock and opens the file with SQLite's ``mode=ro``: it cannot create, repair
+    or write anything. A damaged tail the daemon would set aside is reported in
+    :attr:`recovery` and left in place.
+    """
+
+    def _lock(self) -> None:
+        """No lock: the daemon's lock keeps writers out, and readers are welcome."""
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                f"{self.path.absolute().as_uri()}?mode=ro",
+                uri=True,
+                timeout=5.0,
+                isolation_level=None,
+            )
+            conn.execute("PRAGMA query_only=ON")
+        except sqlite3.Error as err:
+            raise BankError(f"cannot read the journal {self.path}: {err}") from err
+        return conn
+
+    def _prepare(self) -> None:
+        """Refuse a file that is not an ultibank journal; never create or convert one."""
+        try:
+            app_id = self._db().execute("PRAGMA application_id").fetchone()[0]
+        except sqlite3.Error as err:
+            raise BankError(f"cannot read the journal {self.path}: {err}") from err
+        if app_id == 0:
+            raise BankError(f"no games stored yet in {self.path.parent} (the journal is empty)")
+        if app_id != APPLICATION_ID:
+            raise BankError(f"{self.path} is an SQLite database, but not an ultibank journal")
+
+    def _open_tip(self, existed: bool) -> None:
+        """Leave the tip file to the daemon: it is checked (and rewritten) only by the journal's
+        writer. Read here, it could be ahead of this reader's snapshot by the commits made since,
+        and look like a loss; a loss the writer found is kept in the quarantine table, which
+        every ``history`` command repeats."""
+
+    def checkpoint(self) -> None:
+        """A reader never checkpoints (the daemon does, when idle and at a clean stop)."""
+
+    def _quarantine(self, game_id: int, good: int, seq: int, why: str) -> None:
+        message = (
+            f"game {game_id}: record {seq} {why}; the daemon sets it and the records after it "
+            f"aside when it next opens the journal"
+        )
+        self.recovery.append(message)
+        logging.getLogger(__name__).warning("journal: %s", message)
+
+
 def _open(settings: Settings) -> Journal:
     path = settings.data_dir / JOURNAL_NAME
     if not path.exists():
         raise BankError(f"no games stored in {settings.data_dir} (no {JOURNAL_NAME})")
-    return Journal(path)
+    return ReadOnlyJournal(path)
+
+
+def game_status(journal: Journal, game: GameInfo) -> str:
+    """``archived`` after a reset, ``finished`` at game over before one, else ``current``."""
+    if game.archived:
+        return "archived"
+    over = False
+    for entry in journal.entries(game.id):
+        for event in entry.record.get("events", []):
+            if event.get("kind") == "game_ended":
+                over = bool(event.get("ended", True))
+    return "finished" if over else "current"
 
 
 def _warn_problems(journal: Journal) -> None:
@@ -113,6 +182,8 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "backup":
         return _backup(args, settings)
     out = sys.stdout
+    if args.action != "export" and (args.output or args.csv or args.json):
+        raise BankError("--output, --csv and --json go with `history export N`")
     with _open(settings) as journal:
         _warn_problems(journal)
         games = journal.games()
@@ -120,7 +191,7 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
             if not games:
                 print("no games stored yet", file=out)
             for g in games:
-                status = "archived" if g.archived else "current"
+                status = game_status(journal, g)
                 players = g.meta.get("players", "")
                 edition = g.meta.get("edition", "")
                 print(

@@ -136,7 +136,7 @@ class Runtime:
             self.daemon.post,
             self.deck,
             self.clock,
-            rearm_s=float(self.settings.get("reader", "rearm_seconds")),
+            rearm_s=self.settings.rearm_seconds,  # None: the reader's own re-arm
         )
         self.readers.append(service)
         self.daemon.feedback.append(service)
@@ -464,26 +464,46 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
         for path in readers:
             runtime.add_reader(path)
         if use_window:
-            panel = PygamePanel(runtime.edition, clock=runtime.clock, on_quit=stop.set)
+            panel = PygamePanel(
+                runtime.edition,
+                clock=runtime.clock,
+                on_quit=stop.set,
+                language=runtime.unit.screens.lang,
+            )
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)
             runtime.start()
             charts, web = _start_extras(runtime, args)
+            shot: list[BaseException] = []
             if args.screenshot:
                 threading.Thread(
-                    target=_screenshot_later, args=(panel, args.screenshot), daemon=True
+                    target=_screenshot_later,
+                    args=(panel, args.screenshot, stop, shot),
+                    daemon=True,
                 ).start()
             panel.run_ui(stop)
+            if shot:
+                raise BankError(f"the screenshot {args.screenshot} failed: {shot[0]}")
         else:
+            if args.screenshot:
+                raise BankError(
+                    "--screenshot needs the window: run with a display, or with "
+                    "SDL_VIDEODRIVER=dummy where there is none"
+                )
             from drivers.terminal_panel import TerminalPanel
 
-            terminal = TerminalPanel(clock=runtime.clock, on_quit=stop.set, cards=runtime.cards)
+            # the end of piped input ends the game view, as q does
+            terminal = TerminalPanel(
+                clock=runtime.clock,
+                on_quit=stop.set,
+                on_eof=stop.set,
+                language=runtime.unit.screens.lang,
+                cards=runtime.cards,
+            )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
             runtime.start()
             charts, web = _start_extras(runtime, args)
-            if args.screenshot:
-                print("ultibank: --screenshot needs a display; ignored", file=sys.stderr)
             while not stop.wait(0.5) and not runtime.daemon.stopping:
                 pass
     except DriverError as err:
@@ -494,31 +514,37 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     return _loop_status(runtime)
 
 
-def _screenshot_later(panel: Any, path: Path) -> None:
+def _screenshot_later(
+    panel: Any, path: Path, stop: threading.Event, failed: list[BaseException]
+) -> None:
+    """Save the window once drawn, then stop the emulator (``--screenshot`` is for scripts)."""
     time.sleep(0.5)
     try:
         panel.save_screenshot(path)
         print(f"ultibank: screenshot saved to {path}", file=sys.stderr)
     except Exception as err:
-        print(f"ultibank: screenshot failed: {err}", file=sys.stderr)
+        failed.append(err)
+    finally:
+        stop.set()
+        panel.close()  # wakes a window loop that sleeps until its next event
 
 
 def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank tap|press|hold|state``: one line to the running daemon."""
     if args.command == "state":
-        line = "state"
+        lines = ["state"]
     elif args.command == "hold":
-        line = f"hold {args.buttons} {args.seconds}"
-    else:
-        line = f"{args.command} {' '.join(args.what)}"
-    (answer,) = list(send_lines(settings.control_socket, [line], timeout=60))
-    if not answer.get("ok"):
-        print(f"ultibank: {answer.get('error')}", file=sys.stderr)
-        return 2
-    if "state" in answer:
-        print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
-    for text in answer.get("output", []):
-        print(text)
+        lines = [f"hold {args.buttons} {args.seconds}"]
+    else:  # `tap bank:1 bank:2`: one line each, in order, over one connection
+        lines = [f"{args.command} {what}" for what in args.what]
+    for answer in send_lines(settings.control_socket, lines, timeout=60):
+        if not answer.get("ok"):
+            print(f"ultibank: {answer.get('error')}", file=sys.stderr)
+            return 2  # the ones after it are not sent
+        if "state" in answer:
+            print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
+        for text in answer.get("output", []):
+            print(text)
     return 0
 
 
@@ -577,7 +603,15 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
             panel.start(lambda inp: None)
             panels.append(panel)
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        return int(enroll(reader, Path(deck_path), only=args.only, panels=panels))
+        return int(
+            enroll(
+                reader,
+                Path(deck_path),
+                only=args.only,
+                panels=panels,
+                rearm_s=settings.rearm_seconds,
+            )
+        )
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:

@@ -37,7 +37,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "game": {"edition": "ultime-fr", "data_dir": "", "strict_modes": True},
     "rules": {},
     "unit": {"idle_seconds": 10.0, "hold_seconds": 5.0, "language": ""},
-    "reader": {"paths": ["sim"], "deck": "", "rearm_seconds": 0.4},
+    "reader": {"paths": ["sim"], "deck": "", "rearm_seconds": "auto"},
     "panel": {
         "backends": ["terminal"],
         "serial_port": "/dev/ultibank-panel",
@@ -97,6 +97,12 @@ class Settings:
     def control_socket(self) -> Path:
         s = str(self.raw["control"]["socket"])
         return Path(s).expanduser() if s else self.data_dir / "control.sock"
+
+    @property
+    def rearm_seconds(self) -> float | None:
+        """``reader.rearm_seconds``; None for ``auto`` (each reader's own re-arm)."""
+        value = self.raw["reader"]["rearm_seconds"]
+        return None if value == "auto" else float(value)
 
     def rules(self) -> object:
         """The ``[rules]`` table as the configuration of the edition's ruleset."""
@@ -171,6 +177,19 @@ def _specs(schemes: Sequence[str], what: str) -> Callable[[Any], list[str]]:
     return check
 
 
+_REARM = NumberRange(0, 10, unit="seconds")
+
+
+def _rearm(value: Any) -> Any:
+    """``"auto"``: each reader's own re-arm (drivers.debounce.rearm_for_poll); else seconds."""
+    if value == "auto":
+        return value
+    try:
+        return _REARM.check(value)
+    except ValueError as err:
+        raise ValueError(f"auto, or {err}") from None
+
+
 _PIN = NumberRange(0, 27, whole=True, unit="(a BCM GPIO number)")
 
 #: every key outside [rules] (the ruleset's configuration checks its own), with what it accepts
@@ -185,7 +204,7 @@ SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "reader": {
         "paths": _specs(("sim", "usb", "tty", "udp", "pcsc"), "reader paths"),
         "deck": _text,
-        "rearm_seconds": NumberRange(0, 10, unit="seconds").check,
+        "rearm_seconds": _rearm,
     },
     "panel": {
         "backends": _specs(("terminal", "gpio", "serial", "pygame", "sim"), "panels"),

@@ -14,11 +14,12 @@ older files load). This loader checks what every ruleset shares (players and tok
 properties and their rents, the ring, event cards' shape) and keeps the ruleset's own integer
 constants in :attr:`Constants.extra`. A group may have its own number of rent levels (a
 classic station's rents by stations owned), and a table named after the file's ruleset
-(``[classic]``) holds that ruleset's own data, left to its schema. The ruleset's own schema (the Ultime one insists on 5 rent
-levels, the Ultime unit's cards and its event kinds, and knows its constants) is registered
-with :func:`register_schema` by the ruleset's package and runs here, after the shared
-constants, when registered; the bank's ruleset registry runs it again before it builds a game
-(:func:`check_schema`), so no game starts on an edition its ruleset did not check.
+(``[classic]``) holds that ruleset's own data, left to its schema. The ruleset's own schema
+(the Ultime one insists on 5 rent levels, the Ultime unit's cards and its event kinds, and
+knows its constants) is registered with :func:`register_schema` by the ruleset's package and
+runs here, after the shared constants, when registered; the bank's ruleset registry runs it
+again before it builds a game (:func:`check_schema`), so no game starts on an edition its
+ruleset did not check.
 """
 
 from __future__ import annotations

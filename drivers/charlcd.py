@@ -20,6 +20,7 @@ Imports ``bank.unit.io`` and the standard library only.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bank.unit.io import Icon, Screen
@@ -119,6 +120,14 @@ def fold(text: str, glyphs: bool = True) -> str:
     return "".join(out)
 
 
+def fold_unless(text: str, shows: Callable[[str], bool] | None, glyphs: bool = True) -> str:
+    """*text* with the characters *shows* rejects folded (all of them when *shows* is None):
+    for displays that can show more than the A00 ROM, such as a UTF-8 terminal."""
+    if shows is None:
+        return fold(text, glyphs)
+    return "".join(ch if ch.isprintable() and shows(ch) else fold(ch, glyphs) for ch in text)
+
+
 def level_bar(level: int, glyphs: bool = True, cells: int = 5) -> str:
     """A bar of *cells* cells, *level* of them lit."""
     on, off = (GLYPH_LEVEL_ON, GLYPH_LEVEL_OFF) if glyphs else ("#", ".")
@@ -167,8 +176,18 @@ def status_parts(screen: Screen, glyphs: bool = True) -> tuple[str, str, str, st
     return " ".join(head), level, " ".join(words), amount
 
 
-def layout(screen: Screen, cols: int = 20, rows: int = 4, glyphs: bool = True) -> tuple[str, ...]:
-    """The *rows* rows of *cols* characters an LCD shows for *screen*."""
+def layout(
+    screen: Screen,
+    cols: int = 20,
+    rows: int = 4,
+    glyphs: bool = True,
+    *,
+    shows: Callable[[str], bool] | None = None,
+) -> tuple[str, ...]:
+    """The *rows* rows of *cols* characters an LCD shows for *screen*.
+
+    *shows* tells which characters of the text the display can show as they are (the others
+    are folded); by default everything is folded to the A00 ROM."""
     LcdGeometry(cols, rows)
     blank = " " * cols
     if screen.off:
@@ -187,7 +206,7 @@ def layout(screen: Screen, cols: int = 20, rows: int = 4, glyphs: bool = True) -
             status.append(_row(left, amount, cols))
     text_rows: list[str] = []
     for line in screen.lines:
-        text_rows.extend(_wrap(fold(line, glyphs), cols))
+        text_rows.extend(_wrap(fold_unless(line, shows, glyphs), cols))
     # Text is the message; when rows are short, keep at least one text row.
     if text_rows and len(status) + len(text_rows) > rows:
         status = status[: max(rows - len(text_rows), min(len(status), rows - 1))]

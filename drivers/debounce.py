@@ -31,7 +31,25 @@ from drivers.identity import identify
 
 log = logging.getLogger(__name__)
 
+#: the shortest re-arm of any reader: a hand that lifts a card and lays it straight back
 DEFAULT_REARM_S = 0.4
+
+
+def rearm_for_poll(poll_s: float) -> float:
+    """The re-arm time a reader needs when its stack looks at the field every *poll_s* seconds.
+
+    A polling stack sees a lift, however short, as an absence of one or two whole poll
+    periods (pcscd's poll of vpcd: a 0.1 s lift reads as 0.4 s or 0.8 s away), so the re-arm
+    must outlast two periods, with half a period to spare for the read that follows; and it
+    is never shorter than a hand's flicker (:data:`DEFAULT_REARM_S`).
+    """
+    return round(max(DEFAULT_REARM_S, 2.5 * poll_s), 3)
+
+
+def backend_rearm(backend: object) -> float:
+    """The re-arm time *backend* declares (its ``rearm_s``), else :data:`DEFAULT_REARM_S`."""
+    value = getattr(backend, "rearm_s", None)
+    return float(value) if isinstance(value, int | float) else DEFAULT_REARM_S
 
 
 class Debouncer:
@@ -45,12 +63,15 @@ class Debouncer:
         *,
         reader: str = "",
         rearm_s: float = DEFAULT_REARM_S,
+        warn_unknown: bool = True,
     ) -> None:
         if rearm_s < 0:
             raise ValueError(f"rearm_s must be >= 0, not {rearm_s}")
         self.deck = deck
         self.rearm_s = rearm_s
         self.reader = reader
+        # log "unknown card UID ...; run ultibank enroll" (not while enrolling: every tag is)
+        self.warn_unknown = warn_unknown
         self._post = post
         self._clock = clock
         self._lock = threading.Lock()
@@ -117,7 +138,7 @@ class Debouncer:
             log.debug("swap %s -> %s", self._current, uid)
             self._lift(self._away_since if self._away_since is not None else now)
         card = identify(uid, event.ndef, self.deck)
-        if card is None:
+        if card is None and self.warn_unknown:
             log.warning("unknown card UID %s; run `ultibank enroll` to teach it", uid)
         self._current = uid
         self._had_ndef = bool(event.ndef)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import glob
 import importlib
+import logging
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -138,14 +139,14 @@ def explain_pcsc(facts: Facts) -> list[Finding]:
                 )
             ]
         return [
-            Finding(Level.OK, f"PC/SC reader: {name}  (reader path pcsc:{_name_part(name)})")
+            Finding(Level.OK, f"PC/SC reader: {name}  (reader path {pcsc_path(name, readers)})")
             for name in readers
         ]
     code = _hresult(err)
     if code in (SCARD_E_NO_SERVICE, SCARD_E_SERVICE_STOPPED):
         return [
             Finding(
-                Level.WARN,
+                Level.FAIL,
                 f"pcscd is not running (Service not available, 0x{code:08X})",
                 "needed for PC/SC readers such as the ACR122U; install and start it: "
                 "sudo apt install pcscd && sudo systemctl enable --now "
@@ -163,6 +164,20 @@ def explain_pcsc(facts: Facts) -> list[Finding]:
             )
         ]
     return [Finding(Level.FAIL, f"pcscd could not list readers: {err}")]
+
+
+def pcsc_path(reader_name: str, readers: Sequence[str] = ()) -> str:
+    """The reader path that opens *reader_name* and no other of *readers*.
+
+    The model word (``pcsc:ACR122U``) when it picks this reader alone, else the whole name,
+    quoted for the shell (``'pcsc:Virtual PCD 00 01'``): two slots of one reader differ only
+    in their slot number.
+    """
+    others = [r for r in readers if r != reader_name]
+    for part in (_name_part(reader_name), reader_name):
+        if part and not any(part.lower() in r.lower() for r in others):
+            return f"pcsc:{part}" if " " not in part else f"'pcsc:{part}'"
+    return f"'pcsc:{reader_name}'"
 
 
 def _name_part(reader_name: str) -> str:
@@ -404,13 +419,24 @@ def nfcpy_probe_paths(usb_ids: Sequence[tuple[str, str]]) -> list[str]:
 def _nfcpy_probe(path: str) -> NfcpyProbe:
     try:
         nfc = importlib.import_module("nfc")
-        clf = nfc.ContactlessFrontend(path)
-    except Exception as err:  # as above: the exception is the diagnosis
+    except Exception as err:  # as below: the exception is the diagnosis
         return NfcpyProbe(path, error=err)
+    # nfcpy logs its own lines ("ERROR nfc.clf: no reader available on path usb"); the report
+    # says what they mean in its own words, so they are kept out of the user's terminal
+    nfc_log = logging.getLogger("nfc")  # nfc.clf and the drivers log through it
+    was = nfc_log.level
+    nfc_log.setLevel(logging.CRITICAL + 1)
     try:
-        return NfcpyProbe(path, device=str(clf.device))
+        try:
+            clf = nfc.ContactlessFrontend(path)
+        except Exception as err:  # the exception is the diagnosis
+            return NfcpyProbe(path, error=err)
+        try:
+            return NfcpyProbe(path, device=str(clf.device))
+        finally:
+            clf.close()
     finally:
-        clf.close()
+        nfc_log.setLevel(was)
 
 
 def diagnose(facts: Facts | None = None, *, gather: Callable[[], Facts] = gather_facts) -> str:

@@ -56,12 +56,13 @@ def enroll(
     only: Iterable[str] | None = None,
     say: Callable[[str], None] = print,
     card_timeout: float | None = None,
-    rearm_s: float = 0.4,
+    rearm_s: float | None = None,
     panels: Iterable[Panel] = (),
 ) -> int:
     """Prompt for each card, record its UID, save the deck after each one. Returns 0 when done.
 
     The prompts go to *say* (the terminal) and, as screens and cues, to *panels* (the LCD).
+    *rearm_s* None uses the reader's own re-arm time (see :func:`drivers.debounce.backend_rearm`).
     """
     panels = list(panels)
 
@@ -78,8 +79,11 @@ def enroll(
         return 0
     backend = open_reader(reader) if isinstance(reader, str) else reader
     inbox: queue.Queue[Input] = queue.Queue()
-    # an empty deck: every tag arrives with its raw UID, nothing is guessed
-    service = ReaderService(backend, inbox.put, Deck(), time.monotonic, rearm_s=rearm_s)
+    # an empty deck: every tag arrives with its raw UID, nothing is guessed, and every tag is
+    # unknown, so the game's "unknown card UID; run ultibank enroll" warning is not logged
+    service = ReaderService(
+        backend, inbox.put, Deck(), time.monotonic, rearm_s=rearm_s, warn_unknown=False
+    )
     service.start()
     say(f"enrolling {len(todo)} cards into {deck_path}; Ctrl-C stops (progress is kept)")
     try:

@@ -25,7 +25,7 @@ The backend reports presence only: one :class:`CardPresent` when a tag has been 
 :class:`CardAbsent` when nfcpy's presence check loses it. Debouncing and identity are the
 shared core's job. nfcpy is imported inside this module, so a machine without it loses only
 this backend, with an error that names the fix. Imports ``bank.unit.io``, ``drivers.base``,
-``drivers.identity``, the standard library, and nfcpy/ndeflib lazily.
+``drivers.debounce``, ``drivers.identity``, the standard library, and nfcpy/ndeflib lazily.
 """
 
 from __future__ import annotations
@@ -49,12 +49,15 @@ from drivers.base import (
     ReaderUnavailable,
     TagError,
 )
+from drivers.debounce import rearm_for_poll
 
 log = logging.getLogger(__name__)
 
 #: seconds nfcpy sleeps between sense rounds when one round finds nothing (iterations=1
 #: makes nfcpy return to our loop after every round, so *stop* is seen promptly)
 POLL_INTERVAL_S = 0.05
+#: nfcpy sleeps this long between presence checks of a tag lying on the reader (hard-coded)
+PRESENCE_CHECK_S = 0.1
 #: nfcpy's udp driver waits this long for each technology's answer (hard-coded)
 UDP_SENSE_WAIT_S = 1.0
 #: card data-area size (CC byte 2) per NTAG product, for formatting a tag with no CC
@@ -184,6 +187,11 @@ def _valid_ndef(octets: bytes) -> bytes | None:
 
 class NfcpyBackend:
     """A reader that nfcpy drives: PN533, SCL3711, RC-S380, PN532 on a serial line, or UDP."""
+
+    #: how often the stack looks at the field: nfcpy checks a tag's presence every 0.1 s
+    poll_s = PRESENCE_CHECK_S
+    #: the re-arm this stack needs (``reader.rearm_seconds`` overrides it)
+    rearm_s = rearm_for_poll(PRESENCE_CHECK_S)
 
     def __init__(
         self,
@@ -387,7 +395,7 @@ def write_message(tag: Any, message: bytes, *, overwrite: bool = False) -> None:
         if not _is_blank(old) and old != message and not overwrite:
             raise TagError(
                 f"the tag already holds another NDEF message ({len(old)} bytes); "
-                "pass overwrite=True to replace it"
+                "use --overwrite to replace it"
             )
         if len(message) > ndef.capacity:
             raise TagError(

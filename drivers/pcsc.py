@@ -35,8 +35,8 @@ error) ``run`` raises :class:`ReaderError` and the supervisor reopens a fresh co
 cut short by the card leaving the field is not a tap: nothing is emitted for it.
 
 pyscard is imported inside this module only, so a machine without it loses only this backend.
-Imports ``bank.unit.io``, ``drivers.base``, ``drivers.identity``, the standard library, and
-pyscard lazily.
+Imports ``bank.unit.io``, ``drivers.base``, ``drivers.debounce``, ``drivers.identity``, the
+standard library, and pyscard lazily.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ from drivers.base import (
     ReaderUnavailable,
     TagError,
 )
+from drivers.debounce import rearm_for_poll
 from drivers.deck import default_cards
 from drivers.identity import (
     DATA_START,
@@ -78,8 +79,13 @@ log = logging.getLogger(__name__)
 
 #: the pseudo-reader whose state changes when a reader is plugged in or out
 PNP_READER = "\\\\?PnP?\\Notification"
-#: how long one SCardGetStatusChange may block; bounds how late a lost SCardCancel is noticed
+#: how long one SCardGetStatusChange may block; bounds how late a lost SCardCancel is noticed.
+#: It does not bound how soon a card is seen: pcscd wakes the call as soon as it sees a change.
 POLL_MS = 500
+#: pcsc-lite looks at a reader whose driver has no event thread of its own (vsmartcard-vpcd,
+#: readers without an interrupt endpoint) every 400 ms (``PCSCLITE_STATUS_POLL_RATE``, fixed
+#: when pcscd is built); nothing a client does makes it look sooner
+PCSCD_POLL_S = 0.4
 #: reader-name fragments that mark a contactless reader, preferred when no filter is given
 _CONTACTLESS_HINTS = ("PICC", "CONTACTLESS", "NFC", "ACR122", "ACR125", "ACR128", "-CL", " CL ")
 #: the registered application provider of the PC/SC part-3 storage-card ATR
@@ -379,6 +385,11 @@ class _Held:
 class PcscBackend:
     """A contactless reader behind pcscd: ACR122U, ACR1252U or any PC/SC reader."""
 
+    #: how often the stack may look at the field: pcscd's poll, the worst case of a PC/SC reader
+    poll_s = PCSCD_POLL_S
+    #: the re-arm this stack needs (``reader.rearm_seconds`` overrides it)
+    rearm_s = rearm_for_poll(PCSCD_POLL_S)
+
     def __init__(
         self,
         path: str = "pcsc",
@@ -558,28 +569,42 @@ class PcscBackend:
 # ------------------------------------------------------------------ writing cards
 
 
-def _wait_for_card(sc: _Scard, context: Any, reader: str, timeout: float) -> bytes:
-    """The ATR of the card laid on *reader* within *timeout* seconds; TagError if none."""
+def _wait_for_card(
+    sc: _Scard, context: Any, reader: str, deadline: float, after: int | None = None
+) -> tuple[bytes, int]:
+    """(ATR, reader state) of the card laid on *reader*; TagError if none by *deadline*.
+
+    *after* is the reader state in which a tag just did not answer. Until its next look at
+    the reader pcscd still lists a tag that has left, and a tag laid in its place may even be
+    listed under the same state (vpcd), so this first waits for the state to change or for
+    one of pcscd's poll periods to pass, whichever comes first, and then looks again.
+    """
     s = sc.s
-    deadline = time.monotonic() + timeout
-    state = s.SCARD_STATE_UNAWARE
+    state = s.SCARD_STATE_UNAWARE if after is None else after
+    patience = None if after is None else time.monotonic() + PCSCD_POLL_S
     while True:
-        left_ms = int(max(0.0, deadline - time.monotonic()) * 1000)
+        until = deadline if patience is None else min(deadline, patience)
+        left_ms = int(max(0.0, until - time.monotonic()) * 1000)
         rc, found = s.SCardGetStatusChange(context, left_ms, [(reader, state)])
         rc = _code(rc)
         sc.service_gone(rc, f"waiting for a tag on {reader}")
         if rc == s.SCARD_S_SUCCESS:
+            patience = None  # pcscd has looked again: take what it reports
             _, raw_state, atr = found[0]
             state = int(raw_state) & 0xFFFFFFFF
             if state & (s.SCARD_STATE_UNKNOWN | s.SCARD_STATE_UNAVAILABLE):
                 raise ReaderError(f"reader {reader!r} was unplugged")
             if state & s.SCARD_STATE_PRESENT and not state & s.SCARD_STATE_MUTE:
-                return bytes(atr)
+                return bytes(atr), state & ~s.SCARD_STATE_CHANGED
             state &= ~s.SCARD_STATE_CHANGED
         elif rc not in (s.SCARD_E_TIMEOUT, s.SCARD_E_CANCELLED):
             raise ReaderError(f"watching {reader!r} failed: {sc.message(rc)}")
-        if time.monotonic() >= deadline:
-            raise TagError(f"no tag was laid on {reader} within {timeout:g} s")
+        now = time.monotonic()
+        if now >= deadline:
+            raise TagError(f"no tag was laid on {reader} within the time allowed")
+        if patience is not None and now >= patience:
+            # a poll period without a change: the tag pcscd lists is the one to try again
+            patience, state = None, s.SCARD_STATE_UNAWARE
 
 
 def _check_static_locks(header: bytes, pages: range) -> None:
@@ -588,6 +613,14 @@ def _check_static_locks(header: bytes, pages: range) -> None:
     for page in pages:
         if 3 <= page < 16 and lock & (1 << page):
             raise TagError(f"locked: page {page} is write-protected by the tag's lock bits")
+
+
+class _NothingWritten(_CutShort):
+    """The tag stopped answering before its first page was written: it is as it was."""
+
+
+class _TornWrite(_CutShort):
+    """The tag stopped answering part-way through the page writes."""
 
 
 def write_card(
@@ -602,58 +635,102 @@ def write_card(
     *path* is ``pcsc[:filter]`` or just a reader-name filter. Waits up to *timeout* seconds
     for a tag. Raises TagError (not Type 2, not NDEF-formatted, locked, too small, already
     holding another message without *overwrite*, or moved away mid-write) and ReaderError.
+
+    pcscd reports a tag taken away only at its next look at the reader (every 400 ms for a
+    polling reader), and until then connecting to it succeeds: a write started at once after
+    the previous tag left finds a card that does not answer. That is not a torn write (nothing
+    was written): the write looks again after pcscd's next poll, within *timeout*, and writes
+    the tag lying there then.
     """
     name_filter = parse_path(path) if path.strip().lower().startswith("pcsc") else path.strip()
     sc = _Scard(_import_scard())
     message = encode_card_record(card)
     context = sc.establish()
+    deadline = time.monotonic() + timeout
     try:
         reader = choose_reader(sc.readers(context), name_filter)
-        atr = _wait_for_card(sc, context, reader, timeout)
-        if not is_type2(atr):
-            raise TagError(
-                f"not an NFC Forum Type 2 tag: the reader reports {describe_atr(atr)}; "
-                "use NTAG213/215/216 stickers"
-            )
-        try:
-            handle, protocol = sc.connect(context, reader, exclusive=True)
-        except _Busy as err:
-            raise ReaderError(f"{err} (is the ultibank daemon reading it? stop it first)") from err
-        except _CutShort as err:
-            raise TagError(f"the tag left {reader} before it could be written ({err})") from err
-        try:
-            return _write_message(sc, handle, protocol, message, overwrite)
-        except _CutShort as err:
-            raise TagError(
-                f"the tag left the reader mid-write ({err}): lay it down and write again"
-            ) from err
-        finally:
-            sc.disconnect(handle)
+        after: int | None = None  # the reader state in which a tag did not answer
+        last: _CutShort | None = None
+        while True:
+            try:
+                atr, state = _wait_for_card(sc, context, reader, deadline, after)
+            except TagError:
+                if last is None:
+                    raise TagError(f"no tag was laid on {reader} within {timeout:g} s") from None
+                raise TagError(
+                    f"the tag on {reader} stopped answering before anything was written to "
+                    f"it ({last}); it is unchanged: lift it, lay it down again and write again"
+                ) from None
+            try:
+                return _write_on(sc, context, reader, atr, message, overwrite)
+            except _NothingWritten as err:
+                log.info("the tag on %s did not answer (%s): waiting for the next one", reader, err)
+                after, last = state, err
     finally:
         sc.release(context)
 
 
+def _write_on(
+    sc: _Scard, context: Any, reader: str, atr: bytes, message: bytes, overwrite: bool
+) -> str:
+    if not is_type2(atr):
+        raise TagError(
+            f"not an NFC Forum Type 2 tag: the reader reports {describe_atr(atr)}; "
+            "use NTAG213/215/216 stickers"
+        )
+    try:
+        handle, protocol = sc.connect(context, reader, exclusive=True)
+    except _Busy as err:
+        raise ReaderError(f"{err} (is the ultibank daemon reading it? stop it first)") from err
+    except _CutShort as err:
+        raise _NothingWritten(str(err)) from err
+    try:
+        return _write_message(sc, handle, protocol, message, overwrite)
+    except _TornWrite as err:
+        raise TagError(
+            f"the tag left {reader} {err}: it still reads as before (the page holding the "
+            "record's length is written last); lay it down and write again"
+        ) from err
+    except _NothingWritten:
+        raise
+    except _CutShort as err:
+        raise TagError(
+            f"the tag left {reader} after the record was written, before it could be read "
+            f"back ({err}): lay it down and write again to check it"
+        ) from err
+    finally:
+        sc.disconnect(handle)
+
+
 def _write_message(sc: _Scard, card: Any, protocol: int, message: bytes, overwrite: bool) -> str:
-    uid = _read_uid(sc, card, protocol)
-    header = _read_pages(sc, card, protocol, 0)
-    if header is None:
-        raise TagError("the tag refused to show its header (pages 0-3): not a Type 2 tag?")
-    image = type2_write_image(header[12:16], message)  # not formatted / read-only / too small
-    pages = range(4, 4 + len(image) // 4)
-    _check_static_locks(header, range(3, 16))
-    old = read_type2_ndef(sc, card, protocol)
+    try:
+        uid = _read_uid(sc, card, protocol)
+        header = _read_pages(sc, card, protocol, 0)
+        if header is None:
+            raise TagError("the tag refused to show its header (pages 0-3): not a Type 2 tag?")
+        image = type2_write_image(header[12:16], message)  # not formatted / read-only / too small
+        pages = range(4, 4 + len(image) // 4)
+        _check_static_locks(header, range(3, 16))
+        old = read_type2_ndef(sc, card, protocol)
+    except _CutShort as err:
+        raise _NothingWritten(str(err)) from err
     if old == message:
         log.info("tag %s already holds this record", uid)
         return uid
     if old and not overwrite:
         known = decode_card_record(old)
         what = f"the record of {known}" if known else f"another NDEF message ({len(old)} bytes)"
-        raise TagError(f"the tag already holds {what}; pass overwrite=True to replace it")
+        raise TagError(f"the tag already holds {what}; use --overwrite to replace it")
     # Page 4 holds the TLV's type and length: written last, so a tag torn away mid-write
     # keeps its old (or empty) length instead of announcing a half-written message.
-    for page in [*pages[1:], pages[0]]:
+    for written, page in enumerate([*pages[1:], pages[0]]):
         chunk = image[(page - 4) * 4 : (page - 3) * 4]
-        _, sw1, sw2 = sc.transmit(card, protocol, [0xFF, 0xD6, 0x00, page, 0x04, *chunk])
+        try:
+            _, sw1, sw2 = sc.transmit(card, protocol, [0xFF, 0xD6, 0x00, page, 0x04, *chunk])
+        except _CutShort as err:
+            if written == 0:
+                raise _NothingWritten(str(err)) from err
+            raise _TornWrite(f"after {written} of {len(pages)} pages were written ({err})") from err
         if (sw1, sw2) != _SW_OK:
             raise TagError(
                 f"the tag refused page {page} (SW {sw1:02X}{sw2:02X}): locked pages, "

@@ -16,6 +16,10 @@ so the unit learns at once that the reader is back.
 Sleeping goes through an injectable *waiter* (default: the stop event's ``wait``) and time
 through an injectable *clock*, so tests drive the backoff without waiting for it.
 
+The debouncer's re-arm time is *rearm_s* when given (the ``reader.rearm_seconds`` setting),
+else the one the backend declares for its stack (``backend.rearm_s``; see
+:func:`drivers.debounce.rearm_for_poll`), else :data:`drivers.debounce.DEFAULT_REARM_S`.
+
 Imports ``bank.unit.io``, ``drivers.base``, ``drivers.debounce``, ``drivers.deck`` and the
 standard library only.
 """
@@ -30,7 +34,7 @@ from types import TracebackType
 
 from bank.unit.io import Cue, Input, ReaderStatus
 from drivers.base import CardAbsent, Presence, ReaderBackend, ReaderUnavailable
-from drivers.debounce import DEFAULT_REARM_S, Debouncer
+from drivers.debounce import Debouncer, backend_rearm
 from drivers.deck import Deck
 
 log = logging.getLogger(__name__)
@@ -48,13 +52,14 @@ class ReaderService:
         deck: Deck,
         clock: Callable[[], float] = time.monotonic,
         *,
-        rearm_s: float = DEFAULT_REARM_S,
+        rearm_s: float | None = None,
         backoff: Sequence[float] = DEFAULT_BACKOFF,
         healthy_s: float = 10.0,
         unavailable_retry_s: float = 30.0,
         settle_s: float = 0.5,
         poll_s: float = 0.05,
         waiter: Callable[[float], object] | None = None,
+        warn_unknown: bool = True,
     ) -> None:
         if not backoff:
             raise ValueError("backoff needs at least one delay")
@@ -69,7 +74,11 @@ class ReaderService:
         self._poll_s = poll_s
         self._stop = threading.Event()
         self._waiter: Callable[[float], object] = waiter or self._stop.wait
-        self.debouncer = Debouncer(deck, post, clock, reader=self.reader, rearm_s=rearm_s)
+        if rearm_s is None:
+            rearm_s = backend_rearm(backend)  # the re-arm the reader's stack needs
+        self.debouncer = Debouncer(
+            deck, post, clock, reader=self.reader, rearm_s=rearm_s, warn_unknown=warn_unknown
+        )
         self._lock = threading.Lock()
         self._connected: bool | None = None
         self._up = threading.Event()

@@ -20,7 +20,9 @@ Enter, ``o``               ✓ (press and release)
 ``q``                      quit (the ``on_quit`` callback)
 =========================  =====================================================
 
-In line mode an empty line is ✓ and a line ends a ``p``/``e`` number.
+In line mode an empty line is ✓ and a line ends a ``p``/``e`` number. At the end of the input
+(a file or a pipe ran out, Ctrl-D on an empty line) the ``on_eof`` callback is called once
+the last line and any hold it started are done; without one, screens go on being shown.
 Which cards exist (bank cards, properties, event cards) is the edition's to say: the panel is
 given its :class:`bank.unit.io.CardRanges` (default: the default edition's).
 Imports ``bank.unit.io``, ``drivers.base``, ``drivers.charlcd``, ``drivers.deck`` and the
@@ -29,6 +31,7 @@ standard library.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import select
@@ -55,11 +58,51 @@ from drivers import charlcd
 from drivers.base import PanelError
 from drivers.deck import default_cards
 
-HELP = """\
+#: the terminal's own words, in the unit's languages: message id -> language -> template
+WORDS: dict[str, dict[str, str]] = {
+    "help": {
+        "en": """\
 keys: Enter/o = OK   m = M   x/Esc = X
       u = hold OK+X (undo)   r = hold X (reset)
       1-{seats} = bank card   p16 Enter = property 16   e7 Enter = event 7
-      ? = this help   q = quit"""
+      ? = this help   q = quit""",
+        "fr": """\
+touches : Entrée/o = OK   m = M   x/Échap = X
+      u = garder OK+X (annuler)   r = garder X (remise à zéro)
+      1-{seats} = carte banque   p16 Entrée = propriété 16   e7 Entrée = événement 7
+      ? = cette aide   q = quitter""",
+    },
+    "hello": {
+        "en": "ultibank terminal panel: ? for help, q to quit",
+        "fr": "ultibank, vue terminal : ? pour l'aide, q pour quitter",
+    },
+    "holding": {"en": "holding {buttons}...", "fr": "maintien de {buttons}..."},
+    "entry.cancelled": {"en": "card entry cancelled", "fr": "saisie de carte annulée"},
+    "entry.empty": {
+        "en": "type a number after {p}, e.g. {p}7",
+        "fr": "tapez un numéro après {p}, par exemple {p}7",
+    },
+    "entry.range": {
+        "en": "no {kind} card {digits} (1..{count})",
+        "fr": "pas de carte {kind} {digits} (1..{count})",
+    },
+    "unknown": {
+        "en": "unknown key {name}: ? for help",
+        "fr": "touche inconnue {name} : ? pour l'aide",
+    },
+    "unknown.sequence": {"en": "(arrow or function key)", "fr": "(flèche ou touche de fonction)"},
+    "kind.prop": {"en": "prop", "fr": "propriété"},
+    "kind.event": {"en": "event", "fr": "événement"},
+}
+
+
+def say(lang: str, key: str, **fields: object) -> str:
+    """The terminal's message *key* in *lang* (English for a language it does not know)."""
+    templates = WORDS[key]
+    return templates.get(lang, templates["en"]).format(**fields)
+
+
+HELP = say("en", "help", seats=default_cards().bank)
 
 #: seconds a ``u``/``r`` hold lasts: a little over the unit's 5 s, so the hold is never short
 HOLD_SECONDS = 5.5
@@ -94,11 +137,18 @@ class Say:
 
 
 @dataclass(frozen=True, slots=True)
+class Refuse:
+    """A key that means nothing here: say so, with the error cue."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """The user asked to quit."""
 
 
-Action = Click | Hold | Tap | Say | Quit
+Action = Click | Hold | Tap | Say | Refuse | Quit
 
 _SIMPLE: dict[str, Action] = {
     "o": Click(Button.OK),
@@ -116,7 +166,8 @@ _PREFIX = {"p": "prop", "e": "event"}
 class KeyReader:
     """Turns keys into actions; pure (no I/O), so it is tested on its own."""
 
-    def __init__(self, cards: CardRanges | None = None) -> None:
+    def __init__(self, lang: str = "en", cards: CardRanges | None = None) -> None:
+        self.lang = lang
         self._cards = cards or default_cards()
         #: the keys that tap a bank card at once (one digit per seat, at most 9)
         self._seats = "123456789"[: min(self._cards.bank, 9)]
@@ -135,11 +186,13 @@ class KeyReader:
         while i < len(chunk):
             ch = chunk[i]
             if ch == "\x1b" and chunk[i + 1 : i + 2] in ("[", "O"):
-                # An arrow or function key: skip the whole escape sequence.
+                # An arrow or function key: one refusal for the whole escape sequence.
                 i += 2
                 while i < len(chunk) and not (chunk[i].isalpha() or chunk[i] == "~"):
                     i += 1
                 i += 1
+                what = say(self.lang, "unknown.sequence")
+                out.append(Refuse(say(self.lang, "unknown", name=what)))
                 continue
             out += self.key(ch)
             i += 1
@@ -157,7 +210,7 @@ class KeyReader:
             if ch in ("\r", "\n"):
                 return self._finish()
             self._kind, self._digits = None, ""
-            return [Say("card entry cancelled"), *self.key(ch)]
+            return [Say(say(self.lang, "entry.cancelled")), *self.key(ch)]
         if ch in ("\r", "\n"):
             return [Click(Button.OK)]
         low = ch.lower()
@@ -167,9 +220,12 @@ class KeyReader:
         if ch and ch in self._seats:
             return [Tap(CardId("bank", int(ch)))]
         if low in ("?", "h"):
-            return [Say(HELP.format(seats=len(self._seats)))]
+            return [Say(say(self.lang, "help", seats=len(self._seats)))]
         action = _SIMPLE.get(low)
-        return [action] if action is not None else []
+        if action is not None:
+            return [action]
+        name = repr(ch) if ch.isprintable() else f"0x{ord(ch):02x}"
+        return [Refuse(say(self.lang, "unknown", name=name))]
 
     def line(self, text: str) -> list[Action]:
         """Actions for one line (line mode): an empty line is ✓, the end finishes a number."""
@@ -188,15 +244,18 @@ class KeyReader:
         self._kind, self._digits = None, ""
         assert kind is not None
         if not digits:
-            return [Say(f"type a number after {kind[0]}, e.g. {kind[0]}7")]
+            return [Say(say(self.lang, "entry.empty", p=kind[0]))]
         try:
             return [Tap(self._cards.check(CardId(kind, int(digits))))]
         except ValueError:
-            return [Say(f"no {kind} card {digits} (1..{self._cards.count(kind)})")]
+            name = say(self.lang, f"kind.{kind}")
+            return [Say(say(self.lang, "entry.range", kind=name, digits=digits,
+                            count=self._cards.count(kind)))]  # fmt: skip
 
 
 class TerminalPanel:
-    """A panel on a terminal's stdin and stdout."""
+    """A panel on a terminal's stdin and stdout; its own words (help, refusals) in *language*
+    (the unit's: ``en`` or ``fr``), the screens' text in what the terminal can show."""
 
     def __init__(
         self,
@@ -205,6 +264,7 @@ class TerminalPanel:
         *,
         clock: Callable[[], float] = time.monotonic,
         on_quit: Callable[[], None] | None = None,
+        on_eof: Callable[[], None] | None = None,
         style: str = "block",
         bell: bool = True,
         hold_seconds: float = HOLD_SECONDS,
@@ -212,6 +272,7 @@ class TerminalPanel:
         rows: int = 4,
         name: str = "terminal",
         timer: Callable[[float, Callable[[], None]], Any] | None = None,
+        language: str = "en",
         cards: CardRanges | None = None,
     ) -> None:
         if style not in ("block", "line"):
@@ -221,6 +282,7 @@ class TerminalPanel:
         self._out = stdout if stdout is not None else sys.stdout
         self._clock = clock
         self.on_quit = on_quit
+        self.on_eof = on_eof
         self._style = style
         self._bell = bell
         self._hold = hold_seconds
@@ -228,13 +290,15 @@ class TerminalPanel:
         self._rows = rows
         self.name = name
         self._timer = timer or _start_timer
-        self._keys = KeyReader(cards)
+        self.language = language
+        self._keys = KeyReader(language, cards)
         self._post: Callable[[Input], None] | None = None
         self._write_lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stop_r, self._stop_w = -1, -1
         self._saved: Any = None
         self._timers: list[Any] = []
+        self._encoding = _encoding_of(self._out)
 
     # ------------------------------------------------------------ Panel protocol
 
@@ -257,14 +321,22 @@ class TerminalPanel:
             target=self._read_loop, args=(fd, raw), name=self.name, daemon=True
         )
         self._thread.start()
-        self._print("ultibank terminal panel: ? for help, q to quit")
+        self._print(say(self.language, "hello"))
+
+    def _shows(self, ch: str) -> bool:
+        """Whether the terminal's encoding can show *ch* (UTF-8: all; ASCII: A00's part)."""
+        try:
+            ch.encode(self._encoding)
+        except UnicodeEncodeError:
+            return False
+        return True
 
     def show(self, screen: Screen) -> None:
-        """Print *screen*."""
+        """Print *screen*, with the accents and symbols the terminal's encoding can show."""
         if self._style == "line":
-            self._print(screen.text())
+            self._print(charlcd.fold_unless(screen.text(), self._shows, glyphs=False))
             return
-        rows = charlcd.layout(screen, self._cols, self._rows, glyphs=False)
+        rows = charlcd.layout(screen, self._cols, self._rows, glyphs=False, shows=self._shows)
         title = f" {screen.name} "[: self._cols - 2]
         top = "+-" + title + "-" * (self._cols - 1 - len(title)) + "+"
         body = [f"|{row}|" for row in rows]
@@ -316,7 +388,8 @@ class TerminalPanel:
             except OSError:
                 return
             if not data:
-                return  # end of input: keep showing screens, stop reading
+                self._end_of_input(pending)
+                return
             if raw:
                 self._run(self._keys.keys(data.decode("utf-8", errors="replace")))
                 continue
@@ -324,6 +397,18 @@ class TerminalPanel:
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
                 self._run(self._keys.line(line.decode("utf-8", errors="replace")))
+
+    def _end_of_input(self, pending: bytes) -> None:
+        """Run a last line without its newline, let holds finish, then call ``on_eof``."""
+        if pending.strip():
+            self._run(self._keys.line(pending.decode("utf-8", errors="replace")))
+        if self.on_eof is None:
+            return  # keep showing screens, stop reading
+        for timer in list(self._timers):
+            join = getattr(timer, "join", None)
+            if join is not None:
+                join()
+        self.on_eof()
 
     def _emit(self, item: Input) -> None:
         if self._post is not None:
@@ -339,7 +424,8 @@ class TerminalPanel:
                 now = self._clock()
                 for b in action.buttons:
                     self._emit(ButtonPressed(now, b))
-                self._print(f"holding {'+'.join(b.value for b in action.buttons)}...")
+                held = "+".join(b.value for b in action.buttons)
+                self._print(say(self.language, "holding", buttons=held))
                 self._timers.append(self._timer(self._hold, self._releaser(action.buttons)))
             elif isinstance(action, Tap):
                 uid = f"TERM-{action.card.kind}-{action.card.number}"
@@ -347,6 +433,9 @@ class TerminalPanel:
                 self._emit(CardLifted(self._clock(), uid, self.name))
             elif isinstance(action, Say):
                 self._print(action.text)
+            elif isinstance(action, Refuse):
+                self._print(action.text)
+                self.play(Cue.ERROR)
             elif self.on_quit is not None:
                 self.on_quit()
 
@@ -356,6 +445,15 @@ class TerminalPanel:
                 self._emit(ButtonReleased(self._clock(), b))
 
         return release
+
+
+def _encoding_of(stream: TextIO) -> str:
+    """The stream's encoding (a terminal's, from the locale); ASCII when it says none."""
+    name = getattr(stream, "encoding", None) or "ascii"
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return "ascii"
 
 
 def _start_timer(seconds: float, fn: Callable[[], None]) -> threading.Timer:

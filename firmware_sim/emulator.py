@@ -8,8 +8,9 @@ through :meth:`PygamePanel.show` and :meth:`PygamePanel.play`. The window contai
 Threading: ``show``, ``play`` and ``close`` may be called from any thread; they queue work
 for the pygame thread and wake it. Every pygame call happens in the thread that runs
 :meth:`PygamePanel.run_ui` (the main thread) or :meth:`PygamePanel.step` (tests).
-The window is redrawn only when something changed; idle, the loop wakes 30 times a second
-to read events.
+The window is redrawn only when something changed. Between frames the pygame thread sleeps
+until an input, a screen or a timer needs it (:class:`firmware_sim.sdlwait.EventWaiter`), so
+a click is answered at once and an idle window costs next to nothing.
 
 Imports pygame (through :mod:`firmware_sim.pg`), the emulator's modules, ``bank.unit.io``,
 ``drivers.base``, ``board_assets`` and the standard library.
@@ -23,7 +24,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bank.unit.io import (
@@ -38,6 +39,7 @@ from bank.unit.io import (
     Input,
     Screen,
 )
+from bank.unit.text import event_effect, language_of, money, token_name
 from board_assets import Edition, load_edition
 from drivers.base import PanelError
 from firmware_sim import layout as L
@@ -45,11 +47,16 @@ from firmware_sim.dotfont import DotMatrix
 from firmware_sim.icons import PICTOGRAM_TOKENS, token_surface
 from firmware_sim.lcd import BEZEL, GLASS, ON, LcdRenderer
 from firmware_sim.pg import pygame
+from firmware_sim.sdlwait import NO_SYSTEM_INPUT, EventWaiter
 from firmware_sim.sounds import NullPlayer, SoundPlayer, open_player
+from firmware_sim.words import say
 
 log = logging.getLogger(__name__)
 
 READER_NAME = "emulator"
+#: How long the window waits for the daemon's answer to an input before drawing the input
+#: alone (seconds): one frame then shows the press and its answer.
+ANSWER_GRACE = 0.003
 OFF_SCREEN = Screen(name="off", off=True)
 
 TABLE = (30, 58, 48)
@@ -88,6 +95,7 @@ def display_available() -> bool:
 class _Shot:
     path: Path
     done: threading.Event
+    failed: list[str] = field(default_factory=list)  # why it could not be saved
 
 
 @dataclass(slots=True)
@@ -102,7 +110,13 @@ class PygamePanel:
 
     *clock* timestamps the inputs (give the daemon's clock); *on_quit* is called when the
     window is closed or the process gets SIGTERM; *player* overrides the sound player (the
-    default opens the mixer, or stays silent without a sound card).
+    default opens the mixer, or stays silent without a sound card). *language* is the unit's
+    (``fr``, ``en``; default the edition's): the tray, status line and help speak it.
+    *screen_size* is the screen the window must fit (default: the display's desktop; the
+    dummy and offscreen drivers have none, so the window opens at its design size).
+    *event_wait* ``"poll"``
+    makes the window poll its events *fps* times a second instead of sleeping until one comes
+    (the old behaviour, kept for the benchmark's comparison).
     """
 
     def __init__(
@@ -115,8 +129,20 @@ class PygamePanel:
         sound: bool = True,
         fps: float = 30.0,
         title: str = "ultibank - emulated unit",
+        event_wait: str = "auto",
+        language: str | None = None,
+        screen_size: tuple[int, int] | None = None,
     ) -> None:
         self.edition = load_edition(edition) if isinstance(edition, str) else edition
+        #: the window's language: the unit's (give it), else the edition's
+        self.language = language_of(language, self.edition.language)
+        self._screen_size = screen_size
+        self._view = L.View()
+        self._laid_out_for: tuple[int, int] = (0, 0)
+        self._canvas: pygame.Surface | None = None
+        self._scaled: pygame.Surface | None = None
+        self._background: pygame.Surface | None = None
+        self._target: pygame.Surface = pygame.Surface((1, 1))
         self.clock = clock
         self.on_quit = on_quit
         self.fps = fps
@@ -124,8 +150,9 @@ class PygamePanel:
         self._player = player
         self._sound = sound
         self._post: Callable[[Input], None] | None = None
+        self._posted = 0  # inputs sent to the daemon so far
         self._inbox: queue.SimpleQueue[Screen | Cue | _Shot] = queue.SimpleQueue()
-        self._wake = threading.Event()
+        self._waiter = EventWaiter(1.0 / fps, prefer=event_wait)
         self._closing = threading.Event()
         self._ui_thread: int | None = None
         self._window: pygame.Surface | None = None
@@ -167,17 +194,17 @@ class PygamePanel:
     def show(self, screen: Screen) -> None:
         """Show *screen* (any thread)."""
         self._inbox.put(screen)
-        self._wake.set()
+        self._waiter.wake()
 
     def play(self, cue: Cue) -> None:
         """Play *cue* (any thread)."""
         self._inbox.put(cue)
-        self._wake.set()
+        self._waiter.wake()
 
     def close(self) -> None:
         """Close the window; from another thread, ask the pygame thread to do it."""
         self._closing.set()
-        self._wake.set()
+        self._waiter.wake()
         if self._ui_thread == threading.get_ident():
             self._shutdown()
         # Otherwise the pygame thread shuts down when it sees the flag; if no window was ever
@@ -195,12 +222,20 @@ class PygamePanel:
             pygame.font.init()
             pygame.display.set_caption(self.title)
             pygame.display.set_icon(_window_icon())
-            self._window = pygame.display.set_mode(L.WINDOW_SIZE)
+            size = L.window_size_for(self._screen_size or _desktop_size())
+            self._window = pygame.display.set_mode(size, pygame.RESIZABLE)
         except pygame.error as err:
             raise PanelError(f"cannot open the emulator window: {err}") from err
+        self._waiter.attach()
+        self._relayout()
         if self._player is None:
             self._player = open_player() if self._sound else NullPlayer("disabled")
         self._dirty = True
+
+    @property
+    def wait_mode(self) -> str:
+        """How the pygame thread sleeps between frames: ``block``, ``watch`` or ``poll``."""
+        return self._waiter.mode
 
     @property
     def player(self) -> SoundPlayer | None:
@@ -208,19 +243,41 @@ class PygamePanel:
 
     @property
     def window(self) -> pygame.Surface:
+        """The window's surface, as the screen shows it."""
         if self._window is None:
             raise PanelError("the emulator window is not open")
         return self._window
 
-    def step(self) -> bool:
-        """Run one frame without blocking: queued work, events, timers, redraw if needed.
+    @property
+    def canvas(self) -> pygame.Surface:
+        """The picture at its design size (:data:`layout.WINDOW_SIZE`), before any scaling."""
+        return self._canvas if self._canvas is not None else self.window
 
-        Returns False once the panel should stop (closed, or the window was closed).
+    @property
+    def view(self) -> L.View:
+        """How the canvas sits in the window (scale and offset)."""
+        return self._view
+
+    def _say(self, key: str, **fields: object) -> str:
+        return say(self.language, key, **fields)
+
+    def step(self, answer_grace: float = 0.0) -> bool:
+        """Run one frame: queued work, events, timers, redraw if needed.
+
+        With *answer_grace*, an input sent to the daemon waits that long at most for the
+        daemon's answer, so that one frame shows both (the daemon answers most inputs within
+        a millisecond, and a frame can cost more than that on a slow X server); without it,
+        it never blocks. Returns False once the panel should stop (closed, or the window
+        was closed).
         """
         self.open()
         self._drain_inbox()
+        posted = self._posted
         for event in pygame.event.get():
             self._handle(event)
+        if answer_grace > 0 and self._posted != posted and self._inbox.empty():
+            self._waiter.wait(answer_grace)
+            self._drain_inbox()
         self._run_timers()
         if self._dirty and self._window is not None:
             self._draw()
@@ -228,25 +285,25 @@ class PygamePanel:
 
     def run_ui(self, stop: threading.Event | None = None) -> None:
         """Run the window until *stop* is set, :meth:`close` is called or the window closes."""
-        period = 1.0 / self.fps
         try:
             self.open()
-            while self.step() and not (stop is not None and stop.is_set()):
-                self._wake.wait(self._next_wait(period))
-                self._wake.clear()
+            while self.step(ANSWER_GRACE) and not (stop is not None and stop.is_set()):
+                self._waiter.wait(self._next_wait())
         finally:
             self._shutdown()
 
-    def _next_wait(self, period: float) -> float:
+    def _next_wait(self) -> float | None:
+        """Seconds until the next timer is due; None without timers."""
         if not self._timers:
-            return period
-        return max(0.0, min(period, min(t.due for t in self._timers) - self.clock()))
+            return None
+        return max(0.0, min(t.due for t in self._timers) - self.clock())
 
     def _shutdown(self) -> None:
         if self._player is not None:
             self._player.close()
         if self._window is not None:
             self._window = None
+            self._waiter.detach()
             pygame.display.quit()
 
     def save_screenshot(self, path: str | Path, timeout: float = 5.0) -> Path:
@@ -261,13 +318,15 @@ class PygamePanel:
             self.open()
             self._drain_inbox()
             self._draw()
-            pygame.image.save(self.window, str(path))
+            pygame.image.save(self.canvas, str(path))
             return path
-        done = threading.Event()
-        self._inbox.put(_Shot(path, done))
-        self._wake.set()
-        if not done.wait(timeout):
+        shot = _Shot(path, threading.Event())
+        self._inbox.put(shot)
+        self._waiter.wake()
+        if not shot.done.wait(timeout):
             raise PanelError(f"the emulator did not save {path} within {timeout} s")
+        if shot.failed:
+            raise PanelError(shot.failed[0])
         return path
 
     # ------------------------------------------------------------ inputs
@@ -276,6 +335,7 @@ class PygamePanel:
         if self._post is None:
             log.debug("no daemon yet, dropped %s", item)
             return
+        self._posted += 1
         self._post(item)
 
     def _hold(self, button: Button, source: str) -> None:
@@ -324,14 +384,15 @@ class PygamePanel:
                     self._hold(button, "gesture")
                 for button in buttons:
                     self._timers.append(_Timer(self.clock() + seconds, button, "gesture"))
-                self._message = f"holding {' + '.join(_SYMBOL[b] for b in buttons)} ..."
+                held = " + ".join(_SYMBOL[b] for b in buttons)
+                self._message = self._say("status.holding", buttons=held)
             case L.ToggleHelp():
                 self._help = not self._help
                 self._dirty = True
             case L.Screenshot():
                 name = time.strftime("ultibank-emulator-%Y%m%d-%H%M%S.png")
                 self.save_screenshot(name)
-                self._message = f"saved {name}"
+                self._message = self._say("status.saved", name=name)
                 self._dirty = True
 
     def _end(self, action: L.Action, source: str) -> None:
@@ -367,13 +428,13 @@ class PygamePanel:
             if action is not None:
                 self._end(action, f"key:{event.key}")
         elif event.type == pygame.MOUSEBUTTONDOWN:
-            self._mouse_down(event.pos, event.button)
+            self._mouse_down(self._view.to_canvas(event.pos), event.button)
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             if self._mouse_action is not None:
                 self._end(self._mouse_action, "mouse")
                 self._mouse_action = None
         elif event.type == pygame.MOUSEMOTION:
-            spot = L.hotspot_at(self._spots, event.pos)
+            spot = L.hotspot_at(self._spots, self._view.to_canvas(event.pos))
             if spot != self._hover:
                 self._hover = spot
                 self._dirty = True
@@ -382,8 +443,13 @@ class PygamePanel:
             for key, action in list(self._key_actions.items()):
                 self._end(action, f"key:{key}")
             self._key_actions.clear()
-        elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
-            self._dirty = True
+        elif event.type in (
+            pygame.WINDOWEXPOSED,
+            pygame.VIDEOEXPOSE,
+            pygame.VIDEORESIZE,
+            pygame.WINDOWSIZECHANGED,
+        ):
+            self._dirty = True  # a resize is laid out again when the frame is drawn
 
     def _key_down(self, key: int, char: str, scancode: int = 0) -> None:
         if key in self._key_actions:  # a repeat of a key already down
@@ -420,7 +486,9 @@ class PygamePanel:
                     self._tap(CardId(kind, number))
                     self._lift()
                 else:
-                    self._message = f"no {_KIND_NAME[kind]} card {number}"
+                    self._message = self._say(
+                        "status.no_card", kind=self._say(f"kind.{kind}"), n=number
+                    )
         self._dirty = True
 
     def _mouse_down(self, pos: tuple[int, int], mouse_button: int) -> None:
@@ -462,7 +530,9 @@ class PygamePanel:
             else:
                 try:
                     self._draw()
-                    pygame.image.save(self.window, str(item.path))
+                    pygame.image.save(self.canvas, str(item.path))
+                except pygame.error as err:  # a bad path: the caller says so, the window goes on
+                    item.failed.append(str(err))
                 finally:
                     item.done.set()
 
@@ -489,33 +559,81 @@ class PygamePanel:
     ) -> None:
         surf = self._font(size, bold).render(text, True, colour)
         rect = surf.get_rect(**{anchor: pos})
-        self.window.blit(surf, rect)
+        self._target.blit(surf, rect)
+
+    def _relayout(self) -> None:
+        """Fit the canvas to the window's current size (at open and after a resize)."""
+        size = self.window.get_size()
+        self._view = L.View.fit(size)
+        self._laid_out_for = size
+        if size == L.WINDOW_SIZE:
+            self._canvas = self.window  # drawn in place: no copy, no scaling
+            self._scaled = None
+        else:
+            if self._canvas is None or self._canvas is self._window:
+                self._canvas = pygame.Surface(L.WINDOW_SIZE).convert()
+            scaled = self._view.scale < 1.0
+            self._scaled = pygame.Surface(self._view.size).convert() if scaled else None
+        self._dirty = True
 
     def _draw(self) -> None:
-        win = self.window
-        win.fill(TABLE)
+        if self.window.get_size() != self._laid_out_for:
+            self._relayout()
+        canvas = self.canvas
+        self._target = canvas
+        if self._background is None:
+            self._background = self._draw_background()
+            self._target = canvas
+        canvas.blit(self._background, (0, 0))
         self._draw_unit()
         self._draw_tray()
         self._draw_status()
         if self._help:
             self._draw_help()
+        if canvas is not self._window:
+            win = self.window
+            win.fill(TABLE)
+            if self._scaled is not None:
+                pygame.transform.smoothscale(canvas, self._scaled.get_size(), self._scaled)
+                win.blit(self._scaled, self._view.offset)
+            else:
+                win.blit(canvas, self._view.offset)
         pygame.display.flip()
         self.drawn = self.screen
         self.drawn_at = time.perf_counter()
         self.frames += 1
         self._dirty = False
 
-    def _draw_unit(self) -> None:
-        win = self.window
-        pygame.draw.rect(win, BODY_EDGE, pygame.Rect(L.UNIT_RECT).move(0, 5), border_radius=34)
-        pygame.draw.rect(win, BODY, pygame.Rect(L.UNIT_RECT), border_radius=34)
-        ux, uy, uw, _ = L.UNIT_RECT
+    def _draw_background(self) -> pygame.Surface:
+        """What never changes while the window is open: the table, the unit's body, the tray."""
+        bg = pygame.Surface(L.WINDOW_SIZE).convert()
+        self._target = bg
+        bg.fill(TABLE)
+        pygame.draw.rect(bg, BODY_EDGE, pygame.Rect(L.UNIT_RECT).move(0, 5), border_radius=34)
+        pygame.draw.rect(bg, BODY, pygame.Rect(L.UNIT_RECT), border_radius=34)
+        ux, uy, _, _ = L.UNIT_RECT
         self._label("ULTIBANK", (ux + 32, uy + 26), 30, INK, bold=True)
+        pygame.draw.rect(bg, BEZEL, pygame.Rect(L.bezel_rect()), border_radius=10)
+        self._label(self._say("tray.bank"), (L.TRAY_X, L.BANK_Y - 22), 20, PALE_INK, bold=True)
+        self._label(self._say("tray.props"), (L.TRAY_X, L.PROPS_Y - 22), 20, PALE_INK, bold=True)
+        self._label(self._say("tray.events"), (L.TRAY_X, L.EVENTS_Y - 22), 20, PALE_INK,
+                    bold=True)  # fmt: skip
+        for spot in self._spots:
+            if isinstance(spot.action, L.TapCard):
+                rect = pygame.Rect(spot.rect)
+                pygame.draw.rect(bg, (18, 36, 30), rect.move(2, 3), border_radius=6)
+                self._draw_card_face(rect, spot.action.card)
+        status = pygame.Rect(L.STATUS_RECT)
+        self._label(self._say("hint"), (status.x, status.bottom + 12), 18, (150, 180, 165))
+        return bg
+
+    def _draw_unit(self) -> None:
+        win = self._target
+        ux, uy, uw, _ = L.UNIT_RECT
         # the group light: a coloured lamp showing the current property's group
         lamp = pygame.Rect(ux + uw - 120, uy + 28, 88, 18)
         pygame.draw.rect(win, _lamp_colour(self.screen), lamp, border_radius=9)
         pygame.draw.rect(win, BODY_EDGE, lamp, width=2, border_radius=9)
-        pygame.draw.rect(win, BEZEL, pygame.Rect(L.bezel_rect()), border_radius=10)
         win.blit(self._lcd_surface, L.LCD_POS)
         self._draw_reader()
         for spot in L.button_hotspots():
@@ -523,7 +641,7 @@ class PygamePanel:
             self._draw_button(spot, spot.action.button)
 
     def _draw_reader(self) -> None:
-        win = self.window
+        win = self._target
         rect = pygame.Rect(L.READER_RECT)
         pygame.draw.rect(win, (222, 219, 211), rect, border_radius=18)
         pygame.draw.rect(win, BODY_EDGE, rect, width=2, border_radius=18)
@@ -533,14 +651,14 @@ class PygamePanel:
             for r in (14, 26, 38):
                 arc = pygame.Rect(cx - 60 - r, cy - r, 2 * r, 2 * r)
                 pygame.draw.arc(win, (150, 146, 138), arc, -0.9, 0.9, width=4)
-            self._label("tap a card here", (cx + 40, cy), 22, (130, 126, 118), anchor="center")
+            self._label(self._say("reader"), (cx + 40, cy), 22, (130, 126, 118), anchor="center")
         else:
             face = pygame.Rect(0, 0, 150, 92)
             face.center = (cx, cy)
             self._draw_card_face(face, card, big=True)
 
     def _draw_button(self, spot: L.Hotspot, button: Button) -> None:
-        win = self.window
+        win = self._target
         cx, cy = spot.centre
         r = L.BUTTON_RADIUS
         down = bool(self._holders[button])
@@ -565,22 +683,20 @@ class PygamePanel:
             self._label("M", (cx, cy + 2), 56, PALE_INK, bold=True, anchor="center")
 
     def _draw_card_face(self, rect: pygame.Rect, card: CardId, *, big: bool = False) -> None:
-        win = self.window
+        win = self._target
         if card.kind == "bank":
             pygame.draw.rect(win, BANK_COLOUR, rect, border_radius=8)
             pygame.draw.rect(win, (200, 170, 70), rect.inflate(-8, -8), width=1, border_radius=6)
             token = self._cards.token(card.number)
-            if token in PICTOGRAM_TOKENS:
+            if token in PICTOGRAM_TOKENS:  # the glass's pictogram; another token: its name only
                 pic = token_surface(token, PALE_INK)
                 size = (pic.get_width() * 3 // 2, pic.get_height() * 3 // 2)
                 pic = pygame.transform.scale(pic, size)
                 win.blit(pic, pic.get_rect(midleft=(rect.x + 10, rect.centery + 2)))
-            else:  # a token the glass has no pictogram of: its name
-                self._label(token[:6], (rect.x + 10, rect.centery - 8), 22, PALE_INK)
             self._label(str(card.number), (rect.right - 10, rect.y + 6), 34, (230, 200, 90),
                         bold=True, anchor="topright")  # fmt: skip
-            self._label(token, (rect.right - 9, rect.bottom - 6), 17, PALE_INK,
-                        anchor="bottomright")  # fmt: skip
+            self._label(token_name(self.language, token), (rect.right - 9, rect.bottom - 6), 17,
+                        PALE_INK, anchor="bottomright")  # fmt: skip
         elif card.kind == "prop":
             colour = self._prop_colour[card.number]
             pygame.draw.rect(win, (250, 248, 240), rect, border_radius=5)
@@ -598,76 +714,74 @@ class PygamePanel:
             self._label("?", (rect.x + 6, rect.y + 3), 28 if big else 22, INK, bold=True)
             self._label(str(card.number), (rect.right - 6, rect.bottom - 3),
                         40 if big else 28, INK, bold=True, anchor="bottomright")  # fmt: skip
+            if big:  # what the card does, in the project's words (never its printed title)
+                effect = event_effect(self.language, self.edition.event(card.number).kind)
+                self._label(effect, (rect.centerx, rect.y + 34), 15, INK, anchor="center")
 
     def _draw_tray(self) -> None:
-        win = self.window
-        self._label("BANK CARDS", (L.TRAY_X, L.BANK_Y - 22), 20, PALE_INK, bold=True)
-        self._label("PROPERTIES", (L.TRAY_X, L.PROPS_Y - 22), 20, PALE_INK, bold=True)
-        self._label("EVENTS", (L.TRAY_X, L.EVENTS_Y - 22), 20, PALE_INK, bold=True)
+        """What changes on the tray: the empty place of the card on the reader, the hover."""
+        win = self._target
         for spot in self._spots:
             if not isinstance(spot.action, L.TapCard):
                 continue
             rect = pygame.Rect(spot.rect)
-            card = spot.action.card
-            if card == self._on_reader:
+            if spot.action.card == self._on_reader:
+                pygame.draw.rect(win, TABLE, rect.union(rect.move(2, 3)))
                 pygame.draw.rect(win, (20, 40, 32), rect, border_radius=6)
                 pygame.draw.rect(win, (90, 120, 100), rect, width=1, border_radius=6)
-                continue
-            pygame.draw.rect(win, (18, 36, 30), rect.move(2, 3), border_radius=6)
-            self._draw_card_face(rect, card)
-            if self._hover is spot:
+            elif self._hover is spot:
                 pygame.draw.rect(win, HOVER, rect.inflate(4, 4), width=2, border_radius=7)
 
     def _status_text(self) -> str:
         if self._entry is not None:
             kind, digits = self._entry
-            return f"{_KIND_NAME[kind]} card: {digits}_   (Enter to tap, Esc to cancel)"
+            return self._say("status.typing", kind=self._say(f"kind.{kind}"), digits=digits)
         if self._message:
             return self._message
         spot = self._hover
         if spot is not None and isinstance(spot.action, L.TapCard):
             return self._describe(spot.action.card)
         if spot is not None and isinstance(spot.action, L.PressButton):
-            return f"button {_SYMBOL[spot.action.button]}  (right-click to latch)"
+            return self._say("status.button", button=_SYMBOL[spot.action.button])
         if self._on_reader is not None:
-            return f"on the reader: {self._describe(self._on_reader)}"
-        return "F1 or ? for help"
+            return self._say("status.on_reader", card=self._describe(self._on_reader))
+        return self._say("status.help")
 
     def _describe(self, card: CardId) -> str:
         if card.kind == "bank":
-            return f"bank card {card.number}: {self._cards.token(card.number)}"
+            token = token_name(self.language, self._cards.token(card.number))
+            return self._say("describe.bank", n=card.number, token=token)
         if card.kind == "prop":
             p = self.edition.prop(card.number)
             group = self.edition.group(p.group).name
-            return f"property {p.number}: {p.name} ({group}, {p.price})"
+            return self._say("describe.prop", n=p.number, name=p.name, group=group,
+                             price=money(p.price, self.edition.currency))  # fmt: skip
         e = self.edition.event(card.number)
-        return f"event {e.id}: {e.title}"
+        return self._say("describe.event", n=e.id, effect=event_effect(self.language, e.kind))
 
     def _draw_status(self) -> None:
         rect = pygame.Rect(L.STATUS_RECT)
-        pygame.draw.rect(self.window, (20, 40, 33), rect, border_radius=8)
+        pygame.draw.rect(self._target, (20, 40, 33), rect, border_radius=8)
         text = self._status_text()
         size = 22
         while size > 14 and self._font(size).size(text)[0] > rect.w - 24:
             size -= 1
         self._label(text, (rect.x + 12, rect.centery), size, PALE_INK, anchor="midleft")
-        self._label("F1 / ? help   ·   close the window to stop", (rect.x, rect.bottom + 12),
-                    18, (150, 180, 165))  # fmt: skip
 
     def _draw_help(self) -> None:
-        win = self.window
+        win = self._target
         shade = pygame.Surface(win.get_size(), pygame.SRCALPHA)
         shade.fill((8, 14, 12, 232))
         win.blit(shade, (0, 0))
-        rows = L.help_rows(self._shortcuts)
+        rows = L.help_rows(self.language, self._shortcuts)
         x, y = 80, 60
-        self._label("Keys and mouse", (x, y), 34, PALE_INK, bold=True)
+        self._label(self._say("help.title"), (x, y), 34, PALE_INK, bold=True)
         y += 50
         for keys, what in rows:
             self._label(keys, (x, y), 24, (250, 210, 90), bold=True)
             self._label(what, (x + 240, y), 24, PALE_INK)
             y += 30
-        self._label("any key or click closes this help", (x, y + 16), 20, (170, 170, 170))
+        self._label(self._say("help.close"), (x, y + 16), 20, (170, 170, 170))
 
     # ------------------------------------------------------------ for tests and the CLI
 
@@ -691,7 +805,14 @@ class PygamePanel:
 
 
 _SYMBOL = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
-_KIND_NAME = {"prop": "property", "event": "event", "bank": "bank"}
+
+
+def _desktop_size() -> tuple[int, int] | None:
+    """The size of the screen the window opens on; None for drivers without a screen."""
+    if pygame.display.get_driver() in NO_SYSTEM_INPUT:
+        return None
+    sizes = pygame.display.get_desktop_sizes()
+    return sizes[0] if sizes else None
 
 
 def _lamp_colour(screen: Screen) -> pygame.Color:

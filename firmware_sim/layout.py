@@ -5,8 +5,8 @@ keys to :data:`Action` values, and :func:`hotspots` maps window areas (the three
 cards of the tray: the edition's bank cards, properties and event cards) to the same actions.
 The window code only dispatches actions.
 
-Imports pygame (through :mod:`firmware_sim.pg`), ``bank.unit.io``, ``board_assets`` and the
-standard library.
+Imports pygame (through :mod:`firmware_sim.pg`), ``bank.unit.io``, ``bank.unit.text``,
+``board_assets``, :mod:`firmware_sim.words` and the standard library.
 """
 
 from __future__ import annotations
@@ -14,11 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bank.unit.io import Button, CardId, CardRanges
+from bank.unit.text import token_name
 from board_assets import Edition, load_edition
 from firmware_sim.lcd import LCD_SIZE
 from firmware_sim.pg import pygame
+from firmware_sim.words import say
 
+#: The window's design size: everything is laid out on a canvas of this size, which is shown
+#: as it is when the screen is big enough, and scaled to the window otherwise.
 WINDOW_SIZE = (1120, 690)
+#: Room left around the window when it is fitted to a screen (title bar, panels, docks).
+SCREEN_MARGIN = (40, 80)
 UNIT_RECT = (20, 20, 540, 650)
 LCD_POS = (50, 92)
 BEZEL_MARGIN = 14
@@ -41,6 +47,49 @@ GAP = 6
 STATUS_RECT = (TRAY_X, 540, TRAY_W, 62)
 #: How long the gestures of the U and R keys hold their buttons (the unit wants 5 s).
 HOLD_SECONDS = 5.5
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """How the canvas (:data:`WINDOW_SIZE`) is shown in a window: scaled by *scale*, its top
+    left corner at *offset*, centred, with the table colour around it."""
+
+    scale: float = 1.0
+    offset: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def fit(cls, window: tuple[int, int]) -> View:
+        """The largest view of the whole canvas that fits *window* (never enlarged)."""
+        cw, ch = WINDOW_SIZE
+        scale = min(1.0, window[0] / cw, window[1] / ch)
+        if scale >= 1.0:
+            return cls(1.0, ((window[0] - cw) // 2, (window[1] - ch) // 2))
+        w, h = round(cw * scale), round(ch * scale)
+        return cls(scale, ((window[0] - w) // 2, (window[1] - h) // 2))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The canvas's size on the screen."""
+        return round(WINDOW_SIZE[0] * self.scale), round(WINDOW_SIZE[1] * self.scale)
+
+    def to_canvas(self, pos: tuple[int, int]) -> tuple[int, int]:
+        """A window position (a click) as a canvas position."""
+        x, y = pos
+        return int((x - self.offset[0]) / self.scale), int((y - self.offset[1]) / self.scale)
+
+    def to_window(self, pos: tuple[int, int]) -> tuple[int, int]:
+        """A canvas position (a card's centre) as a window position."""
+        x, y = pos
+        return round(x * self.scale) + self.offset[0], round(y * self.scale) + self.offset[1]
+
+
+def window_size_for(screen: tuple[int, int] | None) -> tuple[int, int]:
+    """The window size to open on a screen of *screen* pixels: the design size when it fits
+    with :data:`SCREEN_MARGIN` to spare, else the canvas scaled down to fit."""
+    if screen is None:
+        return WINDOW_SIZE
+    room = (max(1, screen[0] - SCREEN_MARGIN[0]), max(1, screen[1] - SCREEN_MARGIN[1]))
+    return View.fit(room).size if View.fit(room).scale < 1.0 else WINDOW_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +137,10 @@ Action = PressButton | TapCard | StartEntry | HoldGesture | ToggleHelp | Screens
 @dataclass(frozen=True, slots=True)
 class Shortcut:
     """Keys that trigger *action*: pygame key codes (layout-mapped), typed characters, or
-    scancodes (physical positions: the digit row, whatever the keyboard layout)."""
+    scancodes (physical positions: the digit row, whatever the keyboard layout).
+
+    *label* and *help* are message ids of :mod:`firmware_sim.words` (formatted with *fields*);
+    *plain_label* is a label that is the same in every language (a digit)."""
 
     label: str
     help: str
@@ -96,79 +148,60 @@ class Shortcut:
     keys: tuple[int, ...] = ()
     chars: tuple[str, ...] = ()
     scancodes: tuple[int, ...] = ()
+    fields: tuple[tuple[str, object], ...] = ()
+    plain_label: str = ""
+
+    def texts(self, lang: str) -> tuple[str, str]:
+        """The help overlay's row for this shortcut in *lang*: (keys, what they do)."""
+        fields = dict(self.fields)
+        if "token" in fields:
+            fields["token"] = token_name(lang, str(fields["token"]))
+        label = self.plain_label or say(lang, self.label)
+        return label, say(lang, self.help, **fields)
 
 
 def shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
     """The keyboard's controls for a game with *cards* (one digit key per bank card, up to 9)."""
     return (
-        Shortcut(
-            "Enter",
-            "button OK, the tick (hold the key to hold the button)",
-            PressButton(Button.OK),
-            keys=(pygame.K_RETURN, pygame.K_KP_ENTER),
-        ),
-        Shortcut("M", "button M (menu)", PressButton(Button.MENU), keys=(pygame.K_m,)),
-        Shortcut(
-            "Esc / Backspace",
-            "button X (cancel)",
-            PressButton(Button.CANCEL),
-            keys=(pygame.K_ESCAPE, pygame.K_BACKSPACE),
-        ),
+        Shortcut("key.ok", "help.ok", PressButton(Button.OK),
+                 keys=(pygame.K_RETURN, pygame.K_KP_ENTER)),
+        Shortcut("key.menu", "help.menu", PressButton(Button.MENU), keys=(pygame.K_m,)),
+        Shortcut("key.cancel", "help.cancel", PressButton(Button.CANCEL),
+                 keys=(pygame.K_ESCAPE, pygame.K_BACKSPACE)),
         *(
             Shortcut(
-                str(n),
-                f"tap bank card {n} ({cards.token(n)})",
+                "",
+                "help.bank",
                 TapCard(CardId("bank", n)),
                 keys=(getattr(pygame, f"K_{n}"), getattr(pygame, f"K_KP{n}")),
                 chars=(str(n),),
                 scancodes=(getattr(pygame, f"KSCAN_{n}"),),
+                fields=(("n", n), ("token", cards.token(n))),
+                plain_label=str(n),
             )
             for n in range(1, min(cards.bank, 9) + 1)
         ),
-        Shortcut(
-            "P n Enter",
-            f"tap property card n (1-{cards.prop}); Esc cancels the typing",
-            StartEntry("prop"),
-            keys=(pygame.K_p,),
-        ),
-        Shortcut(
-            "E n Enter",
-            f"tap event card n (1-{cards.event}); Esc cancels the typing",
-            StartEntry("event"),
-            keys=(pygame.K_e,),
-        ),
-        Shortcut(
-            "U",
-            f"undo gesture: hold OK and X together for {HOLD_SECONDS:g} s",
-            HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS),
-            keys=(pygame.K_u,),
-        ),
-        Shortcut(
-            "R",
-            f"reset gesture: hold X for {HOLD_SECONDS:g} s (archives the game)",
-            HoldGesture((Button.CANCEL,), HOLD_SECONDS),
-            keys=(pygame.K_r,),
-        ),
-        Shortcut(
-            "F1 / ?", "show or hide this help", ToggleHelp(), keys=(pygame.K_F1,), chars=("?",)
-        ),
-        Shortcut(
-            "F12",
-            "save a screenshot (PNG) in the current directory",
-            Screenshot(),
-            keys=(pygame.K_F12,),
-        ),
-    )
+        Shortcut("key.prop", "help.prop", StartEntry("prop"), keys=(pygame.K_p,),
+                 fields=(("count", cards.prop),)),
+        Shortcut("key.event", "help.event", StartEntry("event"), keys=(pygame.K_e,),
+                 fields=(("count", cards.event),)),
+        Shortcut("key.undo", "help.undo", HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS),
+                 keys=(pygame.K_u,), fields=(("seconds", f"{HOLD_SECONDS:g}"),)),
+        Shortcut("key.reset", "help.reset", HoldGesture((Button.CANCEL,), HOLD_SECONDS),
+                 keys=(pygame.K_r,), fields=(("seconds", f"{HOLD_SECONDS:g}"),)),
+        Shortcut("key.help", "help.help", ToggleHelp(), keys=(pygame.K_F1,), chars=("?",)),
+        Shortcut("key.shot", "help.shot", Screenshot(), keys=(pygame.K_F12,)),
+    )  # fmt: skip
 
 
 #: the controls for the default edition (the emulator builds its own edition's)
 SHORTCUTS: tuple[Shortcut, ...] = shortcuts(CardRanges.of(load_edition()))
 
-#: What the mouse does, for the help overlay. (The window's font has no tick: ✓ is "OK".)
+#: What the mouse does, for the help overlay: (gesture, what it does) message ids.
 MOUSE_HELP: tuple[tuple[str, str], ...] = (
-    ("click a card", "tap it on the reader (it stays on while the mouse button is down)"),
-    ("click a button", "press it (held while the mouse button is down)"),
-    ("right-click a button", "latch it pressed or release it (to hold OK and X together)"),
+    ("mouse.card", "help.mouse.card"),
+    ("mouse.button", "help.mouse.button"),
+    ("mouse.latch", "help.mouse.latch"),
 )
 
 
@@ -206,9 +239,10 @@ def digit_of(key: int, char: str, scancode: int = 0) -> str | None:
     return DIGIT_SCANCODES.get(scancode)
 
 
-def help_rows(table: tuple[Shortcut, ...] = SHORTCUTS) -> list[tuple[str, str]]:
-    """The rows of the help overlay: (keys or mouse gesture, what it does)."""
-    return [(sc.label, sc.help) for sc in table] + list(MOUSE_HELP)
+def help_rows(lang: str = "en", table: tuple[Shortcut, ...] = SHORTCUTS) -> list[tuple[str, str]]:
+    """The rows of the help overlay in *lang*: (keys or mouse gesture, what it does)."""
+    rows = [sc.texts(lang) for sc in table]
+    return rows + [(say(lang, gesture), say(lang, what)) for gesture, what in MOUSE_HELP]
 
 
 @dataclass(frozen=True, slots=True)

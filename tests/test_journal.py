@@ -609,3 +609,29 @@ def test_a_game_resumes_from_the_journal_exactly_and_reset_archives_it(path: Pat
         assert old.archived and old.records == 4
         assert new.meta == {"edition": edition.id, "players": [1, 2, 3]}
         assert len(list(j.records(old.id))) == 4
+
+
+def test_a_reader_beside_the_writer_neither_writes_the_tip_nor_checkpoints(
+    path: Path, clock: FakeClock, caplog: pytest.LogCaptureFixture
+):
+    """``ultibank history`` beside a running daemon: the reader must leave the writer's tip
+    file and write-ahead log alone (the tip is the writer's to check: read by a reader it can
+    be ahead of the reader's snapshot and look like a loss)."""
+    from bank.history import ReadOnlyJournal
+
+    with Journal(path, clock=clock) as writer:
+        writer.new_game({"edition": "fr"})
+        for i in range(5):
+            writer.append(record(i))
+        tip = Path(f"{path}.tip")
+        wal = Path(f"{path}-wal")
+        before, wal_size = tip.read_bytes(), wal.stat().st_size
+        with caplog.at_level(logging.WARNING), ReadOnlyJournal(path) as reader:
+            assert reader.loss == [] and len(list(reader.records())) == 5
+            assert tip.read_bytes() == before
+        assert tip.read_bytes() == before
+        assert wal.stat().st_size == wal_size > 0
+        assert not [r for r in caplog.records if "checkpoint" in r.getMessage()]
+        writer.append(record(5))
+    with Journal(path) as j:
+        assert j.loss == [] and len(list(j.records())) == 6

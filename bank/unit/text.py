@@ -80,6 +80,25 @@ def register_messages(messages: Mapping[str, Mapping[str, str]]) -> None:
     MESSAGES.maps.append(dict(messages))
 
 
+#: what each kind of event card does, in the project's own words (never the publisher's card
+#: titles), fitted to one LCD line
+EVENT_EFFECTS: Mapping[str, Mapping[str, str]] = {
+    "move": {"fr": "Aller sur un terrain", "en": "Move to a property"},
+    "group_up": {"fr": "Couleur +1", "en": "Colour group +1"},
+    "group_down": {"fr": "Couleur -1", "en": "Colour group -1"},
+    "reset_level": {"fr": "Retour au niveau 1", "en": "Back to level 1"},
+    "max_level": {"fr": "Niveau 5 d'un coup", "en": "Straight to level 5"},
+    "swap": {"fr": "Échange de terrains", "en": "Swap properties"},
+    "tax": {"fr": "Taxe par propriété", "en": "Tax per property"},
+    "neighbours": {"fr": "+1, voisines -1", "en": "+1, neighbours -1"},
+    "collect_pair": {"fr": "Gain pour deux", "en": "Two players collect"},
+    "cheap_rent": {"fr": "Loyers au niveau 1", "en": "Rents at level 1"},
+    "jail_other": {"fr": "Un joueur en prison", "en": "Send one to jail"},
+    "side_down": {"fr": "Côté du plateau -1", "en": "Board side -1"},
+    "side_up": {"fr": "Côté du plateau +1", "en": "Board side +1"},
+    "gridlock": {"fr": "Tous au Parc gratuit", "en": "All to Free Parking"},
+}
+
 #: the players' tokens as shown on the LCD
 TOKEN_NAMES: Mapping[str, Mapping[str, str]] = {
     "car": {"fr": "voiture", "en": "car"},
@@ -170,6 +189,11 @@ def token_name(lang: str, token: str | None) -> str:
     if token is None:
         return "?"
     return TOKEN_NAMES.get(token, {}).get(lang, token)
+
+
+def event_effect(lang: str, kind: str) -> str:
+    """What an event card of *kind* does, in one LCD line (the kind itself if unknown)."""
+    return fit(EVENT_EFFECTS.get(kind, {}).get(lang, kind))
 
 
 def money(amount: int, currency: str) -> str:

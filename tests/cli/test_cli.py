@@ -84,17 +84,10 @@ def daemon(tmp_path: Path):  # type: ignore[no-untyped-def]
     procs: list[subprocess.Popen[str]] = []
 
     def start() -> subprocess.Popen[str]:
-        p = subprocess.Popen(
-            [sys.executable, "-m", "bank.cli", "run", "--reader", "sim", "--panel", "sim"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        p = _start_daemon(
+            ["--reader", "sim", "--panel", "sim"], env, tmp_path / "data" / "control.sock"
+        )
         procs.append(p)
-        sock = tmp_path / "data" / "control.sock"
-        deadline = time.monotonic() + 15
-        while not sock.exists():
-            assert p.poll() is None, p.communicate()[1]
-            assert time.monotonic() < deadline, "the daemon did not open its control socket"
-            time.sleep(0.02)
         return p
 
     def ctl(*args: str) -> subprocess.CompletedProcess[str]:
@@ -131,8 +124,8 @@ def test_daemon_control_socket_journal_and_resume(daemon) -> None:  # type: igno
     start()
     state = json.loads(ctl("state").stdout)
     assert state["properties"][15]["owner"] == 3
-    listing = ultibank("history", env=env, check=False)
-    assert listing.returncode == 1 and "another ultibank" in listing.stderr
+    listing = ultibank("history", env=env)  # beside the running daemon: read-only
+    assert "current" in listing.stdout and not listing.stderr
 
 
 def test_history_list_show_export(tmp_path: Path) -> None:
@@ -218,3 +211,152 @@ def test_a_daemon_without_a_terminal_survives_sighup(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _start_daemon(argv: list[str], env: dict[str, str], sock: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bank.cli", "run", *argv],
+        cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 15
+    while not sock.exists():
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, "the daemon did not open its control socket"
+        time.sleep(0.02)
+    return proc
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_client_commands_find_a_daemon_started_with_data_dir(tmp_path: Path) -> None:
+    """`run --data-dir ./g`: state, tap, press and hold take --data-dir or ULTIBANK_DATA_DIR."""
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if k not in ("ULTIBANK_DATA_DIR", "XDG_DATA_HOME")}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), PYTHONPATH=str(ROOT))
+    games = tmp_path / "g"
+    proc = _start_daemon(
+        ["--data-dir", str(games), "--reader", "sim", "--panel", "sim"],
+        env, games / "control.sock",
+    )  # fmt: skip
+    try:
+        lost = ultibank("state", env=env, check=False)
+        assert lost.returncode == 1
+        assert str(home / ".local/share/ultibank/control.sock") in lost.stderr
+        assert "--data-dir DIR" in lost.stderr and "ULTIBANK_DATA_DIR" in lost.stderr
+        assert len(lost.stderr.strip().splitlines()) == 1
+        # several cards in one tap, in order, as the usage line says
+        taps = ultibank("tap", "bank:1", "bank:2", "--data-dir", str(games), env=env)
+        assert taps.stdout.count("cue") >= 2
+        ultibank("press", "--data-dir", str(games), "ok", env=env)
+        ultibank("tap", "prop:16", "bank:1", "--data-dir", str(games), env=env)
+        state = json.loads(ultibank("state", "--data-dir", str(games), env=env).stdout)
+        assert [p["card"] for p in state["players"]] == [1, 2]
+        assert state["properties"][15]["owner"] == 1
+        # a bad card stops the line there: the cards after it are not tapped
+        bad = ultibank("tap", "prop:2", "prop:99", "bank:2", "--data-dir", str(games),
+                       env=env, check=False)  # fmt: skip
+        assert bad.returncode == 2 and "prop" in bad.stderr
+        with_env = dict(env, ULTIBANK_DATA_DIR=str(games))
+        held = ultibank("hold", "cancel", "0.1", env=with_env)
+        assert held.returncode == 0
+        state = json.loads(ultibank("state", env=with_env).stdout)
+        assert state["properties"][15]["owner"] == 1
+        assert state["properties"][1]["owner"] is None  # prop:2 was read, bank:2 never tapped
+    finally:
+        _stop(proc)
+
+
+def test_history_reads_the_journal_of_a_running_daemon(tmp_path: Path) -> None:
+    """A real `ultibank run` holds the journal; history, show and export still read it."""
+    data = tmp_path / "data"
+    env = dict(os.environ, ULTIBANK_DATA_DIR=str(data), PYTHONPATH=str(ROOT))
+    proc = _start_daemon(["--reader", "sim", "--panel", "sim"], env, data / "control.sock")
+    try:
+        for line in (("bank:1", "bank:2"), ("prop:5",)):
+            ultibank("tap", *line, env=env)
+        ultibank("press", "ok", env=env)
+        ultibank("tap", "prop:5", "bank:2", env=env)
+        listing = ultibank("history", env=env)
+        assert "current" in listing.stdout and not listing.stderr
+        shown = ultibank("history", "show", "1", env=env).stdout
+        assert "card 2 → bank 120" in shown  # the purchase committed a moment ago
+        exported = json.loads(ultibank("history", "export", "1", "--json", env=env).stdout)
+        assert exported[-1]["card"] == 2
+        # the daemon is not disturbed: it goes on journalling, and history sees that too
+        ultibank("tap", "prop:9", "bank:1", env=env)
+        again = json.loads(ultibank("history", "export", "1", "--json", env=env).stdout)
+        assert len(again) > len(exported)
+        assert proc.poll() is None
+    finally:
+        _stop(proc)
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    # stopped: the same history, and the journal is still the daemon's to reopen
+    after = ultibank("history", "export", "1", "--json", env=env).stdout
+    assert json.loads(after) == again
+
+
+def test_history_says_a_game_that_ended_is_finished(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    ultibank("script", str(EXAMPLES / "g12_bankruptcy.tap"), "--data-dir", str(data))
+    env = dict(os.environ, ULTIBANK_DATA_DIR=str(data))
+    (line,) = ultibank("history", env=env).stdout.splitlines()
+    assert "finished" in line and "current" not in line
+
+
+def test_end_of_piped_input_ends_the_terminal_view(tmp_path: Path) -> None:
+    """`printf '1\\n2\\n\\n' | ultibank emulate --terminal` plays the keys, then ends."""
+    env = dict(os.environ, ULTIBANK_DATA_DIR=str(tmp_path / "data"))
+    started = time.monotonic()
+    out = ultibank("emulate", "--terminal", input="1\n2\n\np16\n1", env=env)  # no q, no \n
+    assert time.monotonic() - started < 30
+    assert "~ kaching" in out.stdout  # the last line, without its newline, was played
+    cont = tmp_path / "c.tap"
+    cont.write_text("wait 0\n")
+    state = ultibank("script", str(cont), "--data-dir", str(tmp_path / "data"), "--state", "-")
+    assert '"number": 16, "owner": 1, "level": 1' in state.stdout
+    empty = ultibank("emulate", "--terminal", stdin=subprocess.DEVNULL, env=env)
+    assert empty.returncode == 0
+
+
+def test_a_screenshot_run_exits_once_the_file_is_written(tmp_path: Path) -> None:
+    """SDL_VIDEODRIVER=dummy ultibank emulate --screenshot x.png: for automated runs."""
+    pytest.importorskip("pygame")
+    env = dict(
+        os.environ, ULTIBANK_DATA_DIR=str(tmp_path / "data"), SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+    )  # fmt: skip
+    shot = tmp_path / "x.png"
+    out = ultibank("emulate", "--screenshot", str(shot), env=env, stdin=subprocess.DEVNULL)
+    assert shot.read_bytes().startswith(b"\x89PNG")
+    assert f"screenshot saved to {shot}" in out.stderr
+    bad = ultibank("emulate", "--screenshot", str(shot / "y.png"), env=env, check=False,
+                   stdin=subprocess.DEVNULL)  # fmt: skip
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert bad.stderr.splitlines()[-1].startswith(f"ultibank: the screenshot {shot}/y.png failed")
+    no_window = {k: v for k, v in env.items() if k not in ("DISPLAY", "SDL_VIDEODRIVER")}
+    refused = ultibank("emulate", "--screenshot", str(shot), env=no_window, check=False)
+    assert refused.returncode == 1 and "--screenshot needs the window" in refused.stderr
+
+
+def test_no_alsa_chatter_before_the_no_sound_warning(tmp_path: Path) -> None:
+    """Without a sound card the emulator says so in one line, not after eight ALSA lines."""
+    pytest.importorskip("pygame")
+    if (
+        Path("/proc/asound/cards").is_file()
+        and "no soundcards" not in Path("/proc/asound/cards").read_text()
+    ):
+        pytest.skip("this machine has a sound card")
+    env = dict(os.environ, ULTIBANK_DATA_DIR=str(tmp_path / "data"), SDL_VIDEODRIVER="dummy")
+    env.pop("SDL_AUDIODRIVER", None)
+    out = ultibank("emulate", "--screenshot", str(tmp_path / "x.png"), env=env)
+    assert "no sound" in out.stderr
+    assert "ALSA lib" not in out.stderr, out.stderr

@@ -210,3 +210,53 @@ def test_the_command_runs_on_this_machine(capsys: pytest.CaptureFixture[str]) ->
     assert "pyscard" in out and "nfcpy" in out
     assert status in (0, 1)
     assert (status == 1) == ("[FAIL]" in out)
+
+
+def test_two_slots_of_one_reader_get_paths_that_tell_them_apart() -> None:
+    """vpcd's two slots (and a dual-interface reader's two halves) share every word but the
+    slot number: each must be offered a path that opens that slot and no other."""
+    from drivers.pcsc import choose_reader, parse_path
+
+    readers = [
+        "Virtual PCD 00 00",
+        "Virtual PCD 00 01",
+        "ACS ACR122U PICC Interface 00 00",
+        "OMNIKEY 5022 00 00",
+    ]
+    findings = explain_pcsc(Facts(pcsc_readers=readers))
+    paths = [f.title.split("reader path ", 1)[1].rstrip(")").strip("'") for f in findings]
+    assert len(set(paths)) == len(readers), paths
+    for reader, path in zip(readers, paths, strict=True):
+        assert choose_reader(readers, parse_path(path)) == reader, (reader, path)
+    assert paths[2] == "pcsc:ACR122U", "a unique model word stays the short path"
+    assert "reader path 'pcsc:Virtual PCD 00 01'" in findings[1].title, "quoted for the shell"
+
+
+def test_pcscd_down_is_a_fault_the_command_exits_non_zero_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import drivers.__main__ as entry
+
+    down = Facts(pcsc_error=EstablishContextException(0x8010001D), proc_modules="")
+    monkeypatch.setattr(entry, "gather_facts", lambda open_devices: down)
+    assert entry.main(["--no-open"]) == 1
+    out = capsys.readouterr().out
+    assert "[FAIL] pcscd is not running" in out
+    assert "systemctl enable --now pcscd.socket" in out
+
+
+@pytest.mark.nfcpy
+def test_the_nfcpy_probe_speaks_in_our_words_only(caplog: pytest.LogCaptureFixture) -> None:
+    """nfcpy logs "ERROR nfc.clf: no reader available on path usb" when it finds nothing;
+    the report says it in its own words, and nfcpy's line is not shown."""
+    import logging
+
+    from drivers.diagnostics import _nfcpy_probe
+
+    pytest.importorskip("nfc")
+    with caplog.at_level(logging.DEBUG):
+        probe = _nfcpy_probe("usb:ffff:fffe")  # no such device anywhere
+    assert probe.device is None and probe.error is not None
+    assert not [r for r in caplog.records if r.name.startswith("nfc")], caplog.text
+    (finding,) = explain_nfcpy_open(probe.error, probe.device, probe.path)
+    assert "nfcpy found no reader on usb:ffff:fffe" in finding.title

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
+
+import pytest
 
 from bank.unit.io import CardId
 from drivers.deck import load_deck
@@ -89,3 +92,20 @@ def test_enrolment_prompts_on_the_lcd_with_cues(tmp_path: Path) -> None:
     t.join(10)
     assert [c for c in panel.cues] == [Cue.READ, Cue.ERROR, Cue.READ, Cue.KACHING]
     assert panel.screens[-1].lines == ("Deck complete", "2 cards")
+
+
+def test_enrolment_does_not_call_the_tags_it_enrolls_unknown(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every tag is unknown while it is being enrolled: telling the player to run
+    ``ultibank enroll`` from inside ``ultibank enroll`` is noise."""
+    reader = SimReader()
+    lines: list[str] = []
+    with caplog.at_level(logging.INFO):
+        t = _run_enroll(reader, tmp_path / "deck.toml", ["bank:1"], lines)
+        _wait_for(lines, "tap bank card 1")
+        assert reader.wait_running()
+        reader.tap("uid:04DDDDDDDDDD01")
+        t.join(10)
+    assert any("bank card 1 (car) = 04DDDDDDDDDD01" in line for line in lines), lines
+    assert not [r.getMessage() for r in caplog.records if "unknown card" in r.getMessage()]

@@ -339,7 +339,7 @@ def test_write_card_refuses_a_tag_too_small_for_the_record(sim: UdpTagSim) -> No
 
 def test_write_card_keeps_another_message_unless_told(sim: UdpTagSim) -> None:
     tag = sim.place(UID_A, card_tlv(CardId("event", 1)))
-    with pytest.raises(TagError, match="already holds"):
+    with pytest.raises(TagError, match=r"already holds.*use --overwrite to replace it"):
         write_card(PROP16, sim.path, timeout=3.0)
     assert tag.writes == 0
     write_card(PROP16, sim.path, timeout=3.0, overwrite=True)

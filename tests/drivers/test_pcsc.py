@@ -237,6 +237,63 @@ def test_a_card_lying_still_is_one_tap(
     assert card.atr_requests - polls >= 4, "pcscd was not polling the card meanwhile"
 
 
+def taps_and_lifts(inbox: queue.Queue[Input], quiet: float) -> list[Input]:
+    """Taps and lifts from *inbox* until none has come for *quiet* seconds."""
+    seen: list[Input] = []
+    while True:
+        try:
+            item = inbox.get(timeout=quiet)
+        except queue.Empty:
+            return seen
+        if isinstance(item, CardTapped | CardLifted):
+            seen.append(item)
+
+
+def lay_lift_lay(slot: Slot, dwell: float, lift: float, rounds: int) -> None:
+    """Lay a card for *dwell* s, lift it for *lift* s, *rounds* times, then lift it for good.
+
+    Lifting closes the card's vpcd connection, so pcscd sees every lift, however short, for
+    at least one of its 400 ms polls: the worst case of a polling reader.
+    """
+    for _ in range(rounds):
+        card = VirtualNtag(UID_A, port=slot.port)
+        card.insert()
+        threading.Event().wait(dwell)
+        card.remove()
+        threading.Event().wait(lift)
+    card = VirtualNtag(UID_A, port=slot.port)
+    card.insert()
+    threading.Event().wait(dwell)
+    card.remove()
+
+
+@pytest.mark.pcscd
+def test_a_short_lift_on_pcscd_is_one_tap_with_the_default_rearm(slot: Slot, pcscd: Pcscd) -> None:
+    """Lay 0.6 s, lift 0.1 s, lay again (five times): one tap, as the player meant."""
+    inbox: queue.Queue[Input] = queue.Queue()
+    backend = PcscBackend(slot.path)
+    with ReaderService(backend, inbox.put, DECK) as service:
+        assert service.wait_connected(3.0)
+        lay_lift_lay(slot, dwell=0.6, lift=0.1, rounds=5)
+        seen = taps_and_lifts(inbox, quiet=service.debouncer.rearm_s + 2 * backend.poll_s)
+    taps = [i for i in seen if isinstance(i, CardTapped)]
+    assert len(taps) == 1, f"a 0.1 s lift on pcscd counted as a new tap: {seen}"
+    assert isinstance(seen[-1], CardLifted), f"the final lift was never posted: {seen}"
+
+
+@pytest.mark.pcscd
+def test_a_lift_longer_than_the_rearm_on_pcscd_is_a_new_tap(slot: Slot, pcscd: Pcscd) -> None:
+    inbox: queue.Queue[Input] = queue.Queue()
+    backend = PcscBackend(slot.path)
+    # pcscd sees a lift L as an absence of at least L minus one poll: past the re-arm at any phase
+    lift = backend.rearm_s + backend.poll_s + 0.1
+    with ReaderService(backend, inbox.put, DECK) as service:
+        assert service.wait_connected(3.0)
+        lay_lift_lay(slot, dwell=0.6, lift=lift, rounds=1)
+        seen = taps_and_lifts(inbox, quiet=service.debouncer.rearm_s + 2 * backend.poll_s)
+    assert [type(i) for i in seen] == [CardTapped, CardLifted, CardTapped, CardLifted], seen
+
+
 @pytest.mark.pcscd
 def test_a_swap_while_the_loop_looks_away_is_seen_by_the_event_counter(
     slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag]
@@ -450,9 +507,11 @@ def test_write_card_on_a_blank_tag_then_read_it_back(
         assert decode_card_record(event.ndef) == BANK2
     finally:
         running.close()
-    # writing it again is a no-op; another card's record needs overwrite=True
+    # writing it again is a no-op; another card's record needs --overwrite
     assert write_card(BANK2, slot.reader.lower(), timeout=3.0) == UID_B
-    with pytest.raises(TagError, match=r"already holds the record of bank:2.*overwrite"):
+    with pytest.raises(
+        TagError, match=r"already holds the record of bank:2; use --overwrite to replace it"
+    ):
         write_card(PROP16, slot.path, timeout=3.0)
     write_card(PROP16, slot.path, timeout=3.0, overwrite=True)
     assert tag.data_area(len(type2_ndef_tlv(encode_card_record(PROP16)))) == type2_ndef_tlv(
@@ -501,9 +560,45 @@ def test_a_tag_pulled_mid_write_is_refused_and_stays_readable(
 ) -> None:
     # FF CA, header, old NDEF, first page write: then the tag leaves
     tag = cards(UID_A, model=NTAG213, pull_after=4)
-    with pytest.raises(TagError, match="mid-write"):
+    with pytest.raises(TagError, match=r"after 1 of \d+ pages.*still reads as before"):
         write_card(PROP16, slot.path, timeout=3.0)
     assert tag.page(4) == bytes.fromhex("0300FE00"), "a torn write left a half-written length"
+
+
+@pytest.mark.pcscd
+def test_two_writes_in_a_row_the_second_tag_laid_as_the_first_leaves(
+    slot: Slot, pcscd: Pcscd
+) -> None:
+    """Write a tag, take it away and start the next write at once: until its next poll, pcscd
+    still lists the tag that left, and connecting to it succeeds. The write must wait for the
+    next tag, not fail with "the tag left the reader mid-write" (issue 10, item 10)."""
+    first = VirtualNtag(UID_A, model=NTAG213, port=slot.port)
+    second = VirtualNtag(UID_B, model=NTAG213, port=slot.port)
+    first.insert()
+    try:
+        assert write_card(PROP16, slot.path, timeout=3.0) == UID_A
+        # lift it just after one of pcscd's polls: its next look is 400 ms away
+        polls = first.atr_requests
+        assert wait_until(lambda: first.atr_requests > polls, 2.0), "pcscd is not polling"
+        first.remove()
+        threading.Timer(0.3, second.insert).start()
+        assert write_card(BANK2, slot.path, timeout=3.0) == UID_B
+        tlv = type2_ndef_tlv(encode_card_record(BANK2))
+        assert second.data_area(len(tlv)) == tlv
+    finally:
+        first.remove()
+        second.remove()
+
+
+@pytest.mark.pcscd
+def test_a_tag_that_never_answers_is_refused_saying_nothing_was_written(
+    slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+) -> None:
+    tag = cards(UID_A, model=NTAG213, pull_after=0)  # drops the link at the first APDU
+    before = bytes(tag.memory)
+    with pytest.raises(TagError, match="stopped answering before anything was written"):
+        write_card(PROP16, slot.path, timeout=1.5)
+    assert bytes(tag.memory) == before
 
 
 @pytest.mark.pcscd

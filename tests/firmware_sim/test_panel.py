@@ -146,7 +146,7 @@ def test_typing_can_be_corrected_and_cancelled(rig: PanelRig) -> None:
     rig.key(pygame.K_5, "5")
     rig.key(pygame.K_ESCAPE)
     assert rig.take() == []  # Esc left the typing; it pressed no X
-    assert "help" in rig.panel.status_text
+    assert rig.panel.status_text == "F1 ou ? pour l'aide"  # the French edition's window
 
 
 def test_a_number_out_of_range_is_refused_with_a_message(rig: PanelRig) -> None:
@@ -155,7 +155,7 @@ def test_a_number_out_of_range_is_refused_with_a_message(rig: PanelRig) -> None:
     rig.key(pygame.K_0, "0")
     rig.key(pygame.K_RETURN, "\r")
     assert rig.take() == []
-    assert rig.panel.status_text == "no property card 30"
+    assert rig.panel.status_text == "pas de carte propriété 30"
 
 
 def test_undo_key_holds_ok_and_cancel_for_the_gesture(rig: PanelRig) -> None:
@@ -307,10 +307,12 @@ def test_cues_reach_the_player(rig: PanelRig) -> None:
 
 
 def test_help_overlay_lists_every_shortcut_and_toggles(rig: PanelRig) -> None:
-    rows = dict(L.help_rows())
+    rows = dict(L.help_rows("en"))
     for sc in L.SHORTCUTS:
-        assert rows[sc.label] == sc.help
+        label, what = sc.texts("en")
+        assert rows[label] == what
     assert {"click a card", "click a button", "right-click a button"} <= set(rows)
+    assert rows["1"] == "tap bank card 1 (car)" and rows["U"].endswith("for 5.5 s")
     labels = " ".join(rows)
     for needed in ("Enter", "Esc", "M", "1", "4", "P n Enter", "E n Enter", "U", "R", "F1"):
         assert needed in labels

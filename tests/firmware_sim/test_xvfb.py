@@ -44,10 +44,20 @@ def _need(*tools: str) -> None:
 @pytest.fixture
 def xdisplay() -> Iterator[str]:
     """A fresh Xvfb server; its display number is read from -displayfd, no fixed :99."""
+    yield from _xvfb(SCREEN)
+
+
+@pytest.fixture
+def small_xdisplay() -> Iterator[str]:
+    """An Xvfb server with a 1024x768 screen, smaller than the window's design size."""
+    yield from _xvfb((1024, 768))
+
+
+def _xvfb(screen: tuple[int, int]) -> Iterator[str]:
     _need("Xvfb", "xdotool")
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24",
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{screen[0]}x{screen[1]}x24",
          "-nolisten", "tcp"],
         pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
@@ -138,6 +148,27 @@ def test_real_window_takes_clicks_and_keys_and_stops_on_sigterm(xdisplay: str) -
         emu.proc.send_signal(signal.SIGTERM)  # as systemctl stop or a closing session does
         assert emu.proc.wait(10) == 0
         assert emu.lines.get(timeout=5).startswith("stopped after")
+    finally:
+        _stop(emu)
+
+
+def test_on_a_1024x768_screen_the_window_fits_and_clicks_hit(small_xdisplay: str) -> None:
+    emu = Emulator(small_xdisplay)
+    try:
+        wid, geo = _window(emu)
+        assert geo["WIDTH"] <= 1024 and geo["HEIGHT"] <= 768
+        assert geo["WIDTH"] < L.WINDOW_SIZE[0]  # scaled down, not cut off
+        view = L.View.fit((geo["WIDTH"], geo["HEIGHT"]))
+        spots = L.hotspots(load_edition("ultime-fr"))
+        # the far right and bottom of the tray: hidden past the screen's edge before
+        for card in (CardId("bank", 4), CardId("prop", 22), CardId("event", 23)):
+            spot = next(s for s in spots if s.action == L.TapCard(card))
+            x, y = view.to_window(spot.centre)
+            emu.xdotool("mousemove", "--window", wid, str(x), str(y), "click", "1")
+            emu.expect(f"tap {card}", "lift")
+        x, y = view.to_window(L.BUTTON_CENTRES[Button.CANCEL])
+        emu.xdotool("mousemove", "--window", wid, str(x), str(y), "click", "1")
+        emu.expect("press cancel", "release cancel")
     finally:
         _stop(emu)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import pty
 import select
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bank.unit.io import Button, CardId, Cue, Screen
-from drivers.terminal_panel import Click, Hold, KeyReader, Quit, Say, Tap, TerminalPanel
+from drivers.terminal_panel import Click, Hold, KeyReader, Quit, Refuse, Say, Tap, TerminalPanel
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +39,8 @@ def test_keys_to_actions() -> None:
 
 
 def test_arrow_keys_are_not_escape() -> None:
-    assert KeyReader().keys("\x1b[A\x1b[B\x1bOPm") == [Click(Button.MENU)]
+    arrow = Refuse("unknown key (arrow or function key): ? for help")
+    assert KeyReader().keys("\x1b[A\x1b[B\x1bOPm") == [arrow, arrow, arrow, Click(Button.MENU)]
 
 
 def test_bad_card_numbers_are_refused_with_a_reason() -> None:
@@ -214,3 +216,55 @@ def test_line_mode_on_a_pipe() -> None:
     assert "CardId(kind='bank', number=2)" in inputs[4]
     assert "CardId(kind='event', number=7)" in inputs[6]
     assert b"+- balance" in proc.stdout
+
+
+def _printed(encoding: str, screen: Screen, style: str = "block") -> str:
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding=encoding, write_through=True)
+    TerminalPanel(io.StringIO(), out, style=style).show(screen)
+    return raw.getvalue().decode(encoding)
+
+
+JOINED = Screen("new_game", lines=("Joueur 2: hélico", "✓ pour commencer"), amount=1500)
+STARTED = Screen("new_game", lines=("Partie lancée", "2 joueurs, 1500 M€"))
+
+
+def test_a_utf8_terminal_shows_accents_and_symbols() -> None:
+    block = _printed("utf-8", JOINED)
+    assert "|Joueur 2: hélico    |" in block and "|✓ pour commencer    |" in block
+    assert "|2 joueurs, 1500 M€  |" in _printed("utf-8", STARTED)
+    assert _printed("utf-8", STARTED, "line").endswith("| Partie lancée / 2 joueurs, 1500 M€\n")
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_narrower_terminal_gets_the_fallback_for_what_it_cannot_show(encoding: str) -> None:
+    block = _printed(encoding, STARTED)
+    assert "|2 joueurs, 1500 ME  |" in block
+    lancee = "Partie lancée" if encoding == "latin-1" else "Partie lancee"
+    assert f"|{lancee}       |" in block
+    line = _printed(encoding, JOINED, "line")  # never a line lost to an encoding error
+    assert line.endswith(" pour commencer\n") and "Joueur 2" in line
+
+
+def test_an_unknown_key_is_refused_with_a_word_and_the_error_cue() -> None:
+    k = KeyReader()
+    assert k.keys("z") == [Refuse("unknown key 'z': ? for help")]
+    assert k.keys("\x1b[A") == [Refuse("unknown key (arrow or function key): ? for help")]
+    assert k.line("mz") == [Click(Button.MENU), Refuse("unknown key 'z': ? for help")]
+    out = io.StringIO()
+    panel = TerminalPanel(io.StringIO(), out)
+    panel._run(k.keys("z"))
+    assert out.getvalue() == "unknown key 'z': ? for help\n~ error\a\n"
+
+
+def test_the_terminal_speaks_the_units_language() -> None:
+    k = KeyReader("fr")
+    assert k.keys("z") == [Refuse("touche inconnue 'z' : ? pour l'aide")]
+    assert k.keys("p99\n") == [Say("pas de carte propriété 99 (1..22)")]
+    help_text = k.keys("?")
+    assert isinstance(help_text[0], Say) and "carte banque" in help_text[0].text
+    out = io.StringIO()
+    panel = TerminalPanel(io.StringIO(), out, language="fr", hold_seconds=0.01)
+    panel._run([Hold((Button.CANCEL,))])
+    assert out.getvalue().startswith("maintien de cancel...")
+    panel.close()

@@ -699,3 +699,41 @@ def test_4_1_virtual_decks_draw_the_seeded_order_and_skip_a_held_jail_card() -> 
     assert replayed(game).state == game.state
     with pytest.raises(RuleError):
         new_game().execute(c.DrawCard("chance"))
+
+
+# ---------------------------------------------------------------- §6 configuration
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"classic": {"rent_claim_deadline": "never"}}, r"classic\.rent_claim_deadline: 'never'"),
+        ({"classic": {"bids_within_cash": "yes"}}, r"classic\.bids_within_cash: expected true"),
+        ({"classic": {"auction_step": 0}}, r"classic\.auction_step: expected a whole number 1"),
+        ({"variants": {"fast_game_end_after": 3}}, r"variants\.fast_game_end_after"),
+        ({"variants": {"free_parking": True}}, r"variants\.free_parking: True is not one of"),
+        ({"variants": {"jackpot": True}}, r"unknown setting 'variants\.jackpot'"),
+        ({"classic": 3}, r"classic: expected a table"),
+        ({"winner_rule": "money"}, r"unknown rules setting 'winner_rule' for classic"),
+        ({"auction_seconds": -1}, r"rules\.auction_seconds: expected a positive number"),
+    ],
+)
+def test_6_a_wrong_setting_is_refused_naming_table_and_key(
+    raw: dict[str, object], message: str
+) -> None:
+    with pytest.raises(BankError, match=message):
+        ClassicConfig.from_mapping(raw)
+
+
+def test_6_auction_step_interest_rounding_and_the_first_bankruptcy_ending_a_fast_game() -> None:
+    game = new_game(classic={"auction_step": 25, "interest_rounding": "down"})
+    assert rules(game).auction_terms() == (25, 10.0)
+    auction = game.new_auction(8, 0.0)
+    auction.start(0.0)
+    assert auction.bid(1.0, 1) == 25 and auction.bid(2.0) == 50
+    run(game, Land(1, 8), c.Mortgage(1, 8), c.Mortgage(1, 8))
+    assert balance(game, 1) == 1500 - 150 + 75 - 82  # 10 % of 75 rounded down
+    fast = new_game(3, variants={"fast_game": True, "fast_game_end_after": 1})
+    poor(fast, 2, 0)
+    run(fast, c.PayBank(2, 10), c.DeclareBankruptcy(2))
+    assert fast.state.game_over and fast.state.ranking == (1, 3, 2)

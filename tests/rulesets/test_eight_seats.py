@@ -71,9 +71,12 @@ def test_editions_seat_at_most_eight(tmp_path: Path) -> None:
 
 
 def test_the_terminal_panel_has_a_key_per_seat(tmp_path: Path) -> None:
-    eight = KeyReader(CardRanges.of(load_edition_file(seats(tmp_path, 8))))
+    eight = KeyReader(cards=CardRanges.of(load_edition_file(seats(tmp_path, 8))))
     assert eight.key("8") == [Tap(CardId("bank", 8))]
-    assert KeyReader(CardRanges.of(load_edition("ultime-fr"))).key("8") == []
+    assert "1-8 = bank card" in str(eight.key("?"))
+    ultime = KeyReader(cards=CardRanges.of(load_edition("ultime-fr")))
+    assert not any(isinstance(a, Tap) for a in ultime.key("8"))  # refused: a 4-seat edition
+    assert "1-4 = bank card" in str(ultime.key("?"))
     assert KeyReader().line("p23") != [Tap(CardId("prop", 23))]  # Ultime has 22 properties
 
 
@@ -91,9 +94,12 @@ def test_the_emulator_tray_and_keys_follow_the_edition(tmp_path: Path) -> None:
     assert len(banks) == 8
     right = max(x + w for (x, _, w, _) in (s.rect for s in banks))
     assert right <= layout.TRAY_X + layout.TRAY_W  # the eighth card stays on the tray
-    keys = {sc.label for sc in layout.shortcuts(CardRanges.of(edition))}
+    keys = {c for sc in layout.shortcuts(CardRanges.of(edition)) for c in sc.chars}
     assert {"1", "8"} <= keys
-    assert "8" not in {sc.label for sc in layout.shortcuts(CardRanges.of(load_edition()))}
+    ultime_keys = {c for sc in layout.shortcuts(CardRanges.of(load_edition())) for c in sc.chars}
+    assert "4" in ultime_keys and "8" not in ultime_keys
+    assert any("amber" in what for _, what in layout.help_rows("en", layout.shortcuts(
+        CardRanges.of(edition))))  # fmt: skip
     ultime = [s for s in layout.card_hotspots(load_edition()) if s.action.card.kind == "bank"]
     assert len(ultime) == 4
 

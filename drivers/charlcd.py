@@ -60,6 +60,12 @@ ICON_WORDS: dict[Icon, str] = {
     Icon.DEBT: "DEBT",
     Icon.UNDO: "UNDO",
     Icon.TROPHY: "WIN",
+    Icon.MORTGAGE: "MORT",
+    Icon.TAX: "TAX",
+    Icon.DICE: "DICE",
+    Icon.TRADE: "TRADE",
+    Icon.POT: "POT",
+    Icon.CARD: "CARD",
 }
 
 # Characters the A00 ROM shows differently (0x5C is a yen sign, 0x7E an arrow) or not at all.

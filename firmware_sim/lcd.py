@@ -53,6 +53,12 @@ ICON_ORDER: tuple[Icon, ...] = (
     Icon.TROPHY,
     Icon.ERROR,
     Icon.READER_LOST,
+    Icon.MORTGAGE,
+    Icon.TAX,
+    Icon.DICE,
+    Icon.TRADE,
+    Icon.POT,
+    Icon.CARD,
 )
 assert set(ICON_ORDER) == set(Icon)
 

@@ -272,7 +272,6 @@ class Icon(Enum):
     TRADE = "trade"
     POT = "pot"
     CARD = "card"
-    KEYPAD = "keypad"
 
 
 class Cue(Enum):

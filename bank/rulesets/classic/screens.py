@@ -200,11 +200,11 @@ class ClassicScreens(Screens):
             title,
             self.say("c.entry.value", value=value, step=step),
             amount=value,
-            icons=frozenset({Icon.KEYPAD}),
+            icons=_NO_ICONS,
         )
 
     def pick(self, title: str, option: str) -> Screen:
-        return self.screen("pick", title, option, icons=frozenset({Icon.KEYPAD}))
+        return self.screen("pick", title, option)
 
     # ------------------------------------------------------------ menu
 

@@ -14,7 +14,7 @@ from bank.rulesets.classic.state import classic
 from bank.state import GameState, PlayerState
 from bank.unit.io import Icon, Screen
 from bank.unit.screens import Screens
-from bank.unit.text import fit, short_name
+from bank.unit.text import LCD_WIDTH, MESSAGES, fit, short_name
 from board_assets import Edition
 
 _NO_ICONS: frozenset[Icon] = frozenset()
@@ -93,11 +93,24 @@ class ClassicScreens(Screens):
             amount=start,
         )
 
-    def debt(self, state: GameState, debtor: PlayerState) -> Screen:
+    def debt(self, state: GameState, debtor: PlayerState, can: int | None = None) -> Screen:
+        """`voiture doit 360 à chien` / `Encore possible 180` (what selling and mortgaging can
+        still raise); the creditor is left out when the line would not fit."""
+        token, creditor = self.token(state, debtor.card), self.token(state, debtor.creditor)
+        first = MESSAGES["c.debt.to"][self.lang].format(
+            token=token, amount=debtor.debt, creditor=creditor
+        )
+        if len(first) > LCD_WIDTH:
+            first = self.say("c.debt.1", token=token, amount=debtor.debt)
+        second = (
+            self.say("c.debt.2", creditor=creditor)
+            if can is None
+            else self.say("c.debt.can", can=can)
+        )
         return self.screen(
             "debt",
-            self.say("c.debt.1", token=self.token(state, debtor.card), amount=debtor.debt),
-            self.say("c.debt.2", creditor=self.token(state, debtor.creditor)),
+            first,
+            second,
             amount=debtor.debt,
             token=debtor.token,
             icons=frozenset({Icon.DEBT}),
@@ -329,10 +342,12 @@ class ClassicScreens(Screens):
             icons=frozenset({Icon.CARD}),
         )
 
-    def bankrupt(self, state: GameState, card: int) -> Screen:
+    def bankrupt(self, state: GameState, card: int, ask: bool = False) -> Screen:
+        """`Faillite : voiture`; *ask*: the debtor's card confirms it."""
         return self.screen(
             "bankrupt",
             self.say("c.bankrupt", token=self.token(state, card)),
+            self.say("c.bankrupt.ask") if ask else "",
             token=self.card_token(card),
             icons=frozenset({Icon.DEBT}),
         )

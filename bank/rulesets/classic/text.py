@@ -125,6 +125,14 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.debt.2": {"fr": "à {creditor}", "en": "to {creditor}"},
     "c.debt.bank": {"fr": "la banque", "en": "the bank"},
     "c.bankrupt": {"fr": "Faillite : {token}", "en": "Bankrupt: {token}"},
+    "c.bankrupt.ask": {"fr": "Sa carte · X non", "en": "Their card · X no"},
+    "c.series.1": {"fr": "Enchère {at}/{of} titre {n}", "en": "Auction {at}/{of} deed {n}"},
+    "c.series.2": {"fr": "✓ lancer · X passer", "en": "✓ start · X pass"},
+    "c.debt.to": {
+        "fr": "{token} doit {amount} à {creditor}",
+        "en": "{token} owes {amount} to {creditor}",
+    },
+    "c.debt.can": {"fr": "Encore possible {can}", "en": "Can still raise {can}"},
     # info screens
     "c.info.turn": {"fr": "Dernier lancer", "en": "Last roll"},
     "c.info.cash": {"fr": "Argent", "en": "Cash"},

@@ -32,7 +32,7 @@ from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.text import SHORTS_FR
-from bank.unit.io import Button, CardId, Cue, Icon, Screen
+from bank.unit.io import Button, CardId, Cue, Icon, Output, Screen
 from bank.unit.shell import Finished, Idle, Settling, UnitShell
 from bank.unit.text import engine_short, fit
 
@@ -199,6 +199,15 @@ class Interest:
 
 
 @dataclass(frozen=True, slots=True)
+class Series:
+    """The auction series after a bankruptcy to the bank (§3.13): deed *at* of *deeds* is
+    offered; ✓ starts its auction, X passes it. A power cut abandons the rest (§5.3)."""
+
+    deeds: tuple[int, ...]
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
 class Bankruptcy:
     """Item 16 chosen during a debt, ✓ given: the debtor's card declares it."""
 
@@ -217,8 +226,10 @@ class ClassicUnit(UnitShell):
         super().__init__(game, config)  # type: ignore[arg-type]
         #: the rolls fixed by a script's ``roll`` lines, first first
         self._rigged: list[tuple[int, ...]] = []
-        #: the last deed tapped (info ``deed``), and the info screen's player for ``deeds``
+        #: the last deed tapped (info ``deed``)
         self._last_deed: int | None = None
+        #: the auction series running: its deeds and the one being auctioned
+        self._series: Series | None = None
 
     def _screens(self, game: Game, lang: str) -> ClassicScreens:
         return ClassicScreens(game.edition, lang)
@@ -254,9 +265,18 @@ class ClassicUnit(UnitShell):
             self.step = Idle()
             super()._sync()
 
+    def power_on(self, at: float, game: Game | None = None) -> list[Output]:
+        self._series = None  # the rest of an auction series is abandoned (§5.3)
+        return super().power_on(at, game)
+
     def _step_screen(self) -> Screen:
         if isinstance(self.step, Interest):
             return self._interest_screen(self.step.number)
+        debtor = self._state.debtor() if self._state.started else None
+        if isinstance(self.step, Settling) and debtor is not None:
+            cfg = self._rules.settings(self._state)
+            can = self._rules.liquidation(self._state, debtor.card, cfg)
+            return self.screens.debt(self._state, debtor, can)
         return super()._step_screen()
 
     def _interest_screen(self, number: int) -> Screen:
@@ -414,6 +434,14 @@ class ClassicUnit(UnitShell):
                 self._refuse("c.err.interest")
             else:
                 self._answer_interest(step.number, lift=button is Button.MENU)
+        elif isinstance(step, Series):
+            if button is Button.OK:
+                self._series = step
+                self._start_auction(step.deeds[step.at])
+            elif button is Button.CANCEL:
+                self._next_in_series(step)
+            else:
+                self._refuse("err.not_now")
         elif isinstance(step, Bankruptcy):
             if button is Button.CANCEL:
                 self.step = Idle()
@@ -472,10 +500,13 @@ class ClassicUnit(UnitShell):
         elif isinstance(step, Bankruptcy):
             debtor = self._state.debtor()
             if card.kind == "bank" and debtor is not None and card.number == debtor.card:
-                self._run(c.DeclareBankruptcy(card.number), self._bankrupt_screen)
+                tx = self._run(c.DeclareBankruptcy(card.number), self._bankrupt_screen)
+                done = tx.outcome if tx is not None else None
+                if isinstance(done, o.Bankrupt) and done.auction:
+                    self._offer_series(Series(done.auction, 0))
             else:
                 self._refuse("err.not_now")
-        elif isinstance(step, Entry | Pick | AuctionOffer | JailChoice | Interest):
+        elif isinstance(step, Entry | Pick | AuctionOffer | JailChoice | Interest | Series):
             self._refuse("err.not_now" if not isinstance(step, Interest) else "c.err.interest")
         elif isinstance(step, Settling) and card.kind == "bank":
             player = self._state.player(card.number)
@@ -847,7 +878,8 @@ class ClassicUnit(UnitShell):
         elif menu.item == 16:
             self.step = Bankruptcy(self._idle_expiry())
             debtor = self._state.debtor()
-            self._show(self.screens.bankrupt(self._state, debtor.card if debtor else 0))
+            card = debtor.card if debtor else 0
+            self._show(self.screens.bankrupt(self._state, card, ask=True))
         else:
             self._open_menu(menu.item, exact=menu.exact)  # accepted, changes nothing
 
@@ -1002,7 +1034,11 @@ class ClassicUnit(UnitShell):
             self._show(self._interest_screen(self.step.number))  # then the question (§3.10)
         if keep is not None and isinstance(self.step, Settling) and keep.for_debt:
             self.step = keep  # raising money for a debt: the session goes on
-        settled = was_debtor is not None and self._state.debtor() is None
+        settled = (
+            was_debtor is not None
+            and self._state.debtor() is None
+            and not isinstance(tx.outcome, o.Bankrupt)
+        )
         if settled and self._state.started and not self._state.game_over:
             self._show(self.screens.screen("debt_settled", self.screens.say("debt.done.1")))
 
@@ -1264,19 +1300,46 @@ class ClassicUnit(UnitShell):
 
     def _offer_button(self, step: AuctionOffer, button: Button) -> None:
         if button is Button.OK:
-            try:
-                auction = self.game.new_auction(step.number, self._now)
-                auction.start(self._now)
-            except RuleError as err:
-                self._refuse_rule(err)
-                return
-            shown = self._seconds_left(auction)
-            self.step = Bidding(auction, shown)
-            self._show(self._auction_screen(auction, shown))
+            self._start_auction(step.number)
         elif button is Button.MENU:
             self.step = DeedCheck(step.number, self._idle_expiry())
             self._show(self._deed_screen(step.number))
         else:
+            self._to_idle()
+
+    def _start_auction(self, number: int) -> None:
+        try:
+            auction = self.game.new_auction(number, self._now)
+            auction.start(self._now)
+        except RuleError as err:
+            self._refuse_rule(err)
+            return
+        shown = self._seconds_left(auction)
+        self.step = Bidding(auction, shown)
+        self._show(self._auction_screen(auction, shown))
+
+    def _offer_series(self, series: Series) -> None:
+        """Offer the next deed of the auction series: `Enchère 1/4 : titre 12`."""
+        self.step = series
+        scr = self.screens
+        number = series.deeds[series.at]
+        self._show(
+            scr.screen(
+                "auction_offer",
+                scr.say("c.series.1", at=series.at + 1, of=len(series.deeds), n=number),
+                scr.say("c.series.2"),
+                number=number,
+                icons=frozenset({Icon.AUCTION}),
+            )
+        )
+
+    def _next_in_series(self, series: Series | None = None) -> None:
+        """After a series auction (sold, cancelled, passed): the next deed, or idle."""
+        series = series or self._series
+        self._series = None
+        if series is not None and series.at + 1 < len(series.deeds):
+            self._offer_series(Series(series.deeds, series.at + 1))
+        elif series is not None and not isinstance(self.step, Finished | Settling | Interest):
             self._to_idle()
 
     def _seconds_left(self, auction: Auction) -> int:
@@ -1336,8 +1399,11 @@ class ClassicUnit(UnitShell):
         except RuleError as err:
             self._refuse_rule(err)
             return
+        series = self._series
+        if series is not None:  # a sale of the series is part of the bankruptcy (C13)
+            sale = c.SeriesSale(sale.card, sale.number, sale.price)
         scr = self.screens
-        self._run(
+        tx = self._run(
             sale,
             lambda tx: scr.screen(
                 "sold",
@@ -1349,6 +1415,8 @@ class ClassicUnit(UnitShell):
                 level=self._state.prop(auction.number).level,
             ),
         )
+        if tx is not None and series is not None:
+            self._next_in_series()
 
     def _auction_cancelled(self) -> None:
         self.step = Idle()
@@ -1356,6 +1424,8 @@ class ClassicUnit(UnitShell):
         self._show(
             scr.screen("auction_cancelled", scr.say("auction.none.1"), scr.say("auction.none.2"))
         )
+        if self._series is not None:
+            self._next_in_series()
 
     # ------------------------------------------------------------ info screens (§5.6)
 

@@ -42,10 +42,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.pick.deck": {"fr": "Quel paquet ?", "en": "Which deck?"},
     "c.pick.number": {"fr": "Numéro de carte ?", "en": "Card number?"},
     "c.pick.choice": {"fr": "Quel choix ?", "en": "Which option?"},
+    "c.pick.generic": {"fr": "Quel effet ?", "en": "Which effect?"},
     "c.pick.passed_go": {"fr": "Passé par Départ ?", "en": "Passed GO?"},
     "c.pick.yes": {"fr": "oui", "en": "yes"},
     "c.pick.no": {"fr": "non", "en": "no"},
     "c.pick.option": {"fr": "choix {n}", "en": "option {n}"},
+    "c.pick.pay": {"fr": "payer {amount}", "en": "pay {amount}"},
+    "c.pick.from": {"fr": "{deck} case {pos}", "en": "{deck} space {pos}"},
     # the menu
     "c.menu.tap": {"fr": "M suivant · carte", "en": "M next · card"},
     "c.menu.1": {"fr": "Départ +{amount}", "en": "GO +{amount}"},

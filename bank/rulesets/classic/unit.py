@@ -28,6 +28,7 @@ from bank.errors import RuleError
 from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
+from bank.rulesets.classic.edition import GENERIC_EFFECTS
 from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
@@ -108,6 +109,10 @@ class Entry:
     step: int = 0
     #: the trade being composed, for an entry opened on its ``Argent`` panel
     trade: TradeDraft | None = None
+    #: ``generic``: the deck, the generic effect (§4.5) and the amounts entered before this one
+    deck: str | None = None
+    effect: int = 0
+    amounts: tuple[int, ...] = ()
 
     @property
     def value(self) -> int:
@@ -506,6 +511,14 @@ class ClassicUnit(UnitShell):
                     self._offer_series(Series(done.auction, 0))
             else:
                 self._refuse("err.not_now")
+        elif (
+            isinstance(step, JailChoice)
+            and card.kind in ("chance", "chest")
+            and self._is_jail_card(card)
+            and card.kind in classic(self._state).cards_of(step.card)
+        ):  # the held "Get out of jail free" tag, at the jail question: used (§3.6)
+            jailed = step.card
+            self._run(c.LeaveJail(jailed, "card", card.kind), lambda tx: self._jail_out(tx, jailed))
         elif isinstance(step, Entry | Pick | AuctionOffer | JailChoice | Interest | Series):
             self._refuse("err.not_now" if not isinstance(step, Interest) else "c.err.interest")
         elif isinstance(step, Settling) and card.kind == "bank":
@@ -669,8 +682,23 @@ class ClassicUnit(UnitShell):
         if pick.purpose == "deck":
             return self._rules.ed.deck_names["chance" if value == 1 else "chest"]
         if pick.purpose == "choice":
-            return say("c.pick.option", n=value)
+            return self._choice_text(pick, value)
+        if pick.purpose == "generic":
+            effect = GENERIC_EFFECTS[value]
+            return f"G{value} {effect.fr if self.lang == 'fr' else effect.en}"
         return str(value)
+
+    def _choice_text(self, pick: Pick, value: int) -> str:
+        """A choice card's option: `payer 10` / `Chance`, or the space the token stood on."""
+        ed, say = self._rules.ed, self.screens.say
+        entry = ed.cards.get((pick.deck or "", pick.number or 0))
+        if entry is not None and entry.effect == "pay_or_draw":
+            amount = dict(entry.args).get("amount", 0)
+            return say("c.pick.pay", amount=amount) if value == 1 else ed.deck_names["chance"]
+        spaces = ed.spaces((pick.deck or "").upper())
+        if entry is not None and 1 <= value <= len(spaces):
+            return say("c.pick.from", deck=ed.deck_names[pick.deck or ""], pos=spaces[value - 1])
+        return say("c.pick.option", n=value)
 
     def _pick_screen(self, pick: Pick) -> Screen:
         titles = {
@@ -679,6 +707,7 @@ class ClassicUnit(UnitShell):
             "deck": "c.pick.deck",
             "number": "c.pick.number",
             "choice": "c.pick.choice",
+            "generic": "c.pick.generic",
         }
         text = self._pick_text(pick, pick.options[pick.index])
         return self.screens.pick(self.screens.say(titles[pick.purpose]), text)
@@ -733,9 +762,39 @@ class ClassicUnit(UnitShell):
         elif pick.purpose == "choice":
             assert pick.deck is not None and pick.number is not None and pick.card is not None
             self._play_card(pick.deck, pick.number, pick.card, value - 1, None)
+        elif pick.purpose == "generic":
+            assert pick.deck is not None and pick.card is not None
+            self._generic(pick.deck, value, pick.card, ())
         elif pick.purpose == "passed_go":
             assert pick.deck is not None and pick.number is not None and pick.card is not None
             self._play_card(pick.deck, pick.number, pick.card, pick.choice, bool(value))
+
+    def _generic(self, deck: str, effect: int, card: int, amounts: tuple[int, ...]) -> None:
+        """Apply generic effect *effect* once its amounts are entered (one entry each)."""
+        if len(amounts) < GENERIC_EFFECTS[effect].amounts:
+            self.step = Entry(
+                "generic", card, self._entry_expiry(), deck=deck, effect=effect, amounts=amounts
+            )
+            self._show(self._entry_screen(self.step))
+            return
+        scr = self.screens
+
+        def shown(tx: Transaction) -> Screen:
+            done = tx.outcome
+            amount = done.amount if isinstance(done, o.ClassicOutcome) else 0
+            entry = GENERIC_EFFECTS[effect]
+            title = f"G{effect} {entry.fr if self.lang == 'fr' else entry.en}"
+            text = scr.say("c.card.done", token=scr.token(self._state, card))
+            return scr.screen(
+                "card_done",
+                title,
+                text,
+                amount=amount,
+                token=scr.card_token(card),
+                icons=frozenset({Icon.CARD}),
+            )
+
+        self._run(c.GenericCard(deck, effect, card, amounts), shown)
 
     # ------------------------------------------------------------ the amount entry
 
@@ -785,6 +844,10 @@ class ClassicUnit(UnitShell):
         amount = entry.value
         if amount <= 0:
             self._refuse("c.err.zero")
+            return
+        if entry.purpose == "generic":
+            assert entry.deck is not None and entry.card is not None
+            self._generic(entry.deck, entry.effect, entry.card, (*entry.amounts, amount))
             return
         if entry.purpose == "trade":
             assert entry.trade is not None
@@ -1234,8 +1297,10 @@ class ClassicUnit(UnitShell):
         if s.player(card) is None:
             self._refuse("err.not_player")
             return
-        if not self._rules.ed.card_table:
-            self._refuse("err.not_now")
+        if not self._rules.ed.card_table:  # the generic effects of §4.5, G1-G8
+            options = tuple(n for n, e in GENERIC_EFFECTS.items() if not e.moves)
+            self.step = Pick("generic", options, 0, self._entry_expiry(), card=card, deck=deck)
+            self._show(self._pick_screen(self.step))
             return
         try:
             tx = self.game.execute(c.PlayCard(deck, number, card, choice, passed_go))
@@ -1267,8 +1332,9 @@ class ClassicUnit(UnitShell):
         after = self._state
         if done.draw is not None:
             text = scr.say("c.card.draw", deck=self._rules.ed.deck_names[done.draw])
-        elif done.landing is not None and not isinstance(done.landing, o.Bought | o.RentPaid):
-            text = self._landing_screen(done.landing, getattr(done.landing, "number", 0)).lines[1]
+        elif done.landing is not None:
+            shown = self._landing_screen(done.landing, getattr(done.landing, "number", 0))
+            text = shown.lines[0 if isinstance(done.landing, o.RentPaid) else 1]
         elif done.amount:
             before = s.player(card)
             now = after.player(card)

@@ -39,7 +39,8 @@ def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool
                 "bankrupt": p.bankrupt,
                 "creditor": p.creditor if p.debt else None,
                 "jail_cards": list(ext.cards_of(p.card)),
-                "jail_tries": tries.get(p.card, 0),
+                # an undone "go to jail" may leave a free player's count: shown only in jail
+                "jail_tries": tries.get(p.card, 0) if p.jailed else 0,
                 "passed_go": p.card in ext.passed_go,
                 "side": sides[p.card - 1] if sides else None,
                 "worth": rules.worth(state, p.card, cfg),

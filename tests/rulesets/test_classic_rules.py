@@ -13,6 +13,7 @@ from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.rules import die, interest
+from bank.rulesets.classic.statefile import state_file
 from board_assets import load_edition
 from tests.support.fakes import MemoryJournal
 
@@ -626,6 +627,15 @@ def test_3_16_undo_restores_and_skips_over_rolls() -> None:
     run(game, c.PlayCard("chance", 16, 1), Undo())  # a card can be undone
     assert balance(game, 1) == 1500
     assert replayed(game).state == game.state
+
+
+def test_3_16_undoing_a_jailing_after_a_try_frees_the_player_for_good() -> None:
+    game = new_game()
+    run(game, c.GoToJail(2), c.RollDice(2, (1, 2)), Undo())
+    assert not game.state.player(2).jailed  # type: ignore[union-attr]
+    assert state_file(rules(game), game.state, False)["players"][1]["jail_tries"] == 0
+    run(game, c.GoToJail(2))
+    assert ext(game).tries(2) == 0  # a new stay starts with no try counted
 
 
 def test_3_16_a_debt_opened_by_a_roll_leaves_nothing_to_undo() -> None:

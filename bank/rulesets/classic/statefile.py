@@ -18,6 +18,7 @@ from bank.state import GameState
 def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool) -> dict[str, Any]:
     """The §8.4 state file of *state*."""
     ext = classic(state)
+    core = state.to_json()  # the SCRIPTS.md keys of each player and property, then classic's
     cfg = rules.settings(state)
     tries = dict(ext.jail_tries)
     sides = rules.ed.sides
@@ -31,26 +32,19 @@ def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool
         "undo_available": undo_available,
         "players": [
             {
-                "card": p.card,
-                "token": p.token,
-                "balance": p.balance,
-                "jailed": p.jailed,
-                "debt": p.debt,
-                "bankrupt": p.bankrupt,
-                "creditor": p.creditor if p.debt else None,
+                **entry,
                 "jail_cards": list(ext.cards_of(p.card)),
-                "jail_tries": tries.get(p.card, 0),
+                # an undone "go to jail" may leave a free player's count: shown only in jail
+                "jail_tries": tries.get(p.card, 0) if p.jailed else 0,
                 "passed_go": p.card in ext.passed_go,
                 "side": sides[p.card - 1] if sides else None,
                 "worth": rules.worth(state, p.card, cfg),
             }
-            for p in state.players
+            for entry, p in zip(core["players"], state.players, strict=True)
         ],
         "properties": [
             {
-                "number": p.number,
-                "owner": p.owner,
-                "level": p.level,
+                **entry,
                 "houses": p.level if p.level and p.level != HOTEL else 0,
                 "hotel": p.level == HOTEL,
                 "skyscraper": False,
@@ -58,7 +52,7 @@ def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool
                 "mortgaged": p.number in ext.mortgaged,
                 "interest_due": p.number in ext.interest_due,
             }
-            for p in state.properties
+            for entry, p in zip(core["properties"], state.properties, strict=True)
         ],
         "bank": {"houses": ext.houses, "hotels": ext.hotels, "skyscrapers": 0, "depots": 0},
         "pot": ext.pot,

@@ -24,7 +24,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.deed.mortgaged": {"fr": "{owner} hypothéqué", "en": "{owner} mortgaged"},
     "c.bought": {"fr": "Achat {money}", "en": "Bought {money}"},
     "c.group": {"fr": "Groupe complet !", "en": "Group complete!"},
-    "c.short": {"fr": "Pas assez : M enchère", "en": "Short: M = auction"},
+    "c.short": {"fr": "Pas assez: M enchère", "en": "Short: M = auction"},
     "c.first_lap": {"fr": "1er tour : pas d'achat", "en": "1st lap: no buying"},
     "c.rent.1": {"fr": "{payer} paie {amount}", "en": "{payer} pays {amount}"},
     "c.rent.2": {"fr": "à {owner}", "en": "to {owner}"},

@@ -40,8 +40,9 @@ single = st.one_of(
     st.sampled_from(["press ok", "press menu", "press cancel", "key back", "info scores"]),
     st.integers(0, 9999).map(lambda n: f"key {n}"),
     st.tuples(st.integers(1, 6), st.integers(1, 6)).map(lambda d: f"roll {d[0]} {d[1]}"),
-    st.sampled_from(["wait 1", "wait 10.5", "wait 31", "hold ok+cancel 5.5", "power off",
-                     "power on"]),  # fmt: skip
+    st.sampled_from(
+        ["wait 1", "wait 10.5", "wait 31", "hold ok+cancel 5.5", "power off", "power on"]
+    ),
 )
 gesture = st.one_of(
     st.tuples(deeds, banks).map("\n".join),

@@ -55,8 +55,20 @@ def test_the_spec_examples_give_their_state_files_exactly(
 
 def test_every_menu_item_and_entry_kind_has_a_scenario() -> None:
     stems = {p.stem for p in ALL}
-    for item in ("m01", "m02", "m03_m04", "m05_m06", "m07", "m08", "m09", "m10", "m11", "m12",
-                 "m13", "m16"):  # fmt: skip
+    for item in (
+        "m01",
+        "m02",
+        "m03_m04",
+        "m05_m06",
+        "m07",
+        "m08",
+        "m09",
+        "m10",
+        "m11",
+        "m12",
+        "m13",
+        "m16",
+    ):
         assert any(s.startswith(item) for s in stems), item
     assert {"m05_m06_keypad_entry", "m05_m06_button_entry", "p_power_cuts"} <= stems
 
@@ -78,8 +90,9 @@ def test_scenario_transcript_and_state(
 # ---------------------------------------------------------------- behaviour, spelled out
 
 
-def play(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
-         *args: str) -> tuple[list[str], dict[str, Any]]:  # fmt: skip
+def play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, *args: str
+) -> tuple[list[str], dict[str, Any]]:
     tmp_path.mkdir(parents=True, exist_ok=True)
     script = tmp_path / "game.tap"
     script.write_text(text, encoding="utf-8")
@@ -100,23 +113,25 @@ START = "tap bank:1\ntap bank:2\npress ok\n"
 def test_keypad_and_buttons_enter_the_same_amount(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, typed = play(tmp_path / "a", capsys, START + "press menu\nkey 5\ntap bank:1\nkey 150\n"
-                    "press ok\n")  # fmt: skip
+    _, typed = play(
+        tmp_path / "a", capsys, START + "press menu\nkey 5\ntap bank:1\nkey 150\npress ok\n"
+    )
     buttons = "press menu\n" * 2 + "press ok\n" + "press menu\npress ok\n" + "press menu\n" * 5
-    _, counted = play(tmp_path / "b", capsys, START + "press menu\nkey 5\ntap bank:1\n" + buttons
-                      + "press ok\n")  # fmt: skip
+    _, counted = play(
+        tmp_path / "b", capsys, START + "press menu\nkey 5\ntap bank:1\n" + buttons + "press ok\n"
+    )
     assert balances(typed) == balances(counted) == [1350, 1500]
 
 
 def test_a_second_digit_makes_item_11_and_an_unknown_pair_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lines, state = play(tmp_path, capsys, START + "press menu\nkey 9\nkey 1\n"
-                        "tap bank:1\n")  # fmt: skip
+    lines, state = play(tmp_path, capsys, START + "press menu\nkey 9\nkey 1\ntap bank:1\n")
     assert any("cue error" in line for line in lines)
     assert state["players"][0]["balance"] == 1500  # item 9 kept: a session, nothing paid
-    lines, state = play(tmp_path / "b", capsys, START + "roll 3 4\npress menu\nkey 1\nkey 1\n"
-                        "tap bank:1\n")  # fmt: skip
+    lines, state = play(
+        tmp_path / "b", capsys, START + "roll 3 4\npress menu\nkey 1\nkey 1\ntap bank:1\n"
+    )
     assert state["last_roll"] == {"card": 1, "dice": [3, 4], "third": None, "doubles": 0}
     assert any("screen dice [dog] 7 {dice} | chien : 3 + 4 = 7" in line for line in lines)
 
@@ -124,8 +139,7 @@ def test_a_second_digit_makes_item_11_and_an_unknown_pair_is_refused(
 def test_the_seed_and_the_variants_are_recorded(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, state = play(tmp_path, capsys, START, "--seed", "42",
-                    "--set", "variants.free_parking=taxes")  # fmt: skip
+    _, state = play(tmp_path, capsys, START, "--seed", "42", "--set", "variants.free_parking=taxes")
     assert state["config"]["classic"]["dice_seed"] == 42
     assert state["config"]["variants"]["free_parking"] == "taxes"
 

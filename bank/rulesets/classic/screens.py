@@ -18,6 +18,19 @@ from bank.unit.text import LCD_WIDTH, MESSAGES, fit, short_name
 from board_assets import Edition
 
 _NO_ICONS: frozenset[Icon] = frozenset()
+#: the icon of each menu item that has one (§5.4)
+_MENU_ICONS = {
+    1: Icon.GO,
+    2: Icon.JAIL,
+    3: Icon.TAX,
+    4: Icon.TAX,
+    9: Icon.MORTGAGE,
+    10: Icon.TRADE,
+    11: Icon.DICE,
+    12: Icon.CARD,
+    13: Icon.POT,
+    16: Icon.DEBT,
+}
 
 
 class ClassicScreens(Screens):
@@ -38,8 +51,10 @@ class ClassicScreens(Screens):
         icons: frozenset[Icon] = _NO_ICONS,
         **fields: object,
     ) -> Screen:
-        """A screen of two lines (fitted), with the model's other fields as given."""
-        return Screen(name, (fit(first), fit(second)), icons=icons, **fields)  # type: ignore[arg-type]
+        """A screen of two lines (one when *second* is empty), fitted to the LCD, with the
+        model's other fields as given."""
+        lines = (fit(first), fit(second)) if second else (fit(first),)
+        return Screen(name, lines, icons=icons, **fields)  # type: ignore[arg-type]
 
     def token(self, state: GameState, card: int | None) -> str:
         """The LCD label of bank card *card* (the edition's, §1.5)."""
@@ -222,7 +237,11 @@ class ClassicScreens(Screens):
     # ------------------------------------------------------------ menu
 
     def menu(self, item: int, text: str, hint: str) -> Screen:
-        return self.screen("menu", text, hint, number=item)
+        """A menu item, with its icon (GO, jail, tax, mortgage, trade, dice, card, pot, debt)."""
+        icon = _MENU_ICONS.get(item)
+        return self.screen(
+            "menu", text, hint, number=item, icons=frozenset({icon}) if icon else _NO_ICONS
+        )
 
     def result(self, name: str, state: GameState, card: int, key: str, **fields: object) -> Screen:
         """A menu result about one player: ``go``, ``jail``, ``tax``, ``pot`` ..."""
@@ -304,6 +323,7 @@ class ClassicScreens(Screens):
     def dice(
         self, state: GameState, card: int | None, dice: tuple[int, int], second: str
     ) -> Screen:
+        """`chien : 3 + 4 = 7` / `double`: the text carries the dice (§8.3's transcript line)."""
         a, b = dice
         first = (
             self.say("c.dice.anon", a=a, b=b, total=a + b)
@@ -314,9 +334,7 @@ class ClassicScreens(Screens):
             "dice",
             first,
             second,
-            amount=a + b,
             token=self.card_token(card) if card is not None else None,
-            icons=frozenset({Icon.DICE}),
         )
 
     def card(self, deck: str, number: int) -> Screen:

@@ -486,6 +486,13 @@ def run_script(
         if str(state_out) == "-":
             transcript = err if err is not None else sys.stderr
         runner = ScriptRunner(edition, directory, transcript, rules=rules, config=config, echo=echo)
+        if (seed is not None or ruleset_sets) and runner.game.state.started:
+            # §6: the values recorded with a stored game win; say so rather than ignore them
+            print(
+                "ultibank: the stored game keeps the classic and variants values recorded at its "
+                "start; --seed and --set classic./variants. apply to a new game",
+                file=err if err is not None else sys.stderr,
+            )
         try:
             runner.run(actions)
             state = runner.state_json()

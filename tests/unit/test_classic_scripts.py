@@ -213,3 +213,24 @@ def test_a_power_cut_keeps_the_interest_question_and_drops_the_rest(
     after = [line for line in lines[ons[-1] + 1 :] if " screen " in line]
     assert "screen interest #12" in after[0] and "✓garder 9 M lever 99" in after[0]
     assert balances(state) == [1500 - 60 - 60 - 50 - 180 + 90, 1500 - 9]
+
+
+def test_on_a_stored_game_the_recorded_variants_win_and_it_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "d"
+    first = tmp_path / "first.tap"
+    first.write_text(START, encoding="utf-8")
+    assert main(["script", str(first), "--edition", "classic-fr", "--data-dir", str(data)]) == 0
+    capsys.readouterr()
+    more = tmp_path / "more.tap"
+    more.write_text("press menu\nkey 3\ntap bank:1\n", encoding="utf-8")
+    argv = ["script", str(more), "--data-dir", str(data), "--state", "-"]
+    assert main([*argv, "--set", "variants.free_parking=taxes", "--seed", "9"]) == 0
+    captured = capsys.readouterr()
+    state = json.loads(captured.out)
+    assert state["edition"] == "classic-fr"  # the stored game goes on in its own edition
+    assert state["config"]["variants"]["free_parking"] == "off"
+    assert state["config"]["classic"]["dice_seed"] == 0
+    assert state["pot"] == 0 and state["players"][0]["balance"] == 1300
+    assert "the stored game keeps the classic and variants values" in captured.err

@@ -55,6 +55,7 @@ BAD_VALUES: dict[str, list[str] | str] = {
     "card": "prop:99",
     "action": "nope",
     "game": "first",
+    "seed": "seven",
 }
 
 # dests that take no value (flags and counters): nothing to get wrong

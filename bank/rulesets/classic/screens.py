@@ -99,6 +99,16 @@ class ClassicScreens(Screens):
             icons=frozenset({Icon.JAIL}) if player.jailed else _NO_ICONS,
         )
 
+    def final(self, state: GameState, player: PlayerState, worth: int) -> Screen:
+        """After the game: a bank card's final balance and worth (§5.3)."""
+        return self.screen(
+            "balance",
+            f"{self.token(state, player.card)} {self.money(player.balance)}",
+            self.say("c.worth", money=self.money(worth)),
+            amount=player.balance,
+            token=player.token,
+        )
+
     def game_started(self, state: GameState) -> Screen:
         start = self.ed.start_balance
         return self.screen(

@@ -16,6 +16,7 @@ from bank.unit.text import register_messages
 MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.idle.1": {"fr": "Banque Monopoly", "en": "Monopoly bank"},
     "c.idle.2": {"fr": "Touchez une carte", "en": "Tap a card"},
+    "c.worth": {"fr": "Valeur {money}", "en": "Worth {money}"},
     "c.balance.2": {"fr": "{money} · {cards} carte(s)", "en": "{money} · {cards} card(s)"},
     # the deed check and landings
     "c.deed.price": {"fr": "Prix {money}", "en": "Price {money}"},

@@ -521,6 +521,13 @@ class ClassicUnit(UnitShell):
             self._run(c.LeaveJail(jailed, "card", card.kind), lambda tx: self._jail_out(tx, jailed))
         elif isinstance(step, Entry | Pick | AuctionOffer | JailChoice | Interest | Series):
             self._refuse("err.not_now" if not isinstance(step, Interest) else "c.err.interest")
+        elif isinstance(step, Finished) and card.kind == "bank":
+            player = self._state.player(card.number)
+            if player is None:
+                self._refuse("err.not_player")
+                return
+            worth = self._rules.worth(self._state, card.number, self._rules.settings(self._state))
+            self._show(self.screens.final(self._state, player, worth))
         elif isinstance(step, Settling) and card.kind == "bank":
             player = self._state.player(card.number)
             if player is not None:

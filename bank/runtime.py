@@ -363,9 +363,14 @@ def _stop_extras(charts: Any, web: Any) -> None:
 
 
 def make_panel(
-    spec: str, settings: Settings, clock: Callable[[], float], on_quit: Callable[[], None]
+    spec: str,
+    settings: Settings,
+    clock: Callable[[], float],
+    on_quit: Callable[[], None],
+    language: str = "en",
 ) -> Panel:
-    """One panel, with the daemon's clock and its settings from ``[panel]``."""
+    """One panel, with the daemon's clock, its settings from ``[panel]`` and the game's
+    *language* for a panel's own words (the terminal's hello, help and refusals)."""
     table = settings.raw["panel"]
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()
@@ -380,13 +385,14 @@ def make_panel(
     if kind == "terminal":
         from drivers.terminal_panel import TerminalPanel
 
-        return TerminalPanel(clock=clock, on_quit=on_quit)
+        return TerminalPanel(clock=clock, on_quit=on_quit, language=language)
     return open_panel(spec)
 
 
 def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:
     for spec in specs:
-        runtime.add_panel(make_panel(spec, runtime.settings, runtime.clock, on_quit))
+        language = runtime.unit.screens.lang
+        runtime.add_panel(make_panel(spec, runtime.settings, runtime.clock, on_quit, language))
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
@@ -590,7 +596,7 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     reader = args.reader or next(
         (p for p in settings.get("reader", "paths") if p.strip().lower() != "sim"), None
     )
-    if reader is None:
+    if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)")
     deck_path = args.deck or settings.data_dir / DECK_FILE
     specs = args.panel or [
@@ -626,6 +632,6 @@ def cmd_write_card(args: argparse.Namespace, settings: Settings) -> int:
     reader = args.reader or next(
         (p for p in settings.get("reader", "paths") if p.strip().lower() != "sim"), None
     )
-    if reader is None:
+    if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)")
     return int(write_card(reader, args.card, overwrite=args.overwrite))

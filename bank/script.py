@@ -464,8 +464,8 @@ def run_script(
         cards = _with_foreign(CardRanges.of(loaded))
         if seed is not None or ruleset_sets or rules_table is not None:
             rules = _ruleset_config(loaded, rules, rules_table, seed, ruleset_sets)
-    except EditionError as err:
-        print(f"{path}: {err}", file=sys.stderr)
+    except EditionError as err:  # the edition's fault, not a line of the script's
+        print(f"ultibank: {err}", file=sys.stderr)
         return 2
     except BankError as err:
         print(f"ultibank: {err}", file=sys.stderr)

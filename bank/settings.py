@@ -291,6 +291,10 @@ def load_settings(
             data = tomllib.loads(file.read_text(encoding="utf-8"))
         except FileNotFoundError as err:
             raise SettingsError(f"{file}: no such configuration file") from err
+        except OSError as err:  # a directory, no permission: say which file, not an errno
+            raise SettingsError(
+                f"{file}: cannot read the configuration file: {err.strerror or err}"
+            ) from err
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
             raise SettingsError(f"{file}: not valid TOML: {err}") from err
         for table, values in data.items():

@@ -136,20 +136,18 @@ def write_card(
     """Write *card_name*'s NDEF record onto the blank tag laid on *reader*."""
     card = CardId.parse(card_name, default_cards())
     scheme = reader.split(":", 1)[0].lower()
+    if scheme not in ("pcsc", "usb", "tty", "udp", "com"):  # before asking for a tag
+        raise ReaderError(f"cannot write tags through {reader!r}: use pcsc, usb, tty:... or udp")
     say(f"lay a blank NTAG213/215/216 tag on the reader ({reader}) to write {card}…")
     try:
         if scheme == "pcsc":
             from drivers import pcsc
 
             uid = pcsc.write_card(card, reader, timeout=timeout, overwrite=overwrite)
-        elif scheme in ("usb", "tty", "udp", "com"):
+        else:
             from drivers import nfcpy_reader
 
             uid = nfcpy_reader.write_card(card, reader, timeout=timeout, overwrite=overwrite)
-        else:
-            raise ReaderError(
-                f"cannot write tags through {reader!r}: use pcsc, usb, tty:... or udp"
-            )
     except TagError as err:
         say(f"refused: {err}")
         return 1

@@ -161,6 +161,8 @@ _SIMPLE: dict[str, Action] = {
     "\x04": Quit(),  # Ctrl-D: cbreak mode does not turn it into end of file
 }
 _PREFIX = {"p": "prop", "e": "event"}
+#: the buttons as the help names them, in every language
+_KEY_NAMES = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 
 
 class KeyReader:
@@ -424,7 +426,7 @@ class TerminalPanel:
                 now = self._clock()
                 for b in action.buttons:
                     self._emit(ButtonPressed(now, b))
-                held = "+".join(b.value for b in action.buttons)
+                held = "+".join(_KEY_NAMES[b] for b in action.buttons)
                 self._print(say(self.language, "holding", buttons=held))
                 self._timers.append(self._timer(self._hold, self._releaser(action.buttons)))
             elif isinstance(action, Tap):

@@ -360,3 +360,37 @@ def test_no_alsa_chatter_before_the_no_sound_warning(tmp_path: Path) -> None:
     out = ultibank("emulate", "--screenshot", str(tmp_path / "x.png"), env=env)
     assert "no sound" in out.stderr
     assert "ALSA lib" not in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize(
+    ("language", "hello", "holding"),
+    [("", "ultibank, vue terminal : ? pour l'aide", "maintien de X..."),
+     ("en", "ultibank terminal panel: ? for help", "holding X...")],
+)  # fmt: skip
+def test_the_daemons_terminal_panel_speaks_the_games_language(
+    tmp_path: Path, language: str, hello: str, holding: str
+) -> None:
+    """`ultibank run` (terminal panel by default) in the French edition: its hello, its help and
+    its messages are French like the LCD, as in `emulate --terminal`; English when set so."""
+    data = tmp_path / "data"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bank.cli", "--set", f"unit.language={language!r}".replace("'", '"'),
+         "run", "--data-dir", str(data), "--reader", "sim", "--panel", "terminal"],
+        cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 15
+        while not (data / "control.sock").exists():
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.02)
+        assert proc.stdin is not None
+        proc.stdin.write("r\n")
+        proc.stdin.flush()
+        time.sleep(0.5)
+    finally:
+        _stop(proc)
+    out = proc.stdout.read() if proc.stdout else ""
+    assert hello in out
+    assert holding in out

@@ -249,3 +249,25 @@ def test_a_reader_that_stops_early_gets_no_broken_pipe_message(tmp_path: Path) -
     assert out.stdout.count("\n") == 1 and "new_game" in out.stdout
     assert out.stderr == ""  # no "[Errno 32] Broken pipe", no "Exception ignored"
     assert out.returncode == 141  # as a command killed by SIGPIPE
+
+
+def test_a_config_that_is_a_directory_and_enrolling_on_the_simulated_reader_say_why(
+    setting: tuple[dict[str, str], dict[str, str]], tmp_path: Path
+) -> None:
+    """Found trying issue 10 again: `--config /etc` printed a bare "[Errno 21] Is a directory",
+    and `enroll --reader sim` prompted for a card no one can tap on a simulated reader, forever."""
+    env, _ = setting
+    status, stderr = _run(["--config", str(tmp_path), "run"], env)
+    assert status == 1
+    assert stderr.strip() == (
+        f"ultibank: {tmp_path}: cannot read the configuration file: Is a directory"
+    )
+    status, stderr = _run(["enroll", "--reader", "sim"], env)
+    assert status == 1, "enrolling on the simulated reader did not end"
+    assert stderr.strip() == (
+        "ultibank: enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)"
+    )
+    status, stderr = _run(["write-card", "prop:1", "--reader", "sim"], env)
+    assert (status, stderr.strip()) == (
+        1, "ultibank: write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)"
+    )  # fmt: skip

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from bank.unit.io import CardId
+from drivers.base import ReaderError
 from drivers.deck import load_deck
-from drivers.enroll import enroll, plan
+from drivers.enroll import enroll, plan, write_card
 from drivers.sim import SimReader
 
 
@@ -109,3 +110,12 @@ def test_enrolment_does_not_call_the_tags_it_enrolls_unknown(
         t.join(10)
     assert any("bank card 1 (car) = 04DDDDDDDDDD01" in line for line in lines), lines
     assert not [r.getMessage() for r in caplog.records if "unknown card" in r.getMessage()]
+
+
+def test_write_card_through_a_reader_that_cannot_write_asks_for_no_tag() -> None:
+    """`ultibank write-card prop:1 --reader sim` said "lay a blank tag on the reader" and then,
+    on the next line, that it cannot write through sim: the refusal comes alone."""
+    said: list[str] = []
+    with pytest.raises(ReaderError, match="cannot write tags through 'sim'"):
+        write_card("sim", "prop:1", say=said.append)
+    assert said == []

@@ -210,7 +210,10 @@ def test_unknown_edition_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     script = tmp_path / "a.tap"
     script.write_text("tap bank:1\n")
     assert run_script(script, edition="monopoly-moon", out=io.StringIO()) == 2
-    assert "unknown edition" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "unknown edition" in said
+    # the edition is at fault, not the script: FILE: is for the script's own lines (SCRIPTS.md)
+    assert said.startswith("ultibank: ") and "a.tap" not in said, said
 
 
 def test_the_journal_replays_to_the_live_state(tmp_path: Path) -> None:

@@ -33,6 +33,15 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.no_rent.jail": {"fr": "Proprio en prison", "en": "Owner in jail"},
     "c.own": {"fr": "Chez vous", "en": "Your own deed"},
     "c.late": {"fr": "Trop tard", "en": "Too late"},
+    # auctions
+    "c.auction.offer": {"fr": "✓ lancer l'enchère", "en": "✓ start auction"},
+    "c.auction.price": {"fr": "Enchère {money}", "en": "Bid {money}"},
+    "c.auction.how": {"fr": "✓ ou carte: +{step}", "en": "✓ or card: +{step}"},
+    "c.auction.won.1": {"fr": "Adjugé {money}", "en": "Sold for {money}"},
+    "c.auction.won.2": {"fr": "Gagnant: sa carte", "en": "Winner: tap card"},
+    "c.auction.sold": {"fr": "{token} paie {amount}", "en": "{token} pays {amount}"},
+    "c.auction.none.1": {"fr": "Enchère annulée", "en": "Auction cancelled"},
+    "c.auction.none.2": {"fr": "Aucune offre", "en": "No bid"},
     # entries
     "c.entry.amount": {"fr": "Montant ?", "en": "Amount?"},
     "c.entry.value": {"fr": "{value}  ✓ {step}", "en": "{value}  ✓ {step}"},
@@ -150,6 +159,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.err.no_item": {"fr": "Pas de choix {n}", "en": "No item {n}"},
     "c.err.zero": {"fr": "Montant requis", "en": "Amount needed"},
     "c.err.interest": {"fr": "Répondez d'abord", "en": "Answer first"},
+    "c.err.owned": {"fr": "Déjà vendu", "en": "Already owned"},
+    "c.debt.done": {"fr": "Dette réglée", "en": "Debt settled"},
     "c.err.bids": {"fr": "Enchère en cours", "en": "Auction running"},
 }
 

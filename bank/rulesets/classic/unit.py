@@ -19,6 +19,7 @@ types, the classic rules' commands, outcomes, state and screens; never pygame or
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -219,6 +220,11 @@ class Bankruptcy:
     expires: float
 
 
+def _amount(tx: Transaction) -> int:
+    """The money the rules said a transaction moved."""
+    return tx.outcome.amount if isinstance(tx.outcome, o.ClassicOutcome) else 0
+
+
 # ---------------------------------------------------------------- the unit
 
 
@@ -235,6 +241,8 @@ class ClassicUnit(UnitShell):
         self._last_deed: int | None = None
         #: the auction series running: its deeds and the one being auctioned
         self._series: Series | None = None
+        #: the debtor before the transaction being executed (to say `Dette réglée` after it)
+        self._debtor_before: int | None = None
 
     def _screens(self, game: Game, lang: str) -> ClassicScreens:
         return ClassicScreens(game.edition, lang)
@@ -383,7 +391,7 @@ class ClassicUnit(UnitShell):
         elif isinstance(step, DeedCheck):
             if button is Button.MENU:
                 if self._state.prop(step.number).owner is not None:
-                    self._refuse("err.owned")
+                    self._refuse("c.err.owned")
                 else:
                     self.step = AuctionOffer(step.number, self._idle_expiry())
                     self._show(self._auction_offer_screen(step.number))
@@ -589,13 +597,14 @@ class ClassicUnit(UnitShell):
 
     # ------------------------------------------------------------ transactions
 
-    def _run(self, command: Command, screen_of: object) -> Transaction | None:
+    def _run(
+        self, command: Command, screen_of: Callable[[Transaction], Screen]
+    ) -> Transaction | None:
         """Execute *command*; on success go idle and show ``screen_of(tx)``."""
         tx = self._execute(command)
         if tx is None:
             return None
         self.step = Idle()
-        assert callable(screen_of)
         self._after(tx, screen_of(tx))
         return tx
 
@@ -787,8 +796,7 @@ class ClassicUnit(UnitShell):
         scr = self.screens
 
         def shown(tx: Transaction) -> Screen:
-            done = tx.outcome
-            amount = done.amount if isinstance(done, o.ClassicOutcome) else 0
+            amount = _amount(tx)
             entry = GENERIC_EFFECTS[effect]
             title = f"G{effect} {entry.fr if self.lang == 'fr' else entry.en}"
             text = scr.say("c.card.done", token=scr.token(self._state, card))
@@ -968,7 +976,7 @@ class ClassicUnit(UnitShell):
         if item == 1:
             self._run(
                 c.PassGo(card, menu.exact),
-                lambda tx: scr.result("go", self._state, card, "c.go", amount=tx.outcome.amount),
+                lambda tx: scr.result("go", self._state, card, "c.go", amount=_amount(tx)),
             )
         elif item == 2:
             if player.jailed:
@@ -982,7 +990,7 @@ class ClassicUnit(UnitShell):
             tax = self._rules.ed.taxes[item - 3]
             self._run(
                 c.PayTax(card, tax.position),
-                lambda tx: scr.result("tax", self._state, card, "c.tax", amount=tx.outcome.amount),
+                lambda tx: scr.result("tax", self._state, card, "c.tax", amount=_amount(tx)),
             )
         elif item in (5, 6):
             self._open_entry("pay" if item == 5 else "receive", card)
@@ -998,7 +1006,7 @@ class ClassicUnit(UnitShell):
         elif item == 13:
             self._run(
                 c.CollectPot(card),
-                lambda tx: scr.result("pot", self._state, card, "c.pot", amount=tx.outcome.amount),
+                lambda tx: scr.result("pot", self._state, card, "c.pot", amount=_amount(tx)),
             )
         elif item == 16:
             self._refuse("err.not_now")  # ✓ first, then the debtor's card
@@ -1011,7 +1019,7 @@ class ClassicUnit(UnitShell):
             self._state,
             card,
             "c.jail.out",
-            amount=tx.outcome.amount if isinstance(tx.outcome, o.ClassicOutcome) else 0,
+            amount=_amount(tx),
         )
 
     # ------------------------------------------------------------ the dice
@@ -1098,7 +1106,7 @@ class ClassicUnit(UnitShell):
 
     def _after(self, tx: Transaction, screen: Screen, extra: tuple[Cue, ...] = ()) -> None:
         keep = self.step if isinstance(self.step, Session) else None
-        was_debtor = self._state_debtor_before
+        was_debtor = self._debtor_before
         super()._after(tx, screen, extra)
         if isinstance(self.step, Interest) and screen.name != "interest":
             self._show(self._interest_screen(self.step.number))  # then the question (§3.10)
@@ -1110,11 +1118,7 @@ class ClassicUnit(UnitShell):
             and not isinstance(tx.outcome, o.Bankrupt)
         )
         if settled and self._state.started and not self._state.game_over:
-            self._show(self.screens.screen("debt_settled", self.screens.say("debt.done.1")))
-
-    @property
-    def _state_debtor_before(self) -> int | None:
-        return getattr(self, "_debtor_before", None)
+            self._show(self.screens.screen("debt_settled", self.screens.say("c.debt.done")))
 
     def _execute(self, command: Command) -> Transaction | None:
         debtor = self._state.debtor()
@@ -1281,7 +1285,7 @@ class ClassicUnit(UnitShell):
         if tx is None:
             return
         scr = self.screens
-        amount = tx.outcome.amount if isinstance(tx.outcome, o.ClassicOutcome) else 0
+        amount = _amount(tx)
         text = (
             scr.say("c.lifted", amount=amount)
             if lift
@@ -1366,7 +1370,7 @@ class ClassicUnit(UnitShell):
         return scr.screen(
             "auction_offer",
             scr.deed_name(number),
-            scr.say("auction.offer"),
+            scr.say("c.auction.offer"),
             number=number,
             icons=frozenset({Icon.AUCTION}),
         )
@@ -1420,10 +1424,10 @@ class ClassicUnit(UnitShell):
 
     def _auction_screen(self, auction: Auction, shown: int, typed: str = "") -> Screen:
         scr = self.screens
-        second = f"> {typed}" if typed else scr.say("auction.how", step=auction.step)
+        second = f"> {typed}" if typed else scr.say("c.auction.how", step=auction.step)
         return scr.screen(
             "auction",
-            scr.say("auction.price", money=scr.money(auction.price)),
+            scr.say("c.auction.price", money=scr.money(auction.price)),
             second,
             amount=auction.price,
             number=auction.number,
@@ -1459,8 +1463,8 @@ class ClassicUnit(UnitShell):
             self._show(
                 scr.screen(
                     "auction_end",
-                    scr.say("auction.won.1", money=scr.money(auction.price)),
-                    scr.say("auction.won.2"),
+                    scr.say("c.auction.won.1", money=scr.money(auction.price)),
+                    scr.say("c.auction.won.2"),
                     amount=auction.price,
                     number=auction.number,
                 )
@@ -1481,7 +1485,7 @@ class ClassicUnit(UnitShell):
             lambda tx: scr.screen(
                 "sold",
                 scr.deed_name(auction.number),
-                scr.say("auction.sold", token=scr.token(self._state, card), amount=sale.price),
+                scr.say("c.auction.sold", token=scr.token(self._state, card), amount=sale.price),
                 amount=sale.price,
                 number=auction.number,
                 token=scr.card_token(card),
@@ -1495,7 +1499,9 @@ class ClassicUnit(UnitShell):
         self.step = Idle()
         scr = self.screens
         self._show(
-            scr.screen("auction_cancelled", scr.say("auction.none.1"), scr.say("auction.none.2"))
+            scr.screen(
+                "auction_cancelled", scr.say("c.auction.none.1"), scr.say("c.auction.none.2")
+            )
         )
         if self._series is not None:
             self._next_in_series()

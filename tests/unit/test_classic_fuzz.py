@@ -1,4 +1,4 @@
-"""Random classic gestures over 8 players never crash the unit nor break an invariant.
+"""Random classic gestures over 8 players (classic-fr, classic-uk, Star Wars) never crash the unit nor break an invariant.
 
 Random scripts (taps of every card kind, buttons, keypad keys, rigged rolls, waits, undo and
 power cuts, plus whole gestures: landings, the menu's items with a card, sessions) run through
@@ -82,14 +82,14 @@ def check(state: dict[str, object]) -> None:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(scripts)
-def test_random_classic_gestures_keep_the_invariants(lines: list[str]) -> None:
+@given(st.sampled_from(["classic-fr", "classic-uk", "starwars-ep2-fr"]), scripts)
+def test_random_classic_gestures_keep_the_invariants(edition: str, lines: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "fuzz.tap"
         script.write_text(START + "\n".join(lines) + "\n", encoding="utf-8")
         state_path = Path(tmp) / "state.json"
         out = io.StringIO()
-        code = run_script(script, "classic-fr", Path(tmp) / "d", state_path, out, err=out)
+        code = run_script(script, edition, Path(tmp) / "d", state_path, out, err=out)
         assert code == 0, out.getvalue()[-2000:]
         check(json.loads(state_path.read_text(encoding="utf-8")))
         for line in out.getvalue().splitlines():  # every LCD line keeps to 20 cells

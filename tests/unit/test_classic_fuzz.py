@@ -1,4 +1,5 @@
-"""Random classic gestures over 8 players (classic-fr, classic-uk, Star Wars) never crash the unit nor break an invariant.
+"""Random classic gestures over 8 players (classic-fr, classic-uk, Star Wars) never crash the
+unit nor break an invariant.
 
 Random scripts (taps of every card kind, buttons, keypad keys, rigged rolls, waits, undo and
 power cuts, plus whole gestures: landings, the menu's items with a card, sessions) run through

@@ -368,9 +368,11 @@ def make_panel(
     clock: Callable[[], float],
     on_quit: Callable[[], None],
     language: str = "en",
+    cards: CardRanges | None = None,
 ) -> Panel:
     """One panel, with the daemon's clock, its settings from ``[panel]`` and the game's
-    *language* for a panel's own words (the terminal's hello, help and refusals)."""
+    *language* for a panel's own words (the terminal's hello, help and refusals) and *cards*
+    (the edition's: the terminal's keys and typed numbers)."""
     table = settings.raw["panel"]
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()
@@ -385,14 +387,16 @@ def make_panel(
     if kind == "terminal":
         from drivers.terminal_panel import TerminalPanel
 
-        return TerminalPanel(clock=clock, on_quit=on_quit, language=language)
+        return TerminalPanel(clock=clock, on_quit=on_quit, language=language, cards=cards)
     return open_panel(spec)
 
 
 def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:
     for spec in specs:
         language = runtime.unit.screens.lang
-        runtime.add_panel(make_panel(spec, runtime.settings, runtime.clock, on_quit, language))
+        runtime.add_panel(
+            make_panel(spec, runtime.settings, runtime.clock, on_quit, language, runtime.cards)
+        )
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:

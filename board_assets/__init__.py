@@ -59,9 +59,9 @@ DEFAULT_RULESET = "ultime"
 MAX_PLAYERS = 8
 #: What a tap step may ask for.
 TAP_KINDS = frozenset({"prop", "own_prop", "owned_prop", "other_prop", "bank", "other_bank"})
-RING_SPECIALS = frozenset(
-    {"GO", "EVENT", "LOCATION", "JAIL", "FREE_PARKING", "GO_TO_JAIL", "CHANCE", "CHEST", "TAX"}
-)
+#: A space of the ring that is no property: a name in capitals (``GO``, ``FREE_PARKING``); which
+#: names a board has is its ruleset's to say (its edition schema).
+SPECIAL_SPACE_RE = re.compile(r"^[A-Z][A-Z_]*$")
 
 #: The largest amount an edition may name (prices, rents, fees, balances). The serial panel
 #: carries amounts as 32-bit signed numbers (2,147,483,647): a million leaves room for a
@@ -369,7 +369,7 @@ class _Validator:
         ring = tuple(self.array(raw, "ring", w))
         for i, space in enumerate(ring):
             if not isinstance(space, str) or not (
-                space in RING_SPECIALS or (space.startswith("P") and space[1:].isdigit())
+                SPECIAL_SPACE_RE.match(space) or (space.startswith("P") and space[1:].isdigit())
             ):
                 raise self.fail(f"{w}ring[{i}]", f"unknown space {space!r}")
         return Constants(tokens=tokens, ring=ring, extra=extra, **ints)

@@ -165,13 +165,26 @@ def test_the_simulated_deck_has_every_card_with_stable_ntag_like_uids() -> None:
     assert simulated_deck() == deck
 
 
-def test_loading_grows_linearly_with_the_number_of_uids() -> None:
-    # Loose on purpose (the figure is in `python -m bench deck`): 4x the entries took 17x the
-    # time when each key's line number was searched; linear is about 4x.
-    from bench.bench_deck import load_seconds
+def test_loading_a_sound_deck_searches_no_line_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading was quadratic because each key's line number was searched (a scan of the whole
+    file per key): 10,000 UIDs took 34 s. The search is for error messages only, so a sound
+    deck must not run it at all (the time is measured by `python -m bench deck`, not here)."""
+    import drivers.deck as deck_module
+    from bench.bench_deck import deck_text
 
-    small, large = load_seconds(2_000), load_seconds(8_000)
-    assert large / small < 10, f"2,000 UIDs: {small:.3f} s, 8,000 UIDs: {large:.3f} s"
+    searched: list[str] = []
+    real = deck_module._line_of
+
+    def counting(text: str, key: str) -> int | str:
+        searched.append(key)
+        return real(text, key)
+
+    monkeypatch.setattr(deck_module, "_line_of", counting)
+    deck = Deck.from_toml(deck_text(5_000), "big.toml")
+    assert len(deck) == 5_000 and searched == []
+    with pytest.raises(DeckError, match=r"^bad\.toml:3: "):
+        Deck.from_toml('[cards]\n"04A1B2C3" = "prop:1"\n"zz" = "prop:2"\n', "bad.toml")
+    assert searched == ["zz"]  # once, for the entry at fault
 
 
 def test_a_fault_deep_in_a_large_deck_still_names_its_line() -> None:

@@ -160,3 +160,18 @@ def test_the_registry_checks_an_edition_against_its_ruleset_before_a_game() -> N
         EditionError, match=r"toy\.toml: constants\.levels: the unit has 5 rent levels, got 1"
     ):
         Game(claimed)
+
+
+def test_which_special_spaces_a_board_has_is_its_rulesets(tmp_path: Path) -> None:
+    """A CHANCE space suits the toy (the shared checks take any name in capitals); the Ultime
+    schema knows its six special spaces and refuses it, naming the field."""
+    toy_text = toy.EDITION_FILE.read_text(encoding="utf-8")
+    chance = tmp_path / "chance.toml"
+    chance.write_text(toy_text.replace('ring = ["GO", "P1"]', 'ring = ["GO", "CHANCE", "P1"]')
+                      .replace("position = 1", "position = 2"), encoding="utf-8")  # fmt: skip
+    assert load_edition_file(chance).constants.ring == ("GO", "CHANCE", "P1")
+    ultime = (ROOT / "board_assets/editions/ultime-fr.toml").read_text(encoding="utf-8")
+    broken = tmp_path / "broken.toml"
+    broken.write_text(ultime.replace('ring = ["GO", "P1", "EVENT"', 'ring = ["GO", "P1", "CHANCE"'))
+    with pytest.raises(EditionError, match=r"broken\.toml: constants\.ring\[2\]: unknown space"):
+        load_edition_file(broken)

@@ -19,6 +19,9 @@ from board_assets import KNOWN_KEYS, MAX_AMOUNT, Edition, EditionError
 #: the rent levels of an Ultime property
 MAX_LEVEL = 5
 
+#: The spaces of the Ultime board that are no property.
+RING_SPECIALS = frozenset({"GO", "EVENT", "LOCATION", "JAIL", "FREE_PARKING", "GO_TO_JAIL"})
+
 #: Every effect an event card may have, with the taps each needs after the event card.
 EVENT_KINDS: Mapping[str, tuple[str, ...]] = {
     "move": ("prop", "bank"),
@@ -101,6 +104,10 @@ def _check_constants(constants: Mapping[str, Any]) -> None:
         raise EditionError(
             f"constants.{unknown[0]}: unknown key; known: {', '.join(sorted(known))}"
         )
+    ring = constants.get("ring")
+    for i, space in enumerate(ring if isinstance(ring, list) else ()):
+        if isinstance(space, str) and not space.startswith("P") and space not in RING_SPECIALS:
+            raise EditionError(f"constants.ring[{i}]: unknown space {space!r}")
     levels = constants.get("levels")
     if isinstance(levels, int) and levels != MAX_LEVEL:
         raise EditionError(f"constants.levels: the unit has 5 rent levels, got {levels}")

@@ -12,7 +12,7 @@ from bank.rulesets.ultime.edition import ultime_constants
 from bank.state import GameState
 from bank.unit.io import Icon, Screen
 from bank.unit.screens import Screens
-from bank.unit.text import fit
+from bank.unit.text import event_effect
 from board_assets import Edition
 
 
@@ -264,8 +264,9 @@ class UltimeScreens(Screens):
 
     def event_prompt(self, event_id: int, ask: str | None, number: int | None = None) -> Screen:
         """An event card shown with the tap it waits for (*ask* a message id)."""
-        card = self.edition.event(event_id)
-        lines = (fit(card.title), self.say(ask)) if ask else (fit(card.title),)
+        # the card's effect in the unit's words, not the publisher's title printed on it
+        effect = event_effect(self.lang, self.edition.event(event_id).kind)
+        lines = (effect, self.say(ask)) if ask else (effect,)
         return Screen(
             "event",
             lines,
@@ -288,7 +289,7 @@ class UltimeScreens(Screens):
         card = self.edition.event(event_id)
         return Screen(
             "event_done",
-            (fit(card.title), result),
+            (event_effect(self.lang, card.kind), result),
             amount=amount,
             number=number,
             token=token,
@@ -302,7 +303,7 @@ class UltimeScreens(Screens):
         card = self.edition.event(event_id)
         return Screen(
             "event_short",
-            (fit(card.title), self.say("event.move.short")),
+            (event_effect(self.lang, card.kind), self.say("event.move.short")),
             amount=self.edition.prop(number).price,
             number=number,
             icons=frozenset({Icon.EVENT, Icon.AUCTION}),

@@ -66,11 +66,19 @@ class Auction:
 
     def bid(self, now: float, card: int | None = None) -> int:
         """Raise by one step: anonymous (button, *card* None) or in *card*'s name."""
+        return self._place(now, card, self.price + self.step)
+
+    def bid_amount(self, now: float, card: int, price: int) -> int:
+        """A typed bid: *card* bids *price*, at least 1 more than the current bid."""
+        return self._place(now, card, price)
+
+    def _place(self, now: float, card: int | None, price: int) -> int:
         if not self.started or self.cancelled:
             raise RuleError("the auction has not started", "not started")
         if self.expired(now):
             raise RuleError("the auction is over", "auction over")
-        price = self.price + self.step
+        if price <= self.price:
+            raise RuleError(f"a bid must beat {self.price}", "bid too low", price=self.price)
         if card is not None:
             self._check_bid(self._state, card, price)
         self.price = price

@@ -20,6 +20,9 @@ class Command:
     name: ClassVar[str] = "command"
     #: undo may cancel this command's transaction
     undoable: ClassVar[bool] = True
+    #: recorded in the journal but not a transaction for undo: undo skips over it and the
+    #: undo group before it stays undoable (a classic dice roll, which undo never cancels)
+    transparent: ClassVar[bool] = False
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {}

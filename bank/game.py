@@ -108,6 +108,12 @@ class Game:
     def _advance(self, tx: Transaction) -> None:
         """Apply a committed transaction and keep the undo group up to date."""
         self.state = apply(self.state, tx.events)
+        if tx.command.transparent:
+            if self.state.debtor() is not None and tx.events:
+                # a debt opened by a command undo skips over: its payment cannot be undone,
+                # so neither can what settles it (nor the transaction before)
+                self._undo_events, self._undo_group = [], None
+            return
         if isinstance(tx.command, Undo):
             self._undo_events, self._undo_group = [], None
         elif self.ruleset.joins_undo_group(tx.command):
@@ -142,7 +148,9 @@ class Game:
         else:
             decision = self.ruleset.decide(self.state, command)
             events, outcome = decision.events, decision.outcome
-            if self.ruleset.joins_undo_group(command):
+            if command.transparent:
+                group = None
+            elif self.ruleset.joins_undo_group(command):
                 group = self._undo_group
             else:
                 group = self._seq + 1 if command.undoable else None
@@ -172,6 +180,9 @@ class Game:
             raise GameOver("the game is over", "game over")
         if self.state.debtor() is not None:
             raise UndoRefused("no undo while a debt is being settled", "debt first")
+        refuse = getattr(self.ruleset, "refuse_undo", None)
+        if refuse is not None:  # the optional hook of bank.ruleset.RefusesUndo
+            refuse(self.state)
         if self._undo_group is None:
             raise UndoRefused(
                 "nothing to undo: only the last transaction, once, and never an event card",

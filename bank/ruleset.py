@@ -71,3 +71,16 @@ class Ruleset(Protocol):
     def check_bid(self, state: GameState, card: int, price: int) -> None:
         """Raise RuleError when *card* may not bid *price* now."""
         ...
+
+
+class RefusesUndo(Protocol):
+    """An optional hook: a ruleset that defines ``refuse_undo`` is asked before every undo.
+
+    The core refuses undo on its own after the game's end, during a debt and when nothing is
+    undoable; a ruleset with open questions of its own (the classic interest question) raises
+    :class:`bank.errors.UndoRefused` from here while they are open.
+    """
+
+    def refuse_undo(self, state: GameState) -> None:
+        """Raise UndoRefused when undo must wait."""
+        ...

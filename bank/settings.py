@@ -252,6 +252,11 @@ def _merge(raw: dict[str, dict[str, Any]], table: str, key: str, value: Any, whe
     raw.setdefault(table, {})[key] = check_value(table, key, value, where)
 
 
+def parse_override(text: str) -> tuple[str, str, Any]:
+    """``TABLE.KEY=VALUE`` as (table, key, value); the value is TOML, or a bare word."""
+    return _parse_override(text)
+
+
 def _parse_override(text: str) -> tuple[str, str, Any]:
     if "=" not in text or "." not in text.split("=", 1)[0]:
         raise SettingsError(

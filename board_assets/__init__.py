@@ -12,11 +12,14 @@ a colour that is not ``#rrggbb``, an empty, duplicate or unsafe token name, an a
 An edition names its ruleset (``[edition] ruleset = "ultime"``; absent means ``"ultime"``, so
 older files load). This loader checks what every ruleset shares (players and tokens, groups,
 properties and their rents, the ring, event cards' shape) and keeps the ruleset's own integer
-constants in :attr:`Constants.extra`. The ruleset's own schema (the Ultime one insists on 5 rent
-levels, the Ultime unit's cards and its event kinds, and knows its constants) is registered
-with :func:`register_schema` by the ruleset's package and runs here, after the shared
-constants, when registered; the bank's ruleset registry runs it again before it builds a game
-(:func:`check_schema`), so no game starts on an edition its ruleset did not check.
+constants in :attr:`Constants.extra`. A group may have its own number of rent levels (a
+classic station's rents by stations owned), and a table named after the file's ruleset
+(``[classic]``) holds that ruleset's own data, left to its schema. The ruleset's own schema
+(the Ultime one insists on 5 rent levels, the Ultime unit's cards and its event kinds, and
+knows its constants) is registered with :func:`register_schema` by the ruleset's package and
+runs here, after the shared constants, when registered; the bank's ruleset registry runs it
+again before it builds a game (:func:`check_schema`), so no game starts on an edition its
+ruleset did not check.
 """
 
 from __future__ import annotations
@@ -71,12 +74,12 @@ COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 #: The keys each table of an edition file may have; any other is a typo and is refused.
 KNOWN_KEYS: Mapping[str, frozenset[str]] = {
     "": frozenset({"edition", "constants", "groups", "properties", "events"}),
-    "edition": frozenset({"id", "name", "language", "currency", "ruleset"}),
+    "edition": frozenset({"id", "name", "language", "currency", "ruleset", "cards"}),
     #: the constants every ruleset has; a ruleset's schema names its own (and refuses others)
     "constants": frozenset(
         {"start_balance", "auction_step", "min_players", "max_players", "levels", "tokens", "ring"}
     ),
-    "groups": frozenset({"id", "name", "colour"}),
+    "groups": frozenset({"id", "name", "colour", "levels"}),
     "properties": frozenset({"number", "name", "group", "price", "rents", "position", "side"}),
     "events": frozenset({"id", "kind", "taps", "title", "text"}),
 }
@@ -93,6 +96,9 @@ class Group:
     id: str
     name: str
     colour: str
+    #: rent levels of this group's properties when they differ from ``constants.levels``
+    #: (a classic station has 4 rents, by stations owned; None: the edition's)
+    levels: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +152,10 @@ class Edition:
     events: tuple[EventCard, ...]
     source: str
     ruleset: str = DEFAULT_RULESET
+    #: the card kinds besides the bank cards and how many of each, when the file names them
+    #: (``[edition] cards = {deed = 28, chance = 16, chest = 16}``); else ``prop`` and
+    #: ``event``, one per property and event card
+    cards: tuple[tuple[str, int], ...] = ()
     #: the file's tables as read, for the ruleset's schema (see :func:`check_schema`)
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -183,7 +193,11 @@ class Edition:
 
     @property
     def card_counts(self) -> dict[str, int]:
-        """How many cards of each kind the game has: one bank card per player seat."""
+        """How many cards of each kind the game has: one bank card per player seat, then the
+        kinds the edition file names (``[edition] cards``), else a property card per property
+        and an event card per event card."""
+        if self.cards:
+            return {"bank": self.constants.max_players, **dict(self.cards)}
         return {
             "bank": self.constants.max_players,
             "prop": len(self.properties),
@@ -295,6 +309,22 @@ class _Validator:
             raise self.fail(where + key, "missing or empty text")
         return value
 
+    def card_kinds(self, head: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
+        """``[edition] cards``: kind = count, the kinds a ruleset's tags name (not ``bank``)."""
+        if "cards" not in head:
+            return ()
+        raw = head["cards"]
+        if not isinstance(raw, Mapping) or not raw:
+            raise self.fail("edition.cards", "expected a table of card kind = count")
+        kinds = []
+        for kind, count in raw.items():
+            if not re.fullmatch(r"[a-z]{2,12}", kind) or kind == "bank":
+                raise self.fail(f"edition.cards.{kind}", "a card kind is 2 to 12 small letters")
+            if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 255:
+                raise self.fail(f"edition.cards.{kind}", f"expected 1 to 255 cards, got {count!r}")
+            kinds.append((kind, count))
+        return tuple(kinds)
+
     def edition(self, raw: Mapping[str, Any]) -> Edition:
         head = self.table(raw, "edition")
         ruleset = self.ruleset(head)
@@ -305,11 +335,12 @@ class _Validator:
                 check(raw)
             except EditionError as err:
                 raise EditionError(f"{self.filename}: {err}") from err
-        self.known_keys(raw, "")
+        # the table named after the ruleset holds its own data (checked by its schema)
+        self.known_keys({k: v for k, v in raw.items() if k != ruleset}, "")
         self.known_keys(head, "edition", "edition.")
         groups = self.groups(self.array(raw, "groups"))
         group_ids = {g.id for g in groups}
-        properties = self.properties(self.array(raw, "properties"), group_ids, constants)
+        properties = self.properties(self.array(raw, "properties"), groups, constants)
         events = self.events(self.array(raw, "events"))
         for gid in group_ids:
             if not any(p.group == gid for p in properties):
@@ -325,6 +356,7 @@ class _Validator:
             events=events,
             source=self.filename,
             ruleset=ruleset,
+            cards=self.card_kinds(head),
             raw=raw,
         )
 
@@ -381,7 +413,8 @@ class _Validator:
             colour = self.text(g, "colour", w)
             if not COLOUR_RE.match(colour):
                 raise self.fail(w + "colour", f"{colour!r} is not a colour #rrggbb")
-            group = Group(self.text(g, "id", w), self.text(g, "name", w), colour)
+            levels = self.integer(g, "levels", w, 1) if "levels" in g else None
+            group = Group(self.text(g, "id", w), self.text(g, "name", w), colour, levels)
             if any(o.id == group.id for o in out):
                 raise self.fail(w + "id", f"duplicate group {group.id!r}")
             out.append(group)
@@ -390,8 +423,9 @@ class _Validator:
         return tuple(out)
 
     def properties(
-        self, raw: Sequence[Any], group_ids: set[str], constants: Constants
+        self, raw: Sequence[Any], groups: tuple[Group, ...], constants: Constants
     ) -> tuple[Property, ...]:
+        levels_of = {g.id: g.levels or constants.levels for g in groups}
         out: dict[int, Property] = {}
         for i, p in enumerate(raw):
             w = f"properties[{i}]."
@@ -402,14 +436,14 @@ class _Validator:
             if number in out:
                 raise self.fail(w + "number", f"duplicate property number {number}")
             group = self.text(p, "group", w)
-            if group not in group_ids:
+            if group not in levels_of:
                 raise self.fail(w + "group", f"unknown group {group!r}")
             rents_raw = p.get("rents")
             if not isinstance(rents_raw, list):
                 raise self.fail(w + "rents", "missing rent list")
-            if len(rents_raw) != constants.levels:
+            if len(rents_raw) != levels_of[group]:
                 raise self.fail(
-                    w + "rents", f"expected {constants.levels} levels, got {len(rents_raw)}"
+                    w + "rents", f"expected {levels_of[group]} levels, got {len(rents_raw)}"
                 )
             rents: list[int] = []
             for j, r in enumerate(rents_raw):

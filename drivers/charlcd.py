@@ -60,6 +60,12 @@ ICON_WORDS: dict[Icon, str] = {
     Icon.DEBT: "DEBT",
     Icon.UNDO: "UNDO",
     Icon.TROPHY: "WIN",
+    Icon.MORTGAGE: "MORT",
+    Icon.TAX: "TAX",
+    Icon.DICE: "DICE",
+    Icon.TRADE: "TRADE",
+    Icon.POT: "POT",
+    Icon.CARD: "CARD",
 }
 
 #: the same words in the unit's other languages (one language per game, status row included)

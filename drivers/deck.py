@@ -27,11 +27,12 @@ import os
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 from bank.unit.io import CARD_KINDS, CardId, CardRanges
-from board_assets import load_edition
+from board_assets import edition_names, load_edition
 from drivers.base import DriverError
 
 _HEX_RE = re.compile(r"^[0-9A-F]+$")
@@ -62,6 +63,20 @@ def normalize_uid(text: str) -> str:
 def default_cards() -> CardRanges:
     """The cards of the default edition (for decks and tools not bound to a game)."""
     return CardRanges.of(load_edition())
+
+
+@cache
+def record_cards() -> CardRanges:
+    """The default edition's cards, with the other rulesets' kinds in the largest range a
+    shipped edition gives them: what a tag's record may name (a game then says whether it
+    has that card, or that it is one of another edition)."""
+    cards = default_cards()
+    foreign: dict[str, int] = {}
+    for name in edition_names():
+        for kind, count in load_edition(name).card_counts.items():
+            if kind != "bank" and not cards.count(kind):
+                foreign[kind] = max(foreign.get(kind, 0), count)
+    return replace(cards, foreign=tuple(sorted(foreign.items())))
 
 
 def all_cards(cards: CardRanges | None = None) -> Iterator[CardId]:

@@ -50,6 +50,7 @@ PATTERNS: dict[Cue, tuple[tuple[int, float], ...]] = {
     Cue.UNDO: ((1319, 0.07), (880, 0.12)),
     Cue.JAIL: ((440, 0.15), (0, 0.05), (330, 0.3)),
     Cue.GAME_OVER: ((784, 0.12), (988, 0.12), (1175, 0.12), (1568, 0.4)),
+    Cue.DICE: ((1568, 0.03), (0, 0.03), (1319, 0.03), (0, 0.03), (1760, 0.05)),
 }
 #: the tone range the TonalBuzzer is built for (all patterns fit)
 MID_TONE_HZ = 880

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from bank.unit.io import CardId
 from drivers.base import ReaderUnavailable, TagError
-from drivers.deck import default_cards
+from drivers.deck import record_cards
 
 if TYPE_CHECKING:
     from drivers.deck import Deck
@@ -113,7 +113,7 @@ def _card_from_text(text: str) -> CardRecord:
     if checked and checked.group(1).lower() != record_check(name):
         return CardRecord(None, fault=f"the record {text!r} fails its check (damaged)")
     try:
-        return CardRecord(CardId.parse(name, default_cards()), checked=bool(checked))
+        return CardRecord(CardId.parse(name, record_cards()), checked=bool(checked))
     except ValueError:
         return CardRecord(None, fault=f"the record {text!r} names no card")
 

@@ -100,6 +100,7 @@ CUE_CODES: dict[Cue, int] = {
     Cue.UNDO: 7,
     Cue.JAIL: 8,
     Cue.GAME_OVER: 9,
+    Cue.DICE: 10,
 }
 ICON_BITS: dict[Icon, int] = {
     Icon.GO: 0,
@@ -112,6 +113,12 @@ ICON_BITS: dict[Icon, int] = {
     Icon.DEBT: 7,
     Icon.ERROR: 8,
     Icon.READER_LOST: 9,
+    Icon.MORTGAGE: 10,
+    Icon.TAX: 11,
+    Icon.DICE: 12,
+    Icon.TRADE: 13,
+    Icon.POT: 14,
+    Icon.CARD: 15,
 }
 _BUTTON_BY_CODE = {v: k for k, v in BUTTON_CODES.items()}
 _CUE_BY_CODE = {v: k for k, v in CUE_CODES.items()}

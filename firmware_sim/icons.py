@@ -90,6 +90,39 @@ def _reader_lost(s: pygame.Surface, c: Colour) -> None:
     pygame.draw.line(s, c, (25, 25), (34, 15), width=3)
 
 
+def _mortgage(s: pygame.Surface, c: Colour) -> None:
+    # a deed card turned over: a frame with an "H" (hypothèque / mortgaged)
+    pygame.draw.rect(s, c, pygame.Rect(7, 1, 22, 26), width=2)
+    _text(s, "H", (14, 7), c)
+
+
+def _tax(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.rect(s, c, pygame.Rect(6, 4, 24, 20), width=2)
+    _text(s, "%", (13, 7), c)
+
+
+def _dice(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.rect(s, c, pygame.Rect(2, 6, 16, 16), width=2)
+    pygame.draw.rect(s, c, pygame.Rect(18, 2, 16, 16), width=2)
+    for x, y in ((6, 10), (13, 17), (22, 6), (26, 10), (30, 14)):
+        pygame.draw.circle(s, c, (x, y), 2)
+
+
+def _trade(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.polygon(s, c, [(4, 9), (12, 3), (12, 7), (30, 7), (30, 11), (12, 11), (12, 15)])
+    pygame.draw.polygon(s, c, [(32, 19), (24, 13), (24, 17), (6, 17), (6, 21), (24, 21), (24, 25)])
+
+
+def _pot(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.ellipse(s, c, pygame.Rect(6, 8, 24, 18), width=3)
+    pygame.draw.rect(s, c, pygame.Rect(10, 4, 16, 4))
+
+
+def _card(s: pygame.Surface, c: Colour) -> None:
+    pygame.draw.rect(s, c, pygame.Rect(4, 5, 28, 18), width=2)
+    _text(s, "!", (16, 8), c)
+
+
 def _car(s: pygame.Surface, c: Colour) -> None:
     pygame.draw.polygon(s, c, [(1, 15), (3, 9), (10, 8), (14, 3), (25, 3), (30, 8), (35, 10),
                                (35, 16), (1, 16)])  # fmt: skip
@@ -133,6 +166,12 @@ _ICONS: dict[Icon, Callable[[pygame.Surface, Colour], None]] = {
     Icon.DEBT: _debt,
     Icon.ERROR: _error,
     Icon.READER_LOST: _reader_lost,
+    Icon.MORTGAGE: _mortgage,
+    Icon.TAX: _tax,
+    Icon.DICE: _dice,
+    Icon.TRADE: _trade,
+    Icon.POT: _pot,
+    Icon.CARD: _card,
 }
 
 _TOKENS: dict[str, Callable[[pygame.Surface, Colour], None]] = {

@@ -53,8 +53,17 @@ ICON_ORDER: tuple[Icon, ...] = (
     Icon.TROPHY,
     Icon.ERROR,
     Icon.READER_LOST,
+    # the classic icons (CLASSIC.md §5.5): a smaller 3 x 2 block under the number
+    Icon.MORTGAGE,
+    Icon.TAX,
+    Icon.DICE,
+    Icon.TRADE,
+    Icon.POT,
+    Icon.CARD,
 )
 assert set(ICON_ORDER) == set(Icon)
+#: how many icons the top row holds at full size
+TOP_ICONS = 10
 
 Rect = tuple[int, int, int, int]
 _BIG = SegmentGeometry(height=96, width=46, thickness=12, gap=1)
@@ -86,6 +95,10 @@ class LcdLayout:
     currency_origin: tuple[int, int] = (408, 152)
     icons_origin: tuple[int, int] = (15, 4)
     icon_step: int = 46
+    #: the icons after the first ten (the classic ones) in a 3-column block, at half size
+    small_icons_origin: tuple[int, int] = (8, 112)
+    small_icon_size: tuple[int, int] = (18, 14)
+    small_icon_step: tuple[int, int] = (20, 16)
     levels_origin: tuple[int, int] = (14, 148)
     level_bar_width: int = 14
     level_step: int = 19
@@ -105,8 +118,14 @@ class LcdLayout:
         x0, y0 = self.icons_origin
         w, h = ICON_SIZE
         icons = {
-            icon: _rect(x0 + i * self.icon_step, y0, w, h) for i, icon in enumerate(ICON_ORDER)
+            icon: _rect(x0 + i * self.icon_step, y0, w, h)
+            for i, icon in enumerate(ICON_ORDER[:TOP_ICONS])
         }
+        sx, sy = self.small_icons_origin
+        sw, sh = self.small_icon_size
+        dx, dy = self.small_icon_step
+        for i, icon in enumerate(ICON_ORDER[TOP_ICONS:]):
+            icons[icon] = _rect(sx + (i % 3) * dx, sy + (i // 3) * dy, sw, sh)
         tx, ty = self.tokens_origin
         tw, th = TOKEN_SIZE
         tokens = {
@@ -156,7 +175,7 @@ class LcdRenderer:
         self.legend = DotMatrix(2, 2, ON, None)
         self.legend_ghost = DotMatrix(2, 2, GHOST, None)
         self._icons = {
-            (icon, lit): icon_surface(icon, ON if lit else GHOST)
+            (icon, lit): self._icon_surface(icon, ON if lit else GHOST)
             for icon in Icon
             for lit in (False, True)
         }
@@ -183,6 +202,16 @@ class LcdRenderer:
         surf = self._blank.copy()
         self._draw(surf, screen)
         return surf
+
+    def _icon_surface(self, icon: Icon, colour: Colour) -> pygame.Surface:
+        """The pictogram of *icon*, scaled to its place on the glass."""
+        surf = icon_surface(icon, colour)
+        size = self.layout.icon_rects[icon][2:]
+        if surf.get_size() == size:
+            return surf
+        if colour == GHOST:  # the small block shows only when lit: the Ultime glass is unchanged
+            return pygame.Surface(size, pygame.SRCALPHA)
+        return pygame.transform.smoothscale(surf, size)
 
     def draw(self, target: pygame.Surface, screen: Screen, topleft: tuple[int, int]) -> None:
         """Blit *screen* onto *target* at *topleft*."""

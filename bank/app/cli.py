@@ -158,19 +158,29 @@ def build_parser() -> argparse.ArgumentParser:
         "script",
         help="run a tap script on a virtual clock and print the transcript",
         description="Run FILE (one action per line: tap bank:N|prop:N|event:N|uid:HEX, press "
-        "ok|menu|cancel, hold cancel S, hold ok+cancel S, wait S, power off|on) against the "
-        "simulated reader and panel on a virtual clock. Prints each screen and cue; --state "
-        "writes the final state as JSON (- for stdout). Exit 2 on a line that does not parse.",
+        "ok|menu|cancel, hold cancel S, hold ok+cancel S, wait S, power off|on; in a classic "
+        "edition also tap deed:N|chance:N|chest:N, key DIGITS|back, roll A B, info NAME) "
+        "against the simulated reader and panel on a virtual clock. Prints each screen and "
+        "cue; --state writes the final state as JSON (- for stdout). Exit 2 on a line that "
+        "does not parse.",
     )
     p.add_argument("file", type=Path)
     p.add_argument(
         "--edition",
         default=None,
-        help="ultime-fr (default for a new game) or ultimate-uk; a game stored in --data-dir "
+        help="ultime-fr (default for a new game), ultimate-uk, or a classic edition: "
+        "classic-fr, classic-uk, starwars-ep2-fr, one-piece-fr; a game stored in --data-dir "
         "goes on in its own edition",
     )
     p.add_argument("--data-dir", type=Path)
     p.add_argument("--state", help="write the final state here (- for stdout)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="a classic edition's dice seed for a new game (default 0); --set "
+        "classic.KEY=VALUE and variants.KEY=VALUE choose its decisions and house rules",
+    )
 
     socket_help = "control socket of the daemon (default DATA_DIR/control.sock)"
     where = "the data directory of the daemon (the one it was started with)"

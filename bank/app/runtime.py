@@ -21,6 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from bank import rulesets
 from bank.app.script import Action, parse_script, run_script
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon, sd_notify
@@ -28,7 +29,7 @@ from bank.datadir import prepare_data_dir
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
-from bank.settings import Settings, load_settings
+from bank.settings import Settings, load_settings, parse_override
 from bank.unit.io import (
     ButtonPressed,
     ButtonReleased,
@@ -559,18 +560,32 @@ def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
-    """``ultibank script FILE``: the SCRIPTS.md contract."""
-    extra = load_settings(args.config, args.overrides) if (args.config or args.overrides) else None
+    """``ultibank script FILE``: the SCRIPTS.md contract (and CLASSIC.md §8.1)."""
+    # --set TABLE.KEY=V for a ruleset's own tables (classic., variants.) is that ruleset's,
+    # checked by it; the rest is the settings'
+    sets: list[tuple[str, str, Any]] = []
+    overrides: list[str] = []
+    own_tables = rulesets.config_tables()
+    for text in args.overrides:
+        table, key, value = parse_override(text)
+        if table in own_tables:
+            sets.append((table, key, value))
+        else:
+            overrides.append(text)
+    extra = load_settings(args.config, overrides) if (args.config or overrides) else None
     edition = args.edition
     if edition is None and extra is not None and "game.edition" in extra.given:
         edition = extra.edition  # --set game.edition=... or the config file's [game] edition
+    # the [rules] table is read by the ruleset of the edition the script runs (known there)
     return run_script(
         args.file,
         edition=edition,
         data_dir=args.data_dir,
         state_out=args.state,
-        rules=extra.rules() if extra else None,
         config=extra.unit() if extra else None,
+        seed=getattr(args, "seed", None),
+        ruleset_sets=sets,
+        rules_table=dict(extra.raw["rules"]) if extra else None,
     )
 
 

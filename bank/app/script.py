@@ -9,7 +9,10 @@ says so: ``wait``/``hold`` jump from one of the unit's deadlines to the next, so
 opened again from the data directory.
 
 Extensions beyond SCRIPTS.md: ``reader lost``/``reader back`` and ``panel lost``/``panel back``
-(a device link lost and found again).
+(a device link lost and found again); and the classic lines of CLASSIC.md §8.2: ``tap deed:N``,
+``tap chance:N``, ``tap chest:N``, ``key DIGITS`` / ``key back`` (keypad keys), ``roll A B``
+(fixes the unit's next roll) and ``info NAME`` (an info screen). A card of the other ruleset
+parses within that ruleset's range and gets the error cue when it runs.
 
 Imports the bank (game, journal, unit) and ``drivers.deck`` for the simulated deck's UIDs.
 """
@@ -21,15 +24,18 @@ import math
 import re
 import sys
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from bank import rulesets
 from bank.config import UnitConfig
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
 from bank.unit.io import (
+    INFO_NAMES,
     Button,
     ButtonPressed,
     ButtonReleased,
@@ -37,7 +43,10 @@ from bank.unit.io import (
     CardLifted,
     CardRanges,
     CardTapped,
+    InfoAsked,
     Input,
+    KeyPressed,
+    KeyReleased,
     Output,
     PanelStatus,
     PlayCue,
@@ -78,6 +87,10 @@ class Action:
     buttons: tuple[Button, ...] = ()
     seconds: float = 0.0
     on: bool = True
+    #: ``key``: the keys in order; ``roll``: the dice; ``info``: the screen's name
+    keys: tuple[str, ...] = ()
+    dice: tuple[int, ...] = ()
+    name: str = ""
 
     def tapped(self, deck: Deck) -> tuple[CardId | None, str]:
         """The card and UID a ``tap`` line puts on the reader, the missing one from *deck*.
@@ -124,7 +137,7 @@ def _parse_line(number: int, text: str, cards: CardRanges) -> Action | None:
             raise ValueError(f"expected `{usage}`")
 
     if verb == "tap":
-        arity(1, "tap bank:N|prop:N|event:N|uid:HEX")
+        arity(1, "tap bank:N|prop:N|event:N|deed:N|chance:N|chest:N|uid:HEX")
         if args[0].startswith("uid:"):
             uid = _uid(words[1][4:])
             return Action(number, text, verb, uid=uid)
@@ -153,7 +166,28 @@ def _parse_line(number: int, text: str, cards: CardRanges) -> Action | None:
         if args[0] not in ("lost", "back"):
             raise ValueError(f"{verb} {words[1]!r}? use {verb} lost or {verb} back")
         return Action(number, text, verb, on=args[0] == "back")
-    raise ValueError(f"unknown action {words[0]!r} (tap, press, hold, wait or power)")
+    if verb == "key":
+        arity(1, "key DIGITS | key back")
+        if args[0] == "back":
+            return Action(number, text, verb, keys=("back",))
+        if not args[0].isdigit() or not args[0].isascii():
+            raise ValueError(f"key {words[1]!r}? use key DIGITS (e.g. key 150) or key back")
+        return Action(number, text, verb, keys=tuple(args[0]))
+    if verb == "roll":
+        if len(args) == 3:
+            raise ValueError(f"roll: this edition has no third die ({words[3]!r})")
+        arity(2, "roll A B")
+        if not all(a.isdigit() and 1 <= int(a) <= 6 for a in args):
+            raise ValueError(f"roll {' '.join(words[1:])!r}? each die is 1 to 6")
+        return Action(number, text, verb, dice=tuple(int(a) for a in args))
+    if verb == "info":
+        arity(1, "info NAME")
+        if args[0] not in INFO_NAMES:
+            raise ValueError(f"no info screen {words[1]!r}; known: {', '.join(INFO_NAMES)}")
+        return Action(number, text, verb, name=args[0])
+    raise ValueError(
+        f"unknown action {words[0]!r} (tap, press, hold, wait, power, key, roll or info)"
+    )
 
 
 def parse_script(
@@ -273,6 +307,18 @@ class ScriptRunner:
         if action.verb == "wait":
             self._advance(action.seconds)
             return
+        if action.verb == "roll":
+            self.unit.queue_roll(action.dice)
+            return
+        if action.verb in ("key", "info"):
+            if not self.unit.is_on:
+                return  # no power, no keypad
+            if action.verb == "info":
+                self._feed(InfoAsked(now, action.name))
+            for key in action.keys:
+                self._feed(KeyPressed(now, key))
+                self._feed(KeyReleased(now, key))
+            return
         if action.verb == "tap":
             if not self.unit.is_on:
                 return  # no power, no reader
@@ -300,9 +346,56 @@ class ScriptRunner:
             # powered off at the end: read the stored game, as the next power-on would
             game = self._open()
             self.close()
+        own = rulesets.for_edition(game.edition).state_file
+        if own is not None:
+            return own(game.ruleset, game.state, game.undo_available)
         data = game.state.to_json()
         data["undo_available"] = game.undo_available
         return data
+
+
+def _with_foreign(cards: CardRanges) -> CardRanges:
+    """*cards* with the kinds of the other shipped editions' rulesets, so that a script naming
+    one parses and is refused when it runs ("card of another edition", CLASSIC.md §8.2)."""
+    foreign: dict[str, int] = {}
+    for name in edition_names():
+        for kind, count in load_edition(name).card_counts.items():
+            if kind != "bank" and not cards.count(kind):
+                foreign[kind] = max(count, foreign.get(kind, 0))
+    return replace(cards, foreign=tuple(sorted(foreign.items())))
+
+
+def _ruleset_config(
+    edition: Any,
+    given: object | None,
+    table: Mapping[str, Any] | None,
+    seed: int | None,
+    sets: Sequence[tuple[str, str, Any]],
+) -> object:
+    """The edition's ruleset configuration from the ``[rules]`` table, ``--set`` of the
+    ruleset's own tables and ``--seed``."""
+    spec = rulesets.for_edition(edition)
+    tables = rulesets.config_tables()
+    raw: dict[str, Any] = {k: v for k, v in (table or {}).items() if k not in tables}
+    for name in tables:
+        raw_table = (table or {}).get(name)
+        if isinstance(raw_table, Mapping):
+            raw[name] = dict(raw_table)
+    for sub, key, value in sets:
+        raw.setdefault(sub, {})[key] = value
+    if seed is not None:
+        if spec.seed_key is None:
+            raise BankError(f"--seed: the {spec.name} rules of {edition.id!r} roll no dice")
+        raw.setdefault(spec.seed_key[0], {})[spec.seed_key[1]] = seed
+    if given is not None and not raw:
+        return given
+    foreign = sorted(t for t in tables if t in raw and t not in spec.config_tables)
+    if foreign:
+        raise BankError(
+            f"--set {foreign[0]}.KEY=VALUE is for another ruleset's editions, not {edition.id!r} "
+            f"({spec.name} rules)"
+        )
+    return spec.config(raw)
 
 
 def stored_edition(data_dir: Path) -> str | None:
@@ -346,6 +439,9 @@ def run_script(
     config: UnitConfig | None = None,
     rules: object | None = None,
     err: TextIO | None = None,
+    seed: int | None = None,
+    ruleset_sets: Sequence[tuple[str, str, Any]] = (),
+    rules_table: Mapping[str, Any] | None = None,
 ) -> int:
     """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable.
 
@@ -353,6 +449,9 @@ def run_script(
     continues it as a power cycle does); otherwise the default edition, ``ultime-fr``.
     The transcript goes to *out*; with ``state_out="-"`` the state goes there instead and the
     transcript to *err* (stderr), so that standard output is the state file alone.
+    *seed* (``--seed``), *ruleset_sets* (``--set classic.KEY=V``, ``--set variants.KEY=V``) and
+    *rules_table* (the ``[rules]`` table) make the configuration of the edition's ruleset when
+    given (CLASSIC.md §8.1); a classic script without ``--seed`` rolls with seed 0.
     """
     # sys.stdout looked up now, not when this module was imported (it may have been replaced)
     out = out if out is not None else sys.stdout
@@ -367,8 +466,14 @@ def run_script(
         stored = stored_edition(Path(data_dir)) if data_dir is not None else None
         edition = stored if stored in edition_names() else DEFAULT_EDITION
     try:
-        cards = CardRanges.of(load_edition(edition))
+        loaded = load_edition(edition)
+        cards = _with_foreign(CardRanges.of(loaded))
+        if seed is not None or ruleset_sets or rules_table is not None:
+            rules = _ruleset_config(loaded, rules, rules_table, seed, ruleset_sets)
     except EditionError as err:  # the edition's fault, not a line of the script's
+        print(f"ultibank: {err}", file=sys.stderr)
+        return 2
+    except BankError as err:
         print(f"ultibank: {err}", file=sys.stderr)
         return 2
     try:
@@ -387,6 +492,13 @@ def run_script(
         if str(state_out) == "-":
             transcript = err if err is not None else sys.stderr
         runner = ScriptRunner(edition, directory, transcript, rules=rules, config=config, echo=echo)
+        if (seed is not None or ruleset_sets) and runner.game.state.started:
+            # §6: the values recorded with a stored game win; say so rather than ignore them
+            print(
+                "ultibank: the stored game keeps the classic and variants values recorded at its "
+                "start; --seed and --set classic./variants. apply to a new game",
+                file=err if err is not None else sys.stderr,
+            )
         try:
             runner.run(actions)
             state = runner.state_json()

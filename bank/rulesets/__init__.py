@@ -46,6 +46,7 @@ from board_assets import Edition, check_schema, register_schema
 #: name -> the package that defines its ``RULESET``: adding a ruleset adds one line here
 RULESETS: dict[str, str] = {
     "ultime": "bank.rulesets.ultime",
+    "classic": "bank.rulesets.classic",
 }
 
 
@@ -66,6 +67,14 @@ class RulesetSpec:
     schema: Callable[[Mapping[str, Any]], None]
     #: the empty state extension of a new game (None: the ruleset keeps nothing of its own)
     empty_state: Callable[[], StateExtension] | None = None
+    #: ``state_file(rules, state, undo_available)``: the tap scripts' state file of a game of
+    #: this ruleset (None: the core's, SCRIPTS.md)
+    state_file: Callable[[Any, Any, bool], dict[str, Any]] | None = None
+    #: the configuration tables besides ``[rules]`` that ``--set TABLE.KEY=V`` may name for
+    #: this ruleset (given to :attr:`config` as sub-tables)
+    config_tables: tuple[str, ...] = ()
+    #: where ``--seed`` goes in the configuration: (table, key); None: the ruleset has no dice
+    seed_key: tuple[str, str] | None = None
 
 
 _SPECS: dict[str, RulesetSpec] = {}
@@ -84,6 +93,11 @@ def unregister(name: str) -> None:
     if name in RULESETS:
         raise BankError(f"ruleset {name!r} is built in")
     _SPECS.pop(name, None)
+
+
+def config_tables() -> frozenset[str]:
+    """Every configuration table a registered ruleset reads besides ``[rules]``."""
+    return frozenset(t for spec in _SPECS.values() for t in spec.config_tables)
 
 
 def names() -> list[str]:

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
-CARD_KINDS = ("bank", "prop", "event")
+CARD_KINDS = ("bank", "prop", "event", "deed", "chance", "chest")
 #: a card number travels as one byte (the serial panel protocol); an edition has fewer
 MAX_CARD_NUMBER = 255
 
-_CARD_RE = re.compile(r"^(bank|prop|event):(\w+)$")
+_CARD_RE = re.compile(r"^(bank|prop|event|deed|chance|chest):(\w+)$")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -52,15 +52,18 @@ class CardId:
         """
         m = _CARD_RE.match(text.strip().lower())
         if not m:
-            raise ValueError(f"not a card name: {text!r} (expected bank:N, prop:N or event:N)")
+            raise ValueError(
+                f"not a card name: {text!r} (expected bank:N, prop:N, event:N, deed:N, "
+                "chance:N or chest:N)"
+            )
         kind, num = m.groups()
         if cards is not None and kind == "bank" and num in cards.tokens:
             return cls("bank", cards.tokens.index(num) + 1)
         if not num.isdigit():
             raise ValueError(f"not a card number: {text!r}")
         number = int(num)
-        if cards is not None and not 1 <= number <= cards.count(kind):
-            raise ValueError(f"{kind} cards run 1..{cards.count(kind)}, not {number}")
+        if cards is not None and not 1 <= number <= cards.parse_count(kind):
+            raise ValueError(f"{kind} cards run 1..{cards.parse_count(kind)}, not {number}")
         return cls(kind, number)
 
 
@@ -79,23 +82,47 @@ class CardRanges:
     """The cards one game has, from its edition: how many of each kind, and the tokens.
 
     Bank card *n* is the player seat *n* and carries token ``tokens[n - 1]``; an edition may
-    seat up to 8 (the Ultime ones seat 4).
+    seat up to 8 (the Ultime ones seat 4, the classic ones 8). A game has the kinds of its
+    ruleset (``prop``/``event`` for Ultime, ``deed``/``chance``/``chest`` for classic); the
+    other ruleset's kinds are *foreign*: a script line naming one parses within the range
+    *foreign* gives it, and the unit refuses the card as one of another edition.
     """
 
     bank: int
-    prop: int
-    event: int
+    prop: int = 0
+    event: int = 0
     tokens: tuple[str, ...] = ()
+    deed: int = 0
+    chance: int = 0
+    chest: int = 0
+    #: (kind, count) of the other ruleset's kinds, for parsing only
+    foreign: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def of(cls, edition: EditionCards) -> CardRanges:
         counts = edition.card_counts
-        return cls(counts["bank"], counts["prop"], counts["event"], edition.token_names)
+        return cls(
+            counts["bank"],
+            counts.get("prop", 0),
+            counts.get("event", 0),
+            edition.token_names,
+            counts.get("deed", 0),
+            counts.get("chance", 0),
+            counts.get("chest", 0),
+        )
 
     def count(self, kind: str) -> int:
         """How many cards of *kind* the game has."""
         count: int = getattr(self, kind)
         return count
+
+    def parse_count(self, kind: str) -> int:
+        """The range a script line's *kind* parses in: the game's, else the foreign one."""
+        return self.count(kind) or dict(self.foreign).get(kind, 0)
+
+    def foreign_kind(self, card: CardId) -> bool:
+        """Whether *card* is of a kind this game does not have (another edition's card)."""
+        return card.kind != "bank" and self.count(card.kind) == 0
 
     def fits(self, card: CardId) -> bool:
         """Whether *card* is one of this game's cards."""
@@ -183,7 +210,46 @@ class PanelStatus:
     detail: str = ""
 
 
-Input = CardTapped | CardLifted | ButtonPressed | ButtonReleased | Tick | ReaderStatus | PanelStatus
+#: the keypad's keys (CLASSIC.md §5.1): the digits and ⌫
+KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "back")
+
+
+@dataclass(frozen=True, slots=True)
+class KeyPressed:
+    """A keypad key went down (``0``-``9`` or ``back``); keys act when released."""
+
+    at: float
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class KeyReleased:
+    at: float
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class InfoAsked:
+    """A keyboard panel asks an info screen (CLASSIC.md §5.6): ``table``, ``turn``, ..."""
+
+    at: float
+    name: str
+
+
+INFO_NAMES = ("table", "turn", "cash", "deed", "deeds", "others", "scores")
+
+Input = (
+    CardTapped
+    | CardLifted
+    | ButtonPressed
+    | ButtonReleased
+    | Tick
+    | ReaderStatus
+    | PanelStatus
+    | KeyPressed
+    | KeyReleased
+    | InfoAsked
+)
 
 # ---------------------------------------------------------------- outputs
 
@@ -199,6 +265,13 @@ class Icon(Enum):
     DEBT = "debt"
     ERROR = "error"
     READER_LOST = "reader_lost"
+    # classic (CLASSIC.md §5.5)
+    MORTGAGE = "mortgage"
+    TAX = "tax"
+    DICE = "dice"
+    TRADE = "trade"
+    POT = "pot"
+    CARD = "card"
 
 
 class Cue(Enum):
@@ -211,6 +284,7 @@ class Cue(Enum):
     UNDO = "undo"
     JAIL = "jail"
     GAME_OVER = "game_over"
+    DICE = "dice"
 
 
 @dataclass(frozen=True, slots=True)

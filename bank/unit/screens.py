@@ -158,6 +158,14 @@ class Screens:
         """The unit cannot take transactions (or lost some): *reason* on the second line."""
         return Screen("fault", (self.say(title), fit(reason)), icons=frozenset({Icon.ERROR}))
 
+    def other_edition(self) -> Screen:
+        """A card of the other ruleset tapped (CLASSIC.md §1.3)."""
+        return Screen(
+            "error",
+            (self.say("err.other_edition.1"), self.say("err.other_edition.2")),
+            icons=frozenset({Icon.ERROR}),
+        )
+
     def refused(self, reason: str) -> Screen:
         """A refusal with its short reason."""
         return Screen("error", (self.say("err.title"), fit(reason)), icons=frozenset({Icon.ERROR}))

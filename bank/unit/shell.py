@@ -50,7 +50,10 @@ from bank.unit.io import (
     CardTapped,
     Cue,
     Icon,
+    InfoAsked,
     Input,
+    KeyPressed,
+    KeyReleased,
     Output,
     PanelStatus,
     PlayCue,
@@ -217,8 +220,23 @@ class UnitShell:
             self._on_press(inp.button)
         elif isinstance(inp, ButtonReleased):
             self._on_release(inp.button)
-        elif isinstance(inp, CardLifted | Tick):
+        elif isinstance(inp, KeyReleased):
+            self._on_key(inp.key)
+        elif isinstance(inp, InfoAsked):
+            self._on_info(inp.name)
+        elif isinstance(inp, CardLifted | Tick | KeyPressed):
             pass
+
+    def _on_key(self, key: str) -> None:
+        """A keypad key released (``0``-``9``, ``back``): a ruleset without a keypad refuses it."""
+        self._refuse("err.not_now")
+
+    def _on_info(self, name: str) -> None:
+        """An info screen asked by a keyboard panel: nothing in a ruleset without them."""
+
+    def queue_roll(self, dice: tuple[int, ...], third: str | None = None) -> None:
+        """Fix the next roll the unit makes (a script's ``roll`` line): nothing in a ruleset
+        whose unit does not roll."""
 
     def auction_view(self, now: float) -> dict[str, Any] | None:
         """The auction in progress, for the web view (None: none; a ruleset's unit says)."""
@@ -496,6 +514,11 @@ class UnitShell:
     def _on_tap(self, card: CardId | None) -> None:
         """A tap: cards the deck or the edition does not know are refused; the shell's steps
         handle theirs."""
+        if card is not None and self._cards.foreign_kind(card):
+            # a card of the other ruleset (CLASSIC.md §1.3): the step stays as it was
+            self._play(Cue.ERROR)
+            self._show(self.screens.other_edition())
+            return
         if card is None or not self._cards.fits(card):
             self._refuse("err.unknown_card")
             return

@@ -55,6 +55,8 @@ _SHARED: dict[str, Mapping[str, str]] = {
     "fault.damaged": {"fr": "Journal abîmé", "en": "Journal damaged"},
     "fault.lost": {"fr": "Transactions perdues", "en": "Transactions lost"},
     "err.unknown_card": {"fr": "Carte inconnue", "en": "Unknown card"},
+    "err.other_edition.1": {"fr": "Carte d'une autre", "en": "Card of another"},
+    "err.other_edition.2": {"fr": "édition", "en": "edition"},
     "err.not_now": {"fr": "Pas maintenant", "en": "Not now"},
     "err.no_game": {"fr": "Pas de partie", "en": "No game yet"},
     "err.registered": {"fr": "Déjà inscrite", "en": "Already in"},
@@ -110,6 +112,7 @@ TOKEN_NAMES: Mapping[str, Mapping[str, str]] = {
 ENGINE_SHORTS_FR: Mapping[str, str] = {
     "players range": "{lo} à {hi} joueurs",
     "not enough money": "Pas assez d'argent",
+    "bid too low": "Enchère trop basse",
     "settle the debt": "Réglez la dette",
     "debt first": "Dette d'abord",
     "debt settled": "Dette déjà réglée",

@@ -55,6 +55,7 @@ BAD_VALUES: dict[str, list[str] | str] = {
     "card": "prop:99",
     "action": "nope",
     "game": "first",
+    "seed": "seven",
 }
 
 # dests that take no value (flags and counters): nothing to get wrong
@@ -220,7 +221,8 @@ def test_the_reported_tracebacks_are_one_line_messages(
     _check_all(cases, env, names)
     status, stderr = _run(["run", "--edition", "nope"], env)
     assert stderr.strip() == (
-        "ultibank: --edition: game.edition = 'nope': expected one of ultimate-uk, ultime-fr, "
+        "ultibank: --edition: game.edition = 'nope': expected one of classic-fr, classic-uk, "
+        "one-piece-fr, starwars-ep2-fr, ultimate-uk, ultime-fr, "
         "or the path of an edition file (.toml)"
     )
     status, stderr = _run(["write-card", "prop:99", "--reader", "pcsc"], env)

@@ -280,3 +280,15 @@ def test_a_newer_mapping_version_is_refused() -> None:
 def test_tag_errors_are_value_errors_too() -> None:
     with pytest.raises(ValueError):
         parse_type2_cc(b"\xe1")
+
+
+def test_a_classic_tags_record_names_its_card_in_any_game() -> None:
+    """A deed, Chance or Community Chest tag's NDEF record is read (CLASSIC.md §1.3): the unit,
+    not the reader, then says whether the game has it (`Carte d'une autre édition`)."""
+    from drivers.identity import encode_card_record, read_card_record
+
+    for card in (CardId("deed", 28), CardId("chance", 16), CardId("chest", 1)):
+        found = read_card_record(encode_card_record(card))
+        assert found is not None and found.card == card and found.checked
+    beyond = read_card_record(encode_card_record(CardId("deed", 99)))
+    assert beyond is not None and beyond.card is None and "names no card" in beyond.fault

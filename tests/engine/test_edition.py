@@ -20,7 +20,14 @@ from board_assets import (
 
 
 def test_shipped_editions_load() -> None:
-    assert edition_names() == ["ultimate-uk", "ultime-fr"]
+    assert edition_names() == [
+        "classic-fr",
+        "classic-uk",
+        "one-piece-fr",
+        "starwars-ep2-fr",
+        "ultimate-uk",
+        "ultime-fr",
+    ]
     fr, uk = load_edition("ultime-fr"), load_edition("ultimate-uk")
     assert fr.prop(16).name == "Place de la Bourse" and uk.prop(16).name == "Coventry Street"
     assert fr.prop(22).rents == (300, 400, 560, 810, 1600) and fr.prop(22).price == 400
@@ -146,6 +153,8 @@ def test_script_on_an_edition_with_3_event_cards_is_a_message_not_a_traceback(
 def test_the_units_card_counts_are_the_loaders() -> None:
     """Every shipped Ultime edition has exactly the Ultime unit's cards (the game's ranges)."""
     for name in edition_names():
+        if load_edition(name).ruleset != "ultime":
+            continue  # the classic unit and its card kinds are not built yet
         cards = CardRanges.of(load_edition(name))
         assert {k: cards.count(k) for k in UNIT_CARDS} == dict(UNIT_CARDS)
 

@@ -1,0 +1,56 @@
+"""The classic ruleset: the bank of every classic Monopoly box (CLASSIC.md).
+
+What exists: the classic edition schema (:mod:`.edition`), the configuration with every
+**decision** of §3/§6 (:mod:`.config`), the state extension and its event (:mod:`.state`), the
+commands (:mod:`.commands`), the pure rules engine (:mod:`.rules`) with its typed outcomes
+(:mod:`.outcomes`) and the §8.4 state file
+(:mod:`.statefile`). What does not exist yet: the unit's classic mode (§5: keypad, entries,
+menu, sessions, trade panels), its screens and texts, the panels and the tap-script extension
+(§8); building a unit for a classic edition is refused with a message that says so.
+The registry (:mod:`bank.rulesets`) finds this package by ``RULESET``.
+Imports the core and its own modules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bank.errors import BankError
+from bank.rulesets import RulesetSpec
+from bank.rulesets.classic.config import ClassicConfig
+from bank.rulesets.classic.edition import check_edition
+from bank.rulesets.classic.rules import ClassicRulesEngine
+from bank.rulesets.classic.state import ClassicState
+from board_assets import Edition
+
+
+def _rules(edition: Edition, config: Any) -> ClassicRulesEngine:
+    if config is not None and not isinstance(config, ClassicConfig):
+        raise BankError(f"the classic rules take a ClassicConfig, not {type(config).__name__}")
+    return ClassicRulesEngine(edition, config)
+
+
+def _unit(game: Any, config: Any) -> object:
+    # imported here: the unit imports the game, which imports this registry
+    from bank.rulesets.classic.unit import ClassicUnit
+
+    return ClassicUnit(game, config)
+
+
+def _state_file(rules: Any, state: Any, undo_available: bool) -> dict[str, Any]:
+    from bank.rulesets.classic.statefile import state_file
+
+    return state_file(rules, state, undo_available)
+
+
+RULESET = RulesetSpec(
+    name="classic",
+    rules=_rules,
+    unit=_unit,
+    config=ClassicConfig.from_mapping,
+    schema=check_edition,
+    empty_state=ClassicState,
+    state_file=_state_file,
+    config_tables=("classic", "variants"),
+    seed_key=("classic", "dice_seed"),
+)

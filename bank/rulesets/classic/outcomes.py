@@ -1,0 +1,222 @@
+"""What a classic command did, as the rules decided it (CLASSIC.md §3, §4): the unit's classic
+mode shows these and never works them out again from the events.
+
+Every outcome names the player it is about (``card``; None for the bank or an anonymous roll)
+and the money it moved (``amount``: paid, received, charged or raised; 0 when none). Imports
+the core's outcome type and the standard library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from bank.ruleset import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicOutcome(Outcome):
+    kind: ClassVar[str] = "classic"
+    card: int | None
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Started(ClassicOutcome):
+    """A new game: *amount* is each player's start balance."""
+
+    kind: ClassVar[str] = "game_started"
+
+
+@dataclass(frozen=True, slots=True)
+class Bought(ClassicOutcome):
+    """*card* bought deed *number* at its price (*amount*)."""
+
+    kind: ClassVar[str] = "bought"
+    number: int
+    #: the purchase completed its group (`Groupe complet !`)
+    completed_group: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Short(ClassicOutcome):
+    """A card sent *card* to the unowned deed *number*, priced *amount*, which they cannot pay."""
+
+    kind: ClassVar[str] = "short"
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Own(ClassicOutcome):
+    """*card* landed on their own deed (`Chez vous`)."""
+
+    kind: ClassVar[str] = "own"
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoRent(ClassicOutcome):
+    """No rent: the deed is mortgaged, or its owner is in jail under the house rule."""
+
+    kind: ClassVar[str] = "no_rent"
+    number: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RentPaid(ClassicOutcome):
+    """*card* owed *amount* of rent to *owner* for deed *number*; *owed* of it is left as a debt."""
+
+    kind: ClassVar[str] = "rent"
+    number: int
+    owner: int
+    owed: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionWon(ClassicOutcome):
+    kind: ClassVar[str] = "sold"
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Salary(ClassicOutcome):
+    kind: ClassVar[str] = "go"
+
+
+@dataclass(frozen=True, slots=True)
+class Jailed(ClassicOutcome):
+    kind: ClassVar[str] = "jail"
+
+
+@dataclass(frozen=True, slots=True)
+class LeftJail(ClassicOutcome):
+    """Out of jail by the fee (*amount*), a jail card or a double (*how*)."""
+
+    kind: ClassVar[str] = "jail_out"
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class TaxPaid(ClassicOutcome):
+    kind: ClassVar[str] = "tax"
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class PaidBank(ClassicOutcome):
+    kind: ClassVar[str] = "paid"
+
+
+@dataclass(frozen=True, slots=True)
+class Received(ClassicOutcome):
+    kind: ClassVar[str] = "received"
+
+
+@dataclass(frozen=True, slots=True)
+class PotCollected(ClassicOutcome):
+    kind: ClassVar[str] = "pot"
+
+
+@dataclass(frozen=True, slots=True)
+class Built(ClassicOutcome):
+    """A house or (*hotel*) a hotel on deed *number*, for *amount*."""
+
+    kind: ClassVar[str] = "built"
+    number: int
+    hotel: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BuildingSold(ClassicOutcome):
+    """One step down on *number*, or (*whole_group*) every building of its group; *amount* back."""
+
+    kind: ClassVar[str] = "building_sold"
+    number: int
+    whole_group: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Mortgaged(ClassicOutcome):
+    kind: ClassVar[str] = "mortgaged"
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lifted(ClassicOutcome):
+    kind: ClassVar[str] = "lifted"
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Traded(ClassicOutcome):
+    """*card* and *partner* traded (*amount*: the cash); *questions*: the mortgaged deeds whose
+    new owners must now answer the interest question, in order."""
+
+    kind: ClassVar[str] = "traded"
+    partner: int
+    questions: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InterestAnswered(ClassicOutcome):
+    kind: ClassVar[str] = "interest"
+    number: int
+    lifted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(ClassicOutcome):
+    """The unit's dice for *card* (None: anonymous); *amount* is their total."""
+
+    kind: ClassVar[str] = "dice"
+    dice: tuple[int, int]
+    #: the card's doubles in a row, 3 on the roll that sends it to jail
+    doubles: int
+    #: what the roll did: "", "three doubles", "freed", "try 1", "try 2", "fee"
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(ClassicOutcome):
+    """Card *number* of *deck* applied to *card*: *amount* is what it charged or paid out;
+    *landing* what the move it made did; *draw* the deck to draw next (`Tirez une Chance`)."""
+
+    kind: ClassVar[str] = "card_done"
+    deck: str
+    number: int
+    landing: ClassicOutcome | None = None
+    draw: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GenericPlayed(ClassicOutcome):
+    kind: ClassVar[str] = "generic_card"
+    effect: int
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn(ClassicOutcome):
+    """The next card of a virtual deck: waits for the drawer's card."""
+
+    kind: ClassVar[str] = "drawn"
+    deck: str
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bankrupt(ClassicOutcome):
+    """*card* went bankrupt owing *amount* to *creditor* (None: the bank); *auction*: the deeds
+    of the auction series, in order; *game_over*: it ended the game."""
+
+    kind: ClassVar[str] = "bankrupt"
+    creditor: int | None
+    auction: tuple[int, ...]
+    game_over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOver(ClassicOutcome):
+    """The time limit ended the game; *card* is the winner."""
+
+    kind: ClassVar[str] = "game_over"

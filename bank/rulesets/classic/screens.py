@@ -1,0 +1,387 @@
+"""The classic unit's screens (CLASSIC.md §5.5), through the core's screen model.
+
+Extends :class:`bank.unit.screens.Screens`: the same two lines, ``amount``, ``number``,
+``token`` (the player's script name), ``level`` and ``icons``, so that panels need not know
+classic. Each method returns a screen whose lines are fitted to the 2x20 LCD. Imports the
+engine's state and edition types, the unit's I/O and texts, and the classic edition and state.
+"""
+
+from __future__ import annotations
+
+from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
+from bank.rulesets.classic.edition import classic_edition
+from bank.rulesets.classic.state import classic
+from bank.state import GameState, PlayerState
+from bank.unit.io import Icon, Screen
+from bank.unit.screens import Screens
+from bank.unit.text import LCD_WIDTH, MESSAGES, fit, short_name
+from board_assets import Edition
+
+_NO_ICONS: frozenset[Icon] = frozenset()
+#: the icon of each menu item that has one (§5.4)
+_MENU_ICONS = {
+    1: Icon.GO,
+    2: Icon.JAIL,
+    3: Icon.TAX,
+    4: Icon.TAX,
+    9: Icon.MORTGAGE,
+    10: Icon.TRADE,
+    11: Icon.DICE,
+    12: Icon.CARD,
+    13: Icon.POT,
+    16: Icon.DEBT,
+}
+
+
+class ClassicScreens(Screens):
+    """The classic screens for one edition in one language."""
+
+    def __init__(self, edition: Edition, lang: str) -> None:
+        super().__init__(edition, lang)
+        self.ed = classic_edition(edition)
+
+    # ------------------------------------------------------------ helpers
+
+    def screen(
+        self,
+        name: str,
+        first: str,
+        second: str = "",
+        *,
+        icons: frozenset[Icon] = _NO_ICONS,
+        **fields: object,
+    ) -> Screen:
+        """A screen of two lines (one when *second* is empty), fitted to the LCD, with the
+        model's other fields as given."""
+        lines = (fit(first), fit(second)) if second else (fit(first),)
+        return Screen(name, lines, icons=icons, **fields)  # type: ignore[arg-type]
+
+    def token(self, state: GameState, card: int | None) -> str:
+        """The LCD label of bank card *card* (the edition's, §1.5)."""
+        if card is None:
+            return self.say("c.debt.bank")
+        labels = self.ed.token_labels
+        return labels[card - 1] if 1 <= card <= len(labels) else str(card)
+
+    def money(self, amount: int) -> str:
+        return f"{amount} {self.ed.currency_lcd}"
+
+    def deed_name(self, number: int) -> str:
+        """``12 Av. Mozart``: the number and the name, fitted to one line."""
+        return short_name(f"{number} {self.ed.deed(number).name}")
+
+    def deed_colour(self, number: int) -> str | None:
+        group = self.ed.deed(number).group
+        try:
+            return self.edition.group(group).colour
+        except (KeyError, ValueError):  # pragma: no cover - every deed's group is in the file
+            return None
+
+    # ------------------------------------------------------------ the shell's screens
+
+    def idle(self) -> Screen:
+        return self.screen("idle", self.say("c.idle.1"), self.say("c.idle.2"))
+
+    def balance(self, state: GameState, player: PlayerState) -> Screen:
+        held = len(classic(state).cards_of(player.card))
+        key = "balance.1.jailed" if player.jailed else "balance.1"
+        second = (
+            self.say("c.balance.2", money=self.money(player.balance), cards=held)
+            if held
+            else self.say("balance.2", money=self.money(player.balance))
+        )
+        return self.screen(
+            "balance",
+            self.say(key, token=self.token(state, player.card)),
+            second,
+            amount=player.balance,
+            token=player.token,
+            icons=frozenset({Icon.JAIL}) if player.jailed else _NO_ICONS,
+        )
+
+    def final(self, state: GameState, player: PlayerState, worth: int) -> Screen:
+        """After the game: a bank card's final balance and worth (§5.3)."""
+        return self.screen(
+            "balance",
+            f"{self.token(state, player.card)} {self.money(player.balance)}",
+            self.say("c.worth", money=self.money(worth)),
+            amount=player.balance,
+            token=player.token,
+        )
+
+    def game_started(self, state: GameState) -> Screen:
+        start = self.ed.start_balance
+        return self.screen(
+            "game_started",
+            self.say("new.started.1"),
+            self.say("new.started.2", n=len(state.players), money=self.money(start)),
+            amount=start,
+        )
+
+    def debt(self, state: GameState, debtor: PlayerState, can: int | None = None) -> Screen:
+        """`voiture doit 360 à chien` / `Encore possible 180` (what selling and mortgaging can
+        still raise); the creditor is left out when the line would not fit."""
+        token, creditor = self.token(state, debtor.card), self.token(state, debtor.creditor)
+        first = MESSAGES["c.debt.to"][self.lang].format(
+            token=token, amount=debtor.debt, creditor=creditor
+        )
+        if len(first) > LCD_WIDTH:
+            first = self.say("c.debt.1", token=token, amount=debtor.debt)
+        second = (
+            self.say("c.debt.2", creditor=creditor)
+            if can is None
+            else self.say("c.debt.can", can=can)
+        )
+        return self.screen(
+            "debt",
+            first,
+            second,
+            amount=debtor.debt,
+            token=debtor.token,
+            icons=frozenset({Icon.DEBT}),
+        )
+
+    # ------------------------------------------------------------ deeds and landings
+
+    def deed(self, state: GameState, number: int, rent: int | None) -> Screen:
+        """The check of a deed: owner, buildings, mortgage, and its rent now or its price."""
+        d = self.ed.deed(number)
+        prop = state.prop(number)
+        mortgaged = number in classic(state).mortgaged
+        icons = frozenset({Icon.MORTGAGE}) if mortgaged else _NO_ICONS
+        owner = self.token(state, prop.owner) if prop.owner is not None else ""
+        if prop.owner is None:
+            second, amount = self.say("c.deed.price", money=self.money(d.price)), d.price
+        elif mortgaged:
+            second, amount = self.say("c.deed.mortgaged", owner=owner), 0
+        elif rent is None:  # a utility: the rent depends on the dice
+            second, amount = (
+                self.say("c.deed.utility", owner=owner, mult="/".join(str(r) for r in d.rents)),
+                None,
+            )
+        else:
+            second, amount = self.say("c.deed.rent", owner=owner, money=self.money(rent)), rent
+        owner_token = state.player(prop.owner).token if prop.owner is not None else None  # type: ignore[union-attr]
+        return self.screen(
+            "deed",
+            self.deed_name(number),
+            second,
+            amount=amount,
+            number=number,
+            token=owner_token,
+            level=prop.level,
+            icons=icons,
+            colour=self.deed_colour(number),
+        )
+
+    def bought(self, state: GameState, number: int, card: int, price: int, whole: bool) -> Screen:
+        second = self.say("c.group") if whole else self.say("c.bought", money=self.money(price))
+        return self.screen(
+            "bought",
+            self.deed_name(number),
+            second,
+            amount=price,
+            number=number,
+            token=self.card_token(card),
+            level=state.prop(number).level,
+            colour=self.deed_colour(number),
+        )
+
+    def rent(self, state: GameState, number: int, payer: int, owner: int, amount: int) -> Screen:
+        return self.screen(
+            "rent",
+            self.say("c.rent.1", payer=self.token(state, payer), amount=amount),
+            self.say("c.rent.2", owner=self.token(state, owner)),
+            amount=amount,
+            number=number,
+            token=self.card_token(payer),
+            level=state.prop(number).level,
+        )
+
+    def no_rent(self, number: int, reason: str) -> Screen:
+        key = "c.no_rent" if reason == "mortgaged" else "c.no_rent.jail"
+        return self.screen(
+            "no_rent",
+            self.deed_name(number),
+            self.say(key),
+            number=number,
+            icons=frozenset({Icon.MORTGAGE}) if reason == "mortgaged" else _NO_ICONS,
+        )
+
+    def own(self, number: int, card: int) -> Screen:
+        return self.screen(
+            "own",
+            self.deed_name(number),
+            self.say("c.own"),
+            number=number,
+            token=self.card_token(card),
+        )
+
+    def late(self, number: int) -> Screen:
+        return self.screen("late", self.deed_name(number), self.say("c.late"), number=number)
+
+    def short(self, number: int, key: str = "c.short") -> Screen:
+        return self.screen(
+            "error",
+            self.deed_name(number),
+            self.say(key),
+            number=number,
+            icons=frozenset({Icon.ERROR}),
+        )
+
+    # ------------------------------------------------------------ entries
+
+    def entry(self, title: str, value: int, step: str) -> Screen:
+        """The amount entry: what is asked, the value so far and the current step."""
+        return self.screen(
+            "entry",
+            title,
+            self.say("c.entry.value", value=value, step=step),
+            amount=value,
+            icons=_NO_ICONS,
+        )
+
+    def pick(self, title: str, option: str) -> Screen:
+        return self.screen("pick", title, option)
+
+    # ------------------------------------------------------------ menu
+
+    def menu(self, item: int, text: str, hint: str) -> Screen:
+        """A menu item, with its icon (GO, jail, tax, mortgage, trade, dice, card, pot, debt)."""
+        icon = _MENU_ICONS.get(item)
+        return self.screen(
+            "menu", text, hint, number=item, icons=frozenset({icon}) if icon else _NO_ICONS
+        )
+
+    def result(self, name: str, state: GameState, card: int, key: str, **fields: object) -> Screen:
+        """A menu result about one player: ``go``, ``jail``, ``tax``, ``pot`` ..."""
+        player = state.player(card)
+        amount = fields.get("amount")
+        icons = {"jail": Icon.JAIL, "go": Icon.GO, "tax": Icon.TAX, "pot": Icon.POT}
+        return self.screen(
+            name,
+            self.say(key, token=self.token(state, card), **fields),
+            self.say("balance.2", money=self.money(player.balance)) if player else "",
+            amount=amount if isinstance(amount, int) else None,
+            token=self.card_token(card),
+            icons=frozenset({icons[name]}) if name in icons else _NO_ICONS,
+        )
+
+    def jail_choice(self, state: GameState, card: int) -> Screen:
+        return self.screen(
+            "jail_choice",
+            self.say("c.jail.choice.1", token=self.token(state, card)),
+            self.say("c.jail.choice.2", fee=self.ed.jail_fee),
+            token=self.card_token(card),
+            icons=frozenset({Icon.JAIL}),
+        )
+
+    # ------------------------------------------------------------ sessions
+
+    def session(self, state: GameState, kind: str, card: int) -> Screen:
+        return self.screen(
+            "session",
+            f"{self.say('c.session.' + kind)} {self.token(state, card)}",
+            self.say("c.session.tap"),
+            token=self.card_token(card),
+        )
+
+    def session_result(
+        self, name: str, state: GameState, number: int, text: str, amount: int
+    ) -> Screen:
+        prop = state.prop(number)
+        icons = frozenset({Icon.MORTGAGE}) if number in classic(state).mortgaged else _NO_ICONS
+        return self.screen(
+            name,
+            self.deed_name(number),
+            text,
+            amount=amount,
+            number=number,
+            level=prop.level,
+            icons=icons,
+            colour=self.deed_colour(number),
+        )
+
+    # ------------------------------------------------------------ the trade
+
+    def trade_panel(self, title: str, second: str) -> Screen:
+        return self.screen("trade", title, second, icons=frozenset({Icon.TRADE}))
+
+    def trade_offer(self, state: GameState, second: int) -> Screen:
+        return self.screen(
+            "trade_offer",
+            self.say("c.trade.offer.1", token=self.token(state, second)),
+            self.say("c.trade.offer.2"),
+            token=self.card_token(second),
+            icons=frozenset({Icon.TRADE}),
+        )
+
+    def interest(self, state: GameState, number: int, keep: int, lift: int) -> Screen:
+        owner = state.prop(number).owner
+        return self.screen(
+            "interest",
+            self.say("c.interest.1", n=number),
+            self.say("c.interest.2", keep=keep, lift=lift),
+            number=number,
+            amount=keep,
+            token=self.card_token(owner) if owner is not None else None,
+            icons=frozenset({Icon.MORTGAGE}),
+        )
+
+    # ------------------------------------------------------------ dice, cards, bankruptcy
+
+    def dice(
+        self, state: GameState, card: int | None, dice: tuple[int, int], second: str
+    ) -> Screen:
+        """`chien : 3 + 4 = 7` / `double`: the text carries the dice (§8.3's transcript line)."""
+        a, b = dice
+        first = (
+            self.say("c.dice.anon", a=a, b=b, total=a + b)
+            if card is None
+            else self.say("c.dice.1", token=self.token(state, card), a=a, b=b, total=a + b)
+        )
+        return self.screen(
+            "dice",
+            first,
+            second,
+            token=self.card_token(card) if card is not None else None,
+        )
+
+    def card(self, deck: str, number: int) -> Screen:
+        """A Chance or Community Chest card tapped: its title, and who drew it?"""
+        entry = self.ed.cards.get((deck, number))
+        title = entry.title if entry is not None else f"{self.ed.deck_names[deck]} {number}"
+        return self.screen(
+            "card", title, self.say("c.card.who"), number=number, icons=frozenset({Icon.CARD})
+        )
+
+    def card_done(
+        self, state: GameState, deck: str, number: int, card: int, text: str, amount: int
+    ) -> Screen:
+        entry = self.ed.cards.get((deck, number))
+        title = entry.title if entry is not None else f"{self.ed.deck_names[deck]} {number}"
+        return self.screen(
+            "card_done",
+            title,
+            text,
+            number=number,
+            amount=amount,
+            token=self.card_token(card),
+            icons=frozenset({Icon.CARD}),
+        )
+
+    def bankrupt(self, state: GameState, card: int, ask: bool = False) -> Screen:
+        """`Faillite : voiture`; *ask*: the debtor's card confirms it."""
+        return self.screen(
+            "bankrupt",
+            self.say("c.bankrupt", token=self.token(state, card)),
+            self.say("c.bankrupt.ask") if ask else "",
+            token=self.card_token(card),
+            icons=frozenset({Icon.DEBT}),
+        )
+
+    def info(
+        self, title: str, second: str, token: str | None = None, amount: int | None = None
+    ) -> Screen:
+        """An info screen (§5.6): it changes nothing and goes back to idle after 10 s."""
+        return self.screen("info", title, second, token=token, amount=amount)

@@ -1,0 +1,132 @@
+"""The classic ruleset's part of the state, and the one event kind that changes it.
+
+:class:`ClassicState` is the state extension of a classic game (CLASSIC.md §1.1, §8.4): the
+mortgaged deeds and the interest questions open, the bank's stock of buildings, the Free
+Parking pot, the jail cards held (with their deck) and the jail tries, who has passed GO, the
+unit's dice (roll count, last roll, the row of doubles, recent rollers for the claim window),
+the eliminated players, the open debts in the order they arose (and those owed to the pot),
+and the configuration recorded with the game. A deed's houses and hotel are the core's
+``level`` (0-4 houses, 5 a hotel). Every field holds plain, hashable values, so the one event
+:class:`ClassicSet` (a field, its old and new value) applies, inverts and reads back from the
+journal. Imports the engine's state and event types and the standard library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar
+
+from bank.events import Event, register_events
+from bank.state import GameState
+
+#: a roll: (card or None, first die, second die, doubles in a row so far)
+Roll = tuple[int | None, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicState:
+    """What a classic game tracks beyond the shared state."""
+
+    mortgaged: tuple[int, ...] = ()
+    #: deeds whose new owner has not answered the interest question yet, in order (§3.10)
+    interest_due: tuple[int, ...] = ()
+    houses: int = 32
+    hotels: int = 12
+    pot: int = 0
+    #: (card, deck) of every "Get out of jail free" card held, in the order acquired
+    jail_cards: tuple[tuple[int, str], ...] = ()
+    #: (card, failed tries) of jailed players who rolled on the unit
+    jail_tries: tuple[tuple[int, int], ...] = ()
+    passed_go: tuple[int, ...] = ()
+    #: rolls the unit made in this game (k of CLASSIC-READINGS D1)
+    rolls: int = 0
+    last_roll: Roll | None = None
+    #: the card on a row of doubles and its length (one row at a time, A12)
+    row: tuple[int, int] | None = None
+    #: the cards of the recent rolls, oldest first (None: an anonymous roll)
+    rollers: tuple[int | None, ...] = ()
+    eliminated: tuple[int, ...] = ()
+    #: the debtors in the order their debts arose (§3.12)
+    debts: tuple[int, ...] = ()
+    #: debtors whose debt goes into the Free Parking pot (A6)
+    pot_debts: tuple[int, ...] = ()
+    #: (deck, cards drawn so far) of the virtual decks (CLASSIC-READINGS D2)
+    draws: tuple[tuple[str, int], ...] = ()
+    #: the configuration recorded with the game (``table.key``, value)
+    config: tuple[tuple[str, Any], ...] = ()
+    seed: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The extension's keys for the core state file (the unit's §8.4 file is fuller)."""
+        return {
+            "bank": {"houses": self.houses, "hotels": self.hotels},
+            "pot": self.pot,
+            "mortgaged": list(self.mortgaged),
+            "interest_due": list(self.interest_due),
+            "jail_cards": [list(c) for c in self.jail_cards],
+            "last_roll": list(self.last_roll) if self.last_roll else None,
+            "eliminated": list(self.eliminated),
+        }
+
+    def tries(self, card: int) -> int:
+        return dict(self.jail_tries).get(card, 0)
+
+    def cards_of(self, card: int) -> tuple[str, ...]:
+        """The decks of *card*'s jail cards, in the order acquired."""
+        return tuple(deck for holder, deck in self.jail_cards if holder == card)
+
+
+_FIELDS = frozenset(f.name for f in fields(ClassicState))
+
+
+def classic(state: GameState) -> ClassicState:
+    """The classic part of *state* (every classic game starts with one)."""
+    ext = state.extension
+    return ext if isinstance(ext, ClassicState) else ClassicState()
+
+
+def _freeze(value: Any) -> Any:
+    """Lists read back from the journal become the tuples the state holds."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicSet(Event):
+    """One field of the classic state changed from *old* to *new*."""
+
+    kind: ClassVar[str] = "classic"
+    field: str
+    old: Any
+    new: Any
+
+    def __post_init__(self) -> None:
+        if self.field not in _FIELDS:
+            raise ValueError(f"the classic state has no field {self.field!r}")
+        object.__setattr__(self, "old", _freeze(self.old))
+        object.__setattr__(self, "new", _freeze(self.new))
+
+    def apply(self, state: GameState) -> GameState:
+        ext = replace(classic(state), **{self.field: self.new})
+        return replace(state, extension=ext)
+
+    def inverse(self) -> Event:
+        return ClassicSet(self.field, self.new, self.old)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "field": self.field,
+            "old": _thaw(self.old),
+            "new": _thaw(self.new),
+            "kind": self.kind,
+        }
+
+
+register_events(ClassicSet)

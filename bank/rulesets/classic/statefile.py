@@ -1,0 +1,68 @@
+"""The state file of a classic game (CLASSIC.md §8.4), from the engine's state.
+
+The unit's ``ultibank script --state`` for classic editions (§8) is not built yet; this is the
+file it will write, so that the example games of ``classic/`` can be checked against the
+engine now. Imports the core state and this package's modules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from bank.rulesets.classic.rules import HOTEL, ClassicRulesEngine
+from bank.rulesets.classic.state import classic
+from bank.state import GameState
+
+
+def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool) -> dict[str, Any]:
+    """The §8.4 state file of *state*."""
+    ext = classic(state)
+    core = state.to_json()  # the SCRIPTS.md keys of each player and property, then classic's
+    cfg = rules.settings(state)
+    tries = dict(ext.jail_tries)
+    sides = rules.ed.sides
+    last = ext.last_roll
+    turn = next((r for r in reversed(ext.rollers) if r is not None), None)
+    return {
+        "edition": state.edition,
+        "ruleset": "classic",
+        "game_over": state.game_over,
+        "winner": state.winner,
+        "undo_available": undo_available,
+        "players": [
+            {
+                **entry,
+                "jail_cards": list(ext.cards_of(p.card)),
+                # an undone "go to jail" may leave a free player's count: shown only in jail
+                "jail_tries": tries.get(p.card, 0) if p.jailed else 0,
+                "passed_go": p.card in ext.passed_go,
+                "side": sides[p.card - 1] if sides else None,
+                "worth": rules.worth(state, p.card, cfg),
+            }
+            for entry, p in zip(core["players"], state.players, strict=True)
+        ],
+        "properties": [
+            {
+                **entry,
+                "houses": p.level if p.level and p.level != HOTEL else 0,
+                "hotel": p.level == HOTEL,
+                "skyscraper": False,
+                "depot": False,
+                "mortgaged": p.number in ext.mortgaged,
+                "interest_due": p.number in ext.interest_due,
+            }
+            for entry, p in zip(core["properties"], state.properties, strict=True)
+        ],
+        "bank": {"houses": ext.houses, "hotels": ext.hotels, "skyscrapers": 0, "depots": 0},
+        "pot": ext.pot,
+        "turn": turn,
+        "last_roll": (
+            None
+            if last is None
+            else {"card": last[0], "dice": [last[1], last[2]], "third": None, "doubles": last[3]}
+        ),
+        "eliminated": list(ext.eliminated),
+        "ranking": list(state.ranking),
+        "config": {"classic": asdict(cfg.classic), "variants": asdict(cfg.variants)},
+    }

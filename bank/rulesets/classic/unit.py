@@ -1,0 +1,1557 @@
+"""The classic unit's behaviour (CLASSIC.md §5): its steps and gestures over the core's shell.
+
+:class:`ClassicUnit` adds to :class:`bank.unit.shell.UnitShell` the keypad (``0``-``9``, ``⌫``)
+and the three-button number entries (amount and pick, §5.2), a deed tapped and waiting for a
+bank card (landing), M (the auction), the auctions with typed bids, the 16-item menu with its
+digit shortcuts (§5.4), the build / sell / mortgage sessions, the trade and its offer, the
+interest question (from the game state: it survives a power cut), the jail choice, the unit's
+dice, Chance and Community Chest by tag or by the menu, and the info screens (§5.6). The rules
+say what each transaction did (:mod:`bank.rulesets.classic.outcomes`): this module shows it and
+plays its cues, and never works it out again.
+
+Steps other than those the game state holds (a debt, the interest question, the game's end)
+are abandoned by a power cut (§5.3, first row).
+
+Imports the engine (game, commands, errors, state, auction), the unit shell and its I/O
+types, the classic rules' commands, outcomes, state and screens; never pygame or the disk.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Final
+
+from bank.auction import Auction
+from bank.commands import Command
+from bank.errors import RuleError
+from bank.game import Game, Transaction
+from bank.rulesets.classic import commands as c
+from bank.rulesets.classic import outcomes as o
+from bank.rulesets.classic.edition import GENERIC_EFFECTS
+from bank.rulesets.classic.rules import ClassicRulesEngine, interest
+from bank.rulesets.classic.screens import ClassicScreens
+from bank.rulesets.classic.state import classic
+from bank.rulesets.classic.text import SHORTS_FR
+from bank.unit.io import Button, CardId, Cue, Icon, Output, Screen
+from bank.unit.shell import Finished, Idle, Settling, UnitShell
+from bank.unit.text import engine_short, fit
+
+__all__ = ["ClassicUnit"]
+
+#: the amount entry's steps after ``valider`` (§5.2): the banknotes, largest first
+NOTES: Final = (500, 100, 50, 20, 10, 5, 1)
+#: an entry left this long without a key is abandoned (``unit.entry_seconds``)
+ENTRY_SECONDS: Final = 30.0
+#: an offer left this long unanswered is dropped (``unit.trade_seconds``)
+TRADE_SECONDS: Final = 60.0
+#: the dice totals a pick offers, in order, before ``lancer`` (§5.2)
+DICE_TOTALS: Final = (7, 8, 9, 10, 11, 12, 2, 3, 4, 5, 6)
+#: the menu items every 40-space edition has; 13 with the pot variant, 16 during a debt
+_ITEMS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+_DEBT_ITEMS: Final = (8, 9, 10, 16)
+_SESSIONS: Final = {7: "build", 8: "sell", 9: "mortgage"}
+_TRADE_PANELS: Final = ("deeds", "cash", "cards", "summary")
+
+
+# ---------------------------------------------------------------- steps
+
+
+@dataclass(frozen=True, slots=True)
+class DeedCheck:
+    """A deed tapped: a bank card lands, M offers the auction, X goes back."""
+
+    number: int
+    expires: float
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionOffer:
+    number: int
+    expires: float
+
+
+@dataclass(frozen=True, slots=True)
+class Bidding:
+    """The countdown runs; *typed* is a bid being typed on the keypad."""
+
+    auction: Auction
+    shown: int
+    typed: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitWinner:
+    auction: Auction
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """Menu item *item* shows; *typed* is the first digit of a two-digit item."""
+
+    item: int
+    expires: float
+    typed: str = ""
+    #: item 1 with ``variants.double_go``: ✓ toggled the double salary
+    exact: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """An amount entry (§5.2) for *purpose* (``pay``, ``receive``, ``trade``)."""
+
+    purpose: str
+    card: int | None
+    expires: float
+    #: what was entered, in order: ("d", digit) or ("n", note); X takes back the last
+    ops: tuple[tuple[str, int], ...] = ()
+    #: 0: ``valider``; i: NOTES[i - 1]
+    step: int = 0
+    #: the trade being composed, for an entry opened on its ``Argent`` panel
+    trade: TradeDraft | None = None
+    #: ``generic``: the deck, the generic effect (§4.5) and the amounts entered before this one
+    deck: str | None = None
+    effect: int = 0
+    amounts: tuple[int, ...] = ()
+
+    @property
+    def value(self) -> int:
+        value = 0
+        for kind, n in self.ops:
+            value = value * 10 + n if kind == "d" else value + n
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """A pick (§5.2): one of *options* shows; digits type its number; M the next; ✓ chooses.
+
+    *purpose*: ``dice`` (a utility's total, for *card* landing on *number*), ``choice`` (a
+    card's option) or ``passed_go``.
+    """
+
+    purpose: str
+    options: tuple[int, ...]
+    index: int
+    expires: float
+    card: int | None = None
+    number: int | None = None
+    deck: str | None = None
+    choice: int | None = None
+    typed: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A build, sell or mortgage session of *card* (items 7, 8, 9)."""
+
+    kind: str
+    card: int
+    expires: float
+    for_debt: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TradeDraft:
+    """A trade being composed (item 10): *first* and *second* once their cards are tapped."""
+
+    first: int | None = None
+    second: int | None = None
+    panel: int = 0
+    deeds_first: tuple[int, ...] = ()
+    deeds_second: tuple[int, ...] = ()
+    cash: int = 0
+    cash_from: int | None = None
+    cash_typed: bool = False
+    cards_first: tuple[str, ...] = ()
+    cards_second: tuple[str, ...] = ()
+    for_debt: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Trading:
+    draft: TradeDraft
+    expires: float
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """The offer made: the partner answers ✓ (or their card) or X."""
+
+    draft: TradeDraft
+    expires: float
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    """A Chance / Community Chest card tapped: the drawer's bank card applies it."""
+
+    deck: str
+    number: int
+    expires: float
+
+
+@dataclass(frozen=True, slots=True)
+class JailChoice:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Interest:
+    """The interest question of §3.10 (from the game state): ✓ keep, M lift."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """The auction series after a bankruptcy to the bank (§3.13): deed *at* of *deeds* is
+    offered; ✓ starts its auction, X passes it. A power cut abandons the rest (§5.3)."""
+
+    deeds: tuple[int, ...]
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bankruptcy:
+    """Item 16 chosen during a debt, ✓ given: the debtor's card declares it."""
+
+    expires: float
+
+
+def _amount(tx: Transaction) -> int:
+    """The money the rules said a transaction moved."""
+    return tx.outcome.amount if isinstance(tx.outcome, o.ClassicOutcome) else 0
+
+
+# ---------------------------------------------------------------- the unit
+
+
+class ClassicUnit(UnitShell):
+    """The classic bank unit's behaviour over one :class:`Game`. Starts powered off."""
+
+    screens: ClassicScreens
+
+    def __init__(self, game: Game, config: object | None = None) -> None:
+        super().__init__(game, config)  # type: ignore[arg-type]
+        #: the rolls fixed by a script's ``roll`` lines, first first
+        self._rigged: list[tuple[int, ...]] = []
+        #: the last deed tapped (info ``deed``)
+        self._last_deed: int | None = None
+        #: the auction series running: its deeds and the one being auctioned
+        self._series: Series | None = None
+        #: the debtor before the transaction being executed (to say `Dette réglée` after it)
+        self._debtor_before: int | None = None
+
+    def _screens(self, game: Game, lang: str) -> ClassicScreens:
+        return ClassicScreens(game.edition, lang)
+
+    @property
+    def _rules(self) -> ClassicRulesEngine:
+        rules = self.game.ruleset
+        assert isinstance(rules, ClassicRulesEngine), "a classic unit plays the classic rules"
+        return rules
+
+    def queue_roll(self, dice: tuple[int, ...], third: str | None = None) -> None:
+        self._rigged.append(dice)
+
+    def checking(self) -> int | None:
+        return self.step.number if isinstance(self.step, DeedCheck) else None
+
+    # ------------------------------------------------------------ state-held steps
+
+    def _sync(self) -> None:
+        before = self.step
+        super()._sync()
+        if not self.is_on or isinstance(self.step, Finished):
+            return
+        if isinstance(self.step, Settling) and isinstance(
+            before, Menu | Session | Trading | Offer | Entry | Bankruptcy
+        ):
+            # raising money for the debt (§5.3): the debtor's menu, session or trade goes on
+            self.step = before
+        due = classic(self._state).interest_due if self._state.started else ()
+        if due:
+            self.step = Interest(due[0])
+        elif isinstance(self.step, Interest):
+            self.step = Idle()
+            super()._sync()
+
+    def power_on(self, at: float, game: Game | None = None) -> list[Output]:
+        self._series = None  # the rest of an auction series is abandoned (§5.3)
+        return super().power_on(at, game)
+
+    def _step_screen(self) -> Screen:
+        if isinstance(self.step, Interest):
+            return self._interest_screen(self.step.number)
+        debtor = self._state.debtor() if self._state.started else None
+        if isinstance(self.step, Settling) and debtor is not None:
+            cfg = self._rules.settings(self._state)
+            can = self._rules.liquidation(self._state, debtor.card, cfg)
+            return self.screens.debt(self._state, debtor, can)
+        return super()._step_screen()
+
+    def _interest_screen(self, number: int) -> Screen:
+        deed = self._rules.ed.deed(number)
+        cfg = self._rules.settings(self._state)
+        keep = interest(deed.mortgage, cfg.classic.interest_rounding)
+        return self.screens.interest(self._state, number, keep, deed.mortgage + keep)
+
+    # ------------------------------------------------------------ time
+
+    def _step_deadline(self) -> float | None:
+        step = self.step
+        if isinstance(
+            step,
+            DeedCheck
+            | AuctionOffer
+            | Menu
+            | Entry
+            | Pick
+            | Session
+            | Trading
+            | Offer
+            | CardDrawn
+            | Bankruptcy,
+        ):
+            return step.expires
+        if isinstance(step, Bidding):
+            deadline = step.auction.deadline
+            return None if deadline is None else deadline - (step.shown - 1)
+        return super()._step_deadline()
+
+    def _timeout(self) -> None:
+        step = self.step
+        if isinstance(step, Bidding):
+            left = step.shown - 1
+            if left > 0:
+                self.step = replace(step, shown=left)
+                self._show(self._auction_screen(step.auction, left))
+                self._play(Cue.AUCTION_TICK)
+            else:
+                self._auction_over(step.auction)
+            return
+        if isinstance(step, Offer):
+            self.step = Idle()
+            self._show(self.screens.screen("trade_refused", self.screens.say("c.trade_refused")))
+            return
+        super()._timeout()
+
+    def _entry_expiry(self) -> float:
+        return self._now + float(getattr(self.config, "entry_seconds", ENTRY_SECONDS))
+
+    def _idle_expiry(self) -> float:
+        return self._now + self.config.idle_seconds
+
+    # ------------------------------------------------------------ refusals
+
+    def _refuse_rule(self, err: RuleError) -> None:
+        self._play(Cue.ERROR)
+        key = err.key.strip().lower()
+        if self.lang == "fr" and key in SHORTS_FR:
+            text = fit(SHORTS_FR[key].format(**err.fields) if err.fields else SHORTS_FR[key])
+        else:
+            text = engine_short(self.lang, err.key, **err.fields)
+        self._show(self.screens.refused(text))
+
+    # ------------------------------------------------------------ the keypad
+
+    def _on_key(self, key: str) -> None:
+        step = self.step
+        if isinstance(step, Entry):
+            self._entry_key(step, key)
+        elif isinstance(step, Pick):
+            self._pick_key(step, key)
+        elif isinstance(step, Menu):
+            self._menu_key(step, key)
+        elif isinstance(step, Bidding):
+            typed = step.typed[:-1] if key == "back" else (step.typed + key)[:6]
+            step.auction.deadline = self._now + step.auction.seconds  # typing never loses it
+            shown = self._seconds_left(step.auction)
+            self.step = Bidding(step.auction, shown, typed)
+            self._show(self._auction_screen(step.auction, shown, typed))
+        elif isinstance(step, Trading) and _TRADE_PANELS[step.draft.panel] == "cash":
+            d = step.draft
+            text = str(d.cash) if d.cash_typed else ""
+            text = text[:-1] if key == "back" else (text + key)[:6]
+            draft = replace(d, cash=int(text or 0), cash_typed=bool(text), cash_from=None)
+            self._trade_panel(draft)
+        else:
+            self._refuse("err.not_now")
+
+    # ------------------------------------------------------------ buttons
+
+    def _on_button(self, button: Button) -> None:
+        step = self.step
+        if isinstance(step, Idle) and button is Button.MENU:
+            self._open_menu(1)
+        elif isinstance(step, Settling) and button is Button.MENU:
+            self._open_menu(_DEBT_ITEMS[0])
+        elif isinstance(step, DeedCheck):
+            if button is Button.MENU:
+                if self._state.prop(step.number).owner is not None:
+                    self._refuse("c.err.owned")
+                else:
+                    self.step = AuctionOffer(step.number, self._idle_expiry())
+                    self._show(self._auction_offer_screen(step.number))
+            elif button is Button.OK:
+                self._refuse("c.err.need_bank")
+            else:
+                self._to_idle()
+        elif isinstance(step, AuctionOffer):
+            self._offer_button(step, button)
+        elif isinstance(step, Bidding):
+            if button is Button.OK:
+                self._bid(step, None)
+            elif button is Button.CANCEL and not step.auction.bids:
+                step.auction.cancel()
+                self._auction_cancelled()
+            else:
+                self._refuse("c.err.bids")
+        elif isinstance(step, AwaitWinner):
+            if button is Button.CANCEL:
+                self._auction_cancelled()
+            else:
+                self._refuse("c.err.need_bank")
+        elif isinstance(step, Menu):
+            self._menu_button(step, button)
+        elif isinstance(step, Entry):
+            self._entry_button(step, button)
+        elif isinstance(step, Pick):
+            self._pick_button(step, button)
+        elif isinstance(step, Session):
+            self._end_session(step)
+        elif isinstance(step, Trading):
+            self._trading_button(step, button)
+        elif isinstance(step, Offer):
+            if button is Button.OK:
+                self._commit_trade(step.draft)
+            elif button is Button.CANCEL:
+                self.step = Idle()
+                self._show(
+                    self.screens.screen("trade_refused", self.screens.say("c.trade_refused"))
+                )
+            else:
+                self._refuse("err.not_now")
+        elif isinstance(step, CardDrawn):
+            if button is Button.CANCEL:
+                self._to_idle()
+            else:
+                self._refuse("c.err.need_bank")
+        elif isinstance(step, JailChoice):
+            how = {Button.OK: "fee", Button.MENU: "card", Button.CANCEL: "double"}[button]
+            self._run(c.LeaveJail(step.card, how), lambda tx: self._jail_out(tx, step.card))
+        elif isinstance(step, Interest):
+            if button is Button.CANCEL:
+                self._refuse("c.err.interest")
+            else:
+                self._answer_interest(step.number, lift=button is Button.MENU)
+        elif isinstance(step, Series):
+            if button is Button.OK:
+                self._series = step
+                self._start_auction(step.deeds[step.at])
+            elif button is Button.CANCEL:
+                self._next_in_series(step)
+            else:
+                self._refuse("err.not_now")
+        elif isinstance(step, Bankruptcy):
+            if button is Button.CANCEL:
+                self.step = Idle()
+                self._sync()
+                self._show(self._step_screen())
+            else:
+                self._refuse("c.err.need_bank")
+        else:
+            super()._on_button(button)
+
+    # ------------------------------------------------------------ taps
+
+    def _step_tap(self, card: CardId) -> None:
+        step = self.step
+        if card.kind == "deed":
+            self._last_deed = card.number
+        if isinstance(step, Idle):
+            self._idle_tap(card)
+        elif isinstance(step, DeedCheck):
+            if card.kind == "bank":
+                self._landing(card.number, step.number)
+            else:
+                self._refuse("c.err.need_bank")
+        elif isinstance(step, Bidding):
+            if card.kind != "bank":
+                self._refuse("c.err.need_bank")
+            else:
+                self._bid(step, card.number)
+        elif isinstance(step, AwaitWinner):
+            if card.kind == "bank":
+                self._sell(step.auction, card.number)
+            else:
+                self._refuse("c.err.need_bank")
+        elif isinstance(step, Menu):
+            if card.kind == "bank":
+                self._apply_item(step, card.number)
+            else:
+                self._refuse("c.err.need_bank")
+        elif isinstance(step, Session):
+            if card.kind == "deed":
+                self._session_tap(step, card.number)
+            else:
+                self._refuse("c.err.need_deed")
+        elif isinstance(step, Trading):
+            self._trading_tap(step, card)
+        elif isinstance(step, Offer):
+            if card.kind == "bank" and card.number == step.draft.second:
+                self._commit_trade(step.draft)
+            else:
+                self._refuse("err.not_now")
+        elif isinstance(step, CardDrawn):
+            if card.kind == "bank":
+                self._play_card(step.deck, step.number, card.number, None, None)
+            else:
+                self._refuse("c.err.need_bank")
+        elif isinstance(step, Bankruptcy):
+            debtor = self._state.debtor()
+            if card.kind == "bank" and debtor is not None and card.number == debtor.card:
+                tx = self._run(c.DeclareBankruptcy(card.number), self._bankrupt_screen)
+                done = tx.outcome if tx is not None else None
+                if isinstance(done, o.Bankrupt) and done.auction:
+                    self._offer_series(Series(done.auction, 0))
+            else:
+                self._refuse("err.not_now")
+        elif (
+            isinstance(step, JailChoice)
+            and card.kind in ("chance", "chest")
+            and self._is_jail_card(card)
+            and card.kind in classic(self._state).cards_of(step.card)
+        ):  # the held "Get out of jail free" tag, at the jail question: used (§3.6)
+            jailed = step.card
+            self._run(c.LeaveJail(jailed, "card", card.kind), lambda tx: self._jail_out(tx, jailed))
+        elif isinstance(step, Entry | Pick | AuctionOffer | JailChoice | Interest | Series):
+            self._refuse("err.not_now" if not isinstance(step, Interest) else "c.err.interest")
+        elif isinstance(step, Finished) and card.kind == "bank":
+            player = self._state.player(card.number)
+            if player is None:
+                self._refuse("err.not_player")
+                return
+            worth = self._rules.worth(self._state, card.number, self._rules.settings(self._state))
+            self._show(self.screens.final(self._state, player, worth))
+        elif isinstance(step, Settling) and card.kind == "bank":
+            player = self._state.player(card.number)
+            if player is not None:
+                self._show(self.screens.balance(self._state, player))
+            else:
+                self._refuse("err.not_player")
+        else:
+            super()._step_tap(card)
+
+    def _idle_tap(self, card: CardId) -> None:
+        s = self._state
+        if card.kind == "bank":
+            player = s.player(card.number)
+            if player is None:
+                self._refuse("err.not_player")
+                return
+            self.step = Idle(self._idle_expiry())
+            self._show(self.screens.balance(s, player))
+        elif card.kind == "deed":
+            self.step = DeedCheck(card.number, self._idle_expiry())
+            self._show(self._deed_screen(card.number))
+        else:  # chance or chest
+            holder = next(
+                (
+                    h
+                    for h, deck in classic(s).jail_cards
+                    if deck == card.kind and self._is_jail_card(card)
+                ),
+                None,
+            )
+            if holder is not None:
+                self.step = Idle(self._idle_expiry())
+                self._show(
+                    self.screens.card_done(
+                        s,
+                        card.kind,
+                        card.number,
+                        holder,
+                        self.screens.say("c.card.holder", token=self.screens.token(s, holder)),
+                        0,
+                    )
+                )
+                return
+            self.step = CardDrawn(card.kind, card.number, self._idle_expiry())
+            self._show(self.screens.card(card.kind, card.number))
+
+    def _is_jail_card(self, card: CardId) -> bool:
+        entry = self._rules.ed.cards.get((card.kind, card.number))
+        return entry is not None and entry.effect == "jail_card"
+
+    def _deed_screen(self, number: int) -> Screen:
+        s = self._state
+        deed = self._rules.ed.deed(number)
+        owned = s.prop(number).owner is not None
+        rent: int | None = None
+        if owned and deed.kind != "utility":
+            rent = self._rules.rent(s, number, None, self._rules.settings(s))
+        return self.screens.deed(s, number, rent)
+
+    # ------------------------------------------------------------ transactions
+
+    def _run(
+        self, command: Command, screen_of: Callable[[Transaction], Screen]
+    ) -> Transaction | None:
+        """Execute *command*; on success go idle and show ``screen_of(tx)``."""
+        tx = self._execute(command)
+        if tx is None:
+            return None
+        self.step = Idle()
+        self._after(tx, screen_of(tx))
+        return tx
+
+    def _cues(self, tx: Transaction) -> list[Cue]:
+        done = tx.outcome
+        cues: list[Cue] = []
+        if isinstance(done, o.Rolled):
+            cues.append(Cue.DICE)
+        if isinstance(done, o.ClassicOutcome) and done.amount and not isinstance(done, o.Rolled):
+            cues.append(Cue.KACHING)
+        if isinstance(done, o.Built):
+            cues.append(Cue.LEVEL_UP)
+        if isinstance(done, o.Jailed) or (
+            isinstance(done, o.Rolled) and done.effect == "three doubles"
+        ):
+            cues.append(Cue.JAIL)
+        if isinstance(done, o.Rolled) and done.effect == "fee":
+            cues.append(Cue.KACHING)
+        if self._state.game_over:
+            cues.append(Cue.GAME_OVER)
+        return cues
+
+    def _landing(self, card: int, number: int, dice: int | None = None) -> None:
+        s = self._state
+        deed = self._rules.ed.deed(number)
+        prop = s.prop(number)
+        needs_dice = (
+            dice is None
+            and deed.kind == "utility"
+            and prop.owner not in (None, card)
+            and number not in classic(s).mortgaged
+        )
+        if needs_dice:
+            self._open_dice_pick(card, number)
+            return
+        try:
+            tx = self.game.execute(c.Visit(card, number, dice))
+        except RuleError as err:
+            if err.key == "too late":
+                self._play(Cue.ERROR)
+                self._show(self.screens.late(number))
+                self.step = Idle()
+            elif err.key == "first lap":
+                self._play(Cue.ERROR)
+                self._show(self.screens.short(number, "c.first_lap"))
+            elif err.key == "not enough money" and prop.owner is None:
+                self._play(Cue.ERROR)
+                self._show(self.screens.short(number))
+            else:
+                self._refuse_rule(err)
+            return
+        self.step = Idle()
+        self._after(tx, self._landing_screen(tx.outcome, number))
+
+    def _landing_screen(self, done: object, number: int) -> Screen:
+        s, after = self.screens, self._state
+        if isinstance(done, o.Bought):
+            return s.bought(after, number, done.card or 0, done.amount, done.completed_group)
+        if isinstance(done, o.RentPaid):
+            return s.rent(after, number, done.card or 0, done.owner, done.amount)
+        if isinstance(done, o.NoRent):
+            return s.no_rent(number, done.reason)
+        if isinstance(done, o.Own):
+            return s.own(number, done.card or 0)
+        if isinstance(done, o.Short):
+            return s.short(number)
+        return self._deed_screen(number)
+
+    # ------------------------------------------------------------ picks
+
+    def _open_dice_pick(self, card: int, number: int) -> None:
+        last = classic(self._state).last_roll
+        options: tuple[int, ...] = (*DICE_TOTALS, 0)  # 0: lancer
+        if last is not None and last[0] == card:
+            total = last[1] + last[2]
+            options = (total, *(t for t in options if t != total))
+        self.step = Pick("dice", options, 0, self._entry_expiry(), card=card, number=number)
+        self._show(self._pick_screen(self.step))
+
+    def _pick_text(self, pick: Pick, value: int) -> str:
+        say = self.screens.say
+        if pick.purpose == "dice":
+            if value == 0:
+                return say("c.pick.roll")
+            last = classic(self._state).last_roll
+            if last is not None and last[0] == pick.card and last[1] + last[2] == value:
+                return say("c.pick.last", n=value)
+            return str(value)
+        if pick.purpose == "passed_go":
+            return say("c.pick.yes") if value else say("c.pick.no")
+        if pick.purpose == "deck":
+            return self._rules.ed.deck_names["chance" if value == 1 else "chest"]
+        if pick.purpose == "choice":
+            return self._choice_text(pick, value)
+        if pick.purpose == "generic":
+            effect = GENERIC_EFFECTS[value]
+            return f"G{value} {effect.fr if self.lang == 'fr' else effect.en}"
+        return str(value)
+
+    def _choice_text(self, pick: Pick, value: int) -> str:
+        """A choice card's option: `payer 10` / `Chance`, or the space the token stood on."""
+        ed, say = self._rules.ed, self.screens.say
+        entry = ed.cards.get((pick.deck or "", pick.number or 0))
+        if entry is not None and entry.effect == "pay_or_draw":
+            amount = dict(entry.args).get("amount", 0)
+            return say("c.pick.pay", amount=amount) if value == 1 else ed.deck_names["chance"]
+        spaces = ed.spaces((pick.deck or "").upper())
+        if entry is not None and 1 <= value <= len(spaces):
+            return say("c.pick.from", deck=ed.deck_names[pick.deck or ""], pos=spaces[value - 1])
+        return say("c.pick.option", n=value)
+
+    def _pick_screen(self, pick: Pick) -> Screen:
+        titles = {
+            "dice": "c.pick.dice",
+            "passed_go": "c.pick.passed_go",
+            "deck": "c.pick.deck",
+            "number": "c.pick.number",
+            "choice": "c.pick.choice",
+            "generic": "c.pick.generic",
+        }
+        text = self._pick_text(pick, pick.options[pick.index])
+        return self.screens.pick(self.screens.say(titles[pick.purpose]), text)
+
+    def _pick_key(self, pick: Pick, key: str) -> None:
+        typed = pick.typed[:-1] if key == "back" else pick.typed + key
+        for candidate in (typed, typed[-1:] if typed else ""):
+            if candidate and candidate.isdigit() and int(candidate) in pick.options:
+                index = pick.options.index(int(candidate))
+                self.step = replace(
+                    pick, index=index, typed=candidate, expires=self._entry_expiry()
+                )
+                self._show(self._pick_screen(self.step))
+                return
+        if key == "back":
+            self.step = replace(pick, typed=typed, expires=self._entry_expiry())
+            self._show(self._pick_screen(self.step))
+            return
+        self._refuse("c.err.no_item", n=typed)
+
+    def _pick_button(self, pick: Pick, button: Button) -> None:
+        if button is Button.MENU:
+            index = (pick.index + 1) % len(pick.options)
+            self.step = replace(pick, index=index, typed="", expires=self._entry_expiry())
+            self._show(self._pick_screen(self.step))
+        elif button is Button.CANCEL:
+            self._to_idle()
+        else:
+            self._choose(pick, pick.options[pick.index])
+
+    def _choose(self, pick: Pick, value: int) -> None:
+        if pick.purpose == "dice":
+            assert pick.card is not None and pick.number is not None
+            dice = value
+            if value == 0:  # lancer: the unit rolls two dice now, for the payer
+                tx = self._execute(c.RollDice(pick.card, self._next_fixed(), pick=True))
+                if tx is None or not isinstance(tx.outcome, o.Rolled):
+                    return
+                dice = tx.outcome.amount
+                for cue in self._cues(tx):
+                    self._play(cue)
+            self._landing(pick.card, pick.number, dice)
+        elif pick.purpose == "deck":
+            deck = "chance" if value == 1 else "chest"
+            options = tuple(range(1, 17))
+            self.step = Pick("number", options, 0, self._entry_expiry(), deck=deck)
+            self._show(self._pick_screen(self.step))
+        elif pick.purpose == "number":
+            assert pick.deck is not None
+            self.step = CardDrawn(pick.deck, value, self._idle_expiry())
+            self._show(self.screens.card(pick.deck, value))
+        elif pick.purpose == "choice":
+            assert pick.deck is not None and pick.number is not None and pick.card is not None
+            self._play_card(pick.deck, pick.number, pick.card, value - 1, None)
+        elif pick.purpose == "generic":
+            assert pick.deck is not None and pick.card is not None
+            self._generic(pick.deck, value, pick.card, ())
+        elif pick.purpose == "passed_go":
+            assert pick.deck is not None and pick.number is not None and pick.card is not None
+            self._play_card(pick.deck, pick.number, pick.card, pick.choice, bool(value))
+
+    def _generic(self, deck: str, effect: int, card: int, amounts: tuple[int, ...]) -> None:
+        """Apply generic effect *effect* once its amounts are entered (one entry each)."""
+        if len(amounts) < GENERIC_EFFECTS[effect].amounts:
+            self.step = Entry(
+                "generic", card, self._entry_expiry(), deck=deck, effect=effect, amounts=amounts
+            )
+            self._show(self._entry_screen(self.step))
+            return
+        scr = self.screens
+
+        def shown(tx: Transaction) -> Screen:
+            amount = _amount(tx)
+            entry = GENERIC_EFFECTS[effect]
+            title = f"G{effect} {entry.fr if self.lang == 'fr' else entry.en}"
+            text = scr.say("c.card.done", token=scr.token(self._state, card))
+            return scr.screen(
+                "card_done",
+                title,
+                text,
+                amount=amount,
+                token=scr.card_token(card),
+                icons=frozenset({Icon.CARD}),
+            )
+
+        self._run(c.GenericCard(deck, effect, card, amounts), shown)
+
+    # ------------------------------------------------------------ the amount entry
+
+    def _entry_screen(self, entry: Entry) -> Screen:
+        say = self.screens.say
+        step = say("c.entry.ok") if entry.step == 0 else f"+{NOTES[entry.step - 1]}"
+        return self.screens.entry(say("c.entry.amount"), entry.value, step)
+
+    def _open_entry(self, purpose: str, card: int | None, trade: TradeDraft | None = None) -> None:
+        self.step = Entry(purpose, card, self._entry_expiry(), trade=trade)
+        self._show(self._entry_screen(self.step))
+
+    def _entry_key(self, entry: Entry, key: str) -> None:
+        if key == "back":
+            ops = entry.ops
+            if ops and ops[-1][0] == "d":
+                ops = ops[:-1]
+            new = replace(entry, ops=ops, step=0)
+        elif sum(1 for kind, _ in entry.ops if kind == "d") >= 6:
+            self._refuse("err.not_now")
+            return
+        else:
+            new = replace(entry, ops=(*entry.ops, ("d", int(key))), step=0)
+        self.step = replace(new, expires=self._entry_expiry())
+        self._show(self._entry_screen(self.step))
+
+    def _entry_button(self, entry: Entry, button: Button) -> None:
+        if button is Button.MENU:
+            new = replace(entry, step=(entry.step + 1) % (len(NOTES) + 1))
+        elif button is Button.CANCEL:
+            if not entry.ops:
+                if entry.trade is not None:
+                    self._trade_panel(entry.trade)
+                else:
+                    self._to_idle()
+                return
+            new = replace(entry, ops=entry.ops[:-1])
+        elif entry.step:
+            new = replace(entry, ops=(*entry.ops, ("n", NOTES[entry.step - 1])))
+        else:
+            self._confirm_entry(entry)
+            return
+        self.step = replace(new, expires=self._entry_expiry())
+        self._show(self._entry_screen(self.step))
+
+    def _confirm_entry(self, entry: Entry) -> None:
+        amount = entry.value
+        if amount <= 0:
+            self._refuse("c.err.zero")
+            return
+        if entry.purpose == "generic":
+            assert entry.deck is not None and entry.card is not None
+            self._generic(entry.deck, entry.effect, entry.card, (*entry.amounts, amount))
+            return
+        if entry.purpose == "trade":
+            assert entry.trade is not None
+            self._trade_panel(replace(entry.trade, cash=amount, cash_typed=True, cash_from=None))
+            return
+        card = entry.card
+        assert card is not None
+        s = self.screens
+        if entry.purpose == "pay":
+            self._run(
+                c.PayBank(card, amount),
+                lambda tx: s.result("paid", self._state, card, "c.paid", amount=amount),
+            )
+        else:
+            self._run(
+                c.ReceiveBank(card, amount),
+                lambda tx: s.result("received", self._state, card, "c.received", amount=amount),
+            )
+
+    # ------------------------------------------------------------ the menu
+
+    def _items(self) -> tuple[int, ...]:
+        if self._state.debtor() is not None:
+            return _DEBT_ITEMS
+        cfg = self._rules.settings(self._state)
+        return (*_ITEMS, 13) if cfg.variants.free_parking != "off" else _ITEMS
+
+    def _open_menu(self, item: int, typed: str = "", exact: bool = False) -> None:
+        self.step = Menu(item, self._idle_expiry(), typed, exact)
+        self._show(self._menu_screen(self.step))
+
+    def _menu_screen(self, menu: Menu) -> Screen:
+        """The item's icon text on line 1 (its number in the model), the next step on line 2."""
+        say, ed = self.screens.say, self._rules.ed
+        item = menu.item
+        hint = say("c.menu.ok") if item in (12, 16) else say("c.menu.tap")
+        if item == 1:
+            salary = ed.go_salary * (2 if menu.exact else 1)
+            text = say("c.menu.1.double" if menu.exact else "c.menu.1", amount=salary)
+        elif item in (3, 4):
+            tax = ed.taxes[item - 3]
+            text, hint = tax.name, say("c.menu.3", amount=tax.amount)
+        else:
+            text = say(f"c.menu.{item}")
+        return self.screens.menu(item, text, hint)
+
+    def _menu_key(self, menu: Menu, key: str) -> None:
+        """A digit selects its item; the next digit makes a two-digit item when one exists
+        (``1`` ``1`` is 11), else the error cue and the item stays (``9`` ``1`` keeps 9)."""
+        items = self._items()
+        if key == "back":
+            self._open_menu(menu.item)
+            return
+        if menu.typed:
+            two = int(menu.typed + key)
+            if two in items:
+                self._open_menu(two)
+            else:
+                self.step = replace(menu, typed="", expires=self._idle_expiry())
+                self._refuse("c.err.no_item", n=two)
+            return
+        digit = int(key)
+        if digit in items:
+            self._open_menu(digit, typed=key)
+        elif any(i > 9 and str(i).startswith(key) for i in items):
+            self._open_menu(menu.item, typed=key)
+        else:
+            self._refuse("c.err.no_item", n=digit)
+
+    def _menu_button(self, menu: Menu, button: Button) -> None:
+        items = self._items()
+        if button is Button.MENU:
+            at = items.index(menu.item) + 1 if menu.item in items else len(items)
+            if at < len(items):
+                self._open_menu(items[at])
+            else:
+                self.step = Idle()
+                self._sync()
+                self._show(self._step_screen())
+        elif button is Button.CANCEL:
+            self.step = Idle()
+            self._sync()
+            self._show(self._step_screen())
+        elif menu.item == 1 and self._rules.settings(self._state).variants.double_go:
+            self._open_menu(1, exact=not menu.exact)
+        elif menu.item == 11:
+            self._roll(None)
+        elif menu.item == 12:
+            self.step = Pick("deck", (1, 2), 0, self._entry_expiry())
+            self._show(self._pick_screen(self.step))
+        elif menu.item == 16:
+            self.step = Bankruptcy(self._idle_expiry())
+            debtor = self._state.debtor()
+            card = debtor.card if debtor else 0
+            self._show(self.screens.bankrupt(self._state, card, ask=True))
+        else:
+            self._open_menu(menu.item, exact=menu.exact)  # accepted, changes nothing
+
+    def _apply_item(self, menu: Menu, card: int) -> None:
+        s = self._state
+        player = s.player(card)
+        if player is None:
+            self._refuse("err.not_player")
+            return
+        item, scr = menu.item, self.screens
+        debtor = s.debtor()
+        if debtor is not None and card != debtor.card:
+            self._refuse("c.err.need_bank")
+            return
+        for_debt = debtor is not None
+        if item == 1:
+            self._run(
+                c.PassGo(card, menu.exact),
+                lambda tx: scr.result("go", self._state, card, "c.go", amount=_amount(tx)),
+            )
+        elif item == 2:
+            if player.jailed:
+                self.step = JailChoice(card)
+                self._show(scr.jail_choice(s, card))
+            else:
+                self._run(
+                    c.GoToJail(card), lambda tx: scr.result("jail", self._state, card, "c.jail.in")
+                )
+        elif item in (3, 4):
+            tax = self._rules.ed.taxes[item - 3]
+            self._run(
+                c.PayTax(card, tax.position),
+                lambda tx: scr.result("tax", self._state, card, "c.tax", amount=_amount(tx)),
+            )
+        elif item in (5, 6):
+            self._open_entry("pay" if item == 5 else "receive", card)
+        elif item in _SESSIONS:
+            self.step = Session(_SESSIONS[item], card, self._idle_expiry(), for_debt)
+            self._show(scr.session(s, _SESSIONS[item], card))
+        elif item == 10:
+            draft = TradeDraft(first=card, for_debt=for_debt)
+            self.step = Trading(draft, self._idle_expiry())
+            self._show(scr.trade_panel(scr.say("c.trade.second"), scr.token(s, card)))
+        elif item == 11:
+            self._roll(card)
+        elif item == 13:
+            self._run(
+                c.CollectPot(card),
+                lambda tx: scr.result("pot", self._state, card, "c.pot", amount=_amount(tx)),
+            )
+        elif item == 16:
+            self._refuse("err.not_now")  # ✓ first, then the debtor's card
+        else:  # item 12 takes ✓ first
+            self._refuse("err.not_now")
+
+    def _jail_out(self, tx: Transaction, card: int) -> Screen:
+        return self.screens.result(
+            "jail_out",
+            self._state,
+            card,
+            "c.jail.out",
+            amount=_amount(tx),
+        )
+
+    # ------------------------------------------------------------ the dice
+
+    def _next_fixed(self) -> tuple[int, ...]:
+        return self._rigged.pop(0) if self._rigged else ()
+
+    def _roll(self, card: int | None) -> None:
+        fixed = self._next_fixed()
+        try:
+            tx = self.game.execute(c.RollDice(card, fixed))
+        except RuleError as err:
+            if fixed:
+                self._rigged.insert(0, fixed)
+            self._refuse_rule(err)
+            return
+        done = tx.outcome
+        assert isinstance(done, o.Rolled)
+        say = self.screens.say
+        fee, tries = self._rules.ed.jail_fee, self._rules.ed.jail_tries
+        if done.effect == "three doubles":
+            second = say("c.dice.three")
+        elif done.effect == "freed":
+            second = say("c.dice.freed")
+        elif done.effect.startswith("try "):
+            second = say("c.dice.try", n=done.effect[4:], of=tries)
+        elif done.effect == "fee":
+            second = say("c.dice.fee", n=tries, fee=fee)
+        elif done.dice[0] == done.dice[1]:
+            second = say("c.dice.double")
+        else:
+            second = ""
+        self.step = Idle()
+        self._after(tx, self.screens.dice(self._state, card, done.dice, second))
+
+    # ------------------------------------------------------------ sessions
+
+    def _session_tap(self, step: Session, number: int) -> None:
+        s = self._state
+        scr = self.screens
+        command: Command
+        if step.kind == "build":
+            command = c.Build(step.card, number)
+        elif step.kind == "sell":
+            command = c.SellBuilding(step.card, number, for_debt=step.for_debt)
+        else:
+            command = c.Mortgage(step.card, number, for_debt=step.for_debt)
+        if not 1 <= number <= len(self._rules.ed.deeds):
+            self._refuse("err.unknown_card")
+            return
+        tx = self._execute(command)
+        if tx is None:
+            return  # refused with its reason: the session goes on
+        done = tx.outcome
+        after = self._state
+        if isinstance(done, o.Built):
+            level = after.prop(number).level or 0
+            text = (
+                scr.say("c.built.hotel", amount=done.amount)
+                if done.hotel
+                else scr.say("c.built.house", n=level, amount=done.amount)
+            )
+            screen = scr.session_result("built", after, number, text, done.amount)
+        elif isinstance(done, o.BuildingSold):
+            text = scr.say("c.sold", amount=done.amount)
+            screen = scr.session_result("building_sold", after, number, text, done.amount)
+        elif isinstance(done, o.Mortgaged):
+            text = scr.say("c.mortgaged", amount=done.amount)
+            screen = scr.session_result("mortgaged", after, number, text, done.amount)
+        else:
+            assert isinstance(done, o.Lifted)
+            text = scr.say("c.lifted", amount=done.amount)
+            screen = scr.session_result("lifted", after, number, text, done.amount)
+        del s
+        self.step = replace(step, expires=self._idle_expiry())
+        self._after(tx, screen)
+        if isinstance(self.step, Settling | Finished | Interest):
+            return
+        if step.for_debt and self._state.debtor() is None:
+            self.step = Idle()  # the debt is paid: the session ends with it
+            self._sync()
+        elif not isinstance(self.step, Session):
+            self.step = replace(step, expires=self._idle_expiry())
+
+    def _after(self, tx: Transaction, screen: Screen, extra: tuple[Cue, ...] = ()) -> None:
+        keep = self.step if isinstance(self.step, Session) else None
+        was_debtor = self._debtor_before
+        super()._after(tx, screen, extra)
+        if isinstance(self.step, Interest) and screen.name != "interest":
+            self._show(self._interest_screen(self.step.number))  # then the question (§3.10)
+        if keep is not None and isinstance(self.step, Settling) and keep.for_debt:
+            self.step = keep  # raising money for a debt: the session goes on
+        settled = (
+            was_debtor is not None
+            and self._state.debtor() is None
+            and not isinstance(tx.outcome, o.Bankrupt)
+        )
+        if settled and self._state.started and not self._state.game_over:
+            self._show(self.screens.screen("debt_settled", self.screens.say("c.debt.done")))
+
+    def _execute(self, command: Command) -> Transaction | None:
+        debtor = self._state.debtor()
+        self._debtor_before = debtor.card if debtor is not None else None
+        return super()._execute(command)
+
+    def _end_session(self, step: Session) -> None:
+        self.step = Idle()
+        self._sync()
+        self._show(self._step_screen())
+
+    # ------------------------------------------------------------ the trade
+
+    def _trade_panel(self, draft: TradeDraft) -> None:
+        self.step = Trading(draft, self._idle_expiry())
+        self._show(self._trade_screen(draft))
+
+    def _trade_screen(self, d: TradeDraft) -> Screen:
+        scr, s = self.screens, self._state
+        say = scr.say
+        a, b = scr.token(s, d.first), scr.token(s, d.second)
+        panel = _TRADE_PANELS[d.panel]
+        none = say("c.none")
+        if panel == "deeds":
+            second = say(
+                "c.trade.deeds.2",
+                a=a[:4],
+                b=b[:4],
+                da=",".join(map(str, d.deeds_first)) or "-",
+                db=",".join(map(str, d.deeds_second)) or "-",
+            )
+            return scr.trade_panel(say("c.trade.deeds"), second)
+        if panel == "cash":
+            if not d.cash:
+                second = none
+            elif d.cash_from is None:
+                second = say("c.trade.cash.who", amount=d.cash)
+            else:
+                second = say("c.trade.cash.2", amount=d.cash, token=scr.token(s, d.cash_from))
+            return scr.trade_panel(say("c.trade.cash"), second)
+        if panel == "cards":
+            second = say(
+                "c.trade.cards.2", a=a[:4], b=b[:4], ca=len(d.cards_first), cb=len(d.cards_second)
+            )
+            return scr.trade_panel(say("c.trade.cards"), second)
+        parts = []
+        if d.deeds_first:
+            parts.append(f"{a}>{','.join(map(str, d.deeds_first))}")
+        if d.deeds_second:
+            parts.append(f"{b}>{','.join(map(str, d.deeds_second))}")
+        if d.cash and d.cash_from is not None:
+            parts.append(f"{scr.token(s, d.cash_from)}>{d.cash}")
+        if d.cards_first or d.cards_second:
+            parts.append(f"P{len(d.cards_first)}/{len(d.cards_second)}")
+        return scr.trade_panel(say("c.trade.summary"), " ".join(parts) or none)
+
+    def _trading_button(self, step: Trading, button: Button) -> None:
+        d = step.draft
+        if button is Button.CANCEL:
+            self.step = Idle()
+            self._sync()
+            self._show(self._step_screen())
+            return
+        if d.first is None or d.second is None:
+            self._refuse("c.err.need_bank")
+            return
+        panel = _TRADE_PANELS[d.panel]
+        if button is Button.MENU:
+            self._trade_panel(replace(d, panel=(d.panel + 1) % len(_TRADE_PANELS)))
+        elif panel == "cash":
+            self._open_entry("trade", None, d)
+        elif panel in ("deeds", "cards"):
+            self._trade_panel(replace(d, panel=_TRADE_PANELS.index("summary")))
+        else:
+            if d.cash and d.cash_from is None:
+                self._refuse_rule(RuleError("who pays the cash?", "cash payer"))
+                return
+            self.step = Offer(
+                d, self._now + float(getattr(self.config, "trade_seconds", TRADE_SECONDS))
+            )
+            self._show(self.screens.trade_offer(self._state, d.second))
+
+    def _trading_tap(self, step: Trading, card: CardId) -> None:
+        d = step.draft
+        s = self._state
+        if d.second is None:
+            if card.kind != "bank" or s.player(card.number) is None:
+                self._refuse("c.err.need_bank")
+            elif card.number == d.first:
+                self._refuse_rule(RuleError("same player", "same player"))
+            else:
+                self._trade_panel(replace(d, second=card.number))
+            return
+        panel = _TRADE_PANELS[d.panel]
+        if panel == "deeds" and card.kind == "deed":
+            owner = s.prop(card.number).owner
+            n = card.number
+            if owner == d.first:
+                first = (
+                    tuple(x for x in d.deeds_first if x != n)
+                    if n in d.deeds_first
+                    else (*d.deeds_first, n)
+                )
+                self._trade_panel(replace(d, deeds_first=first))
+            elif owner == d.second:
+                second = (
+                    tuple(x for x in d.deeds_second if x != n)
+                    if n in d.deeds_second
+                    else (*d.deeds_second, n)
+                )
+                self._trade_panel(replace(d, deeds_second=second))
+            else:
+                self._refuse_rule(RuleError("not theirs", "not your property"))
+        elif panel == "cash" and card.kind == "bank" and card.number in (d.first, d.second):
+            if not d.cash:
+                self._refuse("c.err.zero")
+            else:
+                self._trade_panel(replace(d, cash_from=card.number))
+        elif panel == "cards" and card.kind == "bank" and card.number in (d.first, d.second):
+            giver = card.number
+            held = list(classic(s).cards_of(giver))
+            given = d.cards_first if giver == d.first else d.cards_second
+            for deck in given:
+                held.remove(deck)
+            if not held:
+                self._refuse_rule(RuleError("no jail card", "no jail card"))
+            elif giver == d.first:
+                self._trade_panel(replace(d, cards_first=(*d.cards_first, held[0])))
+            else:
+                self._trade_panel(replace(d, cards_second=(*d.cards_second, held[0])))
+        elif panel == "cards" and card.kind in ("chance", "chest"):
+            holder = next((h for h, deck in classic(s).jail_cards if deck == card.kind), None)
+            if holder == d.first and card.kind not in d.cards_first:
+                self._trade_panel(replace(d, cards_first=(*d.cards_first, card.kind)))
+            elif holder == d.second and card.kind not in d.cards_second:
+                self._trade_panel(replace(d, cards_second=(*d.cards_second, card.kind)))
+            else:
+                self._refuse_rule(RuleError("no jail card", "no jail card"))
+        else:
+            self._refuse("err.not_now")
+
+    def _commit_trade(self, d: TradeDraft) -> None:
+        assert d.first is not None and d.second is not None
+        command = c.Trade(
+            d.first,
+            d.second,
+            d.deeds_first,
+            d.deeds_second,
+            d.cash if d.cash_from else 0,
+            d.cash_from,
+            d.cards_first,
+            d.cards_second,
+            for_debt=d.for_debt,
+        )
+        self._run(
+            command,
+            lambda tx: self.screens.screen(
+                "traded", self.screens.say("c.traded"), icons=frozenset(), amount=d.cash or None
+            ),
+        )
+
+    def _answer_interest(self, number: int, lift: bool) -> None:
+        tx = self._execute(c.AnswerInterest(number, lift))
+        if tx is None:
+            return
+        scr = self.screens
+        amount = _amount(tx)
+        text = (
+            scr.say("c.lifted", amount=amount)
+            if lift
+            else scr.say("c.interest.kept", amount=amount)
+        )
+        self.step = Idle()
+        self._after(
+            tx,
+            scr.session_result("lifted" if lift else "interest", self._state, number, text, amount),
+        )
+        if isinstance(self.step, Interest):  # the next question
+            self._show(self._interest_screen(self.step.number))
+
+    # ------------------------------------------------------------ cards
+
+    def _play_card(
+        self, deck: str, number: int, card: int, choice: int | None, passed_go: bool | None
+    ) -> None:
+        s = self._state
+        if s.player(card) is None:
+            self._refuse("err.not_player")
+            return
+        if not self._rules.ed.card_table:  # the generic effects of §4.5, G1-G8
+            options = tuple(n for n, e in GENERIC_EFFECTS.items() if not e.moves)
+            self.step = Pick("generic", options, 0, self._entry_expiry(), card=card, deck=deck)
+            self._show(self._pick_screen(self.step))
+            return
+        try:
+            tx = self.game.execute(c.PlayCard(deck, number, card, choice, passed_go))
+        except RuleError as err:
+            if err.key == "choose":
+                options = tuple(range(1, int(err.fields.get("options", 2)) + 1))  # type: ignore[call-overload]
+                self.step = Pick(
+                    "choice", options, 0, self._entry_expiry(), card=card, number=number, deck=deck
+                )
+                self._show(self._pick_screen(self.step))
+            elif err.key == "passed go?":
+                self.step = Pick(
+                    "passed_go",
+                    (1, 0),
+                    0,
+                    self._entry_expiry(),
+                    card=card,
+                    number=number,
+                    deck=deck,
+                    choice=choice,
+                )
+                self._show(self._pick_screen(self.step))
+            else:
+                self._refuse_rule(err)
+            return
+        done = tx.outcome
+        assert isinstance(done, o.CardPlayed)
+        scr = self.screens
+        after = self._state
+        if done.draw is not None:
+            text = scr.say("c.card.draw", deck=self._rules.ed.deck_names[done.draw])
+        elif done.landing is not None:
+            shown = self._landing_screen(done.landing, getattr(done.landing, "number", 0))
+            text = shown.lines[0 if isinstance(done.landing, o.RentPaid) else 1]
+        elif done.amount:
+            before = s.player(card)
+            now = after.player(card)
+            sign = "+" if now and before and now.balance >= before.balance else "−"
+            text = scr.say(
+                "c.card.amount", token=scr.token(after, card), sign=sign, amount=done.amount
+            )
+        else:
+            text = scr.say("c.card.done", token=scr.token(after, card))
+        self.step = Idle()
+        self._after(tx, scr.card_done(after, deck, number, card, text, done.amount))
+
+    def _bankrupt_screen(self, tx: Transaction) -> Screen:
+        done = tx.outcome
+        card = done.card if isinstance(done, o.ClassicOutcome) and done.card else 0
+        return self.screens.bankrupt(self._state, card)
+
+    # ------------------------------------------------------------ auctions
+
+    def _auction_offer_screen(self, number: int) -> Screen:
+        scr = self.screens
+        return scr.screen(
+            "auction_offer",
+            scr.deed_name(number),
+            scr.say("c.auction.offer"),
+            number=number,
+            icons=frozenset({Icon.AUCTION}),
+        )
+
+    def _offer_button(self, step: AuctionOffer, button: Button) -> None:
+        if button is Button.OK:
+            self._start_auction(step.number)
+        elif button is Button.MENU:
+            self.step = DeedCheck(step.number, self._idle_expiry())
+            self._show(self._deed_screen(step.number))
+        else:
+            self._to_idle()
+
+    def _start_auction(self, number: int) -> None:
+        try:
+            auction = self.game.new_auction(number, self._now)
+            auction.start(self._now)
+        except RuleError as err:
+            self._refuse_rule(err)
+            return
+        shown = self._seconds_left(auction)
+        self.step = Bidding(auction, shown)
+        self._show(self._auction_screen(auction, shown))
+
+    def _offer_series(self, series: Series) -> None:
+        """Offer the next deed of the auction series: `Enchère 1/4 : titre 12`."""
+        self.step = series
+        scr = self.screens
+        number = series.deeds[series.at]
+        self._show(
+            scr.screen(
+                "auction_offer",
+                scr.say("c.series.1", at=series.at + 1, of=len(series.deeds), n=number),
+                scr.say("c.series.2"),
+                number=number,
+                icons=frozenset({Icon.AUCTION}),
+            )
+        )
+
+    def _next_in_series(self, series: Series | None = None) -> None:
+        """After a series auction (sold, cancelled, passed): the next deed, or idle."""
+        series = series or self._series
+        self._series = None
+        if series is not None and series.at + 1 < len(series.deeds):
+            self._offer_series(Series(series.deeds, series.at + 1))
+        elif series is not None and not isinstance(self.step, Finished | Settling | Interest):
+            self._to_idle()
+
+    def _seconds_left(self, auction: Auction) -> int:
+        return math.ceil(round(auction.remaining(self._now), 6))
+
+    def _auction_screen(self, auction: Auction, shown: int, typed: str = "") -> Screen:
+        scr = self.screens
+        second = f"> {typed}" if typed else scr.say("c.auction.how", step=auction.step)
+        return scr.screen(
+            "auction",
+            scr.say("c.auction.price", money=scr.money(auction.price)),
+            second,
+            amount=auction.price,
+            number=auction.number,
+            countdown=shown,
+            token=scr.card_token(auction.bidder) if auction.bidder else None,
+            icons=frozenset({Icon.AUCTION}),
+        )
+
+    def _bid(self, step: Bidding, card: int | None) -> None:
+        auction = step.auction
+        auction.update_state(self._state)
+        try:
+            if step.typed and card is not None:
+                auction.bid_amount(self._now, card, int(step.typed))
+            else:
+                auction.bid(self._now, card)
+        except RuleError as err:
+            self._refuse_rule(err)
+            return
+        shown = self._seconds_left(auction)
+        self.step = Bidding(auction, shown)
+        self._show(self._auction_screen(auction, shown))
+
+    def _auction_over(self, auction: Auction) -> None:
+        self._play(Cue.HAMMER)
+        if not auction.bids:
+            self._auction_cancelled()
+        elif auction.bidder is not None:
+            self._sell(auction, auction.bidder)
+        else:
+            self.step = AwaitWinner(auction)
+            scr = self.screens
+            self._show(
+                scr.screen(
+                    "auction_end",
+                    scr.say("c.auction.won.1", money=scr.money(auction.price)),
+                    scr.say("c.auction.won.2"),
+                    amount=auction.price,
+                    number=auction.number,
+                )
+            )
+
+    def _sell(self, auction: Auction, card: int) -> None:
+        try:
+            sale = auction.sale(card)
+        except RuleError as err:
+            self._refuse_rule(err)
+            return
+        series = self._series
+        if series is not None:  # a sale of the series is part of the bankruptcy (C13)
+            sale = c.SeriesSale(sale.card, sale.number, sale.price)
+        scr = self.screens
+        tx = self._run(
+            sale,
+            lambda tx: scr.screen(
+                "sold",
+                scr.deed_name(auction.number),
+                scr.say("c.auction.sold", token=scr.token(self._state, card), amount=sale.price),
+                amount=sale.price,
+                number=auction.number,
+                token=scr.card_token(card),
+                level=self._state.prop(auction.number).level,
+            ),
+        )
+        if tx is not None and series is not None:
+            self._next_in_series()
+
+    def _auction_cancelled(self) -> None:
+        self.step = Idle()
+        scr = self.screens
+        self._show(
+            scr.screen(
+                "auction_cancelled", scr.say("c.auction.none.1"), scr.say("c.auction.none.2")
+            )
+        )
+        if self._series is not None:
+            self._next_in_series()
+
+    # ------------------------------------------------------------ info screens (§5.6)
+
+    def _on_info(self, name: str) -> None:
+        s = self._state
+        if not s.started or not isinstance(self.step, Idle):
+            self._refuse("err.not_now")
+            return
+        scr, ext = self.screens, classic(s)
+        say = scr.say
+        turn = next((r for r in reversed(ext.rollers) if r is not None), None)
+        if name == "deed":
+            if self._last_deed is None:
+                self._refuse("err.not_now")
+                return
+            self.step = Idle(self._idle_expiry())
+            self._show(replace(self._deed_screen(self._last_deed), name="info"))
+            return
+        if name == "table":
+            parts = [f"{scr.token(s, p.card)[:4]} {p.balance}" for p in s.players if not p.bankrupt]
+            screen = scr.info(" ".join(parts[:2]), " ".join(parts[2:4]))
+        elif name in ("turn", "cash"):
+            if turn is None:
+                screen = scr.info(say("c.info.turn"), say("c.info.nobody"))
+            else:
+                player = s.player(turn)
+                assert player is not None
+                title = say("c.info.turn") if name == "turn" else say("c.info.cash")
+                screen = scr.info(
+                    title,
+                    f"{scr.token(s, turn)} {scr.money(player.balance)}",
+                    token=player.token,
+                    amount=player.balance,
+                )
+        elif name in ("deeds", "others"):
+            cards = (
+                [turn]
+                if name == "deeds" and turn is not None
+                else [p.card for p in s.players if p.card != turn]
+            )
+            owned = [str(p.number) for p in s.properties if p.owner in cards]
+            who = scr.token(s, turn) if name == "deeds" and turn is not None else "?"
+            screen = scr.info(say("c.info.deeds", token=who), ",".join(owned) or say("c.info.none"))
+        else:  # scores
+            cfg = self._rules.settings(s)
+            ranked = sorted(s.players, key=lambda p: -self._rules.worth(s, p.card, cfg))
+            places = [f"{i}.{scr.token(s, p.card)[:6]}" for i, p in enumerate(ranked, 1)]
+            screen = scr.info(say("c.info.scores"), " ".join(places[:3]))
+        self.step = Idle(self._idle_expiry())
+        self._show(screen)

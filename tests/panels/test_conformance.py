@@ -10,6 +10,7 @@ dummy driver, read back from its pixels). A new backend adds one adapter here.
 from __future__ import annotations
 
 import os
+import re
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -138,7 +139,10 @@ class TerminalAdapter:
     def shown_text(self) -> str:
         """The last box drawn (the terminal scrolls: earlier boxes stay above it)."""
         self._pump()
-        return self.seen.decode("utf-8", errors="replace").rsplit("+- ", 1)[-1]
+        text = self.seen.decode("utf-8", errors="replace")
+        # a box is its contents between two border lines "+----...----+"
+        parts = re.split(r"\+-{8,}\+", text)
+        return parts[-2] if len(parts) >= 3 else parts[-1]
 
     def click(self, button: Button) -> None:
         os.write(self.master, self.KEYS[button])

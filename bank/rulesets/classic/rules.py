@@ -70,7 +70,7 @@ class _Tx:
         self.state = event.apply(self.state)
         self.events.append(event)
 
-    def set(self, name: str, new: Any) -> None:
+    def set_field(self, name: str, new: Any) -> None:
         old = getattr(self.ext, name)
         if old != new:
             self.emit(ClassicSet(name, old, new))
@@ -90,7 +90,7 @@ class _Tx:
 
     def to_pot(self, amount: int) -> None:
         if amount > 0:
-            self.set("pot", self.ext.pot + amount)
+            self.set_field("pot", self.ext.pot + amount)
 
     def must_pay(
         self, payer: int, creditor: Creditor, amount: int, reason: str, pot: bool = False
@@ -107,9 +107,9 @@ class _Tx:
             creditor = p.creditor if p.debt else creditor
             self.emit(DebtChanged(payer, p.debt, p.debt + rest, p.creditor, creditor))
             if payer not in self.ext.debts:
-                self.set("debts", (*self.ext.debts, payer))
+                self.set_field("debts", (*self.ext.debts, payer))
             if pot and creditor is None and payer not in self.ext.pot_debts:
-                self.set("pot_debts", (*self.ext.pot_debts, payer))
+                self.set_field("pot_debts", (*self.ext.pot_debts, payer))
         return rest
 
     def settle(self, card: int) -> None:
@@ -126,8 +126,8 @@ class _Tx:
         if to_pot and p.creditor is None:
             self.to_pot(pay)
         if not left:
-            self.set("debts", tuple(d for d in self.ext.debts if d != card))
-            self.set("pot_debts", tuple(d for d in self.ext.pot_debts if d != card))
+            self.set_field("debts", tuple(d for d in self.ext.debts if d != card))
+            self.set_field("pot_debts", tuple(d for d in self.ext.pot_debts if d != card))
 
     def owner(self, card: int, number: int, level: int) -> None:
         prop = self.state.prop(number)
@@ -331,11 +331,13 @@ class ClassicRulesEngine:
                 auction_step=cfg.classic.auction_step or ed.auction_step,
             )
             cfg = replace(cfg, classic=own)
-        tx.set("config", cfg.recorded())
-        tx.set("seed", cfg.classic.dice_seed)
-        tx.set("houses", ed.houses)
-        tx.set("hotels", ed.hotels)
-        tx.set("pot", cfg.variants.free_parking_seed if cfg.variants.free_parking != "off" else 0)
+        tx.set_field("config", cfg.recorded())
+        tx.set_field("seed", cfg.classic.dice_seed)
+        tx.set_field("houses", ed.houses)
+        tx.set_field("hotels", ed.hotels)
+        tx.set_field(
+            "pot", cfg.variants.free_parking_seed if cfg.variants.free_parking != "off" else 0
+        )
         return tx.decision(o.Started(None, ed.start_balance))
 
     # ---- landing, purchase, rent, auctions
@@ -428,7 +430,7 @@ class ClassicRulesEngine:
         amount = self.ed.go_salary * (2 if double else 1)
         tx.move(None, card, amount, "go")
         if card not in tx.ext.passed_go:
-            tx.set("passed_go", tuple(sorted((*tx.ext.passed_go, card))))
+            tx.set_field("passed_go", tuple(sorted((*tx.ext.passed_go, card))))
         return amount
 
     def _pass_go(self, tx: _Tx, cfg: ClassicConfig, cmd: c.PassGo) -> Decision:
@@ -438,11 +440,11 @@ class ClassicRulesEngine:
 
     def _jail(self, tx: _Tx, card: int) -> None:
         tx.emit(JailChanged(card, True))
-        tx.set("jail_tries", tuple(t for t in tx.ext.jail_tries if t[0] != card))
+        tx.set_field("jail_tries", tuple(t for t in tx.ext.jail_tries if t[0] != card))
 
     def _free(self, tx: _Tx, card: int) -> None:
         tx.emit(JailChanged(card, False))
-        tx.set("jail_tries", tuple(t for t in tx.ext.jail_tries if t[0] != card))
+        tx.set_field("jail_tries", tuple(t for t in tx.ext.jail_tries if t[0] != card))
 
     def _go_to_jail(self, tx: _Tx, cfg: ClassicConfig, cmd: c.GoToJail) -> Decision:
         p = self._player(tx.state, cmd.card)
@@ -480,7 +482,7 @@ class ClassicRulesEngine:
     def _drop_jail_card(self, tx: _Tx, card: int, deck: str) -> None:
         cards = list(tx.ext.jail_cards)
         cards.remove((card, deck))
-        tx.set("jail_cards", tuple(cards))
+        tx.set_field("jail_cards", tuple(cards))
 
     def _tax(self, tx: _Tx, cfg: ClassicConfig, card: int, position: int) -> int:
         try:
@@ -517,7 +519,7 @@ class ClassicRulesEngine:
             raise RuleError("Free Parking pays nothing in this game", "no pot")
         pot = tx.ext.pot
         tx.move(None, cmd.card, pot, "pot")
-        tx.set("pot", cfg.variants.free_parking_seed)
+        tx.set_field("pot", cfg.variants.free_parking_seed)
         return tx.decision(o.PotCollected(cmd.card, pot))
 
     # ---- buildings and mortgages
@@ -556,11 +558,11 @@ class ClassicRulesEngine:
             raise NotEnoughMoney(f"player {cmd.card} cannot pay {deed.house}", "not enough money")
         tx.move(cmd.card, None, deed.house, "building")
         if hotel:
-            tx.set("hotels", ext.hotels - 1)
-            tx.set("houses", ext.houses + level)
+            tx.set_field("hotels", ext.hotels - 1)
+            tx.set_field("houses", ext.houses + level)
             tx.level(cmd.number, HOTEL)
         else:
-            tx.set("houses", ext.houses - 1)
+            tx.set_field("houses", ext.houses - 1)
             tx.level(cmd.number, level + 1)
         return tx.decision(o.Built(cmd.card, deed.house, cmd.number, hotel))
 
@@ -579,9 +581,9 @@ class ClassicRulesEngine:
             for n in group:
                 lot = state.prop(n).level or 0
                 if lot == HOTEL:
-                    tx.set("hotels", tx.ext.hotels + 1)
+                    tx.set_field("hotels", tx.ext.hotels + 1)
                 elif lot:
-                    tx.set("houses", tx.ext.houses + lot)
+                    tx.set_field("houses", tx.ext.houses + lot)
                 refund += self.steps(lot, cfg) * half
                 if lot:
                     tx.level(n, 0)
@@ -594,11 +596,11 @@ class ClassicRulesEngine:
             houses = self.hotel_after(cfg)
             if cfg.classic.building_stock and ext.houses < houses:
                 raise RuleError("the bank lacks the houses: sell the whole group", "sell group")
-            tx.set("hotels", ext.hotels + 1)
-            tx.set("houses", ext.houses - houses)
+            tx.set_field("hotels", ext.hotels + 1)
+            tx.set_field("houses", ext.houses - houses)
             tx.level(cmd.number, houses)
         else:
-            tx.set("houses", ext.houses + 1)
+            tx.set_field("houses", ext.houses + 1)
             tx.level(cmd.number, level - 1)
         tx.move(None, cmd.card, half, "building sold")
         return tx.decision(o.BuildingSold(cmd.card, half, cmd.number, False))
@@ -615,11 +617,11 @@ class ClassicRulesEngine:
             if tx.balance(cmd.card) < cost:
                 raise NotEnoughMoney(f"player {cmd.card} cannot pay {cost}", "not enough money")
             tx.move(cmd.card, None, cost, "lift")
-            tx.set("mortgaged", tuple(n for n in ext.mortgaged if n != cmd.number))
+            tx.set_field("mortgaged", tuple(n for n in ext.mortgaged if n != cmd.number))
             return tx.decision(o.Lifted(cmd.card, cost, cmd.number))
         if any(state.prop(n).level for n in self.ed.group(deed.group)):
             raise RuleError("a lot of the group carries buildings", "buildings on group")
-        tx.set("mortgaged", tuple(sorted((*ext.mortgaged, cmd.number))))
+        tx.set_field("mortgaged", tuple(sorted((*ext.mortgaged, cmd.number))))
         tx.move(None, cmd.card, deed.mortgage, "mortgage")
         return tx.decision(o.Mortgaged(cmd.card, deed.mortgage, cmd.number))
 
@@ -661,13 +663,13 @@ class ClassicRulesEngine:
         for giver, taker, decks in ((a, b, cmd.cards_first), (b, a, cmd.cards_second)):
             for deck in decks:
                 self._drop_jail_card(tx, giver, deck)
-                tx.set("jail_cards", (*tx.ext.jail_cards, (taker, deck)))
+                tx.set_field("jail_cards", (*tx.ext.jail_cards, (taker, deck)))
         if cmd.cash:
             payer = cmd.cash_from or a
             tx.move(payer, b if payer == a else a, cmd.cash, "trade")
         received = sorted(n for n in given if n in ext.mortgaged)
         if received:
-            tx.set("interest_due", (*tx.ext.interest_due, *received))
+            tx.set_field("interest_due", (*tx.ext.interest_due, *received))
         return tx.decision(o.Traded(a, cmd.cash, b, tuple(received)))
 
     def _interest(self, tx: _Tx, cfg: ClassicConfig, cmd: c.AnswerInterest) -> Decision:
@@ -678,10 +680,10 @@ class ClassicRulesEngine:
         assert owner is not None
         deed = self.ed.deed(cmd.number)
         amount = interest(deed.mortgage, cfg.classic.interest_rounding)
-        tx.set("interest_due", ext.interest_due[1:])
+        tx.set_field("interest_due", ext.interest_due[1:])
         if cmd.lift:
             amount += deed.mortgage
-            tx.set("mortgaged", tuple(n for n in ext.mortgaged if n != cmd.number))
+            tx.set_field("mortgaged", tuple(n for n in ext.mortgaged if n != cmd.number))
         tx.must_pay(owner, None, amount, "interest")
         return tx.decision(o.InterestAnswered(owner, amount, cmd.number, cmd.lift))
 
@@ -698,8 +700,8 @@ class ClassicRulesEngine:
             d1, d2 = cmd.fixed
         else:
             d1, d2 = die(ext.seed, k, 0), die(ext.seed, k, 1)
-        tx.set("rolls", k)
-        tx.set("rollers", (*ext.rollers, cmd.card)[-ROLLERS_KEPT:])
+        tx.set_field("rolls", k)
+        tx.set_field("rollers", (*ext.rollers, cmd.card)[-ROLLERS_KEPT:])
         card = cmd.card
         double = d1 == d2
         doubles = 0
@@ -707,12 +709,12 @@ class ClassicRulesEngine:
         if card is None:
             pass
         elif cmd.pick:
-            tx.set("row", None)
+            tx.set_field("row", None)
         else:
             player = tx.state.player(card)
             assert player is not None
             if player.jailed:
-                tx.set("row", None)
+                tx.set_field("row", None)
                 if double:
                     self._free(tx, card)
                     effect = "freed"
@@ -724,18 +726,18 @@ class ClassicRulesEngine:
                         effect = "fee"
                     else:
                         others = tuple(t for t in ext.jail_tries if t[0] != card)
-                        tx.set("jail_tries", (*others, (card, tries)))
+                        tx.set_field("jail_tries", (*others, (card, tries)))
                         effect = f"try {tries}"
             else:
                 row = ext.row
                 doubles = (row[1] + 1 if row and row[0] == card else 1) if double else 0
                 if doubles >= 3:
                     self._jail(tx, card)
-                    tx.set("row", None)
+                    tx.set_field("row", None)
                     effect = "three doubles"
                 else:
-                    tx.set("row", (card, doubles) if doubles else None)
-        tx.set("last_roll", (card, d1, d2, doubles))
+                    tx.set_field("row", (card, doubles) if doubles else None)
+        tx.set_field("last_roll", (card, d1, d2, doubles))
         return tx.decision(o.Rolled(card, d1 + d2, (d1, d2), doubles, effect))
 
     # ---- Chance and Community Chest (§4)
@@ -784,7 +786,7 @@ class ClassicRulesEngine:
         elif effect == "jail_card":
             if any(deck == cmd.deck for _, deck in tx.ext.jail_cards):
                 raise RuleError(f"the {cmd.deck} jail card is held already", "card held")
-            tx.set("jail_cards", (*tx.ext.jail_cards, (drawer, cmd.deck)))
+            tx.set_field("jail_cards", (*tx.ext.jail_cards, (drawer, cmd.deck)))
         elif effect == "repairs":
             amount = self._repairs(tx.state, drawer, args["house"], args["hotel"])
             tx.must_pay(drawer, None, amount, "repairs", pot=fine)
@@ -864,7 +866,7 @@ class ClassicRulesEngine:
             if not tx.state.player(drawer).jailed:  # type: ignore[union-attr]
                 self._jail(tx, drawer)
         elif cmd.effect == 7:
-            tx.set("jail_cards", (*tx.ext.jail_cards, (drawer, cmd.deck)))
+            tx.set_field("jail_cards", (*tx.ext.jail_cards, (drawer, cmd.deck)))
         else:
             amount = self._salary(
                 tx, drawer, cfg.variants.double_go and cfg.variants.double_go_cards
@@ -894,7 +896,7 @@ class ClassicRulesEngine:
             if not (held and self.ed.cards[cmd.deck, number].effect == "jail_card"):
                 break
         others = tuple(d for d in tx.ext.draws if d[0] != cmd.deck)
-        tx.set("draws", (*others, (cmd.deck, drawn)))
+        tx.set_field("draws", (*others, (cmd.deck, drawn)))
         return tx.decision(o.Drawn(None, 0, cmd.deck, number))
 
     def _time_up(self, tx: _Tx, cfg: ClassicConfig, cmd: c.TimeUp) -> Decision:
@@ -919,9 +921,9 @@ class ClassicRulesEngine:
         for n in owned:  # the buildings are sold to the bank at half price
             level = tx.state.prop(n).level or 0
             if level == HOTEL:
-                tx.set("hotels", tx.ext.hotels + 1)
+                tx.set_field("hotels", tx.ext.hotels + 1)
             elif level:
-                tx.set("houses", tx.ext.houses + level)
+                tx.set_field("houses", tx.ext.houses + level)
             if level:
                 tx.level(n, 0)
                 tx.move(
@@ -935,8 +937,8 @@ class ClassicRulesEngine:
         if p.balance:  # what is left after the sale went to the debt: the rest of the cash
             tx.move(cmd.card, creditor, p.balance, "bankruptcy")
         tx.emit(DebtChanged(cmd.card, p.debt, 0, p.creditor, None))
-        tx.set("debts", tuple(d for d in tx.ext.debts if d != cmd.card))
-        tx.set("pot_debts", tuple(d for d in tx.ext.pot_debts if d != cmd.card))
+        tx.set_field("debts", tuple(d for d in tx.ext.debts if d != cmd.card))
+        tx.set_field("pot_debts", tuple(d for d in tx.ext.pot_debts if d != cmd.card))
         held = tx.ext.cards_of(cmd.card)
         kept = tuple(jc for jc in tx.ext.jail_cards if jc[0] != cmd.card)
         received: list[int] = []
@@ -946,26 +948,26 @@ class ClassicRulesEngine:
                 tx.owner(creditor, n, 0)
                 if n in ext.mortgaged:
                     received.append(n)
-            tx.set("jail_cards", (*kept, *((creditor, d) for d in held)))
+            tx.set_field("jail_cards", (*kept, *((creditor, d) for d in held)))
         else:
             for n in owned:
                 prop = tx.state.prop(n)
                 tx.emit(PropertyChanged(n, prop.owner, None, prop.level, None))
-            tx.set("mortgaged", tuple(n for n in tx.ext.mortgaged if n not in owned))
-            tx.set("jail_cards", kept)
+            tx.set_field("mortgaged", tuple(n for n in tx.ext.mortgaged if n not in owned))
+            tx.set_field("jail_cards", kept)
             if cfg.classic.bankrupt_to_bank == "auction":
                 auction = tuple(sorted(owned))
         if p.jailed:
             tx.emit(JailChanged(cmd.card, False))
-        tx.set("jail_tries", tuple(t for t in tx.ext.jail_tries if t[0] != cmd.card))
+        tx.set_field("jail_tries", tuple(t for t in tx.ext.jail_tries if t[0] != cmd.card))
         for other in tx.state.players:  # debts owed to the bankrupt go to the bank (A18)
             if other.debt and other.creditor == cmd.card:
                 tx.emit(DebtChanged(other.card, other.debt, other.debt, cmd.card, None))
         tx.emit(PlayerBankrupt(cmd.card))
-        tx.set("eliminated", (*tx.ext.eliminated, cmd.card))
+        tx.set_field("eliminated", (*tx.ext.eliminated, cmd.card))
         ended = self._end(tx, cfg)
         if received and not ended:
-            tx.set("interest_due", (*tx.ext.interest_due, *sorted(received)))
+            tx.set_field("interest_due", (*tx.ext.interest_due, *sorted(received)))
         if ended:
             auction = ()
         return tx.decision(o.Bankrupt(cmd.card, debtor.debt, creditor, auction, ended))
@@ -984,7 +986,7 @@ class ClassicRulesEngine:
         )
         ranking = (*ranked, *out)
         tx.emit(GameEnded(ranking[0], ranking))
-        tx.set("interest_due", ())
+        tx.set_field("interest_due", ())
         return True
 
 

@@ -400,8 +400,21 @@ def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]
         )
 
 
+def _on_panels(settings: Settings) -> None:
+    """Refuse, in one line, an edition whose ruleset the panels cannot play yet."""
+    edition = load_edition(settings.edition)
+    spec = rulesets.for_edition(edition)
+    if not spec.on_panels:
+        raise BankError(
+            f"{edition.id}: the {spec.name} rules play through tap scripts for now "
+            f"(`ultibank script FILE --edition {edition.id}`); the emulator, the terminal view, "
+            f"the readers and the box cannot play them yet"
+        )
+
+
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank run``: the daemon with the configured readers and panels."""
+    _on_panels(settings)
     readers = args.reader or list(settings.get("reader", "paths"))
     panels = args.panel or list(settings.get("panel", "backends"))
     runtime = Runtime(settings)
@@ -446,6 +459,7 @@ def _loop_status(runtime: Runtime) -> int:
 
 def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank emulate``: the pygame unit, or the terminal view where there is no display."""
+    _on_panels(settings)
     readers = args.reader or []
     runtime = Runtime(settings)
     runtime.deck = deck_for(settings, bool(readers))

@@ -125,10 +125,16 @@ class Daemon:
 
     def call(self, fn: Callable[[], Any], timeout: float = 30.0) -> Any:
         """Run *fn* in the loop thread and return its result (control socket, web view)."""
+        if self._stopping.is_set():
+            raise TimeoutError("the daemon loop has stopped")
         c = _Call(fn)
         self._inbox.put(c)
-        if not c.done.wait(timeout):
-            raise TimeoutError("the daemon loop did not answer")
+        deadline = time.monotonic() + timeout
+        while not c.done.wait(min(0.2, max(0.0, deadline - time.monotonic()))):
+            if self._stopping.is_set():  # queued after the loop drained its inbox
+                raise TimeoutError("the daemon loop has stopped")
+            if time.monotonic() >= deadline:
+                raise TimeoutError("the daemon loop did not answer")
         if c.error is not None:
             raise c.error
         return c.result
@@ -180,7 +186,20 @@ class Daemon:
             log.critical("the daemon loop stopped: %s", err, exc_info=err)
         finally:
             self._stopping.set()
+            self._refuse_pending()
         sd_notify("STOPPING=1")
+
+    def _refuse_pending(self) -> None:
+        """The loop has ended: calls still queued are answered at once, not left to time out
+        (a web view's read would otherwise hold the process's exit for its whole timeout)."""
+        while True:
+            try:
+                item = self._inbox.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, _Call):
+                item.error = TimeoutError("the daemon loop has stopped")
+                item.done.set()
 
     def _loop(self, next_watchdog: float) -> None:
         state = {"watchdog": next_watchdog}

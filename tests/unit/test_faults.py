@@ -189,3 +189,34 @@ def test_a_loop_that_fails_every_turn_makes_run_exit_1(
     code = main(["run", "--reader", "sim", "--panel", "sim", "--data-dir", str(tmp_path)])
     assert code == 1
     assert "the daemon loop stopped" in capsys.readouterr().err
+
+
+def test_a_stopped_loop_answers_calls_at_once() -> None:
+    """A web view's read queued as the daemon stops must not hold the process's exit for
+    its whole timeout (a SIGTERM right after start took more than 10 s to end the daemon)."""
+    game = Game(load_edition("ultime-fr"), RulesConfig())
+    daemon, thread = _loop(Unit(game, UnitConfig()))
+    release = threading.Event()
+    blocked = threading.Thread(target=lambda: daemon.call(release.wait, timeout=5))
+    blocked.start()  # the loop is busy in this call while the rest queue up
+    answers: list[BaseException] = []
+
+    def late() -> None:
+        try:
+            daemon.call(lambda: "late", timeout=30)
+        except TimeoutError as err:
+            answers.append(err)
+
+    time.sleep(0.1)
+    daemon.stop()  # queued behind the busy call; the late read is queued behind the stop
+    waiting = threading.Thread(target=late)
+    waiting.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    release.set()
+    waiting.join(5)
+    thread.join(5)
+    assert answers and "stopped" in str(answers[0])
+    assert time.monotonic() - started < 2
+    with pytest.raises(TimeoutError, match="stopped"):
+        daemon.call(lambda: "after", timeout=30)

@@ -75,7 +75,12 @@ def daemon(
         yield proc, line, env
     finally:
         proc.terminate()
-        proc.wait(10)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate(5)
+            raise AssertionError(f"SIGTERM: still running after 10 s: {err[-2000:]}") from None
 
 
 def _port(line: str) -> int:

@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from types import FrameType
@@ -400,11 +400,16 @@ def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]
         )
 
 
-def _on_panels(settings: Settings) -> None:
+#: the panel kinds that already play a ruleset whose spec says ``on_panels=False`` (classic)
+CLASSIC_PANELS = ("serial:",)
+
+
+def _on_panels(settings: Settings, panels: Sequence[str] = ()) -> None:
     """Refuse, in one line, an edition whose ruleset the panels cannot play yet."""
     edition = load_edition(settings.edition)
     spec = rulesets.for_edition(edition)
-    if not spec.on_panels:
+    ready = bool(panels) and all(p.strip().lower().startswith(CLASSIC_PANELS) for p in panels)
+    if not spec.on_panels and not ready:
         raise BankError(
             f"{edition.id}: the {spec.name} rules play through tap scripts for now "
             f"(`ultibank script FILE --edition {edition.id}`); the emulator, the terminal view, "
@@ -414,9 +419,9 @@ def _on_panels(settings: Settings) -> None:
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank run``: the daemon with the configured readers and panels."""
-    _on_panels(settings)
-    readers = args.reader or list(settings.get("reader", "paths"))
     panels = args.panel or list(settings.get("panel", "backends"))
+    _on_panels(settings, panels)
+    readers = args.reader or list(settings.get("reader", "paths"))
     runtime = Runtime(settings)
     real = [r for r in readers if r.strip().lower() != "sim"]
     runtime.deck = deck_for(settings, bool(real))

@@ -32,7 +32,10 @@ from bank.unit.io import (
     CardId,
     CardLifted,
     CardTapped,
+    Icon,
     Input,
+    KeyPressed,
+    KeyReleased,
     PanelStatus,
     Screen,
 )
@@ -67,6 +70,10 @@ def _card_inputs(inputs: list[Input]) -> list[tuple[str, CardId | None]]:
         for i in inputs
         if isinstance(i, CardTapped | CardLifted)
     ]
+
+
+def _key_inputs(inputs: list[Input]) -> list[tuple[str, str]]:
+    return [(type(i).__name__, i.key) for i in inputs if isinstance(i, KeyPressed | KeyReleased)]
 
 
 def _button_inputs(inputs: list[Input]) -> list[tuple[str, Button]]:
@@ -209,7 +216,7 @@ class GpioAdapter:
 class SerialAdapter:
     """The serial panel, and the simulated firmware at the other end of a pty pair."""
 
-    def __init__(self, clock: FakeClock, tmp: Path) -> None:
+    def __init__(self, clock: FakeClock, tmp: Path, keypad: bool = False) -> None:
         from drivers.serial_panel import SerialPanel
         from firmware_sim.panel_firmware import PanelFirmware
         from tests.support.pty_pair import make_pair
@@ -217,7 +224,7 @@ class SerialAdapter:
         self.clock = clock
         self.inputs: list[Input] = []
         self.cable = make_pair(tmp)
-        self.firmware = PanelFirmware(self.cable.panel_path, ack_timeout=0.05)
+        self.firmware = PanelFirmware(self.cable.panel_path, ack_timeout=0.05, keypad=keypad)
         self.firmware.start()
         self.panel = SerialPanel(
             self.cable.host_path, clock=clock, ack_timeout=0.1, ping_interval=0.3
@@ -230,7 +237,7 @@ class SerialAdapter:
 
     def show(self, screen: Screen) -> None:
         self.panel.show(screen)
-        wait_until(lambda: WORDS in self.shown_text(), what="the firmware's LCD")
+        wait_until(lambda: self.firmware.screen == screen, what="the firmware's LCD")
 
     def shown_text(self) -> str:
         return "\n".join(self.firmware.lcd_lines)
@@ -239,6 +246,10 @@ class SerialAdapter:
         self.firmware.press(button)
         self.firmware.release(button)
         wait_until(lambda: len(_button_inputs(self.inputs)) >= 2, what="the button frames")
+
+    def key(self, key: str) -> None:
+        self.firmware.key(key)
+        wait_until(lambda: len(_key_inputs(self.inputs)) >= 2, what="the key frames")
 
     def close(self) -> None:
         self.panel.close()
@@ -387,3 +398,64 @@ def test_a_card_tapped_on_the_panel_is_tapped_then_lifted(tapper: Tapper, card: 
     cid = CardId.parse(card)
     tapper.tap(cid)
     assert _card_inputs(tapper.inputs) == [("CardTapped", cid), ("CardLifted", None)]
+
+
+# ---------------------------------------------------------------------- classic mode
+
+#: a classic screen: a deed with its hotel, colour, mortgage icon and an 8-seat token label
+CLASSIC_SCREEN = Screen(
+    "deed",
+    lines=("12 Av. Mozart", "brouette loyer 750"),
+    amount=750,
+    number=12,
+    token="wheelbarrow",
+    level=5,
+    icons=frozenset({Icon.MORTGAGE}),
+    colour="#d93a96",
+)
+CLASSIC_WORDS = ("12 Av. Mozart", "brouette loyer 750")
+
+
+class Keypad(Adapter, Protocol):
+    def key(self, key: str) -> None:
+        """Press and release keypad *key* (``0``-``9``, ``back``) the way a player does."""
+        ...
+
+
+#: the backends with the classic keypad (CLASSIC.md §5.6)
+KEYPADS: dict[str, Callable[[FakeClock, Path], object]] = {
+    "serial": lambda clock, tmp: SerialAdapter(clock, tmp, keypad=True),
+}
+
+
+@pytest.fixture(params=sorted(KEYPADS))
+def keypad(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Keypad]:
+    adapter = KEYPADS[request.param](FakeClock(), tmp_path)
+    try:
+        yield adapter  # type: ignore[misc]
+    finally:
+        adapter.close()  # type: ignore[attr-defined]
+
+
+def test_a_classic_screen_shows_its_words_and_amount(keypad: Keypad) -> None:
+    keypad.show(CLASSIC_SCREEN)
+    text = keypad.shown_text()
+    assert all(w in text for w in CLASSIC_WORDS) and "750" in text, text
+
+
+@pytest.mark.parametrize("key", ["0", "7", "9", "back"])
+def test_a_keypad_key_is_pressed_then_released(keypad: Keypad, key: str) -> None:
+    keypad.clock.now = 77.0
+    keypad.key(key)
+    assert _key_inputs(keypad.inputs) == [("KeyPressed", key), ("KeyReleased", key)]
+    assert {i.at for i in keypad.inputs if isinstance(i, KeyPressed | KeyReleased)} == {77.0}
+
+
+@pytest.mark.parametrize("button", list(Button))
+def test_the_buttons_still_work_beside_the_keypad(keypad: Keypad, button: Button) -> None:
+    keypad.click(button)
+    assert _button_inputs(keypad.inputs) == [
+        ("ButtonPressed", button),
+        ("ButtonReleased", button),
+    ]
+    assert _key_inputs(keypad.inputs) == []

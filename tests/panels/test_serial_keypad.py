@@ -349,3 +349,82 @@ def test_an_old_panel_still_plays_ultime(tmp_path: Path, cable: PtyPair) -> None
         tap(rt, "bank:1")
         shows(fw, "go", "+200")
         assert balance(rt, 2) == balance(rt, 1) - 200 - 260
+
+
+# ---------------------------------------------------------------- `ultibank run`
+
+
+def test_ultibank_run_plays_a_classic_edition_on_a_serial_keypad_panel(
+    tmp_path: Path, cable: PtyPair
+) -> None:
+    """The daemon as a user starts it: classic-fr, the serial panel, cards through its control
+    socket (the simulated reader); the keypad types item 6 and the amount."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from bank.control import send_lines
+
+    root = Path(__file__).resolve().parents[2]
+    data = tmp_path / "data"
+    env = dict(os.environ, ULTIBANK_DATA_DIR=str(data), PYTHONPATH=str(root))
+    fw = PanelFirmware(cable.panel_path, ack_timeout=0.05, keypad=True)
+    fw.start()
+    cmd = [sys.executable, "-m", "bank.cli", "run", "--edition", "classic-fr", "--reader", "sim"]
+    proc = subprocess.Popen(
+        [*cmd, "--panel", f"serial:{cable.host_path}"],
+        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        wait_until(
+            lambda: proc.poll() is not None or (fw.screen is not None and fw.version == 2),
+            timeout=20,
+            what="the daemon's first screen",
+        )
+        assert proc.poll() is None, proc.communicate()[1]
+        shows(fw, "new_game")
+
+        def control(*lines: str) -> list[dict[str, Any]]:
+            return list(send_lines(data / "control.sock", list(lines), timeout=30))
+
+        wait_until(lambda: _answers(control), timeout=20, what="the control socket")
+        control("tap bank:1", "tap bank:2")
+        click(fw, Button.OK)
+        shows(fw, "game_started")
+        click(fw, Button.MENU)
+        fw.key("6")
+        shows(fw, "menu", "Recevoir")
+        control("tap bank:2")
+        fw.key("75")
+        shows(fw, "entry", "75")
+        click(fw, Button.OK)
+        shows(fw, "received", "voiture +75", "1575")
+        (answer,) = control("state")
+        players = answer["state"]["players"]
+        assert [p["balance"] for p in players] == [1500, 1575]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+        fw.stop()
+    assert proc.returncode == 0, err
+
+
+def _answers(control: Any) -> bool:
+    try:
+        control("state")
+    except ConnectionError:
+        return False
+    return True
+
+
+def test_only_serial_panels_lift_the_classic_refusal(tmp_path: Path) -> None:
+    from bank.app.runtime import _on_panels
+    from bank.errors import BankError
+
+    settings = load_settings(None, [f'game.data_dir="{tmp_path}"', 'game.edition="classic-fr"'])
+    _on_panels(settings, ["serial:/dev/ultibank-panel"])
+    _on_panels(settings, ["serial:ttyACM0", " Serial:/dev/ttyUSB0"])
+    for panels in ([], ["terminal"], ["serial:/dev/ttyACM0", "terminal"], ["sim"]):
+        with pytest.raises(BankError, match="tap scripts for now"):
+            _on_panels(settings, panels)

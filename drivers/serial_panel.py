@@ -293,10 +293,13 @@ class SerialPanel:
 
     def _service(self) -> None:
         if self._hello_event:
-            # The panel rebooted (it sent HELLO on its own): it has lost the screen, and the
-            # version it speaks until it hears the host's HELLO is 1. Shake hands again.
+            # The panel rebooted (it sent HELLO on its own): it has lost the screen.
+            self._hello_event = False
             self.stats["panel_restarts"] += 1
-            self._handshake()
+            info = self._panel_hello
+            if info is not None and info.version != self.version:
+                # It speaks version 1 until it hears the host's HELLO: shake hands again.
+                self._handshake()
             with self._lock:
                 self._screen_dirty = self._screen is not None
         if self._send_screen():

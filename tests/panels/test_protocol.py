@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from bank.unit.io import KEYS, Button, Cue, Icon, Screen
 from board_assets import load_edition
 from drivers import panel_protocol as pp
+from tests.panels.conftest import BALANCE, DEED
 
 
 def test_crc_is_ccitt_false() -> None:
@@ -291,30 +292,12 @@ def test_valid_frames_after_noise_are_recovered(items: list[pp.Frame], noise: by
 #: panel must keep receiving exactly these bytes
 V1_SHOWS = [
     (
-        Screen(
-            "property",
-            lines=("Rue de la Paix", "Loyer 250"),
-            amount=250,
-            number=22,
-            token="boat",
-            level=3,
-            icons=frozenset({Icon.AUCTION}),
-            countdown=8,
-        ),
+        BALANCE,
         "3e0870726f7065727479000000fa1604626f61740300080008020e527565206465206c612050616978"
         "094c6f79657220323530",
     ),
     (
-        Screen(
-            "deed",
-            lines=("12 Av. Mozart", "chien loyer 14 €"),
-            amount=14,
-            number=12,
-            token="wheelbarrow",
-            level=5,
-            icons=frozenset({Icon.MORTGAGE, Icon.CARD, Icon.GO}),
-            colour="#d93a96",
-        ),
+        DEED,
         "5e04646565640000000e0c0b776865656c626172726f7705d93a968401020d31322041762e204d6f7a"
         "61727412636869656e206c6f79657220313420e282ac",
     ),

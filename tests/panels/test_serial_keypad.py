@@ -23,38 +23,12 @@ from bank.unit.io import (
     KeyPressed,
     KeyReleased,
     PanelStatus,
-    Screen,
 )
 from drivers import panel_protocol as pp
 from drivers.serial_panel import SerialPanel
 from firmware_sim.panel_firmware import PanelFirmware
-from tests.panels.conftest import FakeClock, Inbox, wait_until
+from tests.panels.conftest import DEED, FAST, FakeClock, Inbox, connected, wait_until
 from tests.support.pty_pair import PtyPair
-
-FAST: dict[str, Any] = {
-    "ack_timeout": 0.1,
-    "ping_interval": 0.3,
-    "backoff_start": 0.05,
-    "backoff_max": 0.2,
-}
-
-#: a classic deed screen with every field, the classic icons (bits 10-15) and the longest
-#: token id of the classic editions
-DEED = Screen(
-    "deed",
-    lines=("12 Av. Mozart", "chien loyer 14 €"),
-    amount=14,
-    number=12,
-    token="wheelbarrow",
-    level=5,
-    icons=frozenset({Icon.MORTGAGE, Icon.CARD, Icon.TRADE}),
-    colour="#d93a96",
-)
-
-
-def connected(inbox: Inbox) -> bool:
-    statuses = inbox.of(PanelStatus)
-    return bool(statuses) and statuses[-1].connected  # type: ignore[union-attr]
 
 
 def keys(inbox: Inbox) -> list[tuple[str, str]]:

@@ -435,7 +435,11 @@ def main(argv: list[str] | None = None) -> int:
         args.port, cols=args.cols, rows=args.rows, keypad=args.keypad, version=args.protocol
     )
     fw.on_change = lambda: _print_lcd(fw)
-    fw.start()
+    try:
+        fw.start()
+    except (fw._serial.SerialException, OSError) as err:
+        print(f"{parser.prog}: cannot open {args.port}: {err}", file=sys.stderr)
+        return 1
     keypad = "; 0-9 and Backspace = the keypad" if args.keypad else ""
     print(f"keys: o/Enter = OK, m = M, x = X (press+release); O/M/X hold/let go{keypad}; q quits")
     held: set[Button] = set()

@@ -402,3 +402,19 @@ def test_only_serial_panels_lift_the_classic_refusal(tmp_path: Path) -> None:
     for panels in ([], ["terminal"], ["serial:/dev/ttyACM0", "terminal"], ["sim"]):
         with pytest.raises(BankError, match="tap scripts for now"):
             _on_panels(settings, panels)
+
+
+def test_the_manual_panel_on_a_missing_port_says_so_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    missing = tmp_path / "no-such-tty"
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware_sim.panel_firmware", str(missing), "--keypad"],
+        cwd=root, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 1
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"python -m firmware_sim.panel_firmware: cannot open {missing}")

@@ -4,7 +4,9 @@ must show the screen's words and amount and post the same unit inputs.
 Backends: the terminal view (on a real pseudo-terminal), the serial panel (the simulated
 firmware at the other end of a socat pty pair), the GPIO panel (gpiozero's mock pin factory and
 an in-memory HD44780), the simulated panel, and the pygame emulator (a real surface on SDL's
-dummy driver, read back from its pixels). A new backend adds one adapter here.
+dummy driver, read back from its pixels). A new backend adds one adapter here. Classic mode
+(CLASSIC.md §5.6): the backends in ``KEYPADS`` also show a classic screen and post the keypad's
+keys (the serial panel at protocol version 2, ``serial-keypad``).
 """
 
 from __future__ import annotations
@@ -319,6 +321,8 @@ BACKENDS: dict[str, Callable[[FakeClock, Path], object]] = {
     "terminal": lambda clock, tmp: TerminalAdapter(clock),
     "gpio": lambda clock, tmp: GpioAdapter(clock),
     "serial": lambda clock, tmp: SerialAdapter(clock, tmp),
+    # protocol version 2 with the classic keypad: the same conformance, and the keys below
+    "serial-keypad": lambda clock, tmp: SerialAdapter(clock, tmp, keypad=True),
     "emulator": lambda clock, tmp: EmulatorAdapter(clock),
 }
 
@@ -424,14 +428,12 @@ class Keypad(Adapter, Protocol):
 
 
 #: the backends with the classic keypad (CLASSIC.md §5.6)
-KEYPADS: dict[str, Callable[[FakeClock, Path], object]] = {
-    "serial": lambda clock, tmp: SerialAdapter(clock, tmp, keypad=True),
-}
+KEYPADS = ("serial-keypad",)
 
 
-@pytest.fixture(params=sorted(KEYPADS))
+@pytest.fixture(params=KEYPADS)
 def keypad(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Keypad]:
-    yield from _opened(KEYPADS[request.param], tmp_path)
+    yield from _opened(BACKENDS[request.param], tmp_path)
 
 
 def test_a_classic_screen_shows_its_words_and_amount(keypad: Keypad) -> None:

@@ -930,9 +930,7 @@ class PygamePanel:
         if spot is not None and isinstance(spot.action, L.PressButton):
             return self._say("status.button", button=_SYMBOL[spot.action.button])
         if spot is not None and isinstance(spot.action, L.PressKey):
-            return self._say(
-                "status.key", k="⌫" if spot.action.key == "back" else spot.action.key
-            )
+            return self._say("status.key", k="⌫" if spot.action.key == "back" else spot.action.key)
         if self._on_reader is not None:
             return self._say("status.on_reader", card=self._describe(self._on_reader))
         return self._say("status.help")

@@ -29,14 +29,15 @@ DECKS = ("chance", "chest")
 _WORDS: Mapping[str, Mapping[str, str]] = {
     "deed": {"fr": "titre {n} : {name} ({group}) · prix {price}",
              "en": "deed {n}: {name} ({group}) · price {price}"},
-    "street": {"fr": "loyer {base} · 1-4 maisons {houses} · hôtel {hotel} · maison {house}"
-                     " · hypothèque {mortgage}",
-               "en": "rent {base} · 1-4 houses {houses} · hotel {hotel} · house {house}"
-                     " · mortgage {mortgage}"},
-    "station": {"fr": "loyer selon les gares possédées : {rents} · hypothèque {mortgage}",
-                "en": "rent by stations owned: {rents} · mortgage {mortgage}"},
-    "utility": {"fr": "loyer : {mults} fois les dés (1 ou 2 compagnies) · hypothèque {mortgage}",
-                "en": "rent: {mults} times the dice (1 or 2 utilities) · mortgage {mortgage}"},
+    "street": {"fr": "loyer {base} · 1-4 maisons {houses} · hôtel {hotel}",
+               "en": "rent {base} · 1-4 houses {houses} · hotel {hotel}"},
+    "station": {"fr": "loyer selon les gares possédées : {rents}",
+                "en": "rent by stations owned: {rents}"},
+    "utility": {"fr": "loyer : {mults} fois les dés (1 ou 2 compagnies)",
+                "en": "rent: {mults} times the dice (1 or 2 utilities)"},
+    "costs": {"fr": "maison {house} · hypothèque {mortgage}",
+              "en": "house {house} · mortgage {mortgage}"},
+    "mortgage": {"fr": "hypothèque {mortgage}", "en": "mortgage {mortgage}"},
     "card": {"fr": "{deck} {n} : {title}", "en": "{deck} {n}: {title}"},
     "card.generic": {"fr": "{deck} {n} (effet choisi sur l'unité)",
                      "en": "{deck} {n} (its effect is chosen on the unit)"},
@@ -140,7 +141,8 @@ class ClassicTray:
         return money(amount, self.edition.currency)
 
     def describe(self, card: CardId) -> tuple[str, ...]:
-        """What hovering *card* shows: one or two lines (a deed: name, price; its rents)."""
+        """What hovering *card* shows: one line, or a deed's three (name and price; rents;
+        house price and mortgage value)."""
         lang = self.lang
         if card.kind == "bank":
             return (_say(lang, "bank", n=card.number, label=self.seat_label(card.number)),)
@@ -153,19 +155,24 @@ class ClassicTray:
         d = self.deeds[card.number]
         first = _say(lang, "deed", n=d.number, name=d.name, group=d.group,
                      price=self.money(d.price))  # fmt: skip
-        return first, self.rent_line(d)
+        mortgage = self.money(d.mortgage)
+        last = (
+            _say(lang, "costs", house=self.money(d.house), mortgage=mortgage)
+            if d.kind == "street"
+            else _say(lang, "mortgage", mortgage=mortgage)
+        )
+        return first, self.rent_line(d), last
 
     def rent_line(self, d: DeedInfo) -> str:
         """A deed's rents in one line (the amounts in the edition's currency)."""
         lang = self.lang
         if d.kind == "station":
             rents = " / ".join(str(r) for r in d.rents)
-            return _say(lang, "station", rents=rents, mortgage=self.money(d.mortgage))
+            return _say(lang, "station", rents=rents)
         if d.kind == "utility":
-            mults = " / ".join(f"×{r}" for r in d.rents)
-            return _say(lang, "utility", mults=mults, mortgage=self.money(d.mortgage))
+            return _say(lang, "utility", mults=" / ".join(f"×{r}" for r in d.rents))
         base, *houses, hotel = d.rents or (0, 0)
         return _say(
             lang, "street", base=self.money(base), houses=" / ".join(str(h) for h in houses),
-            hotel=self.money(hotel), house=self.money(d.house), mortgage=self.money(d.mortgage),
+            hotel=self.money(hotel),
         )  # fmt: skip

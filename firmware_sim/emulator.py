@@ -83,8 +83,9 @@ HOVER = (255, 255, 255)
 KEY_COLOUR = (70, 74, 82)
 DECK_COLOURS = {"chance": (245, 140, 40), "chest": (90, 170, 220)}
 #: the screens during which Backspace is ⌫ in the classic window (an amount or a pick open on
-#: the LCD; CLASSIC.md §5.6), else it is X
-ENTRY_SCREENS = frozenset({"entry", "pick"})
+#: the LCD, CLASSIC.md §5.6; and an auction, where digits type a bid and X would give up the
+#: sale), else it is X
+ENTRY_SCREENS = frozenset({"entry", "pick", "auction"})
 
 
 def display_available() -> bool:
@@ -930,7 +931,8 @@ class PygamePanel:
         if spot is not None and isinstance(spot.action, L.PressButton):
             return self._say("status.button", button=_SYMBOL[spot.action.button])
         if spot is not None and isinstance(spot.action, L.PressKey):
-            return self._say("status.key", k="⌫" if spot.action.key == "back" else spot.action.key)
+            key = spot.action.key
+            return self._say("status.key", k=self._say("key.back") if key == "back" else key)
         if self._on_reader is not None:
             return self._say("status.on_reader", card=self._describe(self._on_reader))
         return self._say("status.help")
@@ -976,12 +978,17 @@ class PygamePanel:
                 self._label(keys, (x, y), 24, (250, 210, 90), bold=True)
                 self._label(what, (x + 240, y), 24, PALE_INK)
                 y += 30
-        else:  # the classic keys: two columns
+        else:  # the classic keys: two columns, each as wide as its longest keys
             x, half = 30, (len(rows) + 1) // 2
-            for i, (keys, what) in enumerate(rows):
-                cx, cy = x + (i // half) * 545, y + (i % half) * 30
-                self._label(keys, (cx, cy), 20, (250, 210, 90), bold=True)
-                self._label(what, (cx + 130, cy), self._fitted(what, 405, 20), PALE_INK)
+            for col in range(2):
+                part = rows[col * half : (col + 1) * half]
+                left = x + col * 545
+                width = max(self._font(20, True).size(keys)[0] for keys, _ in part) + 14
+                for i, (keys, what) in enumerate(part):
+                    cy = y + i * 30
+                    self._label(keys, (left, cy), 20, (250, 210, 90), bold=True)
+                    size = self._fitted(what, 530 - width, 20)
+                    self._label(what, (left + width, cy), size, PALE_INK)
             y += half * 30
         self._label(self._say("help.close"), (x, y + 16), 20, (170, 170, 170))
 

@@ -115,6 +115,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
     },
     "status.no_typed": {"fr": "pas de carte « {text} »", "en": 'no card "{text}"'},
     "status.key": {"fr": "touche {k} du clavier", "en": "keypad key {k}"},
+    "key.back": {"fr": "effacer", "en": "delete"},
     "key.c.ok": {"fr": "Entrée / Espace", "en": "Enter / Space"},
     "help.c.ok": {
         "fr": "bouton OK (Espace : réclamer le loyer affiché)",
@@ -123,8 +124,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
     "key.c.cancel": {"fr": "Échap", "en": "Esc"},
     "key.c.back": {"fr": "Retour arrière", "en": "Backspace"},
     "help.c.back": {
-        "fr": "⌫ pendant une saisie, sinon X",
-        "en": "⌫ while an entry is open, else X",
+        "fr": "effacer un chiffre pendant une saisie, sinon X",
+        "en": "delete a digit while an entry is open, else X",
     },
     "help.c.digits": {"fr": "les chiffres du clavier de l'unité", "en": "the unit's keypad digits"},
     "help.c.bank": {

@@ -18,6 +18,8 @@ from bank.app.runtime import Runtime
 from bank.settings import load_settings
 from bank.unit.io import (
     Button,
+    ButtonPressed,
+    ButtonReleased,
     CardId,
     CardRanges,
     Input,
@@ -486,3 +488,29 @@ def test_an_ultime_unit_refuses_a_menu_shortcut() -> None:
         not isinstance(sc.action, L.AskMenu | L.AskInfo | L.PressKey | L.BackKey)
         for sc in L.shortcuts(CardRanges.of(load_edition("ultime-fr")))
     )
+
+
+@pytest.mark.parametrize(
+    ("screen", "sent"),
+    [
+        ("entry", [KeyPressed(1000.0, "back"), KeyReleased(1000.0, "back")]),
+        ("pick", [KeyPressed(1000.0, "back"), KeyReleased(1000.0, "back")]),
+        ("auction", [KeyPressed(1000.0, "back"), KeyReleased(1000.0, "back")]),
+        ("deed", [ButtonPressed(1000.0, Button.CANCEL), ButtonReleased(1000.0, Button.CANCEL)]),
+        ("idle", [ButtonPressed(1000.0, Button.CANCEL), ButtonReleased(1000.0, Button.CANCEL)]),
+    ],
+)
+def test_backspace_is_delete_in_an_entry_else_x(screen: str, sent: list[Input]) -> None:
+    inputs: list[Input] = []
+    panel = PygamePanel("classic-fr", clock=VirtualClock(1000.0), player=RecordingPlayer())
+    panel.start(inputs.append)
+    try:
+        panel.show(Screen(screen, ("x",)))
+        panel.step()
+        for kind in (pygame.KEYDOWN, pygame.KEYUP):
+            pygame.event.post(pygame.event.Event(kind, key=pygame.K_BACKSPACE, unicode="", mod=0))
+            panel.step()
+        assert inputs == sent
+    finally:
+        panel.close()
+        pygame.display.quit()

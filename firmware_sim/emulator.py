@@ -805,7 +805,7 @@ class PygamePanel:
         offset = 3 if down else 0
         pygame.draw.circle(win, base.lerp((0, 0, 0), 0.45), (cx, cy + 4), r)
         pygame.draw.circle(win, face, (cx, cy + offset), r)
-        if self._hover is not None and self._hover.action == spot.action and not down:
+        if self._hover == spot and not down:
             pygame.draw.circle(win, HOVER, (cx, cy + offset), r, width=2)
         if "latch" in self._holders[button]:
             pygame.draw.circle(win, (255, 230, 80), (cx, cy + offset), r + 6, width=3)

@@ -192,10 +192,24 @@ def test_a_short_classic_game_played_with_the_mouse(table: ClassicTable) -> None
     t.keypad("0")
     paid = t.click(L.PressButton(Button.OK))  # the same ✓ as the keypad's last key
     assert paid.name == "paid"
+    # a trade (M, 1 0): racecar's mortgaged station for 50 from dog; dog keeps the mortgage
+    t.button(Button.MENU)
+    assert t.keypad("10").number == 10
+    t.card("bank", 1)
+    t.card("bank", 2)
+    assert _lines(t.card("deed", 3)) == "Titres / chie:- voit:3"
+    t.button(Button.MENU)
+    t.keypad("50")
+    assert _lines(t.card("bank", 1)) == "Argent / 50 par chien"
+    t.button(Button.MENU)
+    t.button(Button.MENU)
+    assert t.button(Button.OK).name == "trade_offer"
+    assert t.button(Button.OK).name == "interest"  # racecar accepts; the mortgage question
+    assert t.button(Button.OK).lines[1] == "Gardé −10"
     # the balances, as the unit shows them when each bank card is tapped
-    assert _balance_shown(t, t.card("bank", 1)) == 1294
-    assert _balance_shown(t, t.card("bank", 2)) == 1236
-    assert t.balances() == [1294, 1236]
+    assert _balance_shown(t, t.card("bank", 1)) == 1234
+    assert _balance_shown(t, t.card("bank", 2)) == 1286
+    assert t.balances() == [1234, 1286]
 
 
 def test_the_keypads_last_key_is_a_second_ok(table: ClassicTable) -> None:
@@ -262,15 +276,26 @@ def test_the_same_game_played_with_the_keyboard(table: ClassicTable) -> None:
     # Backspace outside an entry is X: the check screen of a deed goes back to idle
     t.type("/d5\n")
     assert t.key(pygame.K_BACKSPACE).name == "idle"
+    # E: the trade; A accepts it, Enter keeps the mortgage
+    assert t.type("e").number == 10
+    t.key(pygame.K_F2)
+    t.key(pygame.K_F3)
+    t.type("/d3\n")
+    t.type("m50")
+    assert _lines(t.key(pygame.K_F2)) == "Argent / 50 par chien"
+    t.type("mm")
+    assert t.key(pygame.K_RETURN, "\r").name == "trade_offer"
+    assert t.type("a").name == "interest"
+    assert t.key(pygame.K_RETURN, "\r").lines[1] == "Gardé −10"
     # S: the scores (an info screen); I: who has what
     assert t.type("s").name == "info"
     assert t.type("i").name == "info"
-    assert t.key(pygame.K_F2).amount == 1294
-    assert t.key(pygame.K_F3).amount == 1236
-    assert t.balances() == [1294, 1236]
+    assert t.key(pygame.K_F2).amount == 1234
+    assert t.key(pygame.K_F3).amount == 1286
+    assert t.balances() == [1234, 1286]
     # the keypad digits went as keys (pressed, then released), the menu letters as MenuAsked
     assert KeyPressed(1000.0, "5") in sent and KeyReleased(1000.0, "5") in sent
-    assert [i.item for i in sent if isinstance(i, MenuAsked)] == [7, 9, 11, 11]
+    assert [i.item for i in sent if isinstance(i, MenuAsked)] == [7, 9, 11, 11, 10]
 
 
 def test_shift_and_ctrl_change_what_a_letter_does() -> None:

@@ -12,7 +12,8 @@ the deeds in one column per group, the Chance and Community Chest cards), laid o
 edition's data so that a bigger board (Méga) fits the same tray.
 
 Imports pygame (through :mod:`firmware_sim.pg`), ``bank.unit.io``, ``bank.unit.text``,
-``board_assets``, :mod:`firmware_sim.words` and the standard library.
+``board_assets``, :mod:`firmware_sim.words`, :mod:`firmware_sim.classic` and the standard
+library.
 """
 
 from __future__ import annotations
@@ -268,10 +269,8 @@ def shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
     )  # fmt: skip
 
 
-def _letter(label: str, help: str, action: Action, key: int, mods: str = "",
-            **fields: object) -> Shortcut:  # fmt: skip
-    return Shortcut(label, help, action, keys=(key,), mods=mods,
-                    fields=tuple(fields.items()))  # fmt: skip
+def _letter(label: str, help: str, action: Action, key: int, mods: str = "") -> Shortcut:
+    return Shortcut(label, help, action, keys=(key,), mods=mods)
 
 
 def classic_shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:

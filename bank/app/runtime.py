@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from types import FrameType
@@ -400,28 +400,48 @@ def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]
         )
 
 
-#: the panel kinds that already play a ruleset whose spec says ``on_panels=False`` (classic)
-CLASSIC_PANELS = ("serial:",)
+#: what the refusal of :func:`_on_panels` calls each panel kind (and the readers)
+_PANEL_NAMES = {
+    "pygame": "the emulator window",
+    "terminal": "the terminal view",
+    "serial": "the serial front panel",
+    "gpio": "the box's buttons",
+    "reader": "the card readers",
+}
 
 
-def _on_panels(settings: Settings, panels: Sequence[str] = ()) -> None:
-    """Refuse, in one line, an edition whose ruleset the panels cannot play yet."""
+def _on_panels(settings: Settings, kinds: list[str]) -> None:
+    """Refuse, in one line, an edition whose ruleset one of the panel *kinds* (``pygame``,
+    ``terminal``, ``serial``, ``gpio``; ``reader`` for card readers) cannot play yet."""
     edition = load_edition(settings.edition)
     spec = rulesets.for_edition(edition)
-    ready = bool(panels) and all(p.strip().lower().startswith(CLASSIC_PANELS) for p in panels)
-    if not spec.on_panels and not ready:
-        raise BankError(
-            f"{edition.id}: the {spec.name} rules play through tap scripts for now "
-            f"(`ultibank script FILE --edition {edition.id}`); the emulator, the terminal view, "
-            f"the readers and the box cannot play them yet"
-        )
+    playable = spec.on_panels
+    if playable is True:
+        return
+    missing = [k for k in dict.fromkeys(kinds) if playable is False or k not in playable]
+    if not missing:
+        return
+    names = ", ".join(_PANEL_NAMES.get(k, k) for k in missing)
+    ways = f"tap scripts (`ultibank script FILE --edition {edition.id}`)"
+    if playable is not False and "pygame" in playable:
+        ways = f"the emulator window (`ultibank emulate --edition {edition.id}`) or {ways}"
+    raise BankError(
+        f"{edition.id}: the {spec.name} rules cannot be played with {names} yet; "
+        f"play them with {ways}"
+    )
+
+
+def _kind(spec: str) -> str:
+    """A panel spec's kind: ``serial:/dev/ttyACM0`` -> ``serial``."""
+    return spec.strip().lower().split(":", 1)[0]
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank run``: the daemon with the configured readers and panels."""
-    panels = args.panel or list(settings.get("panel", "backends"))
-    _on_panels(settings, panels)
     readers = args.reader or list(settings.get("reader", "paths"))
+    panels = args.panel or list(settings.get("panel", "backends"))
+    has_reader = any(r.strip().lower() != "sim" for r in readers)
+    _on_panels(settings, [_kind(p) for p in panels] + (["reader"] if has_reader else []))
     runtime = Runtime(settings)
     real = [r for r in readers if r.strip().lower() != "sim"]
     runtime.deck = deck_for(settings, bool(real))
@@ -464,13 +484,7 @@ def _loop_status(runtime: Runtime) -> int:
 
 def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank emulate``: the pygame unit, or the terminal view where there is no display."""
-    _on_panels(settings)
     readers = args.reader or []
-    runtime = Runtime(settings)
-    runtime.deck = deck_for(settings, bool(readers))
-    stop = threading.Event()
-    charts: Any = None
-    web: Any = None
     use_window = not args.terminal
     if use_window:
         try:
@@ -490,6 +504,12 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
                     file=sys.stderr,
                 )
                 use_window = False
+    _on_panels(settings, ["pygame" if use_window else "terminal"] + (["reader"] if readers else []))
+    runtime = Runtime(settings)
+    runtime.deck = deck_for(settings, bool(readers))
+    stop = threading.Event()
+    charts: Any = None
+    web: Any = None
     try:
         for path in readers:
             runtime.add_reader(path)

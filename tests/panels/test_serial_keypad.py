@@ -392,18 +392,6 @@ def _answers(control: Any) -> bool:
     return True
 
 
-def test_only_serial_panels_lift_the_classic_refusal(tmp_path: Path) -> None:
-    from bank.app.runtime import _on_panels
-    from bank.errors import BankError
-
-    settings = load_settings(None, [f'game.data_dir="{tmp_path}"', 'game.edition="classic-fr"'])
-    _on_panels(settings, ["serial:/dev/ultibank-panel"])
-    _on_panels(settings, ["serial:ttyACM0", " Serial:/dev/ttyUSB0"])
-    for panels in ([], ["terminal"], ["serial:/dev/ttyACM0", "terminal"], ["sim"]):
-        with pytest.raises(BankError, match="tap scripts for now"):
-            _on_panels(settings, panels)
-
-
 def test_the_manual_panel_on_a_missing_port_says_so_in_one_line(tmp_path: Path) -> None:
     import subprocess
     import sys

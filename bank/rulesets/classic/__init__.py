@@ -53,6 +53,6 @@ RULESET = RulesetSpec(
     state_file=_state_file,
     config_tables=("classic", "variants"),
     seed_key=("classic", "dice_seed"),
-    # the unit's classic mode runs through tap scripts; the panels learn it next (issue 12)
-    on_panels=False,
+    # the emulator window plays classic (CLASSIC.md §5.6); the other panels learn it next
+    on_panels=("pygame", "serial", "sim"),
 )

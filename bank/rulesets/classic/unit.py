@@ -1506,6 +1506,18 @@ class ClassicUnit(UnitShell):
         if self._series is not None:
             self._next_in_series()
 
+    # ------------------------------------------------------------ keyboard shortcuts (§5.6)
+
+    def _on_menu(self, item: int) -> None:
+        """A keyboard panel's menu shortcut (D: item 11, H: item 7 ...): the item shows, as
+        M and its digits would show it; only where M opens the menu (idle, a debt, the menu)."""
+        if not isinstance(self.step, Idle | Settling | Menu):
+            self._refuse("err.not_now")
+        elif item not in self._items():
+            self._refuse("c.err.no_item", n=item)
+        else:
+            self._open_menu(item)
+
     # ------------------------------------------------------------ info screens (§5.6)
 
     def _on_info(self, name: str) -> None:

@@ -20,8 +20,8 @@ Imports ``bank.unit.io`` and the standard library only.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from bank.unit.io import Icon, Screen
 
@@ -82,6 +82,12 @@ ICON_WORDS_BY_LANG: dict[str, dict[Icon, str]] = {
         Icon.DEBT: "DETTE",
         Icon.UNDO: "ANNUL",
         Icon.TROPHY: "GAGNE",
+        Icon.MORTGAGE: "HYPO",
+        Icon.TAX: "TAXE",
+        Icon.DICE: "DES",
+        Icon.TRADE: "ECHANGE",
+        Icon.POT: "PARC",
+        Icon.CARD: "CARTE",
     },
 }
 
@@ -109,6 +115,47 @@ _FOLD = {
     "æ": "ae",
     "ß": "ss",
 }
+
+
+#: a panel's own words on the classic deed screen (§5.6), by language
+WORDS: dict[str, dict[str, str]] = {
+    "house": {"en": "1 house", "fr": "1 maison"},
+    "houses": {"en": "{n} houses", "fr": "{n} maisons"},
+    "hotel": {"en": "hotel", "fr": "hôtel"},
+    "bare": {"en": "no building", "fr": "terrain nu"},
+    "mortgaged": {"en": "mortgaged", "fr": "hypothéqué"},
+    "for_sale": {"en": "for sale", "fr": "à vendre"},
+    "rent": {"en": "Rent {money}", "fr": "Loyer {money}"},
+    # the hint line: what the next gesture does (a bank card lands on the deed, M auctions it)
+    "hint.owned": {"en": "card pays the rent", "fr": "carte paie le loyer"},
+    "hint.unowned": {"en": "card buys, M auction", "fr": "carte achat, M ench."},
+    "hint.check": {"en": "X back", "fr": "X retour"},
+}
+
+
+def word(lang: str, key: str, **fields: object) -> str:
+    """The panel's word *key* in *lang* (English for a language it does not know)."""
+    templates = WORDS[key]
+    return templates.get(lang, templates["en"]).format(**fields)
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """What a panel names from the game's edition, filled in by the wiring: each token's LCD
+    label (``dog`` -> ``chien``), the currency as the unit writes it, the decks' names by card
+    kind (``chance`` -> ``Caisse de communauté``...), and whether the game is played in
+    classic mode (keypad keys; both text lines carry the message, so a 2-row LCD shows the
+    two lines rather than a status row, and a deed has its own 4-row layout)."""
+
+    lang: str = "en"
+    tokens: Mapping[str, str] = field(default_factory=dict)
+    currency: str = ""
+    decks: Mapping[str, str] = field(default_factory=dict)
+    classic: bool = False
+
+    def token(self, token: str) -> str:
+        """*token*'s label (its id when the edition names none)."""
+        return self.tokens.get(token, token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +255,59 @@ def status_parts(
     return " ".join(head), level, " ".join(words), amount
 
 
+def squeeze(text: str, cols: int) -> str:
+    """*text* in *cols* cells, keeping every number: spaces around separators go first, then
+    the longest words are shortened (``Construire`` -> ``Cons.``, then to three letters); only
+    a text that still does not fit is cut."""
+    if len(text) <= cols:
+        return text
+    for old, new in (("  ", " "), (" · ", "·"), (" : ", ": "), (" + ", "+"), (" = ", "=")):
+        text = text.replace(old, new)
+    words = text.split(" ")
+    while len(" ".join(words)) > cols:
+        # the longest word of letters that can still be shortened
+        candidates = [(len(w), i) for i, w in enumerate(words) if sum(c.isalpha() for c in w) >= 4]
+        if not candidates:
+            break
+        _, i = max(candidates)
+        w = words[i]
+        lead = next((k for k, c in enumerate(w) if c.isalpha()), 0)
+        letters = w[lead:].rstrip(".")
+        if len(letters) >= 6:
+            words[i] = w[:lead] + letters[:4] + "."
+        else:
+            words[i] = w[:lead] + "".join(c for c in letters if c.isalpha())[:3]
+    return " ".join(words)[:cols]
+
+
+def _deed_rows(screen: Screen, cols: int, labels: Labels, fit: Callable[[str], str]) -> list[str]:
+    """A classic deed on 4 rows (§5.6): ``12 Av. Mozart`` / ``chien  2 maisons`` /
+    ``Loyer 200 €`` / the hint line."""
+    lang = labels.lang
+    lines = [*screen.lines, "", ""]
+    level = screen.level or 0
+    mortgaged = Icon.MORTGAGE in screen.icons
+    if screen.token is None:
+        owner, third, hint = word(lang, "for_sale"), lines[1], "hint.unowned"
+    else:
+        if mortgaged:
+            building = word(lang, "mortgaged")
+        elif level >= 5:
+            building = word(lang, "hotel")
+        elif level >= 1:
+            building = word(lang, "house" if level == 1 else "houses", n=level)
+        else:
+            building = word(lang, "bare")
+        owner = f"{labels.token(screen.token)}  {building}"
+        rent = screen.amount is not None and not mortgaged
+        money = f"{screen.amount} {labels.currency}".rstrip()
+        third = word(lang, "rent", money=money) if rent else lines[1]
+        hint = "hint.owned" if rent or screen.amount is None else "hint.check"
+    if screen.name == "info":
+        hint = "hint.check"
+    return [squeeze(fit(r), cols) for r in (lines[0], owner, third, word(lang, hint))]
+
+
 def layout(
     screen: Screen,
     cols: int = 20,
@@ -217,16 +317,24 @@ def layout(
     shows: Callable[[str], bool] | None = None,
     lang: str = "en",
     token_label: Callable[[str], str] | None = None,
+    labels: Labels | None = None,
 ) -> tuple[str, ...]:
     """The *rows* rows of *cols* characters an LCD shows for *screen*.
 
     *shows* tells which characters of the text the display can show as they are (the others
     are folded); by default everything is folded to the A00 ROM. The status row's words are in
-    *lang*; *token_label* names a token as the unit does (its id when not given)."""
+    *lang*; *token_label* names a token as the unit does (its id when not given). *labels*
+    (the edition's names, and classic mode) take the place of *lang* and *token_label*."""
     LcdGeometry(cols, rows)
     blank = " " * cols
     if screen.off:
         return (blank,) * rows
+    if labels is not None:
+        lang, token_label = labels.lang, labels.token
+        if labels.classic:
+            classic = _classic_layout(screen, cols, rows, glyphs, shows, labels)
+            if classic is not None:
+                return classic
     head, level, words, amount = status_parts(screen, glyphs, lang=lang, token_label=token_label)
     status: list[str] = []
     if rows >= 3:
@@ -250,3 +358,28 @@ def layout(
     if not body and screen.name:
         body = [fold(screen.name.upper(), glyphs)[:cols]]
     return tuple(r.ljust(cols)[:cols] for r in body) + (blank,) * (rows - len(body))
+
+
+def _classic_layout(
+    screen: Screen,
+    cols: int,
+    rows: int,
+    glyphs: bool,
+    shows: Callable[[str], bool] | None,
+    labels: Labels,
+) -> tuple[str, ...] | None:
+    """The classic screens' own layouts: a deed on 4 rows; on a 2-row LCD, the two text
+    lines (squeezed to the width) rather than a status row. None: the common layout."""
+
+    def fit(text: str) -> str:
+        return fold_unless(text, shows, glyphs)
+
+    body: list[str] | None = None
+    deed = screen.name in ("deed", "info") and screen.number is not None
+    if deed and screen.level is not None and rows >= 4 and len(screen.lines) == 2:
+        body = _deed_rows(screen, cols, labels, fit)
+    elif rows <= 2 and len(screen.lines) == 2:
+        body = [squeeze(fit(line), cols) for line in screen.lines]
+    if body is None:
+        return None
+    return tuple(r.ljust(cols)[:cols] for r in body[:rows]) + (" " * cols,) * (rows - len(body))

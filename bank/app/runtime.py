@@ -43,8 +43,10 @@ from bank.unit.io import (
     ShowScreen,
 )
 from bank.unit.shell import build_unit
-from board_assets import load_edition
+from bank.unit.text import token_name
+from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
+from drivers.charlcd import Labels
 from drivers.deck import Deck, DeckError, load_deck, simulated_deck
 from drivers.registry import open_panel, open_reader
 from drivers.supervisor import ReaderService
@@ -363,6 +365,19 @@ def _stop_extras(charts: Any, web: Any) -> None:
         charts.wait(10)
 
 
+def panel_labels(edition: Edition, lang: str) -> Labels:
+    """What a panel names from *edition* in *lang*: the tokens' LCD labels, the currency as
+    the unit writes it, the decks' names, and whether the game is played in classic mode."""
+    if edition.ruleset == "classic":
+        from bank.rulesets.classic.edition import classic_edition
+
+        ed = classic_edition(edition)
+        tokens = dict(zip(edition.token_names, ed.token_labels, strict=False))
+        return Labels(lang, tokens, ed.currency_lcd, dict(ed.deck_names), classic=True)
+    tokens = {t: token_name(lang, t) for t in edition.token_names}
+    return Labels(lang, tokens, edition.currency)
+
+
 def make_panel(
     spec: str,
     settings: Settings,
@@ -370,17 +385,19 @@ def make_panel(
     on_quit: Callable[[], None],
     language: str = "en",
     cards: CardRanges | None = None,
+    labels: Labels | None = None,
 ) -> Panel:
     """One panel, with the daemon's clock, its settings from ``[panel]`` and the game's
-    *language* for a panel's own words (the terminal's hello, help and refusals) and *cards*
-    (the edition's: the terminal's keys and typed numbers)."""
+    *language* for a panel's own words (the terminal's hello, help and refusals), *cards*
+    (the edition's: the terminal's keys and typed numbers) and *labels* (the edition's names
+    and classic mode: the terminal's and the character LCD's layout)."""
     table = settings.raw["panel"]
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()
     if kind == "gpio":
         from drivers.gpio_panel import GpioPanel
 
-        return GpioPanel.from_config(table, clock=clock)
+        return GpioPanel.from_config(table, clock=clock, labels=labels)
     if kind == "serial":
         from drivers.serial_panel import SerialPanel
 
@@ -388,35 +405,51 @@ def make_panel(
     if kind == "terminal":
         from drivers.terminal_panel import TerminalPanel
 
-        return TerminalPanel(clock=clock, on_quit=on_quit, language=language, cards=cards)
+        return TerminalPanel(
+            clock=clock, on_quit=on_quit, language=language, cards=cards, labels=labels
+        )
     return open_panel(spec)
 
 
 def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:
+    language = runtime.unit.screens.lang
+    labels = panel_labels(runtime.edition, language)
     for spec in specs:
-        language = runtime.unit.screens.lang
         runtime.add_panel(
-            make_panel(spec, runtime.settings, runtime.clock, on_quit, language, runtime.cards)
+            make_panel(
+                spec, runtime.settings, runtime.clock, on_quit, language, runtime.cards, labels
+            )
         )
 
 
-def _on_panels(settings: Settings) -> None:
-    """Refuse, in one line, an edition whose ruleset the panels cannot play yet."""
+#: the panels that can play every ruleset: a ruleset whose spec says ``on_panels=False`` is
+#: played by these only (the terminal view and the Pi box know the classic keypad, §5.6)
+PANELS_FOR_EVERY_RULESET = ("terminal", "gpio")
+
+
+def _on_panels(settings: Settings, panels: list[str] | None = None) -> None:
+    """Refuse, in one line, an edition whose ruleset the chosen panels cannot play yet
+    (*panels*: ``run``'s; None: the emulator's window)."""
     edition = load_edition(settings.edition)
     spec = rulesets.for_edition(edition)
-    if not spec.on_panels:
+    if spec.on_panels:
+        return
+    kinds = [p.strip().partition(":")[0].lower() for p in panels or ["pygame"]]
+    others = [k for k in kinds if k not in PANELS_FOR_EVERY_RULESET]
+    if others:
         raise BankError(
-            f"{edition.id}: the {spec.name} rules play through tap scripts for now "
-            f"(`ultibank script FILE --edition {edition.id}`); the emulator, the terminal view, "
-            f"the readers and the box cannot play them yet"
+            f"{edition.id}: the {spec.name} rules cannot be played on the "
+            f"{', '.join(others)} panel yet: use `ultibank run --panel terminal` (or the "
+            f"gpio box), `ultibank emulate --terminal`, or a tap script "
+            f"(`ultibank script FILE --edition {edition.id}`)"
         )
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank run``: the daemon with the configured readers and panels."""
-    _on_panels(settings)
     readers = args.reader or list(settings.get("reader", "paths"))
     panels = args.panel or list(settings.get("panel", "backends"))
+    _on_panels(settings, panels)
     runtime = Runtime(settings)
     real = [r for r in readers if r.strip().lower() != "sim"]
     runtime.deck = deck_for(settings, bool(real))
@@ -459,7 +492,7 @@ def _loop_status(runtime: Runtime) -> int:
 
 def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank emulate``: the pygame unit, or the terminal view where there is no display."""
-    _on_panels(settings)
+    _on_panels(settings, ["terminal"] if args.terminal else None)
     readers = args.reader or []
     runtime = Runtime(settings)
     runtime.deck = deck_for(settings, bool(readers))
@@ -524,6 +557,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
                 on_eof=stop.set,
                 language=runtime.unit.screens.lang,
                 cards=runtime.cards,
+                labels=panel_labels(runtime.edition, runtime.unit.screens.lang),
             )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)

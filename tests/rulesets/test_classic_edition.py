@@ -166,25 +166,28 @@ def test_the_card_kinds_come_from_the_edition_file(tmp_path: Path) -> None:
         load_edition_file(bad)
 
 
-@pytest.mark.parametrize("command", ["run", "emulate"])
-def test_the_panels_refuse_a_classic_edition_and_say_how_to_play_it(
-    command: str, tmp_path: Path
+@pytest.mark.parametrize(
+    ("command", "shown"), [(["emulate"], "pygame"), (["run", "--panel", "serial"], "serial")]
+)
+def test_the_panels_that_cannot_play_classic_refuse_it_and_say_how_to_play_it(
+    command: list[str], shown: str, tmp_path: Path
 ) -> None:
-    """No panel plays classic yet: `run` and `emulate` say so in one line (exit 1), instead of
-    a tray of Ultime cards that the classic unit would refuse."""
+    """The emulator's window and the serial panel do not play classic yet: `run` and `emulate`
+    say so in one line (exit 1), naming the panels that do, instead of a tray of Ultime cards
+    that the classic unit would refuse (the terminal view and the GPIO box play it)."""
     import subprocess
     import sys
 
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
-        [sys.executable, "-m", "bank.cli", command, "--edition", "classic-fr",
+        [sys.executable, "-m", "bank.cli", *command, "--edition", "classic-fr",
          "--data-dir", str(tmp_path / "d")],
         cwd=root, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
         check=False,
     )  # fmt: skip
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
-        "ultibank: classic-fr: the classic rules play through tap scripts for now (`ultibank "
-        "script FILE --edition classic-fr`); the emulator, the terminal view, the readers and "
-        "the box cannot play them yet"
+        f"ultibank: classic-fr: the classic rules cannot be played on the {shown} panel yet: "
+        "use `ultibank run --panel terminal` (or the gpio box), `ultibank emulate --terminal`, "
+        "or a tap script (`ultibank script FILE --edition classic-fr`)"
     ]

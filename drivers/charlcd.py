@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bank.unit.io import Icon, Screen
 
@@ -108,6 +108,7 @@ _FOLD = {
     "–": "-",
     "—": "-",
     "…": "...",
+    "·": "-",
     "«": '"',
     "»": '"',
     "œ": "oe",
@@ -255,29 +256,43 @@ def status_parts(
     return " ".join(head), level, " ".join(words), amount
 
 
-def squeeze(text: str, cols: int) -> str:
+def squeeze(text: str, cols: int, cut: bool = True) -> str:
     """*text* in *cols* cells, keeping every number: spaces around separators go first, then
     the longest words are shortened (``Construire`` -> ``Cons.``, then to three letters); only
-    a text that still does not fit is cut."""
+    a text that still does not fit is cut (*cut* False: returned longer than *cols*)."""
     if len(text) <= cols:
         return text
-    for old, new in (("  ", " "), (" · ", "·"), (" : ", ": "), (" + ", "+"), (" = ", "=")):
+    for old, new in (
+        ("  ", " "),
+        (" · ", "·"),
+        (" - ", "-"),
+        (" : ", ": "),
+        (" + ", "+"),
+        (" = ", "="),
+    ):
         text = text.replace(old, new)
     words = text.split(" ")
     while len(" ".join(words)) > cols:
-        # the longest word of letters that can still be shortened
-        candidates = [(len(w), i) for i, w in enumerate(words) if sum(c.isalpha() for c in w) >= 4]
-        if not candidates:
+        # the word with the longest run of letters that can still be shortened
+        runs = [(_letters(w), i) for i, w in enumerate(words)]
+        longest, i = max(((len(r[1]), i) for r, i in runs if len(r[1]) >= 4), default=(0, -1))
+        if not longest:
             break
-        _, i = max(candidates)
-        w = words[i]
-        lead = next((k for k, c in enumerate(w) if c.isalpha()), 0)
-        letters = w[lead:].rstrip(".")
-        if len(letters) >= 6:
-            words[i] = w[:lead] + letters[:4] + "."
-        else:
-            words[i] = w[:lead] + "".join(c for c in letters if c.isalpha())[:3]
-    return " ".join(words)[:cols]
+        (head, run, tail), _ = runs[i]
+        dot = "." if not tail or tail == "." else ""
+        short = run[:4] + dot if len(run) >= 6 and dot else run[:3]
+        words[i] = head + short + ("" if tail == "." else tail)
+    out = " ".join(words)
+    return out[:cols] if cut else out
+
+
+def _letters(word: str) -> tuple[str, str, str]:
+    """*word* as (what comes before its first run of letters, the run, the rest)."""
+    start = next((k for k, c in enumerate(word) if c.isalpha()), len(word))
+    end = start
+    while end < len(word) and word[end].isalpha():
+        end += 1
+    return word[:start], word[start:end], word[end:]
 
 
 def _deed_rows(screen: Screen, cols: int, labels: Labels, fit: Callable[[str], str]) -> list[str]:
@@ -305,7 +320,7 @@ def _deed_rows(screen: Screen, cols: int, labels: Labels, fit: Callable[[str], s
         hint = "hint.owned" if rent or screen.amount is None else "hint.check"
     if screen.name == "info":
         hint = "hint.check"
-    return [squeeze(fit(r), cols) for r in (lines[0], owner, third, word(lang, hint))]
+    return [fit(r) for r in (lines[0], owner, third, word(lang, hint))]
 
 
 def layout(
@@ -332,9 +347,9 @@ def layout(
     if labels is not None:
         lang, token_label = labels.lang, labels.token
         if labels.classic:
-            classic = _classic_layout(screen, cols, rows, glyphs, shows, labels)
-            if classic is not None:
-                return classic
+            screen, done = _classic_layout(screen, cols, rows, glyphs, shows, labels)
+            if done is not None:
+                return done
     head, level, words, amount = status_parts(screen, glyphs, lang=lang, token_label=token_label)
     status: list[str] = []
     if rows >= 3:
@@ -367,19 +382,32 @@ def _classic_layout(
     glyphs: bool,
     shows: Callable[[str], bool] | None,
     labels: Labels,
-) -> tuple[str, ...] | None:
-    """The classic screens' own layouts: a deed on 4 rows; on a 2-row LCD, the two text
-    lines (squeezed to the width) rather than a status row. None: the common layout."""
+) -> tuple[Screen, tuple[str, ...] | None]:
+    """The classic screens' own layouts: each text line on one row (the unit writes them for
+    20 cells: squeezed on a narrower glass, never wrapped away), a deed on 4 rows, and on a
+    2-row LCD the two text lines rather than a status row. Returns the screen with its lines
+    fitted, and its rows when the common layout is not used."""
+
+    def folded(text: str) -> str:
+        out = fold_unless(text, shows, glyphs)
+        if len(out) > cols and "…" in text:  # the A00 ROM's "..." takes three cells
+            out = fold_unless(text.replace("…", "."), shows, glyphs)
+        return out
 
     def fit(text: str) -> str:
-        return fold_unless(text, shows, glyphs)
+        return squeeze(folded(text), cols)
 
     body: list[str] | None = None
     deed = screen.name in ("deed", "info") and screen.number is not None
-    if deed and screen.level is not None and rows >= 4 and len(screen.lines) == 2:
+    if deed and rows >= 4 and len(screen.lines) == 2:
         body = _deed_rows(screen, cols, labels, fit)
     elif rows <= 2 and len(screen.lines) == 2:
-        body = [squeeze(fit(line), cols) for line in screen.lines]
+        body = [fit(line) for line in screen.lines]
+    elif rows == 2 and len(screen.lines) == 1:
+        line = folded(screen.lines[0])
+        if len(squeeze(line, cols, cut=False)) > cols:  # both rows for a line too long for one
+            body = _wrap(line, cols)
     if body is None:
-        return None
-    return tuple(r.ljust(cols)[:cols] for r in body[:rows]) + (" " * cols,) * (rows - len(body))
+        return replace(screen, lines=tuple(fit(line) for line in screen.lines)), None
+    padded = tuple(r.ljust(cols)[:cols] for r in body[:rows])
+    return screen, padded + (" " * cols,) * (rows - len(padded))

@@ -355,12 +355,16 @@ class KeyReader:
         try:
             return [Tap(self._cards.check(CardId(kind, int(digits))))]
         except ValueError:
-            name = self._labels.decks.get(kind) or say(self.lang, f"kind.{kind}")
             if not self.classic:
+                name = say(self.lang, f"kind.{kind}")
                 return [Say(say(self.lang, "entry.range", kind=name, digits=digits, count=count))]
-            key = f"range.{kind}" if kind in ("bank", "deed") else "range.deck"
-            text = say(self.lang, key, name=name, digits=digits, count=count, p=self._letter(kind))
-            return [Refuse(text)]
+            if kind in ("bank", "deed"):
+                return [Refuse(say(self.lang, f"range.{kind}", digits=digits, count=count))]
+            name = self._labels.decks.get(kind) or say(self.lang, f"kind.{kind}")
+            p = self._letter(kind)
+            return [
+                Refuse(say(self.lang, "range.deck", name=name, digits=digits, count=count, p=p))
+            ]
 
 
 class TerminalPanel:

@@ -4,8 +4,13 @@ against the buttons, the buzzer, I2C and the UART; the settings keys."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -34,6 +39,7 @@ from tests.panels.conftest import FakeClock, Inbox, wait_until
 from tests.panels.fake_hd44780 import FakeHD44780
 from tests.panels.matrix_keypad import KeypadWiring, MatrixPin
 
+ROOT = Path(__file__).resolve().parents[2]
 ROWS = [5, 6, 13, 19]
 #: the panel's fake clock stands still at this time; the box's own gestures use it too
 NOW = 1000.0
@@ -245,3 +251,39 @@ def test_the_keypad_settings_keys_are_checked() -> None:
     for bad in ("[5, 6]", "[5, 5, 6, 7]", "[5, 6, 13, 28]", '"5,6,13,19"', "[true, 6, 13, 19]"):
         with pytest.raises(SettingsError, match=r"panel\.gpio_keypad_rows = .*4 distinct BCM"):
             load_settings(overrides=[f"panel.gpio_keypad_rows={bad}"])
+
+
+def test_run_plays_a_classic_edition_on_the_gpio_box(tmp_path: Path) -> None:
+    """`ultibank run --panel gpio --edition classic-fr` starts (gpiozero's mock pins, no LCD,
+    the example keypad) and stops cleanly on SIGTERM; the serial panel is still refused."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GPIOZERO_PIN_FACTORY": "mock"}
+    argv = [
+        sys.executable, "-m", "bank.cli", "run", "--panel", "gpio", "--edition", "classic-fr",
+        "--reader", "sim", "--data-dir", str(tmp_path / "d"), "--set", "panel.lcd_rows=0",
+        "--set", "panel.gpio_buzzer=-1",  # the mock pins have no PWM for a tonal buzzer
+        "--set", "panel.gpio_keypad_rows=[5, 6, 13, 19]",
+        "--set", "panel.gpio_keypad_cols=[26, 16, 20]",
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert line.startswith("ultibank running:") and "panels: gpio" in line, line
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    clash = subprocess.run(
+        [*argv, "--set", "panel.gpio_keypad_cols=[26, 16, 17]"],
+        cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        check=False,
+    )  # fmt: skip
+    assert clash.returncode != 0
+    assert clash.stderr.strip().splitlines() == [
+        "ultibank: panel.gpio_keypad_cols: GPIO17 is already the ✓ button's; choose a free BCM pin"
+    ]

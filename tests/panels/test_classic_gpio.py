@@ -287,3 +287,23 @@ def test_run_plays_a_classic_edition_on_the_gpio_box(tmp_path: Path) -> None:
     assert clash.stderr.strip().splitlines() == [
         "ultibank: panel.gpio_keypad_cols: GPIO17 is already the ✓ button's; choose a free BCM pin"
     ]
+
+
+def test_the_box_lcd_speaks_the_games_language(factory: MockFactory) -> None:
+    """The wiring gives the GPIO panel the edition's labels: its status row names the token
+    and the icons in the game's language, as the terminal does (an Ultime game too)."""
+    from bank.app.runtime import make_panel
+    from bank.unit.io import Icon, Screen
+
+    labels = panel_labels(load_edition("ultime-fr"), "fr")
+    made = make_panel("gpio", load_settings(), lambda: 0.0, lambda: None, "fr", None, labels)
+    assert isinstance(made, GpioPanel) and made.labels is labels
+    panel, lcds = keypad_panel(factory, labels=labels)
+    panel.start(Inbox())
+    try:
+        panel.show(
+            Screen("balance", ("Joueur 1",), token="car", amount=1700, icons=frozenset({Icon.GO}))
+        )
+        assert lcds[-1].lines()[:2] == ["voiture" + " " * 9 + "1700", "DEPART" + " " * 14]
+    finally:
+        panel.close()

@@ -287,7 +287,7 @@ class Runtime:
         if line.strip().lower() == "state":
             return {"ok": True, "state": self.state()}
         try:
-            actions = parse_script(line, "control")
+            actions = parse_script(line, "control", self.cards)  # the game's cards
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))
@@ -423,8 +423,9 @@ def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]
 
 
 #: the panels that can play every ruleset: a ruleset whose spec says ``on_panels=False`` is
-#: played by these only (the terminal view and the Pi box know the classic keypad, §5.6)
-PANELS_FOR_EVERY_RULESET = ("terminal", "gpio")
+#: played by these only (the terminal view and the Pi box know the classic keypad, §5.6; the
+#: simulated panel shows nothing and takes its cards from ``ultibank tap``)
+PANELS_FOR_EVERY_RULESET = ("terminal", "gpio", "sim")
 
 
 def _on_panels(settings: Settings, panels: list[str] | None = None) -> None:

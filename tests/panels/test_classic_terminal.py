@@ -187,3 +187,26 @@ def test_emulate_terminal_plays_classic_from_a_pipe(tmp_path: Path) -> None:
     assert "|chien -75" in done.stdout or "|chien −75" in done.stdout
     players = {p["card"]: p for p in _state(data)["players"]}  # type: ignore[attr-defined]
     assert players[1]["balance"] == 1425
+
+
+def test_run_plays_classic_headless_on_the_simulated_panel(tmp_path: Path) -> None:
+    """`ultibank run --panel sim --edition classic-fr` (no face: cards from `ultibank tap`)."""
+    from tests.cli.test_cli import _start_daemon, _stop, ultibank
+
+    data = tmp_path / "d"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ULTIBANK_DATA_DIR": str(data)}
+    proc = _start_daemon(
+        ["--panel", "sim", "--reader", "sim", "--edition", "classic-fr"], env,
+        data / "control.sock",
+    )  # fmt: skip
+    try:
+        ultibank("tap", "bank:1", "bank:2", env=env)
+        ultibank("press", "ok", env=env)
+        # the daemon reads a control line's cards as its game's (it read the default edition's:
+        # `deed cards run 1..0, not 3`)
+        ultibank("tap", "deed:3", "bank:2", "bank:dog", env=env)
+    finally:
+        _stop(proc)
+    assert proc.returncode == 0
+    state = _state(data)
+    assert state["properties"][2]["owner"] == 2  # type: ignore[index]

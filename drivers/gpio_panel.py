@@ -11,13 +11,15 @@ buzzer      GPIO18 (pin 12), passive piezo (PWM tones)       gpiozero ``TonalBuz
 LCD         20x4 (or 16x2) HD44780 behind a PCF8574 at 0x27  RPLCD ``i2c.CharLCD``
             on /dev/i2c-1 (pins 3 SDA, 5 SCL)
 keypad      optional 3x4 matrix (classic games, CLASSIC.md   gpiozero
-            §5.6): rows on 4 pins, columns on 3 (BCM)        ``DigitalOutputDevice`` and
+            §5.6): rows on 4 pins, columns on 3 (BCM)        ``GPIODevice`` (rows) and
             ``1 2 3 / 4 5 6 / 7 8 9 / * 0 #``: ``*`` is ⌫,  ``DigitalInputDevice``
             ``#`` is ✓
 ==========  ===============================================  ==========================
 
 The keypad is scanned: each row in turn is driven low while the columns (inputs with pull-ups)
-are read, every :data:`KEYPAD_SCAN_SECONDS`; a key counts once two scans agree. Its pins must
+are read, every :data:`KEYPAD_SCAN_SECONDS`; a key counts once two scans agree. A row off its
+turn is a pulled-up input, not an output driven high, so keys pressed together never short two
+outputs. Its pins must
 be free of the buttons, the buzzer, I2C (BCM 2, 3) and the UART (BCM 14, 15), and of each
 other (:func:`check_keypad_pins`).
 
@@ -460,12 +462,11 @@ class MatrixKeypad:
         self._cols: list[Any] = []
         try:
             for pin in rows:
-                # idle high; on() pulls the row low for its turn of the scan
-                self._rows.append(
-                    gz.DigitalOutputDevice(
-                        pin, active_high=False, initial_value=False, pin_factory=pin_factory
-                    )
-                )
+                # a row is an output only for its turn of the scan, driven low; the rest of the
+                # time it is a pulled-up input (open drain), so two keys pressed in one column
+                # never join a low output to a high one
+                self._rows.append(gz.GPIODevice(pin, pin_factory=pin_factory))
+                _release(self._rows[-1])
             for pin in cols:
                 # a key pressed in the row being scanned pulls its column low: active
                 self._cols.append(gz.DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))
@@ -483,13 +484,14 @@ class MatrixKeypad:
         """The keys down now: each row driven low in turn while the columns are read."""
         pressed: set[str] = set()
         for r, row in enumerate(self._rows):
-            row.on()
+            row.pin.function = "output"
+            row.pin.state = 0
             try:
                 for c, col in enumerate(self._cols):
                     if col.value:
                         pressed.add(KEYPAD_KEYS[r][c])
             finally:
-                row.off()
+                _release(row)
         return pressed
 
     def _loop(self) -> None:
@@ -520,6 +522,12 @@ class MatrixKeypad:
             with contextlib.suppress(Exception):
                 dev.close()
         self._rows, self._cols = [], []
+
+
+def _release(row: Any) -> None:
+    """A keypad row off its turn: an input with the Pi's pull-up."""
+    row.pin.function = "input"
+    row.pin.pull = "up"
 
 
 def _changed_spans(old: str, new: str) -> list[tuple[int, str]]:

@@ -18,14 +18,23 @@ LAYOUT = ("123", "456", "789", "*0#")
 
 
 class MatrixPin(MockPWMPin):  # type: ignore[misc]
-    """A mock pin that tells its factory's keypad wiring when its output level changes."""
+    """A mock pin that tells its factory's keypad wiring when its level or function changes
+    (a row becomes an output driven low, or goes back to a pulled-up input)."""
 
     def _change_state(self, value: Any) -> bool:
         changed: bool = super()._change_state(value)
-        wiring: KeypadWiring | None = getattr(self.factory, "keypad_wiring", None)
-        if changed and wiring is not None and self._function == "output":
-            wiring.update()
+        if changed:
+            self._rewire()
         return changed
+
+    def _set_function(self, value: str) -> None:
+        super()._set_function(value)
+        self._rewire()
+
+    def _rewire(self) -> None:
+        wiring: KeypadWiring | None = getattr(self.factory, "keypad_wiring", None)
+        if wiring is not None and self.info.name in wiring.row_names:
+            wiring.update()
 
 
 class KeypadWiring:
@@ -36,6 +45,9 @@ class KeypadWiring:
         self.rows = rows
         self.cols = cols
         self.pressed: set[tuple[int, int]] = set()
+        self.row_names = {f"GPIO{row}" for row in rows}
+        #: pairs of rows that were outputs at opposite levels joined by pressed keys
+        self.shorts: list[tuple[int, int]] = []
         self._lock = threading.RLock()
         factory.keypad_wiring = self
 
@@ -56,8 +68,17 @@ class KeypadWiring:
             self.update()
 
     def update(self) -> None:
-        """Each column's level: low when a pressed key joins it to a row driven low."""
+        """Each column's level: low when a pressed key joins it to a row driven low. Two rows
+        driven at opposite levels and joined through one column are a short, recorded."""
         with self._lock:
+            for c in range(len(self.cols)):
+                levels = {
+                    bool(self.factory.pin(row).state)
+                    for r, row in enumerate(self.rows)
+                    if (r, c) in self.pressed and self.factory.pin(row).function == "output"
+                }
+                if len(levels) > 1:
+                    self.shorts.append((c, len(self.shorts)))
             for c, col in enumerate(self.cols):
                 pin = self.factory.pin(col)
                 if pin.function != "input":

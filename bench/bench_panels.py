@@ -39,6 +39,14 @@ SCREEN = Screen(
 )
 
 
+#: a classic deed (CLASSIC.md §5.6) and the interest question, with classic-fr's labels
+CLASSIC_FR = charlcd.Labels("fr", {"dog": "chien"}, "€", classic=True)
+CLASSIC_DEED = Screen(
+    "deed", ("12 Av. Mozart", "chien loyer 200 €"), number=12, token="dog", level=2, amount=200
+)
+INTEREST = Screen("interest", ("Titre 12 hypothéqué", "✓garder 9 M lever 99"), number=12)
+
+
 class _Inbox:
     def __init__(self) -> None:
         self.items: list[tuple[float, Input]] = []
@@ -153,11 +161,16 @@ def _codec(quick: bool) -> list[Result]:
     )
     dec = stats(time_each(lambda: pp.decode_show(pp.FrameDecoder().feed(wire)[0].payload), n))  # type: ignore[union-attr]
     lay = stats(time_each(lambda: charlcd.layout(SCREEN, 20, 4), n))
+    deed = stats(time_each(lambda: charlcd.layout(CLASSIC_DEED, 20, 4, labels=CLASSIC_FR), n))
+    small = stats(time_each(lambda: charlcd.layout(INTEREST, 16, 2, labels=CLASSIC_FR), n))
     return [
         Result(AREA, "SHOW frame size", len(wire), "bytes", note="a full property screen"),
         Result(AREA, "encode SHOW frame p50", enc.p50 * 1e6, "µs"),
         Result(AREA, "decode SHOW frame p50", dec.p50 * 1e6, "µs"),
         Result(AREA, "20x4 layout p50", lay.p50 * 1e6, "µs"),
+        Result(AREA, "classic deed 20x4 layout p50", deed.p50 * 1e6, "µs"),
+        Result(AREA, "classic 16x2 layout p50", small.p50 * 1e6, "µs",
+               note="two 20-cell lines squeezed to 16"),
     ]  # fmt: skip
 
 

@@ -43,8 +43,10 @@ from bank.unit.io import (
     ShowScreen,
 )
 from bank.unit.shell import build_unit
-from board_assets import load_edition
+from bank.unit.text import token_name
+from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
+from drivers.charlcd import Labels
 from drivers.deck import Deck, DeckError, load_deck, simulated_deck
 from drivers.registry import open_panel, open_reader
 from drivers.supervisor import ReaderService
@@ -285,7 +287,7 @@ class Runtime:
         if line.strip().lower() == "state":
             return {"ok": True, "state": self.state()}
         try:
-            actions = parse_script(line, "control")
+            actions = parse_script(line, "control", self.cards)  # the game's cards
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))
@@ -363,6 +365,19 @@ def _stop_extras(charts: Any, web: Any) -> None:
         charts.wait(10)
 
 
+def panel_labels(edition: Edition, lang: str) -> Labels:
+    """What a panel names from *edition* in *lang*: the tokens' LCD labels, the currency as
+    the unit writes it, the decks' names, and whether the game is played in classic mode."""
+    if edition.ruleset == "classic":
+        from bank.rulesets.classic.edition import classic_edition
+
+        ed = classic_edition(edition)
+        tokens = dict(zip(edition.token_names, ed.token_labels, strict=False))
+        return Labels(lang, tokens, ed.currency_lcd, dict(ed.deck_names), classic=True)
+    tokens = {t: token_name(lang, t) for t in edition.token_names}
+    return Labels(lang, tokens, edition.currency)
+
+
 def make_panel(
     spec: str,
     settings: Settings,
@@ -370,17 +385,19 @@ def make_panel(
     on_quit: Callable[[], None],
     language: str = "en",
     cards: CardRanges | None = None,
+    labels: Labels | None = None,
 ) -> Panel:
     """One panel, with the daemon's clock, its settings from ``[panel]`` and the game's
-    *language* for a panel's own words (the terminal's hello, help and refusals) and *cards*
-    (the edition's: the terminal's keys and typed numbers)."""
+    *language* for a panel's own words (the terminal's hello, help and refusals), *cards*
+    (the edition's: the terminal's keys and typed numbers) and *labels* (the edition's names
+    and classic mode: the terminal's and the character LCD's layout)."""
     table = settings.raw["panel"]
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()
     if kind == "gpio":
         from drivers.gpio_panel import GpioPanel
 
-        return GpioPanel.from_config(table, clock=clock)
+        return GpioPanel.from_config(table, clock=clock, labels=labels)
     if kind == "serial":
         from drivers.serial_panel import SerialPanel
 
@@ -388,15 +405,20 @@ def make_panel(
     if kind == "terminal":
         from drivers.terminal_panel import TerminalPanel
 
-        return TerminalPanel(clock=clock, on_quit=on_quit, language=language, cards=cards)
+        return TerminalPanel(
+            clock=clock, on_quit=on_quit, language=language, cards=cards, labels=labels
+        )
     return open_panel(spec)
 
 
 def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:
+    language = runtime.unit.screens.lang
+    labels = panel_labels(runtime.edition, language)
     for spec in specs:
-        language = runtime.unit.screens.lang
         runtime.add_panel(
-            make_panel(spec, runtime.settings, runtime.clock, on_quit, language, runtime.cards)
+            make_panel(
+                spec, runtime.settings, runtime.clock, on_quit, language, runtime.cards, labels
+            )
         )
 
 
@@ -549,6 +571,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
                 on_eof=stop.set,
                 language=runtime.unit.screens.lang,
                 cards=runtime.cards,
+                labels=panel_labels(runtime.edition, runtime.unit.screens.lang),
             )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)

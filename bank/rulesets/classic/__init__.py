@@ -54,5 +54,5 @@ RULESET = RulesetSpec(
     config_tables=("classic", "variants"),
     seed_key=("classic", "dice_seed"),
     # the emulator window plays classic (CLASSIC.md §5.6); the other panels learn it next
-    on_panels=("pygame", "serial", "sim"),
+    on_panels=("pygame", "serial", "terminal", "gpio", "sim", "reader"),
 )

@@ -122,6 +122,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     # dice
     "c.dice.1": {"fr": "{token} : {a} + {b} = {total}", "en": "{token}: {a} + {b} = {total}"},
     "c.dice.anon": {"fr": "{a} + {b} = {total}", "en": "{a} + {b} = {total}"},
+    # a third die showing a number (Méga's speed die), written tight: 20 cells
+    "c.dice.3": {"fr": "{token} : {a}+{b}+{c}={total}", "en": "{token}: {a}+{b}+{c}={total}"},
+    "c.dice.anon3": {"fr": "{a} + {b} + {c} = {total}", "en": "{a} + {b} + {c} = {total}"},
+    "c.dice.triple": {"fr": "Triple !", "en": "Triple!"},
+    # the third die's symbol faces (c.die.<face>)
+    "c.die.mr": {"fr": "M. Monopoly", "en": "Mr. Monopoly"},
+    "c.die.bus": {"fr": "Bus", "en": "Bus"},
     "c.dice.double": {"fr": "double", "en": "double"},
     "c.dice.three": {"fr": "3 doubles : prison", "en": "3 doubles: jail"},
     "c.dice.freed": {"fr": "Double : libéré", "en": "Double: free"},

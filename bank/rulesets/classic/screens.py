@@ -371,6 +371,14 @@ class ClassicScreens(Screens):
         key = f"c.die.{third}"
         return self.say(key) if key in MESSAGES else third
 
+    def no_free_deed(self) -> Screen:
+        """Méga's Auction space when every deed is owned: the auction icon says so (§7.2)."""
+        return self.screen(
+            "error",
+            self.say("c.err.no_free_deed"),
+            icons=frozenset({Icon.AUCTION, Icon.ERROR}),
+        )
+
     def card(self, deck: str, number: int) -> Screen:
         """A Chance or Community Chest card tapped: its title, and who drew it?"""
         entry = self.ed.cards.get((deck, number))

@@ -127,7 +127,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.dice.anon3": {"fr": "{a} + {b} + {c} = {total}", "en": "{a} + {b} + {c} = {total}"},
     "c.dice.triple": {"fr": "Triple !", "en": "Triple!"},
     # the third die's symbol faces (c.die.<face>)
-    "c.die.mr": {"fr": "M. Monopoly", "en": "Mr. Monopoly"},
+    "c.die.mr": {"fr": "M. Monopoly", "en": "Mr Monopoly"},
     "c.die.bus": {"fr": "Bus", "en": "Bus"},
     "c.dice.double": {"fr": "double", "en": "double"},
     "c.dice.three": {"fr": "3 doubles : prison", "en": "3 doubles: jail"},
@@ -170,7 +170,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.debt.done": {"fr": "Dette réglée", "en": "Debt settled"},
     "c.err.bids": {"fr": "Enchère en cours", "en": "Auction running"},
     # Méga (§7.2)
-    "c.err.no_free_deed": {"fr": "Aucun titre libre", "en": "No deed left"},
+    "c.err.no_free_deed": {"fr": "Aucun titre libre", "en": "No free deed"},
     "c.gift": {"fr": "{token} +{amount}", "en": "{token} +{amount}"},
     "c.menu.gift": {"fr": "Cadeau +{amount}", "en": "Gift +{amount}"},
     "c.built.skyscraper": {"fr": "Gratte-ciel −{amount}", "en": "Skyscraper −{amount}"},

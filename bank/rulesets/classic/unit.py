@@ -396,9 +396,11 @@ class ClassicUnit(UnitShell):
                 if self._state.prop(step.number).owner is not None:
                     # Méga's Auction space with every deed owned: the auction icon says so
                     free = any(p.owner is None for p in self._state.properties)
-                    self._refuse(
-                        "c.err.owned" if free or not self._rules.ed.mega else "c.err.no_free_deed"
-                    )
+                    if free or not self._rules.ed.mega:
+                        self._refuse("c.err.owned")
+                    else:
+                        self._play(Cue.ERROR)
+                        self._show(self.screens.no_free_deed())
                 else:
                     self.step = AuctionOffer(step.number, self._idle_expiry())
                     self._show(self._auction_offer_screen(step.number))

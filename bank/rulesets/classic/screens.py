@@ -318,12 +318,17 @@ class ClassicScreens(Screens):
             icons=frozenset({Icon.TRADE}),
         )
 
-    def interest(self, state: GameState, number: int, keep: int, lift: int) -> Screen:
+    def interest(
+        self, state: GameState, number: int, keep: int, lift: int, lift_only: bool = False
+    ) -> Screen:
+        """The question of §3.10; *lift_only*: Méga's new owner with buildings on the group
+        must lift (M only)."""
         owner = state.prop(number).owner
+        key = "c.interest.lift" if lift_only else "c.interest.2"
         return self.screen(
             "interest",
             self.say("c.interest.1", n=number),
-            self.say("c.interest.2", keep=keep, lift=lift),
+            self.say(key, keep=keep, lift=lift),
             number=number,
             amount=keep,
             token=self.card_token(owner) if owner is not None else None,

@@ -118,6 +118,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "fr": "✓garder {keep} M lever {lift}",
         "en": "✓keep {keep} · M lift {lift}",
     },
+    "c.interest.lift": {"fr": "M lever {lift}", "en": "M lift {lift}"},
     "c.interest.kept": {"fr": "Gardé −{amount}", "en": "Kept −{amount}"},
     # dice
     "c.dice.1": {"fr": "{token} : {a} + {b} = {total}", "en": "{token}: {a} + {b} = {total}"},

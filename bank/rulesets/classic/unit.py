@@ -30,7 +30,7 @@ from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
-from bank.rulesets.classic.mega import BirthdayGift
+from bank.rulesets.classic.mega import BirthdayGift, must_lift
 from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
@@ -299,7 +299,15 @@ class ClassicUnit(UnitShell):
         deed = self._rules.ed.deed(number)
         cfg = self._rules.settings(self._state)
         keep = interest(deed.mortgage, cfg.classic.interest_rounding)
-        return self.screens.interest(self._state, number, keep, deed.mortgage + keep)
+        owner = self._state.prop(number).owner
+        lift_only = (
+            self._rules.ed.mega
+            and owner is not None
+            and must_lift(self._state, self._rules.ed, number, owner)
+        )
+        return self.screens.interest(
+            self._state, number, keep, deed.mortgage + keep, lift_only=lift_only
+        )
 
     # ------------------------------------------------------------ time
 

@@ -159,6 +159,8 @@ class ClassicScreens(Screens):
                 self.say("c.deed.utility", owner=owner, mult="/".join(str(r) for r in d.rents)),
                 None,
             )
+        elif number in classic(state).depots:  # Méga: the station carries its depot
+            second, amount = self.say("c.deed.depot", owner=owner, money=self.money(rent)), rent
         else:
             second, amount = self.say("c.deed.rent", owner=owner, money=self.money(rent)), rent
         owner_token = state.player(prop.owner).token if prop.owner is not None else None  # type: ignore[union-attr]
@@ -316,12 +318,17 @@ class ClassicScreens(Screens):
             icons=frozenset({Icon.TRADE}),
         )
 
-    def interest(self, state: GameState, number: int, keep: int, lift: int) -> Screen:
+    def interest(
+        self, state: GameState, number: int, keep: int, lift: int, lift_only: bool = False
+    ) -> Screen:
+        """The question of §3.10; *lift_only*: Méga's new owner with buildings on the group
+        must lift (M only)."""
         owner = state.prop(number).owner
+        key = "c.interest.lift" if lift_only else "c.interest.2"
         return self.screen(
             "interest",
             self.say("c.interest.1", n=number),
-            self.say("c.interest.2", keep=keep, lift=lift),
+            self.say(key, keep=keep, lift=lift),
             number=number,
             amount=keep,
             token=self.card_token(owner) if owner is not None else None,
@@ -331,20 +338,50 @@ class ClassicScreens(Screens):
     # ------------------------------------------------------------ dice, cards, bankruptcy
 
     def dice(
-        self, state: GameState, card: int | None, dice: tuple[int, int], second: str
+        self,
+        state: GameState,
+        card: int | None,
+        dice: tuple[int, int],
+        second: str,
+        third: str | None = None,
     ) -> Screen:
-        """`chien : 3 + 4 = 7` / `double`: the text carries the dice (§8.3's transcript line)."""
+        """`chien : 3 + 4 = 7` / `double`: the text carries the dice (§8.3's transcript line).
+
+        A third die showing a number is added on line 1 (`chien : 3+4+2=9`, written tight to
+        fit 20 cells); a symbol face (`M. Monopoly`, `Bus`, ...) is named on line 2, after
+        what the white dice did (`double · Bus`). The text carries every die, so a panel
+        shows the third die without knowing it.
+        """
         a, b = dice
-        first = (
-            self.say("c.dice.anon", a=a, b=b, total=a + b)
-            if card is None
-            else self.say("c.dice.1", token=self.token(state, card), a=a, b=b, total=a + b)
-        )
+        token = self.token(state, card) if card is not None else None
+        if third is not None and third.isdigit():
+            n = int(third)
+            key = "c.dice.anon3" if card is None else "c.dice.3"
+            first = self.say(key, token=token, a=a, b=b, c=n, total=a + b + n)
+        else:
+            key = "c.dice.anon" if card is None else "c.dice.1"
+            first = self.say(key, token=token, a=a, b=b, total=a + b)
+            if third is not None:
+                face = self.face(third)
+                second = f"{second} · {face}" if second else face
         return self.screen(
             "dice",
             first,
             second,
             token=self.card_token(card) if card is not None else None,
+        )
+
+    def face(self, third: str) -> str:
+        """The LCD name of a third die's face (``c.die.<face>``; the face itself without one)."""
+        key = f"c.die.{third}"
+        return self.say(key) if key in MESSAGES else third
+
+    def no_free_deed(self) -> Screen:
+        """Méga's Auction space when every deed is owned: the auction icon says so (§7.2)."""
+        return self.screen(
+            "error",
+            self.say("c.err.no_free_deed"),
+            icons=frozenset({Icon.AUCTION, Icon.ERROR}),
         )
 
     def card(self, deck: str, number: int) -> Screen:

@@ -118,10 +118,18 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "fr": "✓garder {keep} M lever {lift}",
         "en": "✓keep {keep} · M lift {lift}",
     },
+    "c.interest.lift": {"fr": "M lever {lift}", "en": "M lift {lift}"},
     "c.interest.kept": {"fr": "Gardé −{amount}", "en": "Kept −{amount}"},
     # dice
     "c.dice.1": {"fr": "{token} : {a} + {b} = {total}", "en": "{token}: {a} + {b} = {total}"},
     "c.dice.anon": {"fr": "{a} + {b} = {total}", "en": "{a} + {b} = {total}"},
+    # a third die showing a number (Méga's speed die), written tight: 20 cells
+    "c.dice.3": {"fr": "{token} : {a}+{b}+{c}={total}", "en": "{token}: {a}+{b}+{c}={total}"},
+    "c.dice.anon3": {"fr": "{a} + {b} + {c} = {total}", "en": "{a} + {b} + {c} = {total}"},
+    "c.dice.triple": {"fr": "Triple !", "en": "Triple!"},
+    # the third die's symbol faces (c.die.<face>)
+    "c.die.mr": {"fr": "M. Monopoly", "en": "Mr Monopoly"},
+    "c.die.bus": {"fr": "Bus", "en": "Bus"},
     "c.dice.double": {"fr": "double", "en": "double"},
     "c.dice.three": {"fr": "3 doubles : prison", "en": "3 doubles: jail"},
     "c.dice.freed": {"fr": "Double : libéré", "en": "Double: free"},
@@ -162,6 +170,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.err.owned": {"fr": "Déjà vendu", "en": "Already owned"},
     "c.debt.done": {"fr": "Dette réglée", "en": "Debt settled"},
     "c.err.bids": {"fr": "Enchère en cours", "en": "Auction running"},
+    # Méga (§7.2)
+    "c.err.no_free_deed": {"fr": "Aucun titre libre", "en": "No free deed"},
+    "c.gift": {"fr": "{token} +{amount}", "en": "{token} +{amount}"},
+    "c.menu.gift": {"fr": "Cadeau +{amount}", "en": "Gift +{amount}"},
+    "c.built.skyscraper": {"fr": "Gratte-ciel −{amount}", "en": "Skyscraper −{amount}"},
+    "c.built.depot": {"fr": "Dépôt −{amount}", "en": "Depot −{amount}"},
+    "c.deed.depot": {"fr": "{owner} dépôt {money}", "en": "{owner} depot {money}"},
 }
 
 #: French wording of the classic rules' refusals, by reason key
@@ -195,6 +210,12 @@ SHORTS_FR: Mapping[str, str] = {
     "sell group": "Vendre le groupe",
     "too late": "Trop tard",
     "eliminated": "Éliminé",
+    "depot already": "Déjà un dépôt",
+    "depot on station": "Dépôt sur la gare",
+    "no depot left": "Plus de dépôt",
+    "no skyscraper left": "Plus de gratte-ciel",
+    "skyscraper already": "Déjà un gratte-ciel",
+    "must lift": "Levée obligatoire",
 }
 
 register_messages(MESSAGES)

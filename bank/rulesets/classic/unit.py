@@ -30,6 +30,7 @@ from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
+from bank.rulesets.classic.mega import BirthdayGift, must_lift
 from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
@@ -42,6 +43,8 @@ __all__ = ["ClassicUnit"]
 
 #: the amount entry's steps after ``valider`` (§5.2): the banknotes, largest first
 NOTES: Final = (500, 100, 50, 20, 10, 5, 1)
+#: Méga's banknotes start at 1000 (§5.2)
+MEGA_NOTES: Final = (1000, *NOTES)
 #: an entry left this long without a key is abandoned (``unit.entry_seconds``)
 ENTRY_SECONDS: Final = 30.0
 #: an offer left this long unanswered is dropped (``unit.trade_seconds``)
@@ -106,7 +109,7 @@ class Entry:
     expires: float
     #: what was entered, in order: ("d", digit) or ("n", note); X takes back the last
     ops: tuple[tuple[str, int], ...] = ()
-    #: 0: ``valider``; i: NOTES[i - 1]
+    #: 0: ``valider``; i: the edition's notes[i - 1] (NOTES, Méga's MEGA_NOTES)
     step: int = 0
     #: the trade being composed, for an entry opened on its ``Argent`` panel
     trade: TradeDraft | None = None
@@ -235,8 +238,8 @@ class ClassicUnit(UnitShell):
 
     def __init__(self, game: Game, config: object | None = None) -> None:
         super().__init__(game, config)  # type: ignore[arg-type]
-        #: the rolls fixed by a script's ``roll`` lines, first first
-        self._rigged: list[tuple[int, ...]] = []
+        #: the rolls fixed by a script's ``roll`` lines (white dice, third die), first first
+        self._rigged: list[tuple[tuple[int, ...], str | None]] = []
         #: the last deed tapped (info ``deed``)
         self._last_deed: int | None = None
         #: the auction series running: its deeds and the one being auctioned
@@ -254,7 +257,7 @@ class ClassicUnit(UnitShell):
         return rules
 
     def queue_roll(self, dice: tuple[int, ...], third: str | None = None) -> None:
-        self._rigged.append(dice)
+        self._rigged.append((dice, third))
 
     def checking(self) -> int | None:
         return self.step.number if isinstance(self.step, DeedCheck) else None
@@ -296,7 +299,15 @@ class ClassicUnit(UnitShell):
         deed = self._rules.ed.deed(number)
         cfg = self._rules.settings(self._state)
         keep = interest(deed.mortgage, cfg.classic.interest_rounding)
-        return self.screens.interest(self._state, number, keep, deed.mortgage + keep)
+        owner = self._state.prop(number).owner
+        lift_only = (
+            self._rules.ed.mega
+            and owner is not None
+            and must_lift(self._state, self._rules.ed, number, owner)
+        )
+        return self.screens.interest(
+            self._state, number, keep, deed.mortgage + keep, lift_only=lift_only
+        )
 
     # ------------------------------------------------------------ time
 
@@ -391,7 +402,13 @@ class ClassicUnit(UnitShell):
         elif isinstance(step, DeedCheck):
             if button is Button.MENU:
                 if self._state.prop(step.number).owner is not None:
-                    self._refuse("c.err.owned")
+                    # Méga's Auction space with every deed owned: the auction icon says so
+                    free = any(p.owner is None for p in self._state.properties)
+                    if free or not self._rules.ed.mega:
+                        self._refuse("c.err.owned")
+                    else:
+                        self._play(Cue.ERROR)
+                        self._show(self.screens.no_free_deed())
                 else:
                     self.step = AuctionOffer(step.number, self._idle_expiry())
                     self._show(self._auction_offer_screen(step.number))
@@ -759,7 +776,8 @@ class ClassicUnit(UnitShell):
             assert pick.card is not None and pick.number is not None
             dice = value
             if value == 0:  # lancer: the unit rolls two dice now, for the payer
-                tx = self._execute(c.RollDice(pick.card, self._next_fixed(), pick=True))
+                fixed, third = self._next_fixed()
+                tx = self._execute(c.RollDice(pick.card, fixed, pick=True, third=third))
                 if tx is None or not isinstance(tx.outcome, o.Rolled):
                     return
                 dice = tx.outcome.amount
@@ -815,7 +833,7 @@ class ClassicUnit(UnitShell):
 
     def _entry_screen(self, entry: Entry) -> Screen:
         say = self.screens.say
-        step = say("c.entry.ok") if entry.step == 0 else f"+{NOTES[entry.step - 1]}"
+        step = say("c.entry.ok") if entry.step == 0 else f"+{self._notes()[entry.step - 1]}"
         return self.screens.entry(say("c.entry.amount"), entry.value, step)
 
     def _open_entry(self, purpose: str, card: int | None, trade: TradeDraft | None = None) -> None:
@@ -838,7 +856,7 @@ class ClassicUnit(UnitShell):
 
     def _entry_button(self, entry: Entry, button: Button) -> None:
         if button is Button.MENU:
-            new = replace(entry, step=(entry.step + 1) % (len(NOTES) + 1))
+            new = replace(entry, step=(entry.step + 1) % (len(self._notes()) + 1))
         elif button is Button.CANCEL:
             if not entry.ops:
                 if entry.trade is not None:
@@ -848,7 +866,7 @@ class ClassicUnit(UnitShell):
                 return
             new = replace(entry, ops=entry.ops[:-1])
         elif entry.step:
-            new = replace(entry, ops=(*entry.ops, ("n", NOTES[entry.step - 1])))
+            new = replace(entry, ops=(*entry.ops, ("n", self._notes()[entry.step - 1])))
         else:
             self._confirm_entry(entry)
             return
@@ -884,11 +902,18 @@ class ClassicUnit(UnitShell):
 
     # ------------------------------------------------------------ the menu
 
+    def _notes(self) -> tuple[int, ...]:
+        """The banknote steps of the three-button amount entry (§5.2)."""
+        return MEGA_NOTES if self._rules.ed.mega else NOTES
+
     def _items(self) -> tuple[int, ...]:
         if self._state.debtor() is not None:
             return _DEBT_ITEMS
         cfg = self._rules.settings(self._state)
-        return (*_ITEMS, 13) if cfg.variants.free_parking != "off" else _ITEMS
+        extra = [13] if cfg.variants.free_parking != "off" else []
+        if self._rules.ed.mega:
+            extra.append(15)  # the Birthday Gift space
+        return tuple(sorted((*_ITEMS, *extra)))
 
     def _open_menu(self, item: int, typed: str = "", exact: bool = False) -> None:
         self.step = Menu(item, self._idle_expiry(), typed, exact)
@@ -905,6 +930,8 @@ class ClassicUnit(UnitShell):
         elif item in (3, 4):
             tax = ed.taxes[item - 3]
             text, hint = tax.name, say("c.menu.3", amount=tax.amount)
+        elif item == 15:
+            text = say("c.menu.gift", amount=ed.birthday_gift)
         else:
             text = say(f"c.menu.{item}")
         return self.screens.menu(item, text, hint)
@@ -1008,6 +1035,11 @@ class ClassicUnit(UnitShell):
                 c.CollectPot(card),
                 lambda tx: scr.result("pot", self._state, card, "c.pot", amount=_amount(tx)),
             )
+        elif item == 15:
+            self._run(
+                BirthdayGift(card),
+                lambda tx: scr.result("gift", self._state, card, "c.gift", amount=_amount(tx)),
+            )
         elif item == 16:
             self._refuse("err.not_now")  # ✓ first, then the debtor's card
         else:  # item 12 takes ✓ first
@@ -1024,16 +1056,16 @@ class ClassicUnit(UnitShell):
 
     # ------------------------------------------------------------ the dice
 
-    def _next_fixed(self) -> tuple[int, ...]:
-        return self._rigged.pop(0) if self._rigged else ()
+    def _next_fixed(self) -> tuple[tuple[int, ...], str | None]:
+        return self._rigged.pop(0) if self._rigged else ((), None)
 
     def _roll(self, card: int | None) -> None:
-        fixed = self._next_fixed()
+        fixed, third = self._next_fixed()
         try:
-            tx = self.game.execute(c.RollDice(card, fixed))
+            tx = self.game.execute(c.RollDice(card, fixed, third=third))
         except RuleError as err:
-            if fixed:
-                self._rigged.insert(0, fixed)
+            if fixed or third is not None:
+                self._rigged.insert(0, (fixed, third))
             self._refuse_rule(err)
             return
         done = tx.outcome
@@ -1048,12 +1080,14 @@ class ClassicUnit(UnitShell):
             second = say("c.dice.try", n=done.effect[4:], of=tries)
         elif done.effect == "fee":
             second = say("c.dice.fee", n=tries, fee=fee)
+        elif done.effect == "triple":
+            second = say("c.dice.triple")
         elif done.dice[0] == done.dice[1]:
             second = say("c.dice.double")
         else:
             second = ""
         self.step = Idle()
-        self._after(tx, self.screens.dice(self._state, card, done.dice, second))
+        self._after(tx, self.screens.dice(self._state, card, done.dice, second, done.third))
 
     # ------------------------------------------------------------ sessions
 
@@ -1077,11 +1111,12 @@ class ClassicUnit(UnitShell):
         after = self._state
         if isinstance(done, o.Built):
             level = after.prop(number).level or 0
-            text = (
-                scr.say("c.built.hotel", amount=done.amount)
-                if done.hotel
-                else scr.say("c.built.house", n=level, amount=done.amount)
-            )
+            if done.building:  # Méga: a skyscraper or a depot
+                text = scr.say(f"c.built.{done.building}", amount=done.amount)
+            elif done.hotel:
+                text = scr.say("c.built.hotel", amount=done.amount)
+            else:
+                text = scr.say("c.built.house", n=level, amount=done.amount)
             screen = scr.session_result("built", after, number, text, done.amount)
         elif isinstance(done, o.BuildingSold):
             text = scr.say("c.sold", amount=done.amount)

@@ -51,7 +51,7 @@ RULESET = RulesetSpec(
     schema=check_edition,
     empty_state=ClassicState,
     state_file=_state_file,
-    config_tables=("classic", "variants"),
+    config_tables=("classic", "variants", "starwars"),
     seed_key=("classic", "dice_seed"),
     # the unit's classic mode runs through tap scripts; the panels learn it next (issue 12)
     on_panels=False,

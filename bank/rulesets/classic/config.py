@@ -1,7 +1,8 @@
 """Configuration of the classic rules: every **decision** of CLASSIC.md §3/§6, with its default.
 
 ``[classic]`` holds the decisions (§6.1), ``[variants]`` the house rules, all off by default
-(§6.2); two keys of the shared ``[rules]`` table apply too (``auction_seconds``,
+(§6.2), ``[starwars]`` the Star Wars II keys (§6.3: the Force battle's reading and penalty, the
+Force die's faces); two keys of the shared ``[rules]`` table apply too (``auction_seconds``,
 ``undo_settled_debt_whole``). The values in force are recorded with the game when it starts
 (:class:`bank.rulesets.classic.state.ClassicState.config`), so a stored game replays the same
 whatever the configuration says later. Imports the bank's errors and the standard library.
@@ -22,13 +23,19 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "chest14": ("hospital", "nearest_station"),
     "interest_rounding": ("up", "down"),
     "free_parking": ("off", "taxes", "taxes_and_fines"),
+    "force_rule": ("die", "symbol"),
 }
+#: the faces a Force die may carry (CLASSIC.md §7.1)
+FORCE_FACES = ("shift", "light", "dark")
+#: the table names of the configuration, in the order they are recorded
+TABLES = ("classic", "variants", "starwars")
 _RANGES: dict[str, tuple[int, int]] = {
     "auction_step": (1, 100_000),
     "dice_seed": (0, 2**63 - 1),
     "free_parking_seed": (0, 1_000_000),
     "fast_game_end_after": (1, 2),
     "time_limit_minutes": (0, 24 * 60),
+    "force_penalty": (1, 100_000),
 }
 
 
@@ -66,11 +73,21 @@ class Variants:
 
 
 @dataclass(frozen=True, slots=True)
+class StarWars:
+    """``[starwars]``: the Force battle and the Force die (§6.3, §7.1); other editions ignore it."""
+
+    force_rule: str = "die"
+    force_penalty: int = 200
+    force_faces: tuple[str, ...] = ("shift", "shift", "light", "light", "dark", "dark")
+
+
+@dataclass(frozen=True, slots=True)
 class ClassicConfig:
     """The classic rules' configuration: ``[classic]``, ``[variants]`` and two ``[rules]`` keys."""
 
     classic: ClassicRules = ClassicRules()
     variants: Variants = Variants()
+    starwars: StarWars = StarWars()
     #: seconds the auction countdown runs, restarted by each bid
     auction_seconds: float = 10.0
     #: undo after a settled debt cancels the payment and everything done to settle it
@@ -78,16 +95,17 @@ class ClassicConfig:
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> ClassicConfig:
-        """Build from the ``[rules]`` table with ``classic`` and ``variants`` sub-tables.
+        """Build from the ``[rules]`` table with ``classic``, ``variants`` and ``starwars``
+        sub-tables.
 
         Unknown keys, wrong types and values out of range are refused naming ``table.key``.
         """
         kwargs: dict[str, Any] = {}
         for key, value in raw.items():
-            if key in ("classic", "variants"):
+            if key in TABLES:
                 if not isinstance(value, Mapping):
                     raise BankError(f"{key}: expected a table")
-                kind = ClassicRules if key == "classic" else Variants
+                kind = {"classic": ClassicRules, "variants": Variants, "starwars": StarWars}[key]
                 kwargs[key] = _table(kind, key, value)
             elif key == "auction_seconds":
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
@@ -98,14 +116,14 @@ class ClassicConfig:
                     raise BankError(f"rules.{key}: expected true or false, got {value!r}")
                 kwargs[key] = value
             else:
-                known = "auction_seconds, undo_settled_debt_whole, classic, variants"
+                known = "auction_seconds, undo_settled_debt_whole, classic, variants, starwars"
                 raise BankError(f"unknown rules setting {key!r} for classic; known: {known}")
         return cls(**kwargs)
 
     def recorded(self) -> tuple[tuple[str, Any], ...]:
         """``table.key`` and value of every recorded setting (§6: kept with the game)."""
         out: list[tuple[str, Any]] = []
-        for table in ("classic", "variants"):
+        for table in TABLES:
             values = getattr(self, table)
             out.extend((f"{table}.{f.name}", getattr(values, f.name)) for f in fields(values))
         return tuple(out)
@@ -115,13 +133,14 @@ class ClassicConfig:
         cls, items: tuple[tuple[str, Any], ...], base: ClassicConfig
     ) -> ClassicConfig:
         """The configuration a stored game recorded, with *base*'s unrecorded keys."""
-        tables: dict[str, dict[str, Any]] = {"classic": {}, "variants": {}}
+        tables: dict[str, dict[str, Any]] = {t: {} for t in TABLES}
         for name, value in items:
             table, key = name.split(".", 1)
             tables[table][key] = value
         return ClassicConfig(
             ClassicRules(**tables["classic"]),
             Variants(**tables["variants"]),
+            StarWars(**tables["starwars"]),  # a game recorded before [starwars]: its defaults
             base.auction_seconds,
             base.undo_settled_debt_whole,
         )
@@ -136,7 +155,9 @@ def _table(kind: type[Any], name: str, raw: Mapping[str, Any]) -> Any:
         if key not in known:
             raise BankError(f"unknown setting {where!r}; known: {', '.join(sorted(known))}")
         default = getattr(defaults, key)
-        if key in _CHOICES:
+        if key == "force_faces":
+            value = _faces(where, value)
+        elif key in _CHOICES:
             if value not in _CHOICES[key]:
                 raise BankError(f"{where}: {value!r} is not one of {', '.join(_CHOICES[key])}")
         elif isinstance(default, bool) or key == "double_rent_with_mortgaged_lot":
@@ -148,3 +169,15 @@ def _table(kind: type[Any], name: str, raw: Mapping[str, Any]) -> Any:
                 raise BankError(f"{where}: expected a whole number {lo}..{hi}, got {value!r}")
         out[key] = value
     return kind(**out)
+
+
+def _faces(where: str, value: Any) -> tuple[str, ...]:
+    """The six faces of the Force die, each ``shift``, ``light`` or ``dark``."""
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 6
+        or not all(isinstance(f, str) and f in FORCE_FACES for f in value)
+    ):
+        shown = ", ".join(FORCE_FACES)
+        raise BankError(f"{where}: expected six faces, each one of {shown}, got {value!r}")
+    return tuple(value)

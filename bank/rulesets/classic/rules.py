@@ -31,6 +31,7 @@ from bank.events import (
 )
 from bank.ruleset import Decision
 from bank.rulesets.classic import commands as c
+from bank.rulesets.classic import force
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import GENERIC_EFFECTS, ClassicEdition, classic_edition
@@ -1013,4 +1014,5 @@ _HANDLERS: dict[type[Command], Callable[..., Decision]] = {
     c.DeclareBankruptcy: ClassicRulesEngine._bankruptcy,
     c.DrawCard: ClassicRulesEngine._draw,
     c.TimeUp: ClassicRulesEngine._time_up,
+    c.ForceBattle: force.battle,
 }

@@ -8,6 +8,7 @@ engine's state and edition types, the unit's I/O and texts, and the classic edit
 
 from __future__ import annotations
 
+from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
 from bank.rulesets.classic.edition import classic_edition
 from bank.rulesets.classic.state import classic
@@ -29,6 +30,7 @@ _MENU_ICONS = {
     11: Icon.DICE,
     12: Icon.CARD,
     13: Icon.POT,
+    # 14, the Force: no Force icon in the screen model yet (the panels' icon sets are full)
     16: Icon.DEBT,
 }
 
@@ -345,6 +347,19 @@ class ClassicScreens(Screens):
             first,
             second,
             token=self.card_token(card) if card is not None else None,
+        )
+
+    def force(self, state: GameState, done: o.ForceFought) -> Screen:
+        """The Force battle's result (§7.1): `Force vaincue` / `déplacez le symbole`, or
+        `Vaincu par la Force` / `Dooku −200` and the balance left."""
+        card = done.card or 0
+        if done.won:
+            first, second = self.say("c.force.won.1"), self.say("c.force.won.2")
+        else:
+            first = self.say("c.force.lost.1")
+            second = self.say("c.force.lost.2", token=self.token(state, card), amount=done.amount)
+        return self.screen(
+            "force", first, second, amount=done.amount or None, token=self.card_token(card)
         )
 
     def card(self, deck: str, number: int) -> Screen:

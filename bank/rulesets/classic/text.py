@@ -74,6 +74,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.menu.11": {"fr": "Dés", "en": "Dice"},
     "c.menu.12": {"fr": "Carte", "en": "Card"},
     "c.menu.13": {"fr": "Parc gratuit", "en": "Free Parking"},
+    "c.menu.14": {"fr": "Force", "en": "Force"},
     "c.menu.16": {"fr": "Faillite", "en": "Bankruptcy"},
     "c.menu.ok": {"fr": "✓ puis carte", "en": "✓ then card"},
     # results of the menu
@@ -133,6 +134,18 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.card.amount": {"fr": "{token} {sign}{amount}", "en": "{token} {sign}{amount}"},
     "c.card.draw": {"fr": "Tirez : {deck}", "en": "Draw: {deck}"},
     "c.card.holder": {"fr": "Tenue par {token}", "en": "Held by {token}"},
+    # the Force (Star Wars II, §7.1)
+    "c.pick.force.die": {"fr": "Dé de Force ?", "en": "Force die?"},
+    "c.pick.force.symbol": {"fr": "Quel symbole ?", "en": "Which symbol?"},
+    "c.force.die.light": {"fr": "carré clair", "en": "light square"},
+    "c.force.die.dark": {"fr": "carré obscur", "en": "dark square"},
+    "c.force.die.shift": {"fr": "bascule", "en": "Force shift"},
+    "c.force.symbol.light": {"fr": "symbole clair", "en": "light symbol"},
+    "c.force.symbol.dark": {"fr": "symbole obscur", "en": "dark symbol"},
+    "c.force.won.1": {"fr": "Force vaincue", "en": "Force beaten"},
+    "c.force.won.2": {"fr": "déplacez le symbole", "en": "move the symbol"},
+    "c.force.lost.1": {"fr": "Vaincu par la Force", "en": "Beaten by the Force"},
+    "c.force.lost.2": {"fr": "{token} −{amount}", "en": "{token} −{amount}"},
     # debts and bankruptcy
     "c.debt.1": {"fr": "{token} doit {amount}", "en": "{token} owes {amount}"},
     "c.debt.2": {"fr": "à {creditor}", "en": "to {creditor}"},
@@ -195,6 +208,9 @@ SHORTS_FR: Mapping[str, str] = {
     "sell group": "Vendre le groupe",
     "too late": "Trop tard",
     "eliminated": "Éliminé",
+    "no force": "Pas de Force ici",
+    "force face?": "Quelle face ?",
+    "force known": "Dé déjà lancé",
 }
 
 register_messages(MESSAGES)

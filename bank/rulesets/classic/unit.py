@@ -30,6 +30,7 @@ from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
+from bank.rulesets.classic.force import ASKED
 from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
@@ -48,7 +49,8 @@ ENTRY_SECONDS: Final = 30.0
 TRADE_SECONDS: Final = 60.0
 #: the dice totals a pick offers, in order, before ``lancer`` (§5.2)
 DICE_TOTALS: Final = (7, 8, 9, 10, 11, 12, 2, 3, 4, 5, 6)
-#: the menu items every 40-space edition has; 13 with the pot variant, 16 during a debt
+#: the menu items every 40-space edition has; 13 with the pot variant, 14 in Star Wars (an
+#: edition with sides), 16 during a debt
 _ITEMS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 _DEBT_ITEMS: Final = (8, 9, 10, 16)
 _SESSIONS: Final = {7: "build", 8: "sell", 9: "mortgage"}
@@ -128,7 +130,8 @@ class Pick:
     """A pick (§5.2): one of *options* shows; digits type its number; M the next; ✓ chooses.
 
     *purpose*: ``dice`` (a utility's total, for *card* landing on *number*), ``choice`` (a
-    card's option) or ``passed_go``.
+    card's option), ``passed_go`` or ``force`` (the Force die's face or the symbol met, 1-based
+    in :data:`bank.rulesets.classic.force.ASKED` of the game's reading).
     """
 
     purpose: str
@@ -702,6 +705,8 @@ class ClassicUnit(UnitShell):
         if pick.purpose == "generic":
             effect = GENERIC_EFFECTS[value]
             return f"G{value} {effect.fr if self.lang == 'fr' else effect.en}"
+        if pick.purpose == "force":
+            return say(f"c.force.{self._force_reading()}.{self._force_asked()[value - 1]}")
         return str(value)
 
     def _choice_text(self, pick: Pick, value: int) -> str:
@@ -724,6 +729,7 @@ class ClassicUnit(UnitShell):
             "number": "c.pick.number",
             "choice": "c.pick.choice",
             "generic": "c.pick.generic",
+            "force": f"c.pick.force.{self._force_reading()}",
         }
         text = self._pick_text(pick, pick.options[pick.index])
         return self.screens.pick(self.screens.say(titles[pick.purpose]), text)
@@ -784,6 +790,9 @@ class ClassicUnit(UnitShell):
         elif pick.purpose == "passed_go":
             assert pick.deck is not None and pick.number is not None and pick.card is not None
             self._play_card(pick.deck, pick.number, pick.card, pick.choice, bool(value))
+        elif pick.purpose == "force":
+            assert pick.card is not None
+            self._force(pick.card, self._force_asked()[value - 1])
 
     def _generic(self, deck: str, effect: int, card: int, amounts: tuple[int, ...]) -> None:
         """Apply generic effect *effect* once its amounts are entered (one entry each)."""
@@ -888,7 +897,9 @@ class ClassicUnit(UnitShell):
         if self._state.debtor() is not None:
             return _DEBT_ITEMS
         cfg = self._rules.settings(self._state)
-        return (*_ITEMS, 13) if cfg.variants.free_parking != "off" else _ITEMS
+        pot = (13,) if cfg.variants.free_parking != "off" else ()
+        force = (14,) if self._rules.ed.sides else ()
+        return (*_ITEMS, *pot, *force)
 
     def _open_menu(self, item: int, typed: str = "", exact: bool = False) -> None:
         self.step = Menu(item, self._idle_expiry(), typed, exact)
@@ -1008,10 +1019,38 @@ class ClassicUnit(UnitShell):
                 c.CollectPot(card),
                 lambda tx: scr.result("pot", self._state, card, "c.pot", amount=_amount(tx)),
             )
+        elif item == 14:
+            self._force(card, None)
         elif item == 16:
             self._refuse("err.not_now")  # ✓ first, then the debtor's card
         else:  # item 12 takes ✓ first
             self._refuse("err.not_now")
+
+    # ------------------------------------------------------------ the Force (§7.1)
+
+    def _force_reading(self) -> str:
+        return self._rules.settings(self._state).starwars.force_rule
+
+    def _force_asked(self) -> tuple[str, ...]:
+        return ASKED[self._force_reading()]
+
+    def _force(self, card: int, face: str | None) -> None:
+        """The Force battle of *card*: judged at once when the unit knows the face of the
+        lander's roll (or *face* was picked), else the pick of the face or the symbol."""
+        try:
+            tx = self.game.execute(c.ForceBattle(card, face))
+        except RuleError as err:
+            if err.key == "force face?" and face is None:
+                options = tuple(range(1, len(self._force_asked()) + 1))
+                self.step = Pick("force", options, 0, self._entry_expiry(), card=card)
+                self._show(self._pick_screen(self.step))
+            else:
+                self._refuse_rule(err)
+            return
+        done = tx.outcome
+        assert isinstance(done, o.ForceFought)
+        self.step = Idle()
+        self._after(tx, self.screens.force(self._state, done))
 
     def _jail_out(self, tx: Transaction, card: int) -> Screen:
         return self.screens.result(

@@ -35,7 +35,7 @@ from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.text import SHORTS_FR
-from bank.unit.io import Button, CardId, Cue, Icon, Output, Screen
+from bank.unit.io import Button, CardId, Cue, Icon, Input, Output, Screen
 from bank.unit.shell import Finished, Idle, Settling, UnitShell
 from bank.unit.text import engine_short, fit
 
@@ -246,6 +246,10 @@ class ClassicUnit(UnitShell):
         self._series: Series | None = None
         #: the debtor before the transaction being executed (to say `Dette réglée` after it)
         self._debtor_before: int | None = None
+        #: the game's running time (§3.14's time limit): seconds run before the unit was last
+        #: switched on, and when that was (None: off); power-off time does not count
+        self._ran_before = 0.0
+        self._on_since: float | None = None
 
     def _screens(self, game: Game, lang: str) -> ClassicScreens:
         return ClassicScreens(game.edition, lang)
@@ -267,6 +271,8 @@ class ClassicUnit(UnitShell):
     def _sync(self) -> None:
         before = self.step
         super()._sync()
+        if self.is_on and not self._state.started:  # registration: the next game's clock
+            self._ran_before, self._on_since = 0.0, self._now
         if not self.is_on or isinstance(self.step, Finished):
             return
         if isinstance(self.step, Settling) and isinstance(
@@ -283,7 +289,48 @@ class ClassicUnit(UnitShell):
 
     def power_on(self, at: float, game: Game | None = None) -> list[Output]:
         self._series = None  # the rest of an auction series is abandoned (§5.3)
+        self._on_since = max(self._now, at)
         return super().power_on(at, game)
+
+    def power_off(self, at: float) -> list[Output]:
+        if self._on_since is not None:
+            self._ran_before += max(self._now, at) - self._on_since
+            self._on_since = None
+        return super().power_off(at)
+
+    # ------------------------------------------------------------ the time limit (§3.14)
+
+    def running_seconds(self) -> float:
+        """How long the unit has run in this game (power-off time does not count)."""
+        on = 0.0 if self._on_since is None else self._now - self._on_since
+        return self._ran_before + on
+
+    def _time_over_at(self) -> float | None:
+        """When ``variants.time_limit_minutes`` ends the game, while nothing is in progress
+        (no debt, question, auction, entry, menu, session, check screen or card step: C9)."""
+        step = self.step
+        if self._on_since is None or not isinstance(step, Idle) or step.revert_at is not None:
+            return None
+        s = self._state
+        if not s.started or s.game_over:
+            return None
+        minutes = self._rules.settings(s).variants.time_limit_minutes
+        if not minutes:
+            return None
+        return self._on_since + max(0.0, minutes * 60 - self._ran_before)
+
+    def _time_up(self) -> None:
+        tx = self._execute(c.TimeUp())
+        if tx is not None:
+            self.step = Idle()
+            self._after(tx, self._step_screen())
+
+    def _handle(self, inp: Input) -> None:
+        super()._handle(inp)
+        # a gesture that brought the unit back to idle after the limit: the game ends now
+        due = self._time_over_at() if self.is_on and self.fault is None else None
+        if due is not None and due <= self._now:
+            self._time_up()
 
     def _step_screen(self) -> Screen:
         if isinstance(self.step, Interest):
@@ -322,6 +369,9 @@ class ClassicUnit(UnitShell):
         if isinstance(step, Bidding):
             deadline = step.auction.deadline
             return None if deadline is None else deadline - (step.shown - 1)
+        over = self._time_over_at()
+        if over is not None:
+            return over
         return super()._step_deadline()
 
     def _timeout(self) -> None:
@@ -338,6 +388,10 @@ class ClassicUnit(UnitShell):
         if isinstance(step, Offer):
             self.step = Idle()
             self._show(self.screens.screen("trade_refused", self.screens.say("c.trade_refused")))
+            return
+        over = self._time_over_at()
+        if over is not None and over <= self._now:
+            self._time_up()
             return
         super()._timeout()
 

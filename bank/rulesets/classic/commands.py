@@ -139,14 +139,16 @@ class AnswerInterest(Command):
 
 @dataclass(frozen=True, slots=True)
 class RollDice(Command):
-    """The unit rolls for *card* (None: anonymous). *fixed* replaces the faces (a script's
-    ``roll`` line); *pick* is a ``lancer`` pick (never a jail try nor a double of a row)."""
+    """The unit rolls for *card* (None: anonymous). *fixed* replaces the white dice (a script's
+    ``roll`` line) and *third* the third die's face (``roll A B T``; None: drawn from the
+    seed); *pick* is a ``lancer`` pick (never a jail try nor a double of a row, two dice)."""
 
     name: ClassVar[str] = "roll"
     transparent: ClassVar[bool] = True
     card: int | None
     fixed: tuple[int, ...] = ()
     pick: bool = False
+    third: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

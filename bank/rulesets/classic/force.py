@@ -16,13 +16,15 @@ Imports the core's errors and state, and this package's state, commands and outc
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bank.errors import RuleError
 from bank.ruleset import Decision
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
-from bank.rulesets.classic.config import ClassicConfig
+from bank.rulesets.classic.config import FORCE_FACES, ClassicConfig
+from bank.rulesets.classic.edition import ClassicEdition
 from bank.rulesets.classic.state import classic
 from bank.state import GameState
 
@@ -31,6 +33,8 @@ if TYPE_CHECKING:  # the engine imports this module
 
 #: what may be asked, by reading: the Force die's faces, or the symbols
 ASKED = {"die": ("light", "dark", "shift"), "symbol": ("light", "dark")}
+#: the Force die of §6.3 (**decision**, **L**: the sticker sheet is not in the rule book)
+DEFAULT_FACES = ("shift", "shift", "light", "light", "dark", "dark")
 
 
 def side_of(engine: ClassicRulesEngine, card: int) -> str | None:
@@ -40,11 +44,36 @@ def side_of(engine: ClassicRulesEngine, card: int) -> str | None:
 
 
 def rolled_face(state: GameState, card: int) -> str | None:
-    """The Force die's face of *card*'s roll when it is the latest the unit made, else None."""
-    last = classic(state).last_roll
-    if last is None or last[0] != card:
+    """The Force die's face of *card*'s roll when it is the latest the unit made, else None
+    (another card's roll, an anonymous one, a ``lancer`` pick, which rolls two dice)."""
+    ext = classic(state)
+    last = ext.last_roll
+    if last is None or last[0] != card or ext.third not in FORCE_FACES:
         return None
-    return None
+    return ext.third
+
+
+def is_force_die(faces: tuple[str, ...]) -> bool:
+    """Whether an edition's third die is a Force die (every face ``light``, ``dark``,
+    ``shift``)."""
+    return bool(faces) and all(f in FORCE_FACES for f in faces)
+
+
+def with_faces(cfg: ClassicConfig, ed: ClassicEdition) -> ClassicConfig:
+    """*cfg* with ``starwars.force_faces`` resolved for recording: the configured faces, else
+    the edition's Force die, else the §6.3 default."""
+    if cfg.starwars.force_faces is not None:
+        return cfg
+    faces = ed.third_die if is_force_die(ed.third_die) else DEFAULT_FACES
+    return replace(cfg, starwars=replace(cfg.starwars, force_faces=faces))
+
+
+def die_faces(cfg: ClassicConfig, ed: ClassicEdition) -> tuple[str, ...]:
+    """The faces of the unit's Force die in this game: ``starwars.force_faces`` replaces the
+    edition's when the edition rolls a Force die."""
+    if is_force_die(ed.third_die) and cfg.starwars.force_faces is not None:
+        return cfg.starwars.force_faces
+    return ed.third_die
 
 
 def battle(engine: ClassicRulesEngine, tx: _Tx, cfg: ClassicConfig, cmd: c.ForceBattle) -> Decision:

@@ -167,14 +167,17 @@ class InterestAnswered(ClassicOutcome):
 
 @dataclass(frozen=True, slots=True)
 class Rolled(ClassicOutcome):
-    """The unit's dice for *card* (None: anonymous); *amount* is their total."""
+    """The unit's dice for *card* (None: anonymous); *amount* is the move: the white dice
+    plus the third die when it shows a number (Méga's speed die)."""
 
     kind: ClassVar[str] = "dice"
     dice: tuple[int, int]
     #: the card's doubles in a row, 3 on the roll that sends it to jail
     doubles: int
-    #: what the roll did: "", "three doubles", "freed", "try 1", "try 2", "fee"
+    #: what the roll did: "", "three doubles", "freed", "try 1", "try 2", "fee", "triple"
     effect: str
+    #: the third die's face (``"2"``, ``"mr"``, ``"bus"``, ``"light"``...), None without one
+    third: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

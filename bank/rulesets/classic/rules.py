@@ -332,6 +332,7 @@ class ClassicRulesEngine:
                 auction_step=cfg.classic.auction_step or ed.auction_step,
             )
             cfg = replace(cfg, classic=own)
+        cfg = force.with_faces(cfg, ed)
         tx.set_field("config", cfg.recorded())
         tx.set_field("seed", cfg.classic.dice_seed)
         tx.set_field("houses", ed.houses)
@@ -690,6 +691,28 @@ class ClassicRulesEngine:
 
     # ---- the unit's dice
 
+    def third_faces(self, cfg: ClassicConfig) -> tuple[str, ...]:
+        """The faces of the unit's third die in this game (empty: two dice only)."""
+        if self.ed.mega and not cfg.mega.speed_die:
+            return ()
+        return force.die_faces(cfg, self.ed)
+
+    def _third(self, state: GameState, cfg: ClassicConfig, cmd: c.RollDice, k: int) -> str | None:
+        """The third die of roll *k*: the fixed face, else drawn (READINGS D1, die 2); None
+        without one, for a ``lancer`` pick, and for a jailed roller where the edition rolls
+        only the white dice in jail (E1: a fixed face is then dropped)."""
+        faces = self.third_faces(cfg)
+        if not faces or cmd.pick:
+            return None
+        player = state.player(cmd.card) if cmd.card is not None else None
+        if player is not None and player.jailed and not self.ed.third_die_in_jail:
+            return None
+        if cmd.third is not None:
+            if cmd.third not in faces:
+                raise RuleError(f"the third die has no face {cmd.third!r}", "bad roll")
+            return cmd.third
+        return faces[die(classic(state).seed, k, 2) - 1]
+
     def _roll(self, tx: _Tx, cfg: ClassicConfig, cmd: c.RollDice) -> Decision:
         ext = tx.ext
         if cmd.card is not None:
@@ -701,10 +724,14 @@ class ClassicRulesEngine:
             d1, d2 = cmd.fixed
         else:
             d1, d2 = die(ext.seed, k, 0), die(ext.seed, k, 1)
+        third = self._third(tx.state, cfg, cmd, k)
+        number = int(third) if third is not None and third.isdigit() else 0
         tx.set_field("rolls", k)
         tx.set_field("rollers", (*ext.rollers, cmd.card)[-ROLLERS_KEPT:])
         card = cmd.card
-        double = d1 == d2
+        # §7.2: a triple (the speed die's number on a double) is not a double (E2)
+        triple = d1 == d2 == number
+        double = d1 == d2 and not triple
         doubles = 0
         effect = ""
         if card is None:
@@ -738,8 +765,11 @@ class ClassicRulesEngine:
                     effect = "three doubles"
                 else:
                     tx.set_field("row", (card, doubles) if doubles else None)
+        if triple and not effect:
+            effect = "triple"
         tx.set_field("last_roll", (card, d1, d2, doubles))
-        return tx.decision(o.Rolled(card, d1 + d2, (d1, d2), doubles, effect))
+        tx.set_field("third", third)
+        return tx.decision(o.Rolled(card, d1 + d2 + number, (d1, d2), doubles, effect, third))
 
     # ---- Chance and Community Chest (§4)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
+from bank.rulesets.classic.config import FORCE_FACES
 from bank.rulesets.classic.edition import classic_edition
 from bank.rulesets.classic.state import classic
 from bank.state import GameState, PlayerState
@@ -333,15 +334,34 @@ class ClassicScreens(Screens):
     # ------------------------------------------------------------ dice, cards, bankruptcy
 
     def dice(
-        self, state: GameState, card: int | None, dice: tuple[int, int], second: str
+        self,
+        state: GameState,
+        card: int | None,
+        dice: tuple[int, int],
+        second: str,
+        third: str | None = None,
     ) -> Screen:
-        """`chien : 3 + 4 = 7` / `double`: the text carries the dice (§8.3's transcript line)."""
+        """`chien : 3 + 4 = 7` / `double`: the text carries the dice (§8.3's transcript line).
+
+        A third die showing a number is added on line 1 (`chien : 3+4+2=9`, written tight to
+        fit 20 cells); a symbol face (`M. Monopoly`, `Bus`, ...) is named on line 2, after
+        what the white dice did (`double · Bus`). The text carries every die, so a panel
+        shows the third die without knowing it.
+        """
         a, b = dice
-        first = (
-            self.say("c.dice.anon", a=a, b=b, total=a + b)
-            if card is None
-            else self.say("c.dice.1", token=self.token(state, card), a=a, b=b, total=a + b)
-        )
+        token = self.token(state, card) if card is not None else None
+        if third is not None and third.isdigit():
+            n = int(third)
+            key = "c.dice.anon3" if card is None else "c.dice.3"
+            first = self.say(key, token=token, a=a, b=b, c=n, total=a + b + n)
+        else:
+            key = "c.dice.anon" if card is None else "c.dice.1"
+            first = self.say(key, token=token, a=a, b=b, total=a + b)
+            if third in FORCE_FACES:
+                second = self.force_face(second, third, dice)
+            elif third is not None:
+                face = self.face(third)
+                second = f"{second} · {face}" if second else face
         return self.screen(
             "dice",
             first,
@@ -361,6 +381,33 @@ class ClassicScreens(Screens):
         return self.screen(
             "force", first, second, amount=done.amount or None, token=self.card_token(card)
         )
+
+    def face(self, third: str) -> str:
+        """The LCD name of a third die's face (``c.die.<face>``; the face itself without one)."""
+        key = f"c.die.{third}"
+        return self.say(key) if key in MESSAGES else third
+
+    def force_face(self, second: str, third: str, dice: tuple[int, int]) -> str:
+        """Line 2 of a roll with the Force die (§7.1): what the dice did, then the face. The
+        Force shift says how far each symbol moves, by the white (light symbol) and the black
+        die (dark symbol): `clair +3 · obscur +4`, on a double `double · bascule +3`; a square
+        is `carré clair` (`double · clair`). Beside a jail effect that leaves no room, the
+        face is left out (the state file and the transcript's state keep it)."""
+        a, b = dice
+        if third == "shift":
+            long = short = (
+                self.say("c.die.shift.same", n=a)
+                if a == b
+                else self.say("c.die.shift", light=a, dark=b)
+            )
+        else:
+            long, short = self.face(third), self.say(f"c.die.{third}.short")
+        if not second:
+            return long
+        for face in (long, short):
+            if len(f"{second} · {face}") <= LCD_WIDTH:
+                return f"{second} · {face}"
+        return second
 
     def card(self, deck: str, number: int) -> Screen:
         """A Chance or Community Chest card tapped: its title, and who drew it?"""

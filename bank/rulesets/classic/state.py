@@ -41,6 +41,8 @@ class ClassicState:
     #: rolls the unit made in this game (k of CLASSIC-READINGS D1)
     rolls: int = 0
     last_roll: Roll | None = None
+    #: the third die of the last roll (Méga's speed die, Star Wars' Force die), None without
+    third: str | None = None
     #: the card on a row of doubles and its length (one row at a time, A12)
     row: tuple[int, int] | None = None
     #: the cards of the recent rolls, oldest first (None: an anonymous roll)

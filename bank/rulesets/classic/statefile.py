@@ -60,7 +60,13 @@ def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool
         "last_roll": (
             None
             if last is None
-            else {"card": last[0], "dice": [last[1], last[2]], "third": None, "doubles": last[3]}
+            else {
+                "card": last[0],
+                "dice": [last[1], last[2]],
+                # E13: the speed die's 1-3 as a number, the other faces as their name
+                "third": int(ext.third) if ext.third and ext.third.isdigit() else ext.third,
+                "doubles": last[3],
+            }
         ),
         "eliminated": list(ext.eliminated),
         "ranking": list(state.ranking),

@@ -123,6 +123,20 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     # dice
     "c.dice.1": {"fr": "{token} : {a} + {b} = {total}", "en": "{token}: {a} + {b} = {total}"},
     "c.dice.anon": {"fr": "{a} + {b} = {total}", "en": "{a} + {b} = {total}"},
+    # a third die showing a number (Méga's speed die), written tight: 20 cells
+    "c.dice.3": {"fr": "{token} : {a}+{b}+{c}={total}", "en": "{token}: {a}+{b}+{c}={total}"},
+    "c.dice.anon3": {"fr": "{a} + {b} + {c} = {total}", "en": "{a} + {b} + {c} = {total}"},
+    "c.dice.triple": {"fr": "Triple !", "en": "Triple!"},
+    # the third die's symbol faces (c.die.<face>)
+    "c.die.mr": {"fr": "M. Monopoly", "en": "Mr. Monopoly"},
+    "c.die.bus": {"fr": "Bus", "en": "Bus"},
+    # the Force die (Star Wars II): a square, or the shift and how far each symbol moves
+    "c.die.light": {"fr": "carré clair", "en": "light square"},
+    "c.die.dark": {"fr": "carré obscur", "en": "dark square"},
+    "c.die.light.short": {"fr": "clair", "en": "light"},
+    "c.die.dark.short": {"fr": "obscur", "en": "dark"},
+    "c.die.shift": {"fr": "clair +{light} · obscur +{dark}", "en": "light +{light} · dark +{dark}"},
+    "c.die.shift.same": {"fr": "bascule +{n}", "en": "shift +{n}"},
     "c.dice.double": {"fr": "double", "en": "double"},
     "c.dice.three": {"fr": "3 doubles : prison", "en": "3 doubles: jail"},
     "c.dice.freed": {"fr": "Double : libéré", "en": "Double: free"},

@@ -238,8 +238,8 @@ class ClassicUnit(UnitShell):
 
     def __init__(self, game: Game, config: object | None = None) -> None:
         super().__init__(game, config)  # type: ignore[arg-type]
-        #: the rolls fixed by a script's ``roll`` lines, first first
-        self._rigged: list[tuple[int, ...]] = []
+        #: the rolls fixed by a script's ``roll`` lines (white dice, third die), first first
+        self._rigged: list[tuple[tuple[int, ...], str | None]] = []
         #: the last deed tapped (info ``deed``)
         self._last_deed: int | None = None
         #: the auction series running: its deeds and the one being auctioned
@@ -261,7 +261,7 @@ class ClassicUnit(UnitShell):
         return rules
 
     def queue_roll(self, dice: tuple[int, ...], third: str | None = None) -> None:
-        self._rigged.append(dice)
+        self._rigged.append((dice, third))
 
     def checking(self) -> int | None:
         return self.step.number if isinstance(self.step, DeedCheck) else None
@@ -819,7 +819,8 @@ class ClassicUnit(UnitShell):
             assert pick.card is not None and pick.number is not None
             dice = value
             if value == 0:  # lancer: the unit rolls two dice now, for the payer
-                tx = self._execute(c.RollDice(pick.card, self._next_fixed(), pick=True))
+                fixed, third = self._next_fixed()
+                tx = self._execute(c.RollDice(pick.card, fixed, pick=True, third=third))
                 if tx is None or not isinstance(tx.outcome, o.Rolled):
                     return
                 dice = tx.outcome.amount
@@ -1117,16 +1118,16 @@ class ClassicUnit(UnitShell):
 
     # ------------------------------------------------------------ the dice
 
-    def _next_fixed(self) -> tuple[int, ...]:
-        return self._rigged.pop(0) if self._rigged else ()
+    def _next_fixed(self) -> tuple[tuple[int, ...], str | None]:
+        return self._rigged.pop(0) if self._rigged else ((), None)
 
     def _roll(self, card: int | None) -> None:
-        fixed = self._next_fixed()
+        fixed, third = self._next_fixed()
         try:
-            tx = self.game.execute(c.RollDice(card, fixed))
+            tx = self.game.execute(c.RollDice(card, fixed, third=third))
         except RuleError as err:
-            if fixed:
-                self._rigged.insert(0, fixed)
+            if fixed or third is not None:
+                self._rigged.insert(0, (fixed, third))
             self._refuse_rule(err)
             return
         done = tx.outcome
@@ -1141,12 +1142,14 @@ class ClassicUnit(UnitShell):
             second = say("c.dice.try", n=done.effect[4:], of=tries)
         elif done.effect == "fee":
             second = say("c.dice.fee", n=tries, fee=fee)
+        elif done.effect == "triple":
+            second = say("c.dice.triple")
         elif done.dice[0] == done.dice[1]:
             second = say("c.dice.double")
         else:
             second = ""
         self.step = Idle()
-        self._after(tx, self.screens.dice(self._state, card, done.dice, second))
+        self._after(tx, self.screens.dice(self._state, card, done.dice, second, done.third))
 
     # ------------------------------------------------------------ sessions
 

@@ -1202,7 +1202,9 @@ class ClassicUnit(UnitShell):
 
     def _after(self, tx: Transaction, screen: Screen, extra: tuple[Cue, ...] = ()) -> None:
         keep = self.step if isinstance(self.step, Session) else None
-        was_debtor = self._debtor_before
+        # the debtor before this transaction, read once: a transaction executed without
+        # _execute (a landing, a card, the Force) must not see a debt settled long ago
+        was_debtor, self._debtor_before = self._debtor_before, None
         super()._after(tx, screen, extra)
         if isinstance(self.step, Interest) and screen.name != "interest":
             self._show(self._interest_screen(self.step.number))  # then the question (§3.10)

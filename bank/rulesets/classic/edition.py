@@ -33,6 +33,8 @@ from board_assets import Edition, EditionError
 
 #: the classic constants beyond those every ruleset has
 OWN_CONSTANTS = ("go_salary", "jail_fee", "jail_tries", "houses", "hotels", "houses_per_hotel")
+#: the Méga constants (§1.2, §7.2): the skyscrapers and train depots in the bank, the gift
+MEGA_CONSTANTS = ("skyscrapers", "depots", "birthday_gift")
 KINDS = ("street", "station", "utility")
 #: rent levels of a street: base, 1-4 houses, hotel
 STREET_LEVELS = 6
@@ -149,6 +151,10 @@ class ClassicEdition:
     third_die_in_jail: bool = False
     #: the Méga rules of §7.2 (majority rule, ×3 rent, skyscrapers, depots, the new spaces)
     mega: bool = False
+    #: Méga's skyscrapers and train depots in the bank (0 elsewhere)
+    skyscrapers: int = 0
+    depots: int = 0
+    birthday_gift: int = 0
 
     def deed(self, number: int) -> Deed:
         return self.deeds[number - 1]
@@ -229,11 +235,20 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
     if not isinstance(constants, Mapping):
         return None  # the shared checks name it
     own = {k: _int(constants, k, "constants.", 1) for k in OWN_CONSTANTS}
-    if constants.get("levels") != STREET_LEVELS:
-        raise EditionError(f"constants.levels: a classic street has {STREET_LEVELS} rent levels")
     table = raw.get("classic")
     if not isinstance(table, Mapping):
         raise EditionError("classic: missing table")
+    mega = _bool(table, "mega", "classic.") if "mega" in table else False
+    levels = STREET_LEVELS + 1 if mega else STREET_LEVELS
+    if constants.get("levels") != levels:
+        what = "a Méga street has" if mega else "a classic street has"
+        raise EditionError(f"constants.levels: {what} {levels} rent levels")
+    # Méga's skyscrapers and train depots in the bank (§2.5); none elsewhere
+    for key in MEGA_CONSTANTS:
+        if mega:
+            own[key] = _int(constants, key, "constants.", 1)
+        elif key in constants:
+            raise EditionError(f"constants.{key}: only a Méga edition (classic.mega) has them")
     _check_cards(raw)
     w = "classic."
     group_kinds = table.get("group_kinds", {})
@@ -330,7 +345,6 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
     double = _bool(table, "double_rent_with_mortgaged_lot", w)
     third = _third_die(table, w)
     in_jail = _bool(table, "third_die_in_jail", w) if "third_die_in_jail" in table else False
-    mega = _bool(table, "mega", w) if "mega" in table else False
     if edition is None:
         return None
     k = edition.constants
@@ -386,6 +400,10 @@ def _card(deck: str, raw: Any, w: str, deeds: int) -> Card:
     if effect not in EFFECTS:
         raise EditionError(f"{w}effect: unknown effect {effect!r}")
     args = {key: _int(raw, key, w, 1) for key in EFFECTS[effect]}
+    if effect == "repairs":  # Méga: a skyscraper (default: as a hotel) and a depot (0)
+        for key in ("skyscraper", "depot"):
+            if key in raw:
+                args[key] = _int(raw, key, w, 1)
     if effect == "advance":
         if args["deed"] > deeds:
             raise EditionError(f"{w}deed: there is no deed {args['deed']}")

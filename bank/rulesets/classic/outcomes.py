@@ -120,11 +120,13 @@ class PotCollected(ClassicOutcome):
 
 @dataclass(frozen=True, slots=True)
 class Built(ClassicOutcome):
-    """A house or (*hotel*) a hotel on deed *number*, for *amount*."""
+    """A house or (*hotel*) a hotel on deed *number*, for *amount*; Méga's *building* is
+    ``"skyscraper"`` or ``"depot"`` (empty for a house or a hotel)."""
 
     kind: ClassVar[str] = "built"
     number: int
     hotel: bool
+    building: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +136,15 @@ class BuildingSold(ClassicOutcome):
     kind: ClassVar[str] = "building_sold"
     number: int
     whole_group: bool
+    #: Méga: ``"skyscraper"`` (back to a hotel) or ``"depot"`` (removed); empty otherwise
+    building: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Gift(ClassicOutcome):
+    """Méga's Birthday Gift space (menu item 15): *amount* from the bank."""
+
+    kind: ClassVar[str] = "gift"
 
 
 @dataclass(frozen=True, slots=True)

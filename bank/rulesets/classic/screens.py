@@ -162,6 +162,8 @@ class ClassicScreens(Screens):
                 self.say("c.deed.utility", owner=owner, mult="/".join(str(r) for r in d.rents)),
                 None,
             )
+        elif number in classic(state).depots:  # Méga: the station carries its depot
+            second, amount = self.say("c.deed.depot", owner=owner, money=self.money(rent)), rent
         else:
             second, amount = self.say("c.deed.rent", owner=owner, money=self.money(rent)), rent
         owner_token = state.player(prop.owner).token if prop.owner is not None else None  # type: ignore[union-attr]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from bank.rulesets.classic.mega import SKYSCRAPER
 from bank.rulesets.classic.rules import HOTEL, ClassicRulesEngine
 from bank.rulesets.classic.state import classic
 from bank.state import GameState
@@ -45,16 +46,21 @@ def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool
         "properties": [
             {
                 **entry,
-                "houses": p.level if p.level and p.level != HOTEL else 0,
+                "houses": p.level if p.level and p.level < HOTEL else 0,
                 "hotel": p.level == HOTEL,
-                "skyscraper": False,
-                "depot": False,
+                "skyscraper": p.level == SKYSCRAPER,
+                "depot": p.number in ext.depots,
                 "mortgaged": p.number in ext.mortgaged,
                 "interest_due": p.number in ext.interest_due,
             }
             for entry, p in zip(core["properties"], state.properties, strict=True)
         ],
-        "bank": {"houses": ext.houses, "hotels": ext.hotels, "skyscrapers": 0, "depots": 0},
+        "bank": {
+            "houses": ext.houses,
+            "hotels": ext.hotels,
+            "skyscrapers": ext.skyscrapers,
+            "depots": ext.depot_stock,
+        },
         "pot": ext.pot,
         "turn": turn,
         "last_roll": (

@@ -189,6 +189,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.err.owned": {"fr": "Déjà vendu", "en": "Already owned"},
     "c.debt.done": {"fr": "Dette réglée", "en": "Debt settled"},
     "c.err.bids": {"fr": "Enchère en cours", "en": "Auction running"},
+    # Méga (§7.2)
+    "c.err.no_free_deed": {"fr": "Aucun titre libre", "en": "No deed left"},
+    "c.gift": {"fr": "{token} +{amount}", "en": "{token} +{amount}"},
+    "c.menu.gift": {"fr": "Cadeau +{amount}", "en": "Gift +{amount}"},
+    "c.built.skyscraper": {"fr": "Gratte-ciel −{amount}", "en": "Skyscraper −{amount}"},
+    "c.built.depot": {"fr": "Dépôt −{amount}", "en": "Depot −{amount}"},
+    "c.deed.depot": {"fr": "{owner} dépôt {money}", "en": "{owner} depot {money}"},
 }
 
 #: French wording of the classic rules' refusals, by reason key
@@ -225,6 +232,12 @@ SHORTS_FR: Mapping[str, str] = {
     "no force": "Pas de Force ici",
     "force face?": "Quelle face ?",
     "force known": "Dé déjà lancé",
+    "depot already": "Déjà un dépôt",
+    "depot on station": "Dépôt sur la gare",
+    "no depot left": "Plus de dépôt",
+    "no skyscraper left": "Plus de gratte-ciel",
+    "skyscraper already": "Déjà un gratte-ciel",
+    "must lift": "Levée obligatoire",
 }
 
 register_messages(MESSAGES)

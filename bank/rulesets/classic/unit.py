@@ -31,6 +31,7 @@ from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
 from bank.rulesets.classic.force import ASKED
+from bank.rulesets.classic.mega import BirthdayGift
 from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
@@ -43,6 +44,8 @@ __all__ = ["ClassicUnit"]
 
 #: the amount entry's steps after ``valider`` (§5.2): the banknotes, largest first
 NOTES: Final = (500, 100, 50, 20, 10, 5, 1)
+#: Méga's banknotes start at 1000 (§5.2)
+MEGA_NOTES: Final = (1000, *NOTES)
 #: an entry left this long without a key is abandoned (``unit.entry_seconds``)
 ENTRY_SECONDS: Final = 30.0
 #: an offer left this long unanswered is dropped (``unit.trade_seconds``)
@@ -108,7 +111,7 @@ class Entry:
     expires: float
     #: what was entered, in order: ("d", digit) or ("n", note); X takes back the last
     ops: tuple[tuple[str, int], ...] = ()
-    #: 0: ``valider``; i: NOTES[i - 1]
+    #: 0: ``valider``; i: the edition's notes[i - 1] (NOTES, Méga's MEGA_NOTES)
     step: int = 0
     #: the trade being composed, for an entry opened on its ``Argent`` panel
     trade: TradeDraft | None = None
@@ -448,7 +451,11 @@ class ClassicUnit(UnitShell):
         elif isinstance(step, DeedCheck):
             if button is Button.MENU:
                 if self._state.prop(step.number).owner is not None:
-                    self._refuse("c.err.owned")
+                    # Méga's Auction space with every deed owned: the auction icon says so
+                    free = any(p.owner is None for p in self._state.properties)
+                    self._refuse(
+                        "c.err.owned" if free or not self._rules.ed.mega else "c.err.no_free_deed"
+                    )
                 else:
                     self.step = AuctionOffer(step.number, self._idle_expiry())
                     self._show(self._auction_offer_screen(step.number))
@@ -879,7 +886,7 @@ class ClassicUnit(UnitShell):
 
     def _entry_screen(self, entry: Entry) -> Screen:
         say = self.screens.say
-        step = say("c.entry.ok") if entry.step == 0 else f"+{NOTES[entry.step - 1]}"
+        step = say("c.entry.ok") if entry.step == 0 else f"+{self._notes()[entry.step - 1]}"
         return self.screens.entry(say("c.entry.amount"), entry.value, step)
 
     def _open_entry(self, purpose: str, card: int | None, trade: TradeDraft | None = None) -> None:
@@ -902,7 +909,7 @@ class ClassicUnit(UnitShell):
 
     def _entry_button(self, entry: Entry, button: Button) -> None:
         if button is Button.MENU:
-            new = replace(entry, step=(entry.step + 1) % (len(NOTES) + 1))
+            new = replace(entry, step=(entry.step + 1) % (len(self._notes()) + 1))
         elif button is Button.CANCEL:
             if not entry.ops:
                 if entry.trade is not None:
@@ -912,7 +919,7 @@ class ClassicUnit(UnitShell):
                 return
             new = replace(entry, ops=entry.ops[:-1])
         elif entry.step:
-            new = replace(entry, ops=(*entry.ops, ("n", NOTES[entry.step - 1])))
+            new = replace(entry, ops=(*entry.ops, ("n", self._notes()[entry.step - 1])))
         else:
             self._confirm_entry(entry)
             return
@@ -948,13 +955,20 @@ class ClassicUnit(UnitShell):
 
     # ------------------------------------------------------------ the menu
 
+    def _notes(self) -> tuple[int, ...]:
+        """The banknote steps of the three-button amount entry (§5.2)."""
+        return MEGA_NOTES if self._rules.ed.mega else NOTES
+
     def _items(self) -> tuple[int, ...]:
         if self._state.debtor() is not None:
             return _DEBT_ITEMS
         cfg = self._rules.settings(self._state)
-        pot = (13,) if cfg.variants.free_parking != "off" else ()
-        force = (14,) if self._rules.ed.sides else ()
-        return (*_ITEMS, *pot, *force)
+        extra = [13] if cfg.variants.free_parking != "off" else []
+        if self._rules.ed.sides:
+            extra.append(14)  # the Force battle (Star Wars)
+        if self._rules.ed.mega:
+            extra.append(15)  # the Birthday Gift space
+        return tuple(sorted((*_ITEMS, *extra)))
 
     def _open_menu(self, item: int, typed: str = "", exact: bool = False) -> None:
         self.step = Menu(item, self._idle_expiry(), typed, exact)
@@ -971,6 +985,8 @@ class ClassicUnit(UnitShell):
         elif item in (3, 4):
             tax = ed.taxes[item - 3]
             text, hint = tax.name, say("c.menu.3", amount=tax.amount)
+        elif item == 15:
+            text = say("c.menu.gift", amount=ed.birthday_gift)
         else:
             text = say(f"c.menu.{item}")
         return self.screens.menu(item, text, hint)
@@ -1076,6 +1092,11 @@ class ClassicUnit(UnitShell):
             )
         elif item == 14:
             self._force(card, None)
+        elif item == 15:
+            self._run(
+                BirthdayGift(card),
+                lambda tx: scr.result("gift", self._state, card, "c.gift", amount=_amount(tx)),
+            )
         elif item == 16:
             self._refuse("err.not_now")  # ✓ first, then the debtor's card
         else:  # item 12 takes ✓ first
@@ -1173,11 +1194,12 @@ class ClassicUnit(UnitShell):
         after = self._state
         if isinstance(done, o.Built):
             level = after.prop(number).level or 0
-            text = (
-                scr.say("c.built.hotel", amount=done.amount)
-                if done.hotel
-                else scr.say("c.built.house", n=level, amount=done.amount)
-            )
+            if done.building:  # Méga: a skyscraper or a depot
+                text = scr.say(f"c.built.{done.building}", amount=done.amount)
+            elif done.hotel:
+                text = scr.say("c.built.hotel", amount=done.amount)
+            else:
+                text = scr.say("c.built.house", n=level, amount=done.amount)
             screen = scr.session_result("built", after, number, text, done.amount)
         elif isinstance(done, o.BuildingSold):
             text = scr.say("c.sold", amount=done.amount)

@@ -8,7 +8,7 @@ import pytest
 
 from bank.commands import Land, Undo
 from bank.errors import BankError, RuleError
-from bank.game import Game
+from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
@@ -19,6 +19,13 @@ from .classic_support import balance, ext, new_game, outcome, replayed, rules, r
 SW = "starwars-ep2-fr"
 #: bank cards: 1 Obi-Wan (light) ... 5 Clone (light), 6 Dooku (dark), 7 Jango, 8 Droïde
 OBIWAN, DOOKU = 1, 6
+DEFAULT = ("shift", "shift", "light", "light", "dark", "dark")
+
+
+def force_face(tx: Transaction) -> str | None:
+    done = outcome(tx)
+    assert isinstance(done, o.Rolled)
+    return done.third
 
 
 def test_the_eight_characters_have_the_rule_books_sides_in_the_state_file() -> None:
@@ -151,3 +158,53 @@ def test_the_fast_game_builds_hotels_after_three_houses_and_ends_at_the_second_b
         run(game, c.PayBank(card, 1600), c.DeclareBankruptcy(card))
     assert game.state.game_over
     assert game.state.ranking == (1, 3, 2)
+
+
+# ---------------------------------------------------------------- the Force die (§7.1, D1)
+
+
+def test_the_battle_is_judged_on_the_landers_own_latest_roll_without_asking() -> None:
+    game = new_game(2, SW)
+    run(game, c.RollDice(1, (3, 4), third="light"))
+    done = outcome(run(game, c.ForceBattle(1)))
+    assert isinstance(done, o.ForceFought) and done.won and done.known
+    with pytest.raises(RuleError) as err:  # a face that contradicts the unit's own roll
+        game.execute(c.ForceBattle(1, "dark"))
+    assert err.value.key == "force known"
+    run(game, c.RollDice(2, (5, 6), third="shift"))
+    with pytest.raises(RuleError) as err:  # Obi-Wan's roll is no longer the latest
+        game.execute(c.ForceBattle(1))
+    assert err.value.key == "force face?"
+    lost = outcome(run(game, c.ForceBattle(2)))  # card 2 (Anakin, light) rolled the shift
+    assert isinstance(lost, o.ForceFought) and not lost.won and lost.known
+
+
+def test_a_lancer_roll_has_no_force_die_so_the_face_is_asked() -> None:
+    game = new_game(2, SW)
+    run(game, c.RollDice(1, (3, 4), pick=True))
+    assert ext(game).third is None
+    with pytest.raises(RuleError) as err:
+        game.execute(c.ForceBattle(1))
+    assert err.value.key == "force face?"
+
+
+def test_the_symbol_reading_asks_even_after_the_landers_own_roll() -> None:
+    game = new_game(2, SW, starwars={"force_rule": "symbol"})
+    run(game, c.RollDice(1, (3, 4), third="dark"))
+    with pytest.raises(RuleError):
+        game.execute(c.ForceBattle(1))
+    done = outcome(run(game, c.ForceBattle(1, "light")))
+    assert isinstance(done, o.ForceFought) and done.won and not done.known
+
+
+def test_the_force_die_rolls_the_editions_faces_or_the_configured_ones() -> None:
+    game = new_game(2, SW)
+    assert dict(ext(game).config)["starwars.force_faces"] == DEFAULT
+    seen = {force_face(run(game, c.RollDice(None))) for _ in range(40)}
+    assert seen == {"light", "dark", "shift"}
+    dark = new_game(2, SW, starwars={"force_faces": ["dark"] * 6})
+    assert dict(ext(dark).config)["starwars.force_faces"] == ("dark",) * 6
+    rolled = {force_face(run(dark, c.RollDice(1))) for _ in range(10)}
+    assert rolled == {"dark"}
+    with pytest.raises(RuleError):  # a face this game's die does not carry
+        dark.execute(c.RollDice(1, (1, 2), third="light"))

@@ -3,14 +3,23 @@ dice screen (how far each symbol moves on a shift) and the Force battle's result
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bank.rulesets.classic import outcomes as o
-from bank.rulesets.classic.screens import ClassicScreens
 from board_assets import load_edition
 from tests.rulesets.classic_support import new_game
 
 SW = load_edition("starwars-ep2-fr")
+
+
+def screens(lang: str) -> Any:
+    """The classic screens, imported when a test runs: importing them registers the classic
+    texts, which tests/unit/test_text.py (Ultime's catalogue check) must not collect."""
+    from bank.rulesets.classic.screens import ClassicScreens
+
+    return ClassicScreens(SW, lang)
 
 
 @pytest.mark.parametrize(
@@ -32,7 +41,7 @@ def test_the_force_die_on_the_dice_screen(
     lang: str, dice: tuple[int, int], second: str, third: str, want: str
 ) -> None:
     game = new_game(2, "starwars-ep2-fr")
-    screen = ClassicScreens(SW, lang).dice(game.state, 1, dice, second, third)
+    screen = screens(lang).dice(game.state, 1, dice, second, third)
     assert screen.lines[1] == want
     assert all(len(line) <= 20 for line in screen.lines)
 
@@ -49,6 +58,6 @@ def test_the_force_die_on_the_dice_screen(
 def test_the_force_battles_result(lang: str, won: bool, want: tuple[str, str]) -> None:
     game = new_game(8, "starwars-ep2-fr")
     done = o.ForceFought(4, 0 if won else 200, won, "light" if won else "dark", 0, False)
-    screen = ClassicScreens(SW, lang).force(game.state, done)
+    screen = screens(lang).force(game.state, done)
     assert (screen.name, screen.lines) == ("force", want)
     assert screen.token == "mace"

@@ -188,3 +188,35 @@ def test_the_panels_refuse_a_classic_edition_and_say_how_to_play_it(
         "script FILE --edition classic-fr`); the emulator, the terminal view, the readers and "
         "the box cannot play them yet"
     ]
+
+
+def _edited_mega(tmp_path: Path, old: str, new: str) -> Path:
+    text = (EDITIONS_DIR / "mega-fr.toml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "maison-mega.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("levels = 7\n", "levels = 6\n", r"constants\.levels: a Méga street has 7 rent levels"),
+        ("skyscrapers = 8\n", "", r"constants\.skyscrapers: missing"),
+        ("birthday_gift = 100\n", "birthday_gift = 0\n", r"constants\.birthday_gift: must be"),
+        ('third_die = ["1", "2", "3", "mr", "mr", "bus"]', 'third_die = ["1", "2"]',
+         r"classic\.third_die: expected the 6 faces"),
+        ('"mr", "mr", "bus"]', '"mr", "mr", "taxi"]', r"classic\.third_die: 'taxi' is not one"),
+    ],
+)  # fmt: skip
+def test_a_malformed_mega_file_is_refused_naming_the_field(
+    old: str, new: str, message: str, tmp_path: Path
+) -> None:
+    with pytest.raises(EditionError, match=r"maison-mega\.toml: " + message):
+        load_edition_file(_edited_mega(tmp_path, old, new))
+
+
+def test_skyscrapers_and_depots_belong_to_a_mega_edition(tmp_path: Path) -> None:
+    path = _edited(tmp_path, "houses_per_hotel = 4\n", "houses_per_hotel = 4\nskyscrapers = 8\n")
+    with pytest.raises(EditionError, match=r"constants\.skyscrapers: only a Méga edition"):
+        load_edition_file(path)

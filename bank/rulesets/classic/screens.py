@@ -321,12 +321,17 @@ class ClassicScreens(Screens):
             icons=frozenset({Icon.TRADE}),
         )
 
-    def interest(self, state: GameState, number: int, keep: int, lift: int) -> Screen:
+    def interest(
+        self, state: GameState, number: int, keep: int, lift: int, lift_only: bool = False
+    ) -> Screen:
+        """The question of §3.10; *lift_only*: Méga's new owner with buildings on the group
+        must lift (M only)."""
         owner = state.prop(number).owner
+        key = "c.interest.lift" if lift_only else "c.interest.2"
         return self.screen(
             "interest",
             self.say("c.interest.1", n=number),
-            self.say("c.interest.2", keep=keep, lift=lift),
+            self.say(key, keep=keep, lift=lift),
             number=number,
             amount=keep,
             token=self.card_token(owner) if owner is not None else None,
@@ -410,6 +415,14 @@ class ClassicScreens(Screens):
             if len(f"{second} · {face}") <= LCD_WIDTH:
                 return f"{second} · {face}"
         return second
+
+    def no_free_deed(self) -> Screen:
+        """Méga's Auction space when every deed is owned: the auction icon says so (§7.2)."""
+        return self.screen(
+            "error",
+            self.say("c.err.no_free_deed"),
+            icons=frozenset({Icon.AUCTION, Icon.ERROR}),
+        )
 
     def card(self, deck: str, number: int) -> Screen:
         """A Chance or Community Chest card tapped: its title, and who drew it?"""

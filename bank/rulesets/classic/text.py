@@ -119,6 +119,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "fr": "✓garder {keep} M lever {lift}",
         "en": "✓keep {keep} · M lift {lift}",
     },
+    "c.interest.lift": {"fr": "M lever {lift}", "en": "M lift {lift}"},
     "c.interest.kept": {"fr": "Gardé −{amount}", "en": "Kept −{amount}"},
     # dice
     "c.dice.1": {"fr": "{token} : {a} + {b} = {total}", "en": "{token}: {a} + {b} = {total}"},
@@ -128,7 +129,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.dice.anon3": {"fr": "{a} + {b} + {c} = {total}", "en": "{a} + {b} + {c} = {total}"},
     "c.dice.triple": {"fr": "Triple !", "en": "Triple!"},
     # the third die's symbol faces (c.die.<face>)
-    "c.die.mr": {"fr": "M. Monopoly", "en": "Mr. Monopoly"},
+    "c.die.mr": {"fr": "M. Monopoly", "en": "Mr Monopoly"},
     "c.die.bus": {"fr": "Bus", "en": "Bus"},
     # the Force die (Star Wars II): a square, or the shift and how far each symbol moves
     "c.die.light": {"fr": "carré clair", "en": "light square"},
@@ -190,7 +191,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.debt.done": {"fr": "Dette réglée", "en": "Debt settled"},
     "c.err.bids": {"fr": "Enchère en cours", "en": "Auction running"},
     # Méga (§7.2)
-    "c.err.no_free_deed": {"fr": "Aucun titre libre", "en": "No deed left"},
+    "c.err.no_free_deed": {"fr": "Aucun titre libre", "en": "No free deed"},
     "c.gift": {"fr": "{token} +{amount}", "en": "{token} +{amount}"},
     "c.menu.gift": {"fr": "Cadeau +{amount}", "en": "Gift +{amount}"},
     "c.built.skyscraper": {"fr": "Gratte-ciel −{amount}", "en": "Skyscraper −{amount}"},

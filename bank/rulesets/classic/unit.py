@@ -31,7 +31,7 @@ from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
 from bank.rulesets.classic.force import ASKED
-from bank.rulesets.classic.mega import BirthdayGift
+from bank.rulesets.classic.mega import BirthdayGift, must_lift
 from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
@@ -349,7 +349,15 @@ class ClassicUnit(UnitShell):
         deed = self._rules.ed.deed(number)
         cfg = self._rules.settings(self._state)
         keep = interest(deed.mortgage, cfg.classic.interest_rounding)
-        return self.screens.interest(self._state, number, keep, deed.mortgage + keep)
+        owner = self._state.prop(number).owner
+        lift_only = (
+            self._rules.ed.mega
+            and owner is not None
+            and must_lift(self._state, self._rules.ed, number, owner)
+        )
+        return self.screens.interest(
+            self._state, number, keep, deed.mortgage + keep, lift_only=lift_only
+        )
 
     # ------------------------------------------------------------ time
 
@@ -453,9 +461,11 @@ class ClassicUnit(UnitShell):
                 if self._state.prop(step.number).owner is not None:
                     # Méga's Auction space with every deed owned: the auction icon says so
                     free = any(p.owner is None for p in self._state.properties)
-                    self._refuse(
-                        "c.err.owned" if free or not self._rules.ed.mega else "c.err.no_free_deed"
-                    )
+                    if free or not self._rules.ed.mega:
+                        self._refuse("c.err.owned")
+                    else:
+                        self._play(Cue.ERROR)
+                        self._show(self.screens.no_free_deed())
                 else:
                     self.step = AuctionOffer(step.number, self._idle_expiry())
                     self._show(self._auction_offer_screen(step.number))

@@ -131,14 +131,16 @@ def test_random_classic_gestures_keep_the_invariants(edition: str, lines: list[s
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(sw_scripts, st.sampled_from(["die", "symbol"]))
+@given(sw_scripts, st.sampled_from(["die", "symbol"]), st.sampled_from([0, 1]))
 def test_random_star_wars_gestures_with_the_force_keep_the_invariants(
-    lines: list[str], reading: str
+    lines: list[str], reading: str, minutes: int
 ) -> None:
-    play("starwars-ep2-fr", lines, (("starwars", "force_rule", reading),))
+    """With the time limit on or off (a one-minute game ends within a few waits)."""
+    sets = (("starwars", "force_rule", reading), ("variants", "time_limit_minutes", minutes))
+    play("starwars-ep2-fr", lines, sets)
 
 
-def play(edition: str, lines: list[str], sets: tuple[tuple[str, str, str], ...] = ()) -> None:
+def play(edition: str, lines: list[str], sets: tuple[tuple[str, str, object], ...] = ()) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "fuzz.tap"
         text = "\n".join(fit(line, edition) for line in lines)

@@ -86,7 +86,7 @@ def random_classic_command(rnd: random.Random, game: Game, rolls: bool = True) -
         number = rnd.choice(owned) if owned else number
     if x.interest_due and rnd.random() < 0.8:
         return c.AnswerInterest(x.interest_due[0], rnd.random() < 0.3)
-    kind = rnd.randrange(17 if rolls else 16)
+    kind = rnd.randrange(18 if rolls else 17)
     other = rnd.choice(players)
     if kind == 0:
         return c.Visit(card, number, rnd.randint(2, 12))
@@ -145,6 +145,8 @@ def random_classic_command(rnd: random.Random, game: Game, rolls: bool = True) -
         return c.GenericCard(deck, effect, card, amounts)
     if kind == 15:
         return c.DeclareBankruptcy(card)
+    if kind == 16:  # the Force battle (refused outside Star Wars), a face given or not
+        return c.ForceBattle(card, rnd.choice((None, "light", "dark", "shift", "grey")))
     fixed = rnd.choice(((), (1, 1), (2, 3)))
     third = rnd.choice((None, *ed.third_die)) if ed.third_die else None
     return c.RollDice(card if rnd.random() < 0.9 else None, fixed, rnd.random() < 0.1, third)

@@ -58,6 +58,16 @@ gesture = st.one_of(
     ),
 )
 scripts = st.lists(st.one_of(single, gesture, gesture), min_size=5, max_size=60)
+#: Star Wars II: rolls with the Force die, and the Force battle with its pick (§7.1)
+force = st.one_of(
+    st.tuples(
+        st.integers(1, 6), st.integers(1, 6), st.sampled_from(["light", "dark", "shift"])
+    ).map(lambda d: f"roll {d[0]} {d[1]} {d[2]}"),
+    st.tuples(banks, st.lists(st.sampled_from(["key 1", "key 3", "press menu"]), max_size=3)).map(
+        lambda t: "\n".join(["press menu", "key 14", t[0], *t[1], "press ok"])
+    ),
+)
+sw_scripts = st.lists(st.one_of(single, gesture, force, force), min_size=5, max_size=60)
 
 
 def fit(line: str, edition: str) -> str:
@@ -113,13 +123,33 @@ def check(state: dict[str, object], edition: str) -> None:
 )
 @given(st.sampled_from(EDITIONS), scripts)
 def test_random_classic_gestures_keep_the_invariants(edition: str, lines: list[str]) -> None:
+    play(edition, lines)
+
+
+@settings(
+    max_examples=int(os.environ.get("ULTIBANK_FUZZ_EXAMPLES", "30")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(sw_scripts, st.sampled_from(["die", "symbol"]), st.sampled_from([0, 1]))
+def test_random_star_wars_gestures_with_the_force_keep_the_invariants(
+    lines: list[str], reading: str, minutes: int
+) -> None:
+    """With the time limit on or off (a one-minute game ends within a few waits)."""
+    sets = (("starwars", "force_rule", reading), ("variants", "time_limit_minutes", minutes))
+    play("starwars-ep2-fr", lines, sets)
+
+
+def play(edition: str, lines: list[str], sets: tuple[tuple[str, str, object], ...] = ()) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "fuzz.tap"
         text = "\n".join(fit(line, edition) for line in lines)
         script.write_text(START + text + "\n", encoding="utf-8")
         state_path = Path(tmp) / "state.json"
         out = io.StringIO()
-        code = run_script(script, edition, Path(tmp) / "d", state_path, out, err=out)
+        code = run_script(
+            script, edition, Path(tmp) / "d", state_path, out, err=out, ruleset_sets=sets
+        )
         assert code == 0, out.getvalue()[-2000:]
         check(json.loads(state_path.read_text(encoding="utf-8")), edition)
         for line in out.getvalue().splitlines():  # every LCD line keeps to 20 cells

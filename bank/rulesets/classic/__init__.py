@@ -51,7 +51,7 @@ RULESET = RulesetSpec(
     schema=check_edition,
     empty_state=ClassicState,
     state_file=_state_file,
-    config_tables=("classic", "variants", "mega"),
+    config_tables=("classic", "variants", "mega", "starwars"),
     seed_key=("classic", "dice_seed"),
     third_die=third_die_names,
     # the emulator window plays classic (CLASSIC.md §5.6); the other panels learn it next

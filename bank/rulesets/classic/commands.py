@@ -208,6 +208,17 @@ class TimeUp(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class ForceBattle(Command):
+    """Star Wars II: *card* met a Force symbol (§7.1, menu item 14). *face* is what the unit
+    asked when it does not know it: the Force die's face (``light``, ``dark``, ``shift``) under
+    ``starwars.force_rule = "die"``, the symbol met (``light``, ``dark``) under ``"symbol"``."""
+
+    name: ClassVar[str] = "force"
+    card: int
+    face: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DeclareBankruptcy(Command):
     name: ClassVar[str] = "bankruptcy"
     undoable: ClassVar[bool] = False
@@ -234,5 +245,6 @@ register_commands(
     SeriesSale,
     DrawCard,
     TimeUp,
+    ForceBattle,
     DeclareBankruptcy,
 )

@@ -1,7 +1,8 @@
 """Configuration of the classic rules: every **decision** of CLASSIC.md §3/§6, with its default.
 
 ``[classic]`` holds the decisions (§6.1), ``[variants]`` the house rules, all off by default
-(§6.2), ``[mega]`` the Méga editions' keys (§6.3, ignored by the other editions); two keys
+(§6.2), ``[mega]`` the Méga editions' keys, ``[starwars]`` Star Wars II's (the Force battle's
+reading and penalty, the Force die's faces; §6.3, each ignored by the other editions); two keys
 of the shared ``[rules]`` table apply too (``auction_seconds``, ``undo_settled_debt_whole``).
 The values in force are recorded with the game when it starts
 (:class:`bank.rulesets.classic.state.ClassicState.config`), so a stored game replays the
@@ -24,6 +25,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "chest14": ("hospital", "nearest_station"),
     "interest_rounding": ("up", "down"),
     "free_parking": ("off", "taxes", "taxes_and_fines"),
+    "force_rule": ("die", "symbol"),
 }
 _RANGES: dict[str, tuple[int, int]] = {
     "auction_step": (1, 100_000),
@@ -33,9 +35,12 @@ _RANGES: dict[str, tuple[int, int]] = {
     "time_limit_minutes": (0, 24 * 60),
     "utility_three_multiplier": (1, 1000),
     "depot_cost": (2, 100_000),
+    "force_penalty": (1, 100_000),
 }
 #: the recorded tables, in the order a game records them
-TABLES = ("classic", "variants", "mega")
+TABLES = ("classic", "variants", "mega", "starwars")
+#: the faces a Force die may carry (CLASSIC.md §7.1)
+FORCE_FACES = ("shift", "light", "dark")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +91,19 @@ class MegaRules:
 
 
 @dataclass(frozen=True, slots=True)
+class StarWars:
+    """``[starwars]``: the Force battle and the Force die (§6.3, §7.1), read by the editions
+    with sides (Star Wars II) only."""
+
+    #: the reading of the Force battle: ``"die"`` (the Force die's face) or ``"symbol"``
+    force_rule: str = "die"
+    #: what a beaten character pays the bank
+    force_penalty: int = 200
+    #: the virtual Force die's six faces (None: the edition's ``third_die``, recorded so)
+    force_faces: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ClassicConfig:
     """The classic rules' configuration: ``[classic]``, ``[variants]`` and two ``[rules]`` keys."""
 
@@ -96,10 +114,12 @@ class ClassicConfig:
     auction_seconds: float = 10.0
     #: undo after a settled debt cancels the payment and everything done to settle it
     undo_settled_debt_whole: bool = True
+    starwars: StarWars = StarWars()
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> ClassicConfig:
-        """Build from the ``[rules]`` table with ``classic``, ``variants`` and ``mega`` sub-tables.
+        """Build from the ``[rules]`` table with ``classic``, ``variants``, ``mega`` and
+        ``starwars`` sub-tables.
 
         Unknown keys, wrong types and values out of range are refused naming ``table.key``.
         """
@@ -118,7 +138,9 @@ class ClassicConfig:
                     raise BankError(f"rules.{key}: expected true or false, got {value!r}")
                 kwargs[key] = value
             else:
-                known = "auction_seconds, undo_settled_debt_whole, classic, variants, mega"
+                known = (
+                    "auction_seconds, undo_settled_debt_whole, classic, variants, mega, starwars"
+                )
                 raise BankError(f"unknown rules setting {key!r} for classic; known: {known}")
         return cls(**kwargs)
 
@@ -146,10 +168,16 @@ class ClassicConfig:
             MegaRules(**tables["mega"]),
             base.auction_seconds,
             base.undo_settled_debt_whole,
+            starwars=StarWars(**tables["starwars"]),
         )
 
 
-_KINDS: dict[str, type[Any]] = {"classic": ClassicRules, "variants": Variants, "mega": MegaRules}
+_KINDS: dict[str, type[Any]] = {
+    "classic": ClassicRules,
+    "variants": Variants,
+    "mega": MegaRules,
+    "starwars": StarWars,
+}
 
 
 def _table(kind: type[Any], name: str, raw: Mapping[str, Any]) -> Any:
@@ -161,7 +189,9 @@ def _table(kind: type[Any], name: str, raw: Mapping[str, Any]) -> Any:
         if key not in known:
             raise BankError(f"unknown setting {where!r}; known: {', '.join(sorted(known))}")
         default = getattr(defaults, key)
-        if key == "skyscraper_cost":
+        if key == "force_faces":
+            value = _faces(where, value)
+        elif key == "skyscraper_cost":
             if value != "house" and (
                 isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000
             ):
@@ -178,3 +208,15 @@ def _table(kind: type[Any], name: str, raw: Mapping[str, Any]) -> Any:
                 raise BankError(f"{where}: expected a whole number {lo}..{hi}, got {value!r}")
         out[key] = value
     return kind(**out)
+
+
+def _faces(where: str, value: Any) -> tuple[str, ...]:
+    """The six faces of the Force die, each ``shift``, ``light`` or ``dark``."""
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 6
+        or not all(isinstance(f, str) and f in FORCE_FACES for f in value)
+    ):
+        shown = ", ".join(FORCE_FACES)
+        raise BankError(f"{where}: expected six faces, each one of {shown}, got {value!r}")
+    return tuple(value)

@@ -219,6 +219,20 @@ class Drawn(ClassicOutcome):
 
 
 @dataclass(frozen=True, slots=True)
+class ForceFought(ClassicOutcome):
+    """*card*'s Force battle (§7.1): *won* (no money: the player moves the symbol), or lost and
+    charged the penalty (*amount*), *owed* of it left as a debt; *face* is the Force die's face
+    (or, under the ``symbol`` reading, the symbol met) it was judged on; *known*: the unit knew
+    it from the player's own roll rather than asking."""
+
+    kind: ClassVar[str] = "force"
+    won: bool
+    face: str
+    owed: int
+    known: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Bankrupt(ClassicOutcome):
     """*card* went bankrupt owing *amount* to *creditor* (None: the bank); *auction*: the deeds
     of the auction series, in order; *game_over*: it ended the game."""

@@ -31,7 +31,7 @@ from bank.events import (
 )
 from bank.ruleset import Decision
 from bank.rulesets.classic import commands as c
-from bank.rulesets.classic import mega
+from bank.rulesets.classic import force, mega
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import GENERIC_EFFECTS, ClassicEdition, classic_edition
@@ -351,6 +351,7 @@ class ClassicRulesEngine:
                 auction_step=cfg.classic.auction_step or ed.auction_step,
             )
             cfg = replace(cfg, classic=own)
+        cfg = force.with_faces(cfg, ed)
         tx.set_field("config", cfg.recorded())
         tx.set_field("seed", cfg.classic.dice_seed)
         tx.set_field("houses", ed.houses)
@@ -747,7 +748,7 @@ class ClassicRulesEngine:
         """The faces of the unit's third die in this game (empty: two dice only)."""
         if self.ed.mega and not cfg.mega.speed_die:
             return ()
-        return self.ed.third_die
+        return force.die_faces(cfg, self.ed)
 
     def _third(self, state: GameState, cfg: ClassicConfig, cmd: c.RollDice, k: int) -> str | None:
         """The third die of roll *k*: the fixed face, else drawn (READINGS D1, die 2); None
@@ -1098,4 +1099,5 @@ _HANDLERS: dict[type[Command], Callable[..., Decision]] = {
     c.DeclareBankruptcy: ClassicRulesEngine._bankruptcy,
     c.DrawCard: ClassicRulesEngine._draw,
     c.TimeUp: ClassicRulesEngine._time_up,
+    c.ForceBattle: force.battle,
 }

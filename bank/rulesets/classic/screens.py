@@ -8,7 +8,9 @@ engine's state and edition types, the unit's I/O and texts, and the classic edit
 
 from __future__ import annotations
 
+from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
+from bank.rulesets.classic.config import FORCE_FACES
 from bank.rulesets.classic.edition import classic_edition
 from bank.rulesets.classic.state import classic
 from bank.state import GameState, PlayerState
@@ -29,6 +31,7 @@ _MENU_ICONS = {
     11: Icon.DICE,
     12: Icon.CARD,
     13: Icon.POT,
+    # 14, the Force: no Force icon in the screen model yet (the panels' icon sets are full)
     16: Icon.DEBT,
 }
 
@@ -361,7 +364,9 @@ class ClassicScreens(Screens):
         else:
             key = "c.dice.anon" if card is None else "c.dice.1"
             first = self.say(key, token=token, a=a, b=b, total=a + b)
-            if third is not None:
+            if third in FORCE_FACES:
+                second = self.force_face(second, third, dice)
+            elif third is not None:
                 face = self.face(third)
                 second = f"{second} · {face}" if second else face
         return self.screen(
@@ -371,10 +376,45 @@ class ClassicScreens(Screens):
             token=self.card_token(card) if card is not None else None,
         )
 
+    def force(self, state: GameState, done: o.ForceFought) -> Screen:
+        """The Force battle's result (§7.1): `Force vaincue` / `déplacez le symbole`, or
+        `Vaincu par la Force` / `Dooku −200` and the balance left."""
+        card = done.card or 0
+        if done.won:
+            first, second = self.say("c.force.won.1"), self.say("c.force.won.2")
+        else:
+            first = self.say("c.force.lost.1")
+            second = self.say("c.force.lost.2", token=self.token(state, card), amount=done.amount)
+        return self.screen(
+            "force", first, second, amount=done.amount or None, token=self.card_token(card)
+        )
+
     def face(self, third: str) -> str:
         """The LCD name of a third die's face (``c.die.<face>``; the face itself without one)."""
         key = f"c.die.{third}"
         return self.say(key) if key in MESSAGES else third
+
+    def force_face(self, second: str, third: str, dice: tuple[int, int]) -> str:
+        """Line 2 of a roll with the Force die (§7.1): what the dice did, then the face. The
+        Force shift says how far each symbol moves, by the white (light symbol) and the black
+        die (dark symbol): `clair +3 · obscur +4`, on a double `double · bascule +3`; a square
+        is `carré clair` (`double · clair`). Beside a jail effect that leaves no room, the
+        face is left out (the state file and the transcript's state keep it)."""
+        a, b = dice
+        if third == "shift":
+            long = short = (
+                self.say("c.die.shift.same", n=a)
+                if a == b
+                else self.say("c.die.shift", light=a, dark=b)
+            )
+        else:
+            long, short = self.face(third), self.say(f"c.die.{third}.short")
+        if not second:
+            return long
+        for face in (long, short):
+            if len(f"{second} · {face}") <= LCD_WIDTH:
+                return f"{second} · {face}"
+        return second
 
     def no_free_deed(self) -> Screen:
         """Méga's Auction space when every deed is owned: the auction icon says so (§7.2)."""

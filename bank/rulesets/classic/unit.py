@@ -30,12 +30,13 @@ from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
+from bank.rulesets.classic.force import ASKED
 from bank.rulesets.classic.mega import BirthdayGift, must_lift
 from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.text import SHORTS_FR
-from bank.unit.io import Button, CardId, Cue, Icon, Output, Screen
+from bank.unit.io import Button, CardId, Cue, Icon, Input, Output, Screen
 from bank.unit.shell import Finished, Idle, Settling, UnitShell
 from bank.unit.text import engine_short, fit
 
@@ -51,7 +52,8 @@ ENTRY_SECONDS: Final = 30.0
 TRADE_SECONDS: Final = 60.0
 #: the dice totals a pick offers, in order, before ``lancer`` (§5.2)
 DICE_TOTALS: Final = (7, 8, 9, 10, 11, 12, 2, 3, 4, 5, 6)
-#: the menu items every 40-space edition has; 13 with the pot variant, 16 during a debt
+#: the menu items every 40-space edition has; 13 with the pot variant, 14 in Star Wars (an
+#: edition with sides), 16 during a debt
 _ITEMS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 _DEBT_ITEMS: Final = (8, 9, 10, 16)
 _SESSIONS: Final = {7: "build", 8: "sell", 9: "mortgage"}
@@ -131,7 +133,8 @@ class Pick:
     """A pick (§5.2): one of *options* shows; digits type its number; M the next; ✓ chooses.
 
     *purpose*: ``dice`` (a utility's total, for *card* landing on *number*), ``choice`` (a
-    card's option) or ``passed_go``.
+    card's option), ``passed_go`` or ``force`` (the Force die's face or the symbol met, 1-based
+    in :data:`bank.rulesets.classic.force.ASKED` of the game's reading).
     """
 
     purpose: str
@@ -246,6 +249,10 @@ class ClassicUnit(UnitShell):
         self._series: Series | None = None
         #: the debtor before the transaction being executed (to say `Dette réglée` after it)
         self._debtor_before: int | None = None
+        #: the game's running time (§3.14's time limit): seconds run before the unit was last
+        #: switched on, and when that was (None: off); power-off time does not count
+        self._ran_before = 0.0
+        self._on_since: float | None = None
 
     def _screens(self, game: Game, lang: str) -> ClassicScreens:
         return ClassicScreens(game.edition, lang)
@@ -267,6 +274,8 @@ class ClassicUnit(UnitShell):
     def _sync(self) -> None:
         before = self.step
         super()._sync()
+        if self.is_on and not self._state.started:  # registration: the next game's clock
+            self._ran_before, self._on_since = 0.0, self._now
         if not self.is_on or isinstance(self.step, Finished):
             return
         if isinstance(self.step, Settling) and isinstance(
@@ -283,7 +292,48 @@ class ClassicUnit(UnitShell):
 
     def power_on(self, at: float, game: Game | None = None) -> list[Output]:
         self._series = None  # the rest of an auction series is abandoned (§5.3)
+        self._on_since = max(self._now, at)
         return super().power_on(at, game)
+
+    def power_off(self, at: float) -> list[Output]:
+        if self._on_since is not None:
+            self._ran_before += max(self._now, at) - self._on_since
+            self._on_since = None
+        return super().power_off(at)
+
+    # ------------------------------------------------------------ the time limit (§3.14)
+
+    def running_seconds(self) -> float:
+        """How long the unit has run in this game (power-off time does not count)."""
+        on = 0.0 if self._on_since is None else self._now - self._on_since
+        return self._ran_before + on
+
+    def _time_over_at(self) -> float | None:
+        """When ``variants.time_limit_minutes`` ends the game, while nothing is in progress
+        (no debt, question, auction, entry, menu, session, check screen or card step: C9)."""
+        step = self.step
+        if self._on_since is None or not isinstance(step, Idle) or step.revert_at is not None:
+            return None
+        s = self._state
+        if not s.started or s.game_over:
+            return None
+        minutes = self._rules.settings(s).variants.time_limit_minutes
+        if not minutes:
+            return None
+        return self._on_since + max(0.0, minutes * 60 - self._ran_before)
+
+    def _time_up(self) -> None:
+        tx = self._execute(c.TimeUp())
+        if tx is not None:
+            self.step = Idle()
+            self._after(tx, self._step_screen())
+
+    def _handle(self, inp: Input) -> None:
+        super()._handle(inp)
+        # a gesture that brought the unit back to idle after the limit: the game ends now
+        due = self._time_over_at() if self.is_on and self.fault is None else None
+        if due is not None and due <= self._now:
+            self._time_up()
 
     def _step_screen(self) -> Screen:
         if isinstance(self.step, Interest):
@@ -330,6 +380,9 @@ class ClassicUnit(UnitShell):
         if isinstance(step, Bidding):
             deadline = step.auction.deadline
             return None if deadline is None else deadline - (step.shown - 1)
+        over = self._time_over_at()
+        if over is not None:
+            return over
         return super()._step_deadline()
 
     def _timeout(self) -> None:
@@ -346,6 +399,10 @@ class ClassicUnit(UnitShell):
         if isinstance(step, Offer):
             self.step = Idle()
             self._show(self.screens.screen("trade_refused", self.screens.say("c.trade_refused")))
+            return
+        over = self._time_over_at()
+        if over is not None and over <= self._now:
+            self._time_up()
             return
         super()._timeout()
 
@@ -719,6 +776,8 @@ class ClassicUnit(UnitShell):
         if pick.purpose == "generic":
             effect = GENERIC_EFFECTS[value]
             return f"G{value} {effect.fr if self.lang == 'fr' else effect.en}"
+        if pick.purpose == "force":
+            return say(f"c.force.{self._force_reading()}.{self._force_asked()[value - 1]}")
         return str(value)
 
     def _choice_text(self, pick: Pick, value: int) -> str:
@@ -741,6 +800,7 @@ class ClassicUnit(UnitShell):
             "number": "c.pick.number",
             "choice": "c.pick.choice",
             "generic": "c.pick.generic",
+            "force": f"c.pick.force.{self._force_reading()}",
         }
         text = self._pick_text(pick, pick.options[pick.index])
         return self.screens.pick(self.screens.say(titles[pick.purpose]), text)
@@ -802,6 +862,9 @@ class ClassicUnit(UnitShell):
         elif pick.purpose == "passed_go":
             assert pick.deck is not None and pick.number is not None and pick.card is not None
             self._play_card(pick.deck, pick.number, pick.card, pick.choice, bool(value))
+        elif pick.purpose == "force":
+            assert pick.card is not None
+            self._force(pick.card, self._force_asked()[value - 1])
 
     def _generic(self, deck: str, effect: int, card: int, amounts: tuple[int, ...]) -> None:
         """Apply generic effect *effect* once its amounts are entered (one entry each)."""
@@ -911,6 +974,8 @@ class ClassicUnit(UnitShell):
             return _DEBT_ITEMS
         cfg = self._rules.settings(self._state)
         extra = [13] if cfg.variants.free_parking != "off" else []
+        if self._rules.ed.sides:
+            extra.append(14)  # the Force battle (Star Wars)
         if self._rules.ed.mega:
             extra.append(15)  # the Birthday Gift space
         return tuple(sorted((*_ITEMS, *extra)))
@@ -1035,6 +1100,8 @@ class ClassicUnit(UnitShell):
                 c.CollectPot(card),
                 lambda tx: scr.result("pot", self._state, card, "c.pot", amount=_amount(tx)),
             )
+        elif item == 14:
+            self._force(card, None)
         elif item == 15:
             self._run(
                 BirthdayGift(card),
@@ -1044,6 +1111,32 @@ class ClassicUnit(UnitShell):
             self._refuse("err.not_now")  # ✓ first, then the debtor's card
         else:  # item 12 takes ✓ first
             self._refuse("err.not_now")
+
+    # ------------------------------------------------------------ the Force (§7.1)
+
+    def _force_reading(self) -> str:
+        return self._rules.settings(self._state).starwars.force_rule
+
+    def _force_asked(self) -> tuple[str, ...]:
+        return ASKED[self._force_reading()]
+
+    def _force(self, card: int, face: str | None) -> None:
+        """The Force battle of *card*: judged at once when the unit knows the face of the
+        lander's roll (or *face* was picked), else the pick of the face or the symbol."""
+        try:
+            tx = self.game.execute(c.ForceBattle(card, face))
+        except RuleError as err:
+            if err.key == "force face?" and face is None:
+                options = tuple(range(1, len(self._force_asked()) + 1))
+                self.step = Pick("force", options, 0, self._entry_expiry(), card=card)
+                self._show(self._pick_screen(self.step))
+            else:
+                self._refuse_rule(err)
+            return
+        done = tx.outcome
+        assert isinstance(done, o.ForceFought)
+        self.step = Idle()
+        self._after(tx, self.screens.force(self._state, done))
 
     def _jail_out(self, tx: Transaction, card: int) -> Screen:
         return self.screens.result(
@@ -1141,7 +1234,9 @@ class ClassicUnit(UnitShell):
 
     def _after(self, tx: Transaction, screen: Screen, extra: tuple[Cue, ...] = ()) -> None:
         keep = self.step if isinstance(self.step, Session) else None
-        was_debtor = self._debtor_before
+        # the debtor before this transaction, read once: a transaction executed without
+        # _execute (a landing, a card, the Force) must not see a debt settled long ago
+        was_debtor, self._debtor_before = self._debtor_before, None
         super()._after(tx, screen, extra)
         if isinstance(self.step, Interest) and screen.name != "interest":
             self._show(self._interest_screen(self.step.number))  # then the question (§3.10)

@@ -39,7 +39,7 @@
       CHANCE: ["?", ""], CHEST: ["CHEST", ""], TAX: ["TAX", ""],
       worth: "worth", jailcards: (n) => (n === 1 ? "1 jail card" : `${n} jail cards`),
       tries: "try {n}", pot: "Free Parking: {n}", stock: "bank: {h} houses, {H} hotels",
-      mortgaged: "mortgaged", hotel: "hotel", houses: (n) => (n === 1 ? "1 house" : `${n} houses`),
+      mortgaged: "mortgaged", mortgagedShort: "MORT.", hotel: "hotel", houses: (n) => (n === 1 ? "1 house" : `${n} houses`),
       step: "On the unit", interest: "Interest question: #{n}", keep: "✓ keep: pay {n}",
       lift: "M lift: pay {n}", tradeoffer: "Trade offered", trade: "Trade being composed",
       gives: "{who} gives", nothing: "nothing", jailcard: "jail card",
@@ -67,7 +67,7 @@
       CHANCE: ["?", ""], CHEST: ["CAISSE", ""], TAX: ["TAXE", ""],
       worth: "valeur", jailcards: (n) => (n <= 1 ? `${n} carte prison` : `${n} cartes prison`),
       tries: "essai {n}", pot: "Parc gratuit : {n}", stock: "banque : {h} maisons, {H} hôtels",
-      mortgaged: "hypothéqué", hotel: "hôtel", houses: (n) => (n <= 1 ? `${n} maison` : `${n} maisons`),
+      mortgaged: "hypothéqué", mortgagedShort: "HYP.", hotel: "hôtel", houses: (n) => (n <= 1 ? `${n} maison` : `${n} maisons`),
       step: "Sur l'unité", interest: "Question des intérêts : n°{n}", keep: "✓ garder : payer {n}",
       lift: "M lever : payer {n}", tradeoffer: "Échange proposé", trade: "Échange en préparation",
       gives: "{who} donne", nothing: "rien", jailcard: "carte prison",
@@ -219,7 +219,7 @@
           const sash = el("g", { class: "mortgage", id: `mortgage-${number}`, visibility: "hidden" }, cell);
           el("rect", { x: g.x + 3, y: g.y + 3, width: g.w - 6, height: g.h - 6 }, sash);
           const mt = el("text", { x: g.x + g.w / 2, y: g.y + g.h / 2, transform: `rotate(-45 ${g.x + g.w / 2} ${g.y + g.h / 2})` }, sash);
-          mt.textContent = t("mortgaged").toUpperCase();
+          mt.textContent = t("mortgagedShort");
         } else {
           for (let k = 0; k < 5; k++) {
             el("circle", { class: "pip", id: `pip-${number}-${k + 1}`, cx: cx - 28 + k * 14, cy: cy + 36, r: 5.5 }, cell);

@@ -216,9 +216,11 @@
             el("rect", { class: "house", id: `house-${number}-${k + 1}`, x: cx - 2 * (hs + 3) + k * (hs + 3) + 1.5, y: cy + 28, width: hs, height: hs, visibility: "hidden" }, cell);
           }
           el("rect", { class: "hotel", id: `hotel-${number}`, x: cx - 2 * (hs + 3) + 1.5, y: cy + 28, width: 4 * (hs + 3) - 3, height: hs, visibility: "hidden" }, cell);
-          const sash = el("g", { class: "mortgage", id: `mortgage-${number}`, visibility: "hidden" }, cell);
+          // under the owner's token, over the space; the word where the houses would be
+          const sash = el("g", { class: "mortgage", id: `mortgage-${number}`, visibility: "hidden" });
+          cell.insertBefore(sash, owner);
           el("rect", { x: g.x + 3, y: g.y + 3, width: g.w - 6, height: g.h - 6 }, sash);
-          const mt = el("text", { x: g.x + g.w / 2, y: g.y + g.h / 2, transform: `rotate(-45 ${g.x + g.w / 2} ${g.y + g.h / 2})` }, sash);
+          const mt = el("text", { x: cx, y: cy + 35 }, sash);
           mt.textContent = t("mortgagedShort");
         } else {
           for (let k = 0; k < 5; k++) {

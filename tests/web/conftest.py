@@ -140,6 +140,7 @@ def play_classic_script(data_dir: Path) -> None:
     """Play ``classic_table.tap`` through ``ultibank script`` into *data_dir*'s journal."""
     from bank.cli import main
 
+    data_dir.mkdir(parents=True, exist_ok=True)
     argv = ["script", str(CLASSIC_SCRIPT), *CLASSIC_ARGS, "--data-dir", str(data_dir)]
     assert main([*argv, "--state", str(data_dir / "state.json")]) == 0
 

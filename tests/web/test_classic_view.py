@@ -169,3 +169,32 @@ def test_the_chart_of_a_classic_game_draws_its_worth(classic_table: Table) -> No
     snap = classic_table.state()
     assert [p.total[-1] for p in series.players] == [p["wealth"] for p in snap["players"]]
     assert [p.money[-1] for p in series.players] == [p["balance"] for p in snap["players"]]
+
+
+def test_game_over_ranks_by_worth_and_serves_the_chart(tmp_path: Path) -> None:
+    need_matplotlib()
+    from tests.web.conftest import start_table
+
+    t = start_table(tmp_path, overrides=['game.edition="classic-fr"'])
+    try:
+        t.start_game(1, 2)
+        t.tap("deed:1", "bank:1")  # dog buys Belleville
+        t.press(Button.MENU)
+        key(t, "5")
+        t.tap("bank:2")
+        key(t, "2000")
+        t.press(Button.OK)  # racecar pays the bank 2000: 500 owed, nothing to raise it
+        t.press(Button.MENU)
+        key(t, "16")
+        t.press(Button.OK)
+        t.tap("bank:2")  # racecar goes bankrupt to the bank: dog wins
+        snap = t.state()
+        assert snap["game_over"] is True and snap["winner"] == 1 and snap["ranking"] == [1, 2]
+        assert player(snap, 1)["wealth"] == 1500  # 1440 cash + Belleville at its price
+        assert snap["transactions"][0]["title"] == "voiture fait faillite envers la banque"
+        assert "gagnant : chien" in snap["transactions"][0]["detail"]
+        status, png, headers = t.get(snap["chart"], timeout=60)
+        assert status == 200 and headers["Content-Type"] == "image/png"
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        stop_table(t)

@@ -90,7 +90,7 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "receive_bank": "{who} reçoit {money} de la banque",
         "pot": "{who} ramasse le Parc gratuit : {money}",
         "build": "{who} construit sur {deed} : {level}",
-        "sell": "{who} vend un bâtiment de {deed} : {level}",
+        "sell": "{who} vend un bâtiment de {deed} (reste : {level})",
         "sell_group": "{who} vend tous les bâtiments du groupe {group} : +{money}",
         "mortgage": "{who} hypothèque {deed} : +{money}",
         "lift": "{who} lève l'hypothèque de {deed} : −{money}",
@@ -99,7 +99,7 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "roll": "{who} lance les dés : {a} + {b} = {total}{extra}",
         "roll_anon": "Les dés : {a} + {b} = {total}",
         "card": "{who} tire {deck} {n} : {title}",
-        "generic": "{who} : carte {deck}, effet G{n}",
+        "generic": "{who} : carte {deck}, {effect} (G{n})",
         "draw": "La banque tire une carte {deck}",
         "time_up": "Temps écoulé : fin de la partie",
         "bankrupt": "{who} fait faillite envers {creditor}",
@@ -152,7 +152,7 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "receive_bank": "{who} receives {money} from the bank",
         "pot": "{who} collects the Free Parking pot: {money}",
         "build": "{who} builds on {deed}: {level}",
-        "sell": "{who} sells a building on {deed}: {level}",
+        "sell": "{who} sells a building on {deed} (now {level})",
         "sell_group": "{who} sells every building of the {group} group: +{money}",
         "mortgage": "{who} mortgages {deed}: +{money}",
         "lift": "{who} lifts the mortgage on {deed}: −{money}",
@@ -161,7 +161,7 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "roll": "{who} rolls {a} + {b} = {total}{extra}",
         "roll_anon": "Dice: {a} + {b} = {total}",
         "card": "{who} draws {deck} {n}: {title}",
-        "generic": "{who}: {deck} card, effect G{n}",
+        "generic": "{who}: {deck} card, {effect} (G{n})",
         "draw": "The bank draws a {deck} card",
         "time_up": "Time is up: the game ends",
         "bankrupt": "{who} goes bankrupt to {creditor}",
@@ -195,6 +195,14 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "winner_is": "winner: {who}",
     },
 }
+
+#: the generic effects of CLASSIC.md §4.5 the menu offers (editions without a card table)
+_GENERIC: Final[Mapping[str, Mapping[int, str]]] = {
+    "fr": {1: "recevoir de la banque", 2: "payer la banque", 3: "réparations", 4: "anniversaire",
+           5: "payer chaque joueur", 6: "prison", 7: "libéré de prison", 8: "départ"},
+    "en": {1: "receive from the bank", 2: "pay the bank", 3: "repairs", 4: "birthday",
+           5: "pay each player", 6: "go to jail", 7: "get out of jail free", 8: "advance to GO"},
+}  # fmt: skip
 
 #: the money reasons of the rules, as the details say them
 _REASONS: Final[Mapping[str, Mapping[str, str]]] = {
@@ -431,9 +439,10 @@ class Narrator:
                 " :"
             )
         if name == "generic_card":
-            return self.say(
-                "generic", who=who, deck=self.deck(str(args["deck"])), n=int(args["effect"])
-            )
+            n = int(args["effect"])
+            effect = _GENERIC[self.lang].get(n, "?")
+            deck = self.deck(str(args["deck"]))
+            return self.say("generic", who=who, deck=deck, n=n, effect=effect)
         if name == "draw":
             return self.say("draw", deck=self.deck(str(args["deck"])))
         if name == "time_up":

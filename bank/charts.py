@@ -211,14 +211,15 @@ def wealth_figure(
     # each value holds from its transaction to the next; the last one gets a step of its own
     end = (series.steps[-1] + 1) if series.steps else 1
     x = [*series.steps, end]
-    every = max(1, len(x) // 12)
+    every = max(2, round(len(x) / 8))  # about 8 marks a line, staggered by player
     handles = []
     names = {p.card: token_label(lang, p.token) for p in series.players}
     winner = names.get(series.winner) if series.winner is not None else None
     for i, p in enumerate(series.players):
         colour = PLAYER_COLOURS.get(p.card, _FALLBACK_COLOUR)
         marker = PLAYER_MARKERS.get(p.card, "o")
-        marks = {"marker": marker, "markersize": 5, "markevery": ((i * every) // 8, every)}
+        start = (i * every) // max(1, len(series.players))
+        marks = {"marker": marker, "markersize": 5, "markevery": (start, every)}
         (total,) = ax.step(x, [*p.total, p.total[-1]], where="post", color=colour,
                            linewidth=1.4, linestyle="--", alpha=0.8, markerfacecolor="none",
                            **marks)  # fmt: skip

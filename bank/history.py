@@ -71,7 +71,7 @@ def narrate(records: Iterable[Record], edition: Edition, lang: str) -> list[tupl
     state = GameState.empty(edition)
     out = []
     for record in records:
-        out.append((narrator.title(record, state), narrator.detail(record, state)))
+        out.append(narrator.words(record, state))
         state = apply(state, record.events)
     return out
 

@@ -248,7 +248,7 @@ class Narrator:
     def __init__(self, edition: Edition, lang: str) -> None:
         self.edition = edition
         self.lang = lang if lang in LANGUAGES else "en"
-        self.words = _WORDS[self.lang]
+        self._table = _WORDS[self.lang]
         raw: Mapping[str, Any] = edition.raw.get("classic", {}) if edition.raw else {}
         self._labels: Sequence[str] = raw.get("token_labels", ())
         self._kinds: Mapping[str, str] = raw.get("group_kinds", {})
@@ -264,7 +264,7 @@ class Narrator:
     # ------------------------------------------------------------------ names
 
     def say(self, key: str, **fields: Any) -> str:
-        return self.words[key].format(**fields)
+        return self._table[key].format(**fields)
 
     def money(self, amount: int) -> str:
         """``60 €``, ``£60``: the edition's currency where a player of *lang* writes it."""
@@ -297,7 +297,7 @@ class Narrator:
 
     def deck(self, deck: str) -> str:
         name = self._decks.get(deck)
-        return str(name) if name else self.words.get(deck, deck)
+        return str(name) if name else self._table.get(deck, deck)
 
     def level(self, level: int | None) -> str:
         if level == HOTEL:
@@ -311,18 +311,26 @@ class Narrator:
 
     # ------------------------------------------------------------------ sentences
 
+    def words(self, record: Record, before: GameState) -> tuple[str, str]:
+        """:meth:`title` and :meth:`detail` at once (the events applied once)."""
+        after = apply(before, record.events)
+        return self._safe_title(record, before, after), self._detail(record, after)
+
     def title(self, record: Record, before: GameState) -> str:
         """The transaction in one sentence; *before* is the state it started from."""
-        after = apply(before, record.events)
+        return self._safe_title(record, before, apply(before, record.events))
+
+    def detail(self, record: Record, before: GameState) -> str:
+        """What moved: money (with its reason), deeds, debts, the end of the game."""
+        return self._detail(record, apply(before, record.events))
+
+    def _safe_title(self, record: Record, before: GameState, after: GameState) -> str:
         try:
             return self._title(record, before, after)
         except (KeyError, IndexError, TypeError, ValueError):  # a record missing a field
             return record.name
 
-    def detail(self, record: Record, before: GameState) -> str:
-        """What moved: money (with its reason), deeds, debts, the end of the game."""
-        state = apply(before, record.events)
-
+    def _detail(self, record: Record, state: GameState) -> str:
         def who(card: int | None) -> str:
             return self.who(card, state)
 
@@ -340,12 +348,6 @@ class Narrator:
             elif isinstance(e, GameEnded) and e.ended:
                 moves.append(self.say("winner_is", who=who(e.winner)))
         return "; ".join(moves)
-
-    def line(self, record: Record, before: GameState) -> str:
-        """The sentence, then what moved after a colon when there is more to say."""
-        title = self.title(record, before)
-        detail = self.detail(record, before)
-        return f"{title} — {detail}" if detail else title
 
     def _title(self, record: Record, before: GameState, after: GameState) -> str:
         name = record.name

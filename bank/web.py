@@ -245,6 +245,8 @@ class _SnapshotBuilder:
         #: None for the Ultime rules, whose page reads the core state only
         self._state_file = rulesets.for_edition(self.edition).state_file
         self._narrators: dict[str, Narrator] = {}
+        #: (game, record number, language) -> the record's words (they never change)
+        self._said: dict[tuple[int | None, int, str], tuple[str, str]] = {}
 
     def _records(self) -> _JournalCache:
         journal = self.runtime.journal
@@ -349,10 +351,8 @@ class _SnapshotBuilder:
         recent = records[first:]
         words: list[tuple[str, str]] = []
         if self._state_file is not None:  # a classic game: the transactions in words
-            narrator = self._narrator(lang)
-            befores = states_before(self.runtime.game.state, recent)
-            for record, before in zip(reversed(recent), befores, strict=True):
-                words.append((narrator.title(record, before), narrator.detail(record, before)))
+            game_id = cache.key[0] if cache.key is not None else None
+            words = self._words(recent, game_id, lang)[::-1]
         out = []
         for k, i in enumerate(range(len(records) - 1, first - 1, -1)):
             record = records[i]
@@ -371,6 +371,29 @@ class _SnapshotBuilder:
                 }
             )
         return out
+
+    def _words(self, recent: list[Record], game_id: int | None, lang: str) -> list[tuple[str, str]]:
+        """The words of *recent* (a classic game's last records), each worked out once.
+
+        A record's words never change (they say the state it started from), so only the
+        records not said yet are narrated, walking back from the game's state to them.
+        """
+        said = self._said
+        if len(said) > 4 * RECENT:
+            said.clear()
+
+        def key(record: Record) -> tuple[int | None, int, str]:
+            return (game_id, record.number, lang)
+
+        new = [i for i, r in enumerate(recent) if key(r) not in said]
+        if new:
+            narrator = self._narrator(lang)
+            tail = recent[new[0] :]
+            befores = states_before(self.runtime.game.state, tail)
+            for record, before in zip(reversed(tail), befores, strict=True):
+                if key(record) not in said:
+                    said[key(record)] = narrator.words(record, before)
+        return [said[key(r)] for r in recent]
 
     def _classic(self, data: dict[str, Any], undo: bool, lang: str) -> None:
         """Add what the ruleset's state file says (classic: buildings, mortgages, jail cards,

@@ -198,3 +198,22 @@ def test_game_over_ranks_by_worth_and_serves_the_chart(tmp_path: Path) -> None:
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
     finally:
         stop_table(t)
+
+
+def test_before_the_game_starts_the_page_has_a_board_and_no_classic_block(
+    tmp_path: Path,
+) -> None:
+    from tests.web.conftest import start_table
+
+    t = start_table(tmp_path, overrides=['game.edition="classic-fr"'])
+    try:
+        snap = t.state()
+        assert snap["players"] == [] and "classic" not in snap and snap["transactions"] == []
+        t.start_game(*range(1, 9))
+        snap = t.state()
+        assert len(snap["players"]) == 8 and snap["classic"]["pot_on"] is False
+        assert snap["transactions"][0]["title"] == (
+            "Nouvelle partie : chien, voiture, chapeau, bateau, fer, dé, chaussure, brouette"
+        )
+    finally:
+        stop_table(t)

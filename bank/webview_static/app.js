@@ -37,7 +37,7 @@
       GO: ["GO", "+salary"], JAIL: ["JAIL", ""], FREE_PARKING: ["FREE", "PARKING"],
       GO_TO_JAIL: ["GO TO", "JAIL"], EVENT: ["?", ""], LOCATION: ["LOC", ""],
       CHANCE: ["?", ""], CHEST: ["CHEST", ""], TAX: ["TAX", ""],
-      worth: "worth", jailcards: (n) => (n === 1 ? "1 jail card" : `${n} jail cards`),
+      worth: "worth", deeds: (n) => (n === 1 ? "1 deed" : `${n} deeds`), jailcards: (n) => (n === 1 ? "1 jail card" : `${n} jail cards`),
       tries: "try {n}", pot: "Free Parking: {n}", stock: "bank: {h} houses, {H} hotels",
       mortgaged: "mortgaged", mortgagedShort: "MORT.", hotel: "hotel", houses: (n) => (n === 1 ? "1 house" : `${n} houses`),
       step: "On the unit", interest: "Interest question: #{n}", keep: "✓ keep: pay {n}",
@@ -65,7 +65,7 @@
       GO: ["DÉPART", ""], JAIL: ["PRISON", ""], FREE_PARKING: ["PARC", "GRATUIT"],
       GO_TO_JAIL: ["ALLEZ EN", "PRISON"], EVENT: ["?", ""], LOCATION: ["LOC", ""],
       CHANCE: ["?", ""], CHEST: ["CAISSE", ""], TAX: ["TAXE", ""],
-      worth: "valeur", jailcards: (n) => (n <= 1 ? `${n} carte prison` : `${n} cartes prison`),
+      worth: "valeur", deeds: (n) => (n <= 1 ? `${n} titre` : `${n} titres`), jailcards: (n) => (n <= 1 ? `${n} carte prison` : `${n} cartes prison`),
       tries: "essai {n}", pot: "Parc gratuit : {n}", stock: "banque : {h} maisons, {H} hôtels",
       mortgaged: "hypothéqué", mortgagedShort: "HYP.", hotel: "hôtel", houses: (n) => (n <= 1 ? `${n} maison` : `${n} maisons`),
       step: "Sur l'unité", interest: "Question des intérêts : n°{n}", keep: "✓ garder : payer {n}",
@@ -323,7 +323,7 @@
           ${tokenIcon(p.token, "tok", p.label)}
           <div class="pname">${esc(p.label)}</div>
           <div class="balance" data-balance="${p.balance}">${money(p.balance)}<small>${esc(board.currency)}</small></div>
-          <div class="pmeta">${esc(words().props(n))} (${money(p.worth)})<br>${esc(t("worth"))} ${money(p.wealth)} · ${esc(t("card"))} ${p.card}</div>
+          <div class="pmeta">${esc(words().deeds(n))} (${money(p.worth)})<br>${esc(t("worth"))} ${money(p.wealth)} · ${esc(t("card"))} ${p.card}</div>
           <div class="badges">${badges.join("")}</div>
         </article>`;
         }

@@ -211,7 +211,7 @@ def test_classic_page_draws_the_ring_buildings_mortgages_and_eight_players(
             centre = driver.find_element("id", "board").text
             assert "Parc gratuit : 200 €" in centre and "24 maisons, 11 hôtels" in centre
             boot = driver.find_element("css selector", ".player[data-card='7']").text
-            assert "en prison" in boot and "1 carte prison" in boot
+            assert "en prison" in boot and "1 carte prison" in boot and "0 titre" in boot
             dog = driver.find_element("css selector", ".player[data-card='1']")
             assert dog.get_attribute("data-worth") == "1750" and "valeur 1" in dog.text
             first = driver.find_element("css selector", "#log li").text

@@ -234,6 +234,12 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--csv", action="store_true")
     fmt.add_argument("--json", action="store_true")
     p.add_argument("--output", "-o", type=Path, help="write the export to a file")
+    p.add_argument(
+        "--lang",
+        choices=["fr", "en"],
+        help="the language of a classic game's transactions in words (show, export); "
+        "default: the unit's language, else the edition's",
+    )
     _add_data_dir(p, "where the game journal lives")
 
     add(

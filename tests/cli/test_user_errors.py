@@ -56,6 +56,7 @@ BAD_VALUES: dict[str, list[str] | str] = {
     "action": "nope",
     "game": "first",
     "seed": "seven",
+    "lang": "de",
 }
 
 # dests that take no value (flags and counters): nothing to get wrong

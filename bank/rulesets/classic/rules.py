@@ -281,6 +281,10 @@ class ClassicRulesEngine:
             total += self.building_value(state, number, cfg)
         return total
 
+    def player_worth(self, state: GameState, card: int) -> int:
+        """:meth:`worth` under the configuration recorded with the game (the chart, the web)."""
+        return self.worth(state, card, self.settings(state))
+
     def _gate(self, state: GameState, command: Command) -> None:
         """What an open interest question or debt still lets through."""
         ext = classic(state)

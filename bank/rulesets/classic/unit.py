@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Any, Final
 
 from bank.auction import Auction
 from bank.commands import Command
@@ -268,6 +268,64 @@ class ClassicUnit(UnitShell):
 
     def checking(self) -> int | None:
         return self.step.number if isinstance(self.step, DeedCheck) else None
+
+    # ------------------------------------------------------------ read-only views (web)
+
+    def auction_view(self, now: float) -> dict[str, Any] | None:
+        """The auction offered, running or waiting for its winner's card (the web view)."""
+        step = self.step
+        series = self._series
+        where = {"series": [series.at + 1, len(series.deeds)]} if series is not None else {}
+        if isinstance(step, AuctionOffer | Series):
+            number = step.number if isinstance(step, AuctionOffer) else step.deeds[step.at]
+            if isinstance(step, Series):
+                where = {"series": [step.at + 1, len(step.deeds)]}
+            return {"phase": "offer", "number": number, "price": 0, "bidder": None, "bids": 0,
+                    "remaining": None, "seconds": None, **where}  # fmt: skip
+        if isinstance(step, Bidding | AwaitWinner):
+            a = step.auction
+            running = isinstance(step, Bidding)
+            return {
+                "phase": "running" if running else "await_winner",
+                "number": a.number,
+                "price": a.price,
+                "bidder": a.bidder,
+                "bids": a.bids,
+                "remaining": a.remaining(now) if running else 0.0,
+                "seconds": a.seconds,
+                **where,
+            }
+        return None
+
+    def step_view(self) -> dict[str, Any] | None:
+        """The step in progress that the table may want to read beside the LCD: the trade being
+        composed or offered, the interest question, a session (the web view). None: nothing
+        more than the screen says."""
+        step = self.step
+        if isinstance(step, Interest):
+            deed = self._rules.ed.deed(step.number)
+            rounding = self._rules.settings(self._state).classic.interest_rounding
+            keep = interest(deed.mortgage, rounding)
+            owner = self._state.prop(step.number).owner
+            return {"kind": "interest", "number": step.number, "card": owner, "keep": keep,
+                    "lift": deed.mortgage + keep}  # fmt: skip
+        if isinstance(step, Trading | Offer):
+            d = step.draft
+            return {
+                "kind": "trade_offer" if isinstance(step, Offer) else "trade",
+                "panel": _TRADE_PANELS[d.panel],
+                "first": d.first,
+                "second": d.second,
+                "deeds_first": list(d.deeds_first),
+                "deeds_second": list(d.deeds_second),
+                "cash": d.cash,
+                "cash_from": d.cash_from,
+                "cards_first": list(d.cards_first),
+                "cards_second": list(d.cards_second),
+            }
+        if isinstance(step, Session):
+            return {"kind": "session", "session": step.kind, "card": step.card}
+        return None
 
     # ------------------------------------------------------------ state-held steps
 

@@ -86,6 +86,7 @@ def test_every_mega_rule_has_a_scenario_in_both_mega_editions() -> None:
         "utilities",
         "gift_notes",
         "auction_space",
+        "must_lift",
     ):
         assert {f"mega_{rule}", f"mega_{rule}_uk"} <= stems, rule
         for stem, edition in ((f"mega_{rule}", "mega-fr"), (f"mega_{rule}_uk", "mega-uk")):

@@ -154,3 +154,28 @@ def test_the_edition_refuses_a_third_die_that_is_not_six_known_faces(
     err = capsys.readouterr().err
     assert "classic.third_die: expected the 6 faces of the die" in err
     assert "Traceback" not in err
+
+
+def test_mega_rolls_the_speed_die_unless_the_game_says_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = START + "roll 2 3 bus\n" + ROLL_DOG
+    transcript, state = play(tmp_path / "on", capsys, "mega-uk", text)
+    assert dice_lines(transcript) == ["dog: 2 + 3 = 5 / Bus"]
+    transcript, state = play(
+        tmp_path / "off", capsys, "mega-uk", text, "--set", "mega.speed_die=false"
+    )
+    assert dice_lines(transcript) == ["dog: 2 + 3 = 5"]
+    assert state["last_roll"]["third"] is None
+
+
+def test_a_wrong_mega_key_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "ok.tap"
+    script.write_text(START, encoding="utf-8")
+    argv = ["script", str(script), "--edition", "mega-fr", "--data-dir", str(tmp_path)]
+    assert main([*argv, "--set", "mega.depot_cost=-5"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "mega.depot_cost" in err
+    assert "Traceback" not in err

@@ -333,7 +333,7 @@ class ClassicScreens(Screens):
             self.say("c.interest.1", n=number),
             self.say(key, keep=keep, lift=lift),
             number=number,
-            amount=keep,
+            amount=lift if lift_only else keep,
             token=self.card_token(owner) if owner is not None else None,
             icons=frozenset({Icon.MORTGAGE}),
         )

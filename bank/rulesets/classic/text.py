@@ -95,6 +95,9 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.built.house": {"fr": "Maison {n} −{amount}", "en": "House {n} −{amount}"},
     "c.built.hotel": {"fr": "Hôtel −{amount}", "en": "Hotel −{amount}"},
     "c.sold": {"fr": "Vendu +{amount}", "en": "Sold +{amount}"},
+    "c.sell_all.houses": {"fr": "Plus de maisons :", "en": "No houses left:"},
+    "c.sell_all.hotels": {"fr": "Plus d'hôtels :", "en": "No hotels left:"},
+    "c.sell_all.ask": {"fr": "tout vendre ? ✓", "en": "sell all? ✓"},
     "c.mortgaged": {"fr": "Hypothèque +{amount}", "en": "Mortgaged +{amount}"},
     "c.lifted": {"fr": "Levée −{amount}", "en": "Lifted −{amount}"},
     # the trade

@@ -31,7 +31,7 @@ from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
 from bank.rulesets.classic.force import ASKED
-from bank.rulesets.classic.mega import BirthdayGift, must_lift
+from bank.rulesets.classic.mega import SKYSCRAPER, BirthdayGift, must_lift
 from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
@@ -156,6 +156,9 @@ class Session:
     card: int
     expires: float
     for_debt: bool = False
+    #: a sell tap the stock could not take apart: the deed whose whole group ✓ would sell
+    #: (`tout vendre ? ✓`, CLASSIC.md §3.8; X cancels that tap, the session goes on: C6)
+    sell_all: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -552,6 +555,11 @@ class ClassicUnit(UnitShell):
             self._entry_button(step, button)
         elif isinstance(step, Pick):
             self._pick_button(step, button)
+        elif isinstance(step, Session) and step.sell_all is not None and button is Button.OK:
+            self._session_tap(replace(step, sell_all=None), step.sell_all, whole_group=True)
+        elif isinstance(step, Session) and step.sell_all is not None:
+            self.step = replace(step, sell_all=None, expires=self._idle_expiry())
+            self._show(self.screens.session(self._state, step.kind, step.card))
         elif isinstance(step, Session):
             self._end_session(step)
         elif isinstance(step, Trading):
@@ -1242,18 +1250,36 @@ class ClassicUnit(UnitShell):
 
     # ------------------------------------------------------------ sessions
 
-    def _session_tap(self, step: Session, number: int) -> None:
+    def _session_tap(self, step: Session, number: int, whole_group: bool = False) -> None:
         s = self._state
         scr = self.screens
         command: Command
+        step = replace(step, sell_all=None)  # another deed tapped: that question is dropped
+        self.step = step
         if step.kind == "build":
             command = c.Build(step.card, number)
         elif step.kind == "sell":
-            command = c.SellBuilding(step.card, number, for_debt=step.for_debt)
+            command = c.SellBuilding(step.card, number, whole_group, for_debt=step.for_debt)
         else:
             command = c.Mortgage(step.card, number, for_debt=step.for_debt)
         if not 1 <= number <= len(self._rules.ed.deeds):
             self._refuse("err.unknown_card")
+            return
+        if step.kind == "sell" and not whole_group and self._needs_whole_group(command):
+            self.step = replace(step, sell_all=number, expires=self._idle_expiry())
+            level = s.prop(number).level or 0
+            short = "c.sell_all.hotels" if level == SKYSCRAPER else "c.sell_all.houses"
+            self._play(Cue.ERROR)
+            self._show(
+                scr.screen(
+                    "sell_all",
+                    scr.say(short),
+                    scr.say("c.sell_all.ask"),
+                    number=number,
+                    level=level,
+                    colour=scr.deed_colour(number),
+                )
+            )
             return
         tx = self._execute(command)
         if tx is None:
@@ -1312,6 +1338,15 @@ class ClassicUnit(UnitShell):
         debtor = self._state.debtor()
         self._debtor_before = debtor.card if debtor is not None else None
         return super()._execute(command)
+
+    def _needs_whole_group(self, command: Command) -> bool:
+        """Whether this sale is refused only because the bank's stock cannot take the hotel
+        (skyscraper) apart: then the unit asks whether to sell the whole group (§3.8)."""
+        try:
+            self._rules.decide(self._state, command)
+        except RuleError as err:
+            return err.key == "sell group"
+        return False
 
     def _end_session(self, step: Session) -> None:
         self.step = Idle()

@@ -43,9 +43,10 @@ from bank.unit.io import (
     ShowScreen,
 )
 from bank.unit.shell import build_unit
-from board_assets import load_edition
+from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
-from drivers.deck import Deck, DeckError, load_deck, simulated_deck
+from drivers.deck import Deck, DeckError, load_deck, simulated_deck, with_foreign
+from drivers.enroll import DeckCards
 from drivers.registry import open_panel, open_reader
 from drivers.supervisor import ReaderService
 
@@ -67,12 +68,16 @@ def output_line(out: Output) -> str:
 
 
 def deck_for(settings: Settings, real_readers: bool) -> Deck:
-    """The configured deck file, else ``DATA_DIR/deck.toml``, else the simulated deck."""
+    """The configured deck file, else ``DATA_DIR/deck.toml``, else the simulated deck.
+
+    The file is read with the edition's cards and the other rulesets' kinds (one file may hold
+    the tags of every box one owns; the unit refuses another edition's card as such)."""
+    cards = CardRanges.of(load_edition(settings.edition))
     configured = str(settings.get("reader", "deck"))
     path = Path(configured).expanduser() if configured else settings.data_dir / DECK_FILE
     if path.exists():
         try:
-            return load_deck(path)
+            return load_deck(path, with_foreign(cards))
         except DeckError as err:  # a malformed deck: the message names the file and line
             raise BankError(str(err)) from err
     if configured:
@@ -83,7 +88,18 @@ def deck_for(settings: Settings, real_readers: bool) -> Deck:
             "run `ultibank enroll` to teach the bank your cards' UIDs",
             path,
         )
-    return simulated_deck()
+    return simulated_deck(cards)
+
+
+def deck_cards(edition: Edition) -> DeckCards:
+    """The cards enrolment walks for *edition*, named as its players see them (a classic
+    edition's deck names and token labels come from its ``[classic]`` table)."""
+    if edition.ruleset == "classic":
+        from bank.rulesets.classic.edition import classic_edition
+
+        own = classic_edition(edition)
+        return DeckCards.of(edition, decks=own.deck_names, token_labels=own.token_labels)
+    return DeckCards.of(edition)
 
 
 class Runtime:
@@ -400,23 +416,38 @@ def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]
         )
 
 
-def _on_panels(settings: Settings) -> None:
-    """Refuse, in one line, an edition whose ruleset the panels cannot play yet."""
+#: the panel kinds that can play every ruleset, also one whose spec says ``on_panels=False``
+#: (the sim panel shows the screen model whatever the ruleset; each panel of issue 12 joins
+#: this set as it learns the classic mode)
+PANELS_FOR_EVERY_RULESET = frozenset({"sim"})
+
+
+def _on_panels(settings: Settings, panels: list[str]) -> None:
+    """Refuse, in one line, an edition whose ruleset one of *panels* cannot play yet.
+
+    The readers can play every ruleset (a tag is a card identity), and so can no panel at all
+    (taps from a reader or `ultibank tap`, the state read with `ultibank state`)."""
     edition = load_edition(settings.edition)
     spec = rulesets.for_edition(edition)
-    if not spec.on_panels:
+    unable = [p for p in panels if _panel_kind(p) not in PANELS_FOR_EVERY_RULESET]
+    if not spec.on_panels and unable:
         raise BankError(
-            f"{edition.id}: the {spec.name} rules play through tap scripts for now "
-            f"(`ultibank script FILE --edition {edition.id}`); the emulator, the terminal view, "
-            f"the readers and the box cannot play them yet"
+            f"{edition.id}: the {unable[0]} panel cannot play the {spec.name} rules yet; play "
+            f"them through tap scripts (`ultibank script FILE --edition {edition.id}`), or with "
+            f"a reader and `--panel sim` (`ultibank run --edition {edition.id} --reader pcsc "
+            f"--panel sim`)"
         )
+
+
+def _panel_kind(spec: str) -> str:
+    return spec.strip().partition(":")[0].lower()
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank run``: the daemon with the configured readers and panels."""
-    _on_panels(settings)
     readers = args.reader or list(settings.get("reader", "paths"))
     panels = args.panel or list(settings.get("panel", "backends"))
+    _on_panels(settings, panels)
     runtime = Runtime(settings)
     real = [r for r in readers if r.strip().lower() != "sim"]
     runtime.deck = deck_for(settings, bool(real))
@@ -459,7 +490,7 @@ def _loop_status(runtime: Runtime) -> int:
 
 def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank emulate``: the pygame unit, or the terminal view where there is no display."""
-    _on_panels(settings)
+    _on_panels(settings, ["terminal" if args.terminal else "pygame"])
     readers = args.reader or []
     runtime = Runtime(settings)
     runtime.deck = deck_for(settings, bool(readers))
@@ -620,6 +651,7 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)")
     deck_path = args.deck or settings.data_dir / DECK_FILE
+    cards = deck_cards(load_edition(settings.edition))
     specs = args.panel or [
         p for p in settings.get("panel", "backends") if p.strip().lower() != "terminal"
     ]
@@ -637,6 +669,7 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
                 only=args.only,
                 panels=panels,
                 rearm_s=settings.rearm_seconds,
+                cards=cards,
             )
         )
     except DriverError as err:
@@ -655,4 +688,7 @@ def cmd_write_card(args: argparse.Namespace, settings: Settings) -> int:
     )
     if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)")
-    return int(write_card(reader, args.card, overwrite=args.overwrite))
+    # an edition given (flag or configuration) is checked; else any edition's card is written
+    chosen = "game.edition" in settings.given
+    cards = deck_cards(load_edition(settings.edition)) if chosen else None
+    return int(write_card(reader, args.card, overwrite=args.overwrite, cards=cards))

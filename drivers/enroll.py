@@ -277,7 +277,7 @@ def _refusal(
             (say_lcd(lang, "err.other_edition.1"), say_lcd(lang, "err.other_edition.2")),
         )
     return (
-        f"carries the record of {written} ({cards.describe(written)}); lay it aside for that "
+        f"carries the record of {cards.describe(written)}; lay it aside for that "
         f"card, or rewrite it with `ultibank write-card {card} --overwrite`",
         ("Written as", str(written)),
     )

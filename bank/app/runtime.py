@@ -36,6 +36,9 @@ from bank.unit.io import (
     CardLifted,
     CardRanges,
     CardTapped,
+    InfoAsked,
+    KeyPressed,
+    KeyReleased,
     Output,
     PanelStatus,
     PlayCue,
@@ -273,6 +276,14 @@ class Runtime:
                     self._own(partial(d.feed, ButtonReleased(self.clock(), b)), seen)
         elif action.verb == "wait":
             self._sleep(action.seconds, seen)
+        elif action.verb == "key":  # a classic unit's keypad (CLASSIC.md §8.2)
+            for key in action.keys:
+                self._own(partial(d.feed, KeyPressed(self.clock(), key)), seen)
+                self._own(partial(d.feed, KeyReleased(self.clock(), key)), seen)
+        elif action.verb == "info":
+            self._own(lambda: d.feed(InfoAsked(self.clock(), action.name)), seen)
+        elif action.verb == "roll":
+            self._own(lambda: self.unit.queue_roll(action.dice), seen)
         elif action.verb == "power":
             self._own(lambda: d.dispatch(self._power(action.on)), seen)
         elif action.verb == "reader":
@@ -301,7 +312,8 @@ class Runtime:
         if line.strip().lower() == "state":
             return {"ok": True, "state": self.state()}
         try:
-            actions = parse_script(line, "control")
+            # the game's cards, and the other ruleset's (refused by the unit as such)
+            actions = parse_script(line, "control", with_foreign(self.cards))
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))

@@ -166,12 +166,14 @@ def test_the_card_kinds_come_from_the_edition_file(tmp_path: Path) -> None:
         load_edition_file(bad)
 
 
-@pytest.mark.parametrize("command", ["run", "emulate"])
+@pytest.mark.parametrize(("command", "panel"), [("run", "terminal"), ("emulate", "pygame")])
 def test_the_panels_refuse_a_classic_edition_and_say_how_to_play_it(
-    command: str, tmp_path: Path
+    command: str, panel: str, tmp_path: Path
 ) -> None:
-    """No panel plays classic yet: `run` and `emulate` say so in one line (exit 1), instead of
-    a tray of Ultime cards that the classic unit would refuse."""
+    """The panels do not play classic yet: `run` (its default panel, the terminal) and
+    `emulate` say so in one line (exit 1), instead of a tray of Ultime cards that the classic
+    unit would refuse, and say how to play it. (A reader with the sim panel, or none, can:
+    tests/drivers/test_stack_games.py.)"""
     import subprocess
     import sys
 
@@ -184,7 +186,7 @@ def test_the_panels_refuse_a_classic_edition_and_say_how_to_play_it(
     )  # fmt: skip
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
-        "ultibank: classic-fr: the classic rules play through tap scripts for now (`ultibank "
-        "script FILE --edition classic-fr`); the emulator, the terminal view, the readers and "
-        "the box cannot play them yet"
+        f"ultibank: classic-fr: the {panel} panel cannot play the classic rules yet; play them "
+        "through tap scripts (`ultibank script FILE --edition classic-fr`), or with a reader "
+        "and `--panel sim` (`ultibank run --edition classic-fr --reader pcsc --panel sim`)"
     ]

@@ -187,7 +187,10 @@ def test_an_edition_without_a_card_table_still_has_its_32_cards_to_tag(tmp_path:
     """Star Wars II's Jedi and Sith decks have no table (generic effects, CLASSIC.md §4.5),
     but the cards exist and are tagged; the deck names are the edition's."""
     cards = _classic("starwars-ep2-fr")
-    assert [cards.describe(c) for c in plan(Deck(), ["bank:1", "deed:12", "chance:3", "chest:16"], cards)] == [
+    assert [
+        cards.describe(c)
+        for c in plan(Deck(), ["bank:1", "deed:12", "chance:3", "chest:16"], cards)
+    ] == [
         "bank card 1 (Obi-Wan)",
         "deed 12 (Titre 12)",
         "Jedi 3",

@@ -32,7 +32,12 @@ from drivers.base import (
     TagError,
 )
 from drivers.deck import Deck
-from drivers.identity import decode_card_record, encode_card_record, type2_ndef_tlv
+from drivers.identity import (
+    decode_card_record,
+    encode_card_record,
+    parse_type2_ndef,
+    type2_ndef_tlv,
+)
 from drivers.pcsc import (
     PcscBackend,
     PcscPathError,
@@ -675,3 +680,28 @@ def test_ultralight_model_is_small() -> None:
     # the too-small write test relies on a tag whose data area cannot hold any card record
     assert len(type2_ndef_tlv(encode_card_record(BANK2))) > 16
     assert ULTRALIGHT.pages == 16
+
+
+@pytest.mark.pcscd
+def test_write_card_writes_the_classic_identities_and_refuses_one_the_edition_lacks(
+    slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+) -> None:
+    """`ultibank write-card deed:12 / chance:3 / chest:3 --edition classic-fr` (issue 12)."""
+    from bank.app.runtime import deck_cards
+    from board_assets import load_edition
+    from drivers.enroll import CardNameError
+    from drivers.enroll import write_card as write_named
+
+    classic = deck_cards(load_edition("classic-fr"))
+    said: list[str] = []
+    with pytest.raises(CardNameError, match=r"^deed:99: deed cards run 1\.\.28, not 99$"):
+        write_named(slot.path, "deed:99", cards=classic, say=said.append, timeout=3.0)
+    assert said == []  # refused before a tag was asked for
+    tag = cards(UID_B, model=NTAG213)
+    for i, name in enumerate(["deed:12", "chance:3", "chest:3", "bank:dog"]):
+        assert write_named(slot.path, name, cards=classic, overwrite=i > 0, say=said.append) == 0
+        card = classic.parse(name)
+        tlv = type2_ndef_tlv(encode_card_record(card))
+        assert tag.data_area(len(tlv)) == tlv
+        assert said[-1] == f"wrote {card} on tag {UID_B}"
+    assert decode_card_record(parse_type2_ndef(bytes(tag.memory))) == CardId("bank", 1)

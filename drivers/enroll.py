@@ -89,6 +89,12 @@ class DeckCards:
 
     def parse(self, text: str) -> CardId:
         """The card *text* names, if the edition has it; CardNameError in one line if not."""
+        kind, _, name = text.strip().lower().partition(":")
+        if kind == "bank" and name and not name.isdigit() and name not in self.cards.tokens:
+            raise CardNameError(
+                f"{text.strip()}: {self.edition} has no token {name!r} "
+                f"(bank:1 to bank:{self.cards.bank}, or {', '.join(self.cards.tokens)})"
+            )
         try:
             card = CardId.parse(text, with_foreign(self.cards))
         except ValueError as err:

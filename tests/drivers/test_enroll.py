@@ -295,3 +295,64 @@ def test_a_classic_bank_card_is_named_by_its_token(tmp_path: Path) -> None:
         CardId("bank", 1),
         CardId("bank", 8),
     ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "said"),
+    [
+        (
+            ["write-card", "deed:99", "--reader", "udp:127.0.0.1:9"],
+            2,
+            "ultibank write-card: argument card: deed cards run 1..28, not 99 "
+            "(see `ultibank write-card --help`)",
+        ),
+        (
+            ["write-card", "deed:12", "--edition", "ultime-fr", "--reader", "udp:127.0.0.1:9"],
+            1,
+            "ultibank: deed:12: not a card of ultime-fr, whose cards are bank:1-4, prop:1-22, "
+            "event:1-23 (choose the edition with --edition)",
+        ),
+        (
+            ["write-card", "bank:9", "--edition", "classic-fr", "--reader", "udp:127.0.0.1:9"],
+            2,
+            "ultibank write-card: argument card: bank cards run 1..8, not 9 "
+            "(see `ultibank write-card --help`)",
+        ),
+        (
+            ["enroll", "--edition", "classic-fr", "--only", "chest:17", "--reader", "pcsc"],
+            2,
+            "ultibank enroll: argument --only: chest cards run 1..16, not 17 "
+            "(see `ultibank enroll --help`)",
+        ),
+        (
+            ["enroll", "--only", "deed:12", "--reader", "pcsc"],
+            1,
+            "ultibank: deed:12: not a card of ultime-fr, whose cards are bank:1-4, prop:1-22, "
+            "event:1-23 (choose the edition with --edition)",
+        ),
+        (
+            ["enroll", "--edition", "classic-fr", "--only", "bank:cat", "--reader", "pcsc"],
+            1,
+            "ultibank: bank:cat: classic-fr has no token 'cat' (bank:1 to bank:8, or dog, "
+            "racecar, tophat, ship, iron, thimble, boot, wheelbarrow)",
+        ),
+    ],
+)
+def test_a_card_the_edition_lacks_is_one_line_from_the_command(
+    argv: list[str],
+    status: int,
+    said: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bank.app.cli import main
+
+    monkeypatch.setenv("ULTIBANK_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))  # no configuration file
+    try:
+        got = main(argv)
+    except SystemExit as exit_:
+        got = int(exit_.code or 0)
+    err = capsys.readouterr().err
+    assert (got, err.strip().splitlines()) == (status, [said])

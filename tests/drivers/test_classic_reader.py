@@ -11,9 +11,6 @@ classic lines too (`tap deed:12`, `key 7`).
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +22,7 @@ from bank.control import send_lines
 from bank.unit.io import CardId
 from drivers.deck import Deck
 from drivers.identity import encode_card_record, type2_ndef_tlv
+from tests.cli.test_cli import _start_daemon, _stop
 from tests.support.udp_tag_sim import EMPTY_NDEF, UdpTagSim
 
 pytestmark = pytest.mark.nfcpy
@@ -66,12 +64,9 @@ def test_run_plays_a_classic_game_from_tags_and_refuses_the_other_rulesets(
     Deck({ULTIME_TAG: CardId("prop", 16), DEED12_TAG: CardId("deed", 12)}).save(deck)
     data, sock = tmp_path / "data", tmp_path / "data" / "control.sock"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bank.cli", "run", "--edition", "classic-fr", "--reader",
-         sim.path, "--panel", "sim", "--deck", str(deck), "--data-dir", str(data)],
-        cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    argv = ["--edition", "classic-fr", "--reader", sim.path, "--panel", "sim", "--deck",
+            str(deck), "--data-dir", str(data)]  # fmt: skip
+    proc = _start_daemon(argv, env, sock)
 
     def lay(uid: str, card: CardId | None, wanted: str) -> str:
         sim.place(uid, type2_ndef_tlv(encode_card_record(card)) if card else EMPTY_NDEF)
@@ -82,11 +77,6 @@ def test_run_plays_a_classic_game_from_tags_and_refuses_the_other_rulesets(
             time.sleep(0.3)  # off the reader longer than its re-arm: the next lay is a tap
 
     try:
-        deadline = time.monotonic() + 20
-        while not sock.exists():
-            assert proc.poll() is None, proc.communicate()[1]
-            assert time.monotonic() < deadline, "the daemon did not open its control socket"
-            time.sleep(0.05)
         # bank cards written with `ultibank write-card` (their record), no deck entry
         lay("04CCCCCCCCCC01", CardId("bank", 1), "new_game [dog]")
         lay("04CCCCCCCCCC02", CardId("bank", 2), "new_game [racecar]")
@@ -110,11 +100,5 @@ def test_run_plays_a_classic_game_from_tags_and_refuses_the_other_rulesets(
         balances = {p["token"]: p["balance"] for p in state["players"]}
         assert balances == {"dog": 1500 - 180, "racecar": 1500}
     finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        _stop(proc)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""

@@ -356,3 +356,37 @@ def test_a_card_the_edition_lacks_is_one_line_from_the_command(
         got = int(exit_.code or 0)
     err = capsys.readouterr().err
     assert (got, err.strip().splitlines()) == (status, [said])
+
+
+@pytest.mark.nfcpy
+def test_a_classic_enrolment_through_nfcpys_udp_driver(tmp_path: Path) -> None:
+    """The real nfcpy stack: a tag written for the Ultime box is refused as a card of another
+    edition, blank tags are enrolled as the deed and the Community Chest card asked for."""
+    from drivers.identity import encode_card_record, type2_ndef_tlv
+    from drivers.nfcpy_reader import NfcpyBackend
+    from tests.support.udp_tag_sim import EMPTY_NDEF, UdpTagSim
+
+    deck = tmp_path / "deck.toml"
+    lines: list[str] = []
+    with UdpTagSim() as sim:
+        kwargs = {"only": ["deed:12", "chest:3"], "say": lines.append, "card_timeout": 10.0,
+                  "cards": _classic()}  # fmt: skip
+        t = threading.Thread(
+            target=enroll, args=(NfcpyBackend(sim.path), deck), kwargs=kwargs, daemon=True
+        )
+        t.start()
+        _wait_for(lines, "[1/2] tap deed 12 (Avenue Mozart)")
+        sim.place("04AAAAAAAAAA16", type2_ndef_tlv(encode_card_record(CardId("prop", 16))))
+        _wait_for(lines, "carries the record of prop:16, a card of another edition")
+        sim.lift()
+        sim.place("04BBBBBBBBBB12", EMPTY_NDEF)
+        _wait_for(lines, "[2/2] tap Caisse de communauté 3")
+        sim.lift()
+        sim.place("04BBBBBBBBBB03", EMPTY_NDEF)
+        t.join(10)
+        sim.lift()
+    assert not t.is_alive() and lines[-1] == f"done: 2 cards in {deck}"
+    saved = load_deck(deck, with_foreign(_classic().cards))
+    assert saved.card_for("04BBBBBBBBBB12") == CardId("deed", 12)
+    assert saved.card_for("04BBBBBBBBBB03") == CardId("chest", 3)
+    assert saved.card_for("04AAAAAAAAAA16") is None

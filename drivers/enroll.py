@@ -222,7 +222,8 @@ def enroll(
     )
     service.start()
     say(
-        f"enrolling {len(todo)} cards of {cards.edition} into {deck_path}"
+        f"enrolling {len(todo)} card{'s' if len(todo) != 1 else ''} of {cards.edition} "
+        f"into {deck_path}"
         + (f" ({done} already there)" if done else "")
         + "; Ctrl-C stops (progress is kept)"
     )

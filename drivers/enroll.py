@@ -25,7 +25,17 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bank.unit.io import CardId, CardRanges, CardTapped, Cue, Icon, Input, ReaderStatus, Screen
+from bank.unit.io import (
+    CARD_KINDS,
+    CardId,
+    CardRanges,
+    CardTapped,
+    Cue,
+    Icon,
+    Input,
+    ReaderStatus,
+    Screen,
+)
 from bank.unit.text import LCD_WIDTH, fit, language_of, short_name
 from bank.unit.text import say as say_lcd
 from board_assets import Edition
@@ -99,24 +109,13 @@ class DeckCards:
             card = CardId.parse(text, with_foreign(self.cards))
         except ValueError as err:
             raise CardNameError(f"{text.strip()}: {err}") from None
-        count = self.cards.count(card.kind)
-        if not count:
+        if self.cards.foreign_kind(card):  # in range: the parse checked the edition's ranges
+            kinds = (f"{k}:1-{self.cards.count(k)}" for k in CARD_KINDS if self.cards.count(k))
             raise CardNameError(
                 f"{text.strip()}: not a card of {self.edition}, whose cards are "
-                f"{self._kinds()} (choose the edition with --edition)"
-            )
-        if card.number > count:
-            raise CardNameError(
-                f"{text.strip()}: {self.edition} has {card.kind}:1 to {card.kind}:{count}"
+                f"{', '.join(kinds)} (choose the edition with --edition)"
             )
         return card
-
-    def _kinds(self) -> str:
-        return ", ".join(f"{k}:1-{self.cards.count(k)}" for k in _kinds_of(self.cards))
-
-
-def _kinds_of(cards: CardRanges) -> list[str]:
-    return [k for k in ("bank", "prop", "event", "deed", "chance", "chest") if cards.count(k)]
 
 
 def default_deck_cards() -> DeckCards:
@@ -124,11 +123,6 @@ def default_deck_cards() -> DeckCards:
     from board_assets import load_edition
 
     return DeckCards.of(load_edition())
-
-
-def describe(card: CardId) -> str:
-    """How the prompt names a card of the default edition: ``bank card 2 (helicopter)``."""
-    return default_deck_cards().describe(card)
 
 
 def _with_number(text: str, number: int) -> str:

@@ -705,3 +705,46 @@ def test_write_card_writes_the_classic_identities_and_refuses_one_the_edition_la
         assert tag.data_area(len(tlv)) == tlv
         assert said[-1] == f"wrote {card} on tag {UID_B}"
     assert decode_card_record(parse_type2_ndef(bytes(tag.memory))) == CardId("bank", 1)
+
+
+@pytest.mark.pcscd
+def test_a_classic_enrolment_through_pcscd(slot: Slot, pcscd: Pcscd, tmp_path: Path) -> None:
+    """`ultibank enroll --edition classic-fr --only deed:12 chest:3` on the real pcscd: a tag
+    written for the Ultime box is refused as a card of another edition, blank ones enrolled."""
+    from bank.app.runtime import deck_cards
+    from board_assets import load_edition
+    from drivers.deck import load_deck, with_foreign
+    from drivers.enroll import enroll
+
+    classic = deck_cards(load_edition("classic-fr"))
+    deck = tmp_path / "deck.toml"
+    said: queue.Queue[str] = queue.Queue()
+
+    def next_line(containing: str) -> None:
+        deadline = time.monotonic() + 10
+        while containing not in said.get(timeout=max(0.01, deadline - time.monotonic())):
+            pass
+
+    kwargs = {"only": ["deed:12", "chest:3"], "say": said.put, "card_timeout": 10.0,
+              "cards": classic}  # fmt: skip
+    worker = threading.Thread(
+        target=enroll, args=(PcscBackend(slot.path), deck), kwargs=kwargs, daemon=True
+    )
+    worker.start()
+    next_line("[1/2] tap deed 12 (Avenue Mozart)")
+    for uid, ndef, then in (
+        (UID_A, encode_card_record(PROP16), "carries the record of prop:16, a card of another"),
+        (UID_B, None, "[2/2] tap Caisse de communauté 3"),
+        ("04C0FFEE000003", None, "done: 2 cards"),
+    ):
+        tag = VirtualNtag(uid, ndef=ndef, port=slot.port)
+        tag.insert()
+        try:
+            next_line(then)
+        finally:
+            tag.remove()
+    worker.join(10)
+    saved = load_deck(deck, with_foreign(classic.cards))
+    assert saved.card_for(UID_B) == CardId("deed", 12)
+    assert saved.card_for("04C0FFEE000003") == CardId("chest", 3)
+    assert saved.card_for(UID_A) is None

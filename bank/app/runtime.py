@@ -36,6 +36,9 @@ from bank.unit.io import (
     CardLifted,
     CardRanges,
     CardTapped,
+    InfoAsked,
+    KeyPressed,
+    KeyReleased,
     Output,
     PanelStatus,
     PlayCue,
@@ -47,7 +50,8 @@ from bank.unit.text import token_name
 from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
 from drivers.charlcd import Labels
-from drivers.deck import Deck, DeckError, load_deck, simulated_deck
+from drivers.deck import Deck, DeckError, load_deck, simulated_deck, with_foreign
+from drivers.enroll import DeckCards
 from drivers.registry import open_panel, open_reader
 from drivers.supervisor import ReaderService
 
@@ -69,12 +73,16 @@ def output_line(out: Output) -> str:
 
 
 def deck_for(settings: Settings, real_readers: bool) -> Deck:
-    """The configured deck file, else ``DATA_DIR/deck.toml``, else the simulated deck."""
+    """The configured deck file, else ``DATA_DIR/deck.toml``, else the simulated deck.
+
+    The file is read with the edition's cards and the other rulesets' kinds (one file may hold
+    the tags of every box one owns; the unit refuses another edition's card as such)."""
+    cards = CardRanges.of(load_edition(settings.edition))
     configured = str(settings.get("reader", "deck"))
     path = Path(configured).expanduser() if configured else settings.data_dir / DECK_FILE
     if path.exists():
         try:
-            return load_deck(path)
+            return load_deck(path, with_foreign(cards))
         except DeckError as err:  # a malformed deck: the message names the file and line
             raise BankError(str(err)) from err
     if configured:
@@ -85,7 +93,18 @@ def deck_for(settings: Settings, real_readers: bool) -> Deck:
             "run `ultibank enroll` to teach the bank your cards' UIDs",
             path,
         )
-    return simulated_deck()
+    return simulated_deck(cards)
+
+
+def deck_cards(edition: Edition) -> DeckCards:
+    """The cards enrolment walks for *edition*, named as its players see them (a classic
+    edition's deck names and token labels come from its ``[classic]`` table)."""
+    if edition.ruleset == "classic":
+        from bank.rulesets.classic.edition import classic_edition
+
+        own = classic_edition(edition)
+        return DeckCards.of(edition, decks=own.deck_names, token_labels=own.token_labels)
+    return DeckCards.of(edition)
 
 
 class Runtime:
@@ -259,6 +278,14 @@ class Runtime:
                     self._own(partial(d.feed, ButtonReleased(self.clock(), b)), seen)
         elif action.verb == "wait":
             self._sleep(action.seconds, seen)
+        elif action.verb == "key":  # a classic unit's keypad (CLASSIC.md §8.2)
+            for key in action.keys:
+                self._own(partial(d.feed, KeyPressed(self.clock(), key)), seen)
+                self._own(partial(d.feed, KeyReleased(self.clock(), key)), seen)
+        elif action.verb == "info":
+            self._own(lambda: d.feed(InfoAsked(self.clock(), action.name)), seen)
+        elif action.verb == "roll":
+            self._own(lambda: self.unit.queue_roll(action.dice), seen)
         elif action.verb == "power":
             self._own(lambda: d.dispatch(self._power(action.on)), seen)
         elif action.verb == "reader":
@@ -287,7 +314,8 @@ class Runtime:
         if line.strip().lower() == "state":
             return {"ok": True, "state": self.state()}
         try:
-            actions = parse_script(line, "control", self.cards)  # the game's cards
+            # the game's cards, and the other ruleset's (refused by the unit as such)
+            actions = parse_script(line, "control", with_foreign(self.cards))
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))
@@ -668,6 +696,7 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)")
     deck_path = args.deck or settings.data_dir / DECK_FILE
+    cards = deck_cards(load_edition(settings.edition))
     specs = args.panel or [
         p for p in settings.get("panel", "backends") if p.strip().lower() != "terminal"
     ]
@@ -685,6 +714,7 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
                 only=args.only,
                 panels=panels,
                 rearm_s=settings.rearm_seconds,
+                cards=cards,
             )
         )
     except DriverError as err:
@@ -703,4 +733,7 @@ def cmd_write_card(args: argparse.Namespace, settings: Settings) -> int:
     )
     if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)")
-    return int(write_card(reader, args.card, overwrite=args.overwrite))
+    # an edition given (flag or configuration) is checked; else any edition's card is written
+    chosen = "game.edition" in settings.given
+    cards = deck_cards(load_edition(settings.edition)) if chosen else None
+    return int(write_card(reader, args.card, overwrite=args.overwrite, cards=cards))

@@ -26,7 +26,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -57,7 +57,7 @@ from bank.unit.io import (
 )
 from bank.unit.shell import build_unit
 from board_assets import EditionError, edition_names, load_edition
-from drivers.deck import Deck, normalize_uid, simulated_deck
+from drivers.deck import Deck, normalize_uid, simulated_deck, with_foreign
 
 __all__ = ["Action", "parse_script", "run_script"]
 
@@ -373,12 +373,7 @@ class ScriptRunner:
 def _with_foreign(cards: CardRanges) -> CardRanges:
     """*cards* with the kinds of the other shipped editions' rulesets, so that a script naming
     one parses and is refused when it runs ("card of another edition", CLASSIC.md §8.2)."""
-    foreign: dict[str, int] = {}
-    for name in edition_names():
-        for kind, count in load_edition(name).card_counts.items():
-            if kind != "bank" and not cards.count(kind):
-                foreign[kind] = max(count, foreign.get(kind, 0))
-    return replace(cards, foreign=tuple(sorted(foreign.items())))
+    return with_foreign(cards)
 
 
 def _ruleset_config(

@@ -54,6 +54,5 @@ RULESET = RulesetSpec(
     config_tables=("classic", "variants", "mega", "starwars"),
     seed_key=("classic", "dice_seed"),
     third_die=third_die_names,
-    # the emulator window plays classic (CLASSIC.md §5.6); the other panels learn it next
-    on_panels=("pygame", "serial", "terminal", "gpio", "sim", "reader"),
+    on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
 )

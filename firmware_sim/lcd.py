@@ -45,6 +45,8 @@ AMOUNT_CELLS = 5
 TEXT_ROWS = 3
 TEXT_COLS = 25
 LEVELS = 5
+#: Méga's skyscraper (CLASSIC.md §5.5): the level after the hotel's 5 bars
+SKYSCRAPER_LEVEL = 6
 #: how many characters of a player's label the token area writes (CLASSIC.md §5.5)
 TOKEN_LABEL_CELLS = 8
 #: The order of the icons on the glass, left to right.
@@ -113,6 +115,9 @@ class LcdLayout:
     levels_origin: tuple[int, int] = (14, 148)
     level_bar_width: int = 14
     level_step: int = 19
+    #: Méga's skyscraper: a sixth, taller and narrower bar after the five, drawn only when lit
+    #: (with the skyscraper icon), so that the Ultime glass is unchanged
+    skyscraper_bar: Rect = (108, 140, 8, 34)
     tokens_origin: tuple[int, int] = (120, 150)
     token_step: int = 46
     text_origin: tuple[int, int] = (16, 186)
@@ -238,8 +243,11 @@ class LcdRenderer:
 
     def _draw(self, surf: pygame.Surface, screen: Screen) -> None:
         lay = self.layout
+        skyscraper = screen.level is not None and screen.level >= SKYSCRAPER_LEVEL
+        # level 6 is a skyscraper: 5 bars, the sixth bar and the skyscraper icon (§5.5)
+        icons = screen.icons | {Icon.SKYSCRAPER} if skyscraper else screen.icons
         for icon, rect in lay.icon_rects.items():
-            surf.blit(self._icons[icon, icon in screen.icons], rect[:2])
+            surf.blit(self._icons[icon, icon in icons], rect[:2])
         if self.token_labels is None:
             for tok, rect in lay.token_rects.items():
                 surf.blit(self._tokens[tok, tok == screen.token], rect[:2])
@@ -250,6 +258,8 @@ class LcdRenderer:
         for i, rect in enumerate(lay.level_rects):
             lit = screen.level is not None and i < screen.level
             surf.fill(ON if lit else GHOST, pygame.Rect(rect))
+        if skyscraper:
+            surf.fill(ON, pygame.Rect(lay.skyscraper_bar))
         # The amount: a minus sign and five digits, blank cells ghosted as "8".
         amount = screen.amount
         surf.fill(ON if amount is not None and amount < 0 else GHOST, pygame.Rect(lay.sign))

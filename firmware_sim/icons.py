@@ -124,30 +124,29 @@ def _card(s: pygame.Surface, c: Colour) -> None:
 
 
 def _skyscraper(s: pygame.Surface, c: Colour) -> None:
-    # a tall tower with its antenna and rows of windows, a low block beside it
-    pygame.draw.line(s, c, (16, 0), (16, 4), width=2)
-    pygame.draw.rect(s, c, pygame.Rect(11, 4, 12, 24), width=2)
+    # a tall tower with its antenna and its windows, a low block beside it (bold: it is also
+    # shown at half size)
+    pygame.draw.line(s, c, (17, 0), (17, 5), width=3)
+    pygame.draw.rect(s, c, pygame.Rect(10, 5, 15, 23))
     for y in (8, 13, 18, 23):
-        pygame.draw.line(s, c, (14, y), (19, y), width=2)
-    pygame.draw.rect(s, c, pygame.Rect(24, 14, 8, 14), width=2)
+        for x in (13, 19):
+            pygame.draw.rect(s, (0, 0, 0, 0), pygame.Rect(x, y, 3, 3))
+    pygame.draw.rect(s, c, pygame.Rect(27, 15, 8, 13))
 
 
 def _depot(s: pygame.Surface, c: Colour) -> None:
     # a train shed: the roof, its open door, and the rails leaving it
-    pygame.draw.polygon(s, c, [(3, 12), (18, 2), (33, 12)], width=3)
-    pygame.draw.rect(s, c, pygame.Rect(6, 12, 24, 11), width=2)
-    pygame.draw.rect(s, c, pygame.Rect(13, 15, 10, 8))
-    pygame.draw.line(s, c, (1, 26), (35, 26), width=2)
-    for x in (5, 12, 19, 26, 33):
-        pygame.draw.line(s, c, (x, 23), (x, 27), width=1)
+    pygame.draw.polygon(s, c, [(2, 13), (18, 1), (34, 13)])
+    pygame.draw.rect(s, c, pygame.Rect(5, 13, 26, 11))
+    pygame.draw.rect(s, (0, 0, 0, 0), pygame.Rect(13, 16, 10, 8))
+    pygame.draw.line(s, c, (0, 26), (35, 26), width=3)
 
 
 def _force(s: pygame.Surface, c: Colour) -> None:
-    # a lightsaber: the blade, its glow, and the hilt
-    pygame.draw.line(s, c, (8, 22), (30, 2), width=4)
-    pygame.draw.circle(s, c, (30, 2), 2)
-    pygame.draw.line(s, c, (3, 27), (9, 21), width=6)
-    pygame.draw.line(s, c, (5, 18), (12, 25), width=2)
+    # a lightsaber: the blade, and the hilt with its guard
+    pygame.draw.line(s, c, (11, 18), (32, 1), width=6)
+    pygame.draw.line(s, c, (3, 27), (10, 20), width=7)
+    pygame.draw.line(s, c, (5, 15), (14, 25), width=3)
 
 
 def _car(s: pygame.Surface, c: Colour) -> None:

@@ -109,15 +109,15 @@ class LcdLayout:
     #: the icons after the first ten (the classic ones) in a block of this many columns, at
     #: half size, between the number and the level bars
     small_icon_columns: int = 5
-    small_icons_origin: tuple[int, int] = (8, 112)
-    small_icon_size: tuple[int, int] = (18, 14)
-    small_icon_step: tuple[int, int] = (20, 16)
+    small_icons_origin: tuple[int, int] = (8, 110)
+    small_icon_size: tuple[int, int] = (22, 17)
+    small_icon_step: tuple[int, int] = (24, 19)
     levels_origin: tuple[int, int] = (14, 148)
     level_bar_width: int = 14
     level_step: int = 19
     #: Méga's skyscraper: a sixth, taller and narrower bar after the five, drawn only when lit
     #: (with the skyscraper icon), so that the Ultime glass is unchanged
-    skyscraper_bar: Rect = (108, 140, 8, 34)
+    skyscraper_bar: Rect = (108, 147, 8, 27)
     tokens_origin: tuple[int, int] = (120, 150)
     token_step: int = 46
     text_origin: tuple[int, int] = (16, 186)
@@ -235,7 +235,11 @@ class LcdRenderer:
             return surf
         if colour == GHOST:  # the small block shows only when lit: the Ultime glass is unchanged
             return pygame.Surface(size, pygame.SRCALPHA)
-        return pygame.transform.smoothscale(surf, size)
+        # an LCD segment is on or off: the scaled pictogram's half-covered pixels decide
+        scaled = pygame.transform.smoothscale(surf, size)
+        return pygame.mask.from_surface(scaled, 100).to_surface(
+            setcolor=(*colour, 255), unsetcolor=(0, 0, 0, 0)
+        )
 
     def draw(self, target: pygame.Surface, screen: Screen, topleft: tuple[int, int]) -> None:
         """Blit *screen* onto *target* at *topleft*."""

@@ -2,10 +2,15 @@
 the real bank (the harness of ``test_classic_window``): a short game of each, played by clicks
 and keys, ending in the balances read from the unit; the new icons and the skyscraper's bar read
 back from the glass's pixels; the 37-deed tray and its hover lines; the Star Wars sides.
+
+The two games save a screenshot of the window (the F12 key's code) at one moment; with
+``ULTIBANK_WRITE_SHOTS=1`` they are written to ``docs/`` (the pictures of docs/classic.md).
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +22,7 @@ from board_assets import load_edition
 from drivers.sim import VirtualClock
 from firmware_sim import layout as L
 from firmware_sim.emulator import SIDE_COLOURS, PygamePanel
-from firmware_sim.lcd import LcdLayout, LcdRenderer
+from firmware_sim.lcd import ICON_ORDER, TOP_ICONS, LcdLayout, LcdRenderer
 from firmware_sim.pg import pygame
 from firmware_sim.sounds import RecordingPlayer
 
@@ -25,6 +30,7 @@ from .lcdread import any_lit, read_amount
 from .test_classic_window import ClassicTable, _lines
 
 LAY = LcdLayout()
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 NEW_ICONS = (Icon.SKYSCRAPER, Icon.DEPOT, Icon.FORCE)
 
 
@@ -52,6 +58,14 @@ def _skyscraper_bar(t: ClassicTable) -> bool:
     return any_lit(t.panel.lcd_surface(), LAY.skyscraper_bar)
 
 
+def _screenshot(t: ClassicTable, tmp_path: Path, name: str) -> None:
+    """Save the window as F12 does; into docs/ with ``ULTIBANK_WRITE_SHOTS=1``."""
+    path = t.panel.save_screenshot(tmp_path / name)
+    assert pygame.image.load(str(path)).get_size() == L.WINDOW_SIZE
+    if os.environ.get("ULTIBANK_WRITE_SHOTS") == "1":
+        shutil.copyfile(path, DOCS / name)
+
+
 def _shown(t: ClassicTable, screen: Screen) -> int | None:
     """The amount the glass shows (read from its pixels), checked against the model's."""
     amount = read_amount(t.panel.lcd_surface(), LAY)
@@ -59,7 +73,7 @@ def _shown(t: ClassicTable, screen: Screen) -> int | None:
     return amount
 
 
-def test_a_short_mega_game_played_with_clicks_and_keys(mega: ClassicTable) -> None:
+def test_a_short_mega_game_played_with_clicks_and_keys(mega: ClassicTable, tmp_path: Path) -> None:
     t = mega
     t.card("bank", 1)
     t.card("bank", 2)
@@ -100,6 +114,7 @@ def test_a_short_mega_game_played_with_clicks_and_keys(mega: ClassicTable) -> No
     sky = t.card("deed", 1)
     assert _lines(sky) == "1 Bd de Belleville / Gratte-ciel −50" and sky.level == 6
     assert _lit_icons(t) == {Icon.SKYSCRAPER} and _skyscraper_bar(t)
+    _screenshot(t, tmp_path, "emulator-mega.png")
     t.card("deed", 2)
     t.card("deed", 3)
     t.button(Button.OK)
@@ -120,7 +135,9 @@ def test_a_short_mega_game_played_with_clicks_and_keys(mega: ClassicTable) -> No
     assert [t.rt.game.state.prop(n).level for n in (1, 2, 3)] == [6, 6, 6]
 
 
-def test_a_short_star_wars_game_with_the_force_die_and_battles(starwars: ClassicTable) -> None:
+def test_a_short_star_wars_game_with_the_force_die_and_battles(
+    starwars: ClassicTable, tmp_path: Path
+) -> None:
     t = starwars
     t.card("bank", 1)  # Obi-Wan
     t.card("bank", 6)  # Dooku
@@ -140,6 +157,7 @@ def test_a_short_star_wars_game_with_the_force_die_and_battles(starwars: Classic
     assert menu.lines[0] == "Force" and _lit_icons(t) == {Icon.FORCE}
     won = t.card("bank", 1)
     assert _lines(won) == "Force vaincue / déplacez le symbole" and _lit_icons(t) == {Icon.FORCE}
+    _screenshot(t, tmp_path, "emulator-starwars.png")
     # Dooku rolls the light square: his battle is lost, 200 to the bank (keys: D, F7, M 1 4)
     t.type("d")
     assert _lines(t.key(pygame.K_F7)) == "Dooku : 1 + 6 = 7 / carré clair"
@@ -277,3 +295,19 @@ def test_level_6_is_a_skyscraper_on_the_glass() -> None:
     assert not any_lit(sold, LAY.skyscraper_bar)
     # an Ultime glass shows no sixth bar: nothing there but the glass
     assert not any_lit(r.render(Screen("blank")), LAY.skyscraper_bar)
+
+
+def test_the_classic_icons_and_the_sixth_bar_overlap_nothing_on_the_glass() -> None:
+    small = [pygame.Rect(LAY.icon_rects[i]) for i in ICON_ORDER[TOP_ICONS:]]
+    assert len(small) == 9  # mortgage, tax, dice, trade, pot, card, skyscraper, depot, Force
+    others = [
+        *(pygame.Rect(r) for r in LAY.level_rects),
+        pygame.Rect(LAY.skyscraper_bar),
+        pygame.Rect(LAY.token_rects["car"]),
+        pygame.Rect(*LAY.number_cell(0), 2 * LAY.small.cell_width + LAY.small_spacing,
+                    LAY.small.height),
+    ]  # fmt: skip
+    every = small + others
+    for i, r in enumerate(every):
+        assert pygame.Rect((0, 0), LAY.size).contains(r)
+        assert not any(r.colliderect(o) for o in every[i + 1 :]), r

@@ -58,8 +58,10 @@ def _skyscraper_bar(t: ClassicTable) -> bool:
     return any_lit(t.panel.lcd_surface(), LAY.skyscraper_bar)
 
 
-def _screenshot(t: ClassicTable, tmp_path: Path, name: str) -> None:
-    """Save the window as F12 does; into docs/ with ``ULTIBANK_WRITE_SHOTS=1``."""
+def _screenshot(t: ClassicTable, tmp_path: Path, name: str, hover: CardId) -> None:
+    """Save the window as F12 does, the mouse over *hover*; into docs/ with
+    ``ULTIBANK_WRITE_SHOTS=1``."""
+    _hover(t, hover)
     path = t.panel.save_screenshot(tmp_path / name)
     assert pygame.image.load(str(path)).get_size() == L.WINDOW_SIZE
     if os.environ.get("ULTIBANK_WRITE_SHOTS") == "1":
@@ -114,7 +116,7 @@ def test_a_short_mega_game_played_with_clicks_and_keys(mega: ClassicTable, tmp_p
     sky = t.card("deed", 1)
     assert _lines(sky) == "1 Bd de Belleville / Gratte-ciel −50" and sky.level == 6
     assert _lit_icons(t) == {Icon.SKYSCRAPER} and _skyscraper_bar(t)
-    _screenshot(t, tmp_path, "emulator-mega.png")
+    _screenshot(t, tmp_path, "emulator-mega.png", CardId("deed", 1))
     t.card("deed", 2)
     t.card("deed", 3)
     t.button(Button.OK)
@@ -157,7 +159,7 @@ def test_a_short_star_wars_game_with_the_force_die_and_battles(
     assert menu.lines[0] == "Force" and _lit_icons(t) == {Icon.FORCE}
     won = t.card("bank", 1)
     assert _lines(won) == "Force vaincue / déplacez le symbole" and _lit_icons(t) == {Icon.FORCE}
-    _screenshot(t, tmp_path, "emulator-starwars.png")
+    _screenshot(t, tmp_path, "emulator-starwars.png", CardId("bank", 1))
     # Dooku rolls the light square: his battle is lost, 200 to the bank (keys: D, F7, M 1 4)
     t.type("d")
     assert _lines(t.key(pygame.K_F7)) == "Dooku : 1 + 6 = 7 / carré clair"

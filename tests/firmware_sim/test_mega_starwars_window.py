@@ -313,3 +313,27 @@ def test_the_classic_icons_and_the_sixth_bar_overlap_nothing_on_the_glass() -> N
     for i, r in enumerate(every):
         assert pygame.Rect((0, 0), LAY.size).contains(r)
         assert not any(r.colliderect(o) for o in every[i + 1 :]), r
+
+
+def test_ultibank_emulate_opens_the_mega_window(tmp_path: Path) -> None:
+    """``ultibank emulate --edition mega-fr`` opens the window with the 37-deed tray (on SDL's
+    dummy driver, saving a screenshot)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    shot = tmp_path / "mega.png"
+    done = subprocess.run(
+        [sys.executable, "-m", "bank.cli", "emulate", "--edition", "mega-fr", "--data-dir",
+         str(tmp_path / "d"), "--screenshot", str(shot)],
+        cwd=root, env=env, capture_output=True, text=True, timeout=60,
+        stdin=subprocess.DEVNULL, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    pygame.display.init()
+    picture = pygame.image.load(str(shot))
+    for n in (1, 34, 37):  # the first deed, the fourth station, the last street
+        x, y, _, h = next(s.rect for s in L.hotspots(load_edition("mega-fr"))
+                          if s.action == L.TapCard(CardId("deed", n)))  # fmt: skip
+        assert tuple(picture.get_at((x + 5, y + h - 5)))[:3] == (250, 248, 240), n

@@ -66,6 +66,9 @@ ICON_WORDS: dict[Icon, str] = {
     Icon.TRADE: "TRADE",
     Icon.POT: "POT",
     Icon.CARD: "CARD",
+    Icon.SKYSCRAPER: "SKYSCR",
+    Icon.DEPOT: "DEPOT",
+    Icon.FORCE: "FORCE",
 }
 
 #: the same words in the unit's other languages (one language per game, status row included)
@@ -88,6 +91,9 @@ ICON_WORDS_BY_LANG: dict[str, dict[Icon, str]] = {
         Icon.TRADE: "ECHANGE",
         Icon.POT: "PARC",
         Icon.CARD: "CARTE",
+        Icon.SKYSCRAPER: "GRATTE",
+        Icon.DEPOT: "DEPOT",
+        Icon.FORCE: "FORCE",
     },
 }
 

@@ -1,4 +1,4 @@
-"""Pictograms of the LCD glass: the ten status icons and the four players' tokens.
+"""Pictograms of the LCD glass: the status icons (ten Ultime, nine classic) and the tokens.
 
 Each pictogram is drawn with pygame primitives, in one colour, inside a box of
 :data:`ICON_SIZE` or :data:`TOKEN_SIZE`: the LCD draws it in the "on" colour when lit and in
@@ -123,6 +123,33 @@ def _card(s: pygame.Surface, c: Colour) -> None:
     _text(s, "!", (16, 8), c)
 
 
+def _skyscraper(s: pygame.Surface, c: Colour) -> None:
+    # a tall tower with its antenna and rows of windows, a low block beside it
+    pygame.draw.line(s, c, (16, 0), (16, 4), width=2)
+    pygame.draw.rect(s, c, pygame.Rect(11, 4, 12, 24), width=2)
+    for y in (8, 13, 18, 23):
+        pygame.draw.line(s, c, (14, y), (19, y), width=2)
+    pygame.draw.rect(s, c, pygame.Rect(24, 14, 8, 14), width=2)
+
+
+def _depot(s: pygame.Surface, c: Colour) -> None:
+    # a train shed: the roof, its open door, and the rails leaving it
+    pygame.draw.polygon(s, c, [(3, 12), (18, 2), (33, 12)], width=3)
+    pygame.draw.rect(s, c, pygame.Rect(6, 12, 24, 11), width=2)
+    pygame.draw.rect(s, c, pygame.Rect(13, 15, 10, 8))
+    pygame.draw.line(s, c, (1, 26), (35, 26), width=2)
+    for x in (5, 12, 19, 26, 33):
+        pygame.draw.line(s, c, (x, 23), (x, 27), width=1)
+
+
+def _force(s: pygame.Surface, c: Colour) -> None:
+    # a lightsaber: the blade, its glow, and the hilt
+    pygame.draw.line(s, c, (8, 22), (30, 2), width=4)
+    pygame.draw.circle(s, c, (30, 2), 2)
+    pygame.draw.line(s, c, (3, 27), (9, 21), width=6)
+    pygame.draw.line(s, c, (5, 18), (12, 25), width=2)
+
+
 def _car(s: pygame.Surface, c: Colour) -> None:
     pygame.draw.polygon(s, c, [(1, 15), (3, 9), (10, 8), (14, 3), (25, 3), (30, 8), (35, 10),
                                (35, 16), (1, 16)])  # fmt: skip
@@ -172,6 +199,9 @@ _ICONS: dict[Icon, Callable[[pygame.Surface, Colour], None]] = {
     Icon.TRADE: _trade,
     Icon.POT: _pot,
     Icon.CARD: _card,
+    Icon.SKYSCRAPER: _skyscraper,
+    Icon.DEPOT: _depot,
+    Icon.FORCE: _force,
 }
 
 _TOKENS: dict[str, Callable[[pygame.Surface, Colour], None]] = {

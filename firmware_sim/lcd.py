@@ -59,13 +59,16 @@ ICON_ORDER: tuple[Icon, ...] = (
     Icon.TROPHY,
     Icon.ERROR,
     Icon.READER_LOST,
-    # the classic icons (CLASSIC.md §5.5): a smaller 3 x 2 block under the number
+    # the classic icons (CLASSIC.md §5.5): a smaller 5 x 2 block under the number
     Icon.MORTGAGE,
     Icon.TAX,
     Icon.DICE,
     Icon.TRADE,
     Icon.POT,
     Icon.CARD,
+    Icon.SKYSCRAPER,
+    Icon.DEPOT,
+    Icon.FORCE,
 )
 assert set(ICON_ORDER) == set(Icon)
 #: how many icons the top row holds at full size
@@ -101,7 +104,9 @@ class LcdLayout:
     currency_origin: tuple[int, int] = (408, 152)
     icons_origin: tuple[int, int] = (15, 4)
     icon_step: int = 46
-    #: the icons after the first ten (the classic ones) in a 3-column block, at half size
+    #: the icons after the first ten (the classic ones) in a block of this many columns, at
+    #: half size, between the number and the level bars
+    small_icon_columns: int = 5
     small_icons_origin: tuple[int, int] = (8, 112)
     small_icon_size: tuple[int, int] = (18, 14)
     small_icon_step: tuple[int, int] = (20, 16)
@@ -131,7 +136,8 @@ class LcdLayout:
         sw, sh = self.small_icon_size
         dx, dy = self.small_icon_step
         for i, icon in enumerate(ICON_ORDER[TOP_ICONS:]):
-            icons[icon] = _rect(sx + (i % 3) * dx, sy + (i // 3) * dy, sw, sh)
+            row, col = divmod(i, self.small_icon_columns)
+            icons[icon] = _rect(sx + col * dx, sy + row * dy, sw, sh)
         tx, ty = self.tokens_origin
         tw, th = TOKEN_SIZE
         tokens = {

@@ -66,7 +66,7 @@ ICON_WORDS: dict[Icon, str] = {
     Icon.TRADE: "TRADE",
     Icon.POT: "POT",
     Icon.CARD: "CARD",
-    Icon.SKYSCRAPER: "SKYSCR",
+    Icon.SKYSCRAPER: "SKYSCRAPER",
     Icon.DEPOT: "DEPOT",
     Icon.FORCE: "FORCE",
 }
@@ -91,7 +91,7 @@ ICON_WORDS_BY_LANG: dict[str, dict[Icon, str]] = {
         Icon.TRADE: "ECHANGE",
         Icon.POT: "PARC",
         Icon.CARD: "CARTE",
-        Icon.SKYSCRAPER: "GRATTE",
+        Icon.SKYSCRAPER: "GRATTE-CIEL",
         Icon.DEPOT: "DEPOT",
         Icon.FORCE: "FORCE",
     },
@@ -112,6 +112,7 @@ _FOLD = {
     "“": '"',
     "”": '"',
     "–": "-",
+    "−": "-",  # the unit's minus sign: `Dépôt −100`
     "—": "-",
     "…": "...",
     "·": "-",

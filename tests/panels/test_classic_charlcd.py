@@ -294,3 +294,188 @@ def test_classic_rows_always_fit_the_glass(
     for row in out:
         assert len(row) == cols
         assert all((" " <= ch <= "}" and ch != "\\") or (glyphs and ch < "\x08") for ch in row)
+
+
+# ---------------------------------------------------------------- Méga and Star Wars (issue 13)
+
+
+def test_the_scenarios_include_mega_and_star_wars_screens() -> None:
+    """The all-screens tests above run over the mega_* and sw_* scenarios too."""
+    screens = classic_screens()
+    assert {e for e, _ in screens} >= {"mega-fr", "mega-uk", "starwars-ep2-fr"}
+    mega = [s for e, s in screens if e.startswith("mega")]
+    assert any(s.level == 6 and Icon.SKYSCRAPER in s.icons for s in mega)
+    assert any(s.name == "deed" and Icon.DEPOT in s.icons for s in mega)
+    assert any(s.name == "dice" and "+" in s.lines[0] and s.lines[0].count("+") == 2 for s in mega)
+    assert any(s.name == "gift" for s in mega)
+    sw = [s for e, s in screens if e.startswith("starwars")]
+    assert any(s.name == "force" and Icon.FORCE in s.icons for s in sw)
+    assert any(s.token == "obiwan" for s in sw) and any(s.token == "dooku" for s in sw)
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(20, 4), (16, 2)])
+def test_no_character_of_a_classic_screen_becomes_a_question_mark(cols: int, rows: int) -> None:
+    """The unit writes a payment with the minus sign (`Dépôt −100`, `Dooku −200`, `Maison 1
+    −50`): the A00 ROM has none, and the glass showed `Depot ?100`."""
+    for edition, screen in classic_screens():
+        out = charlcd.layout(screen, cols, rows, glyphs=False, labels=labels_of(edition))
+        assert "".join(out).count("?") <= "".join(screen.lines).count("?"), (screen, out)
+    assert charlcd.fold("Dooku −200") == "Dooku -200"
+
+
+MEGA_FR = labels_of("mega-fr")
+MEGA_UK = labels_of("mega-uk")
+
+
+@pytest.mark.parametrize(
+    ("screen", "labels", "rows"),
+    [
+        (
+            Screen(
+                "deed",
+                ("35 Bleu foncé 1", "chien loyer 2500 €"),
+                number=35,
+                token="dog",
+                level=6,
+                amount=2500,
+                icons=frozenset({Icon.SKYSCRAPER}),
+            ),
+            MEGA_FR,
+            ["35 Bleu fonce 1", "chien  gratte-ciel", "Loyer 2500 E", "carte paie le loyer"],
+        ),
+        (
+            Screen(
+                "deed",
+                ("35 Knightsbridge", "dog rent 2500 £"),
+                number=35,
+                token="dog",
+                level=6,
+                amount=2500,
+                icons=frozenset({Icon.SKYSCRAPER}),
+            ),
+            MEGA_UK,
+            ["35 Knightsbridge", "dog  skyscraper", "Rent 2500 L", "card pays the rent"],
+        ),
+        (
+            Screen(
+                "deed",
+                ("4 Gare Montparnasse", "chien dépôt 100 €"),
+                number=4,
+                token="dog",
+                level=0,
+                amount=100,
+                icons=frozenset({Icon.DEPOT}),
+            ),
+            MEGA_FR,
+            ["4 Gare Montparnasse", "chien  depot", "Loyer 100 E", "carte paie le loyer"],
+        ),
+        (
+            Screen(
+                "deed",
+                ("4 King's Cross Stat…", "dog depot 100 £"),
+                number=4,
+                token="dog",
+                level=0,
+                amount=100,
+                icons=frozenset({Icon.DEPOT}),
+            ),
+            MEGA_UK,
+            ["4 King's Cross Stat.", "dog  depot", "Rent 100 L", "card pays the rent"],
+        ),
+        (
+            Screen(
+                "deed",
+                ("36 Av. Champs-Élysé…", "brouette loyer 2500 €"),
+                number=36,
+                token="wheelbarrow",
+                level=6,
+                amount=2500,
+                icons=frozenset({Icon.SKYSCRAPER}),
+            ),
+            MEGA_FR,
+            ["36 Av. Champs-Elyse.", "brouette gratte-ciel", "Loyer 2500 E", "carte paie le loyer"],
+        ),
+    ],
+)
+def test_a_mega_deed_on_a_20x4(screen: Screen, labels: Labels, rows: list[str]) -> None:
+    """A skyscraper (level 6) or a depot is said like a classic deed's buildings:
+    ``chien  gratte-ciel`` / ``Loyer 2500 €``."""
+    assert charlcd.layout(screen, 20, 4, glyphs=False, labels=labels) == tuple(
+        r.ljust(20) for r in rows
+    )
+
+
+def test_the_new_icons_have_words_in_both_languages() -> None:
+    built = Screen(
+        "built",
+        ("35 Bleu foncé 1", "Gratte-ciel −200"),
+        number=35,
+        level=6,
+        amount=200,
+        icons=frozenset({Icon.SKYSCRAPER}),
+    )
+    assert charlcd.layout(built, 20, 4, glyphs=False, labels=MEGA_FR) == (
+        "#35         L6 #####",
+        "GRATTE-CIEL      200",
+        "35 Bleu fonce 1     ",
+        "Gratte-ciel -200    ",
+    )
+    uk = Screen("built", ("4 Euston", "Depot −100"), amount=100, icons=frozenset({Icon.DEPOT}))
+    assert charlcd.layout(uk, 20, 4, glyphs=False, labels=MEGA_UK)[0] == "DEPOT" + " " * 12 + "100"
+    force = Screen(
+        "force",
+        ("Vaincu par la Force", "Dooku −200"),
+        amount=200,
+        token="dooku",
+        icons=frozenset({Icon.FORCE}),
+    )
+    assert charlcd.layout(force, 20, 4, glyphs=False, labels=labels_of("starwars-ep2-fr")) == (
+        "Dooku            200",
+        "FORCE               ",
+        "Vaincu par la Force ",
+        "Dooku -200          ",
+    )
+    for icon in (Icon.SKYSCRAPER, Icon.DEPOT, Icon.FORCE):
+        for lang in ("en", "fr"):
+            word = charlcd.ICON_WORDS_BY_LANG[lang][icon]
+            assert word.isupper() and len(word) <= 11, (lang, icon)
+
+
+@pytest.mark.parametrize(
+    ("screen", "labels", "big", "small"),
+    [
+        (
+            Screen("dice", ("chien : 3+3+3=9", "Triple !"), token="dog"),
+            MEGA_FR,
+            ("chien", "chien : 3+3+3=9", "Triple !", ""),
+            ("chien : 3+3+3=9", "Triple !"),
+        ),
+        (
+            Screen("dice", ("voiture : 5 + 5 = 10", "double · M. Monopoly"), token="racecar"),
+            MEGA_FR,
+            ("voiture", "voiture : 5 + 5 = 10", "double - M. Monopoly", ""),
+            ("voiture: 5+5=10", "double-M. Mono."),
+        ),
+        (
+            Screen(
+                "dice",
+                ("Obi-Wan : 3 + 4 = 7", "clair +3 · obscur +4"),
+                token="obiwan",
+                icons=frozenset({Icon.FORCE}),
+            ),
+            labels_of("starwars-ep2-fr"),
+            ("Obi-Wan", "FORCE", "Obi-Wan : 3 + 4 = 7", "clair +3 - obscur +4"),
+            ("Obi-Wan: 3+4=7", "cla +3-obsc. +4"),
+        ),
+    ],
+)
+def test_the_dice_screen_with_the_third_die(
+    screen: Screen, labels: Labels, big: tuple[str, ...], small: tuple[str, ...]
+) -> None:
+    """The third die's number in the sum, its symbol or the Force die's face on line 2."""
+    assert charlcd.layout(screen, 20, 4, glyphs=False, labels=labels) == tuple(
+        r.ljust(20) for r in big
+    )
+    assert charlcd.layout(screen, 16, 2, glyphs=False, labels=labels) == tuple(
+        r.ljust(16) for r in small
+    )

@@ -72,7 +72,7 @@ class _Game:
 
         self.term.type(keys)
         for text in shown:
-            self.term.wait_for(lambda t=text: t in new(), what=f"{text!r} after {keys!r}")  # type: ignore[misc]
+            self.term.wait_for(lambda t=text: t in new(), what=f"{text!r} after {keys!r}")
         return new()
 
 

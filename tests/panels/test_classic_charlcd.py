@@ -19,6 +19,12 @@ from bank.unit.io import Icon, Screen
 from board_assets import load_edition
 from drivers import charlcd
 from drivers.charlcd import Labels
+from tests.panels.mega_screens import (
+    FORCE_LOST,
+    SKYSCRAPER_BUILT,
+    depot_deed,
+    skyscraper_deed,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "tests" / "scripts" / "classic").glob("*.expect"))
@@ -331,69 +337,29 @@ MEGA_UK = labels_of("mega-uk")
     ("screen", "labels", "rows"),
     [
         (
-            Screen(
-                "deed",
-                ("35 Bleu foncé 1", "chien loyer 2500 €"),
-                number=35,
-                token="dog",
-                level=6,
-                amount=2500,
-                icons=frozenset({Icon.SKYSCRAPER}),
-            ),
+            skyscraper_deed("Bleu foncé 1", "chien", "loyer 2500 €"),
             MEGA_FR,
             ["35 Bleu fonce 1", "chien  gratte-ciel", "Loyer 2500 E", "carte paie le loyer"],
         ),
         (
-            Screen(
-                "deed",
-                ("35 Knightsbridge", "dog rent 2500 £"),
-                number=35,
-                token="dog",
-                level=6,
-                amount=2500,
-                icons=frozenset({Icon.SKYSCRAPER}),
-            ),
+            skyscraper_deed("Knightsbridge", "dog", "rent 2500 £"),
             MEGA_UK,
             ["35 Knightsbridge", "dog  skyscraper", "Rent 2500 L", "card pays the rent"],
         ),
         (
-            Screen(
-                "deed",
-                ("4 Gare Montparnasse", "chien dépôt 100 €"),
-                number=4,
-                token="dog",
-                level=0,
-                amount=100,
-                icons=frozenset({Icon.DEPOT}),
-            ),
+            depot_deed("Gare Montparnasse", "chien dépôt 100 €"),
             MEGA_FR,
             ["4 Gare Montparnasse", "chien  depot", "Loyer 100 E", "carte paie le loyer"],
         ),
         (
-            Screen(
-                "deed",
-                ("4 King's Cross Stat…", "dog depot 100 £"),
-                number=4,
-                token="dog",
-                level=0,
-                amount=100,
-                icons=frozenset({Icon.DEPOT}),
-            ),
+            depot_deed("King's Cross Stat…", "dog depot 100 £"),
             MEGA_UK,
             ["4 King's Cross Stat.", "dog  depot", "Rent 100 L", "card pays the rent"],
         ),
         (
-            Screen(
-                "deed",
-                ("36 Av. Champs-Élysé…", "brouette loyer 2500 €"),
-                number=36,
-                token="wheelbarrow",
-                level=6,
-                amount=2500,
-                icons=frozenset({Icon.SKYSCRAPER}),
-            ),
+            skyscraper_deed("Av. Champs-Élysé…", "brouette", "loyer 2500 €", "wheelbarrow"),
             MEGA_FR,
-            ["36 Av. Champs-Elyse.", "brouette gratte-ciel", "Loyer 2500 E", "carte paie le loyer"],
+            ["35 Av. Champs-Elyse.", "brouette gratte-ciel", "Loyer 2500 E", "carte paie le loyer"],
         ),
     ],
 )
@@ -406,15 +372,7 @@ def test_a_mega_deed_on_a_20x4(screen: Screen, labels: Labels, rows: list[str]) 
 
 
 def test_the_new_icons_have_words_in_both_languages() -> None:
-    built = Screen(
-        "built",
-        ("35 Bleu foncé 1", "Gratte-ciel −200"),
-        number=35,
-        level=6,
-        amount=200,
-        icons=frozenset({Icon.SKYSCRAPER}),
-    )
-    assert charlcd.layout(built, 20, 4, glyphs=False, labels=MEGA_FR) == (
+    assert charlcd.layout(SKYSCRAPER_BUILT, 20, 4, glyphs=False, labels=MEGA_FR) == (
         "#35         L6 #####",
         "GRATTE-CIEL      200",
         "35 Bleu fonce 1     ",
@@ -422,14 +380,7 @@ def test_the_new_icons_have_words_in_both_languages() -> None:
     )
     uk = Screen("built", ("4 Euston", "Depot −100"), amount=100, icons=frozenset({Icon.DEPOT}))
     assert charlcd.layout(uk, 20, 4, glyphs=False, labels=MEGA_UK)[0] == "DEPOT" + " " * 12 + "100"
-    force = Screen(
-        "force",
-        ("Vaincu par la Force", "Dooku −200"),
-        amount=200,
-        token="dooku",
-        icons=frozenset({Icon.FORCE}),
-    )
-    assert charlcd.layout(force, 20, 4, glyphs=False, labels=labels_of("starwars-ep2-fr")) == (
+    assert charlcd.layout(FORCE_LOST, 20, 4, glyphs=False, labels=labels_of("starwars-ep2-fr")) == (
         "Dooku            200",
         "FORCE               ",
         "Vaincu par la Force ",

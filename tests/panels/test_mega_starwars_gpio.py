@@ -4,18 +4,19 @@ the edition's labels; the keypad on gpiozero's mock pins types into a real Méga
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from bank.app.runtime import panel_labels
-from bank.unit.io import Button, Icon, Input, Screen
+from bank.unit.io import Button, Input
 from board_assets import load_edition
 from drivers.gpio_panel import GpioPanel, LcdConfig
 from tests.panels.conftest import FakeClock, Inbox
 from tests.panels.fake_hd44780 import FakeHD44780
 from tests.panels.matrix_keypad import KeypadWiring, MatrixPin
+from tests.panels.mega_screens import skyscraper_deed
 from tests.panels.test_classic_gpio import COLS, ROWS, ClassicBox, keypad_panel, press
 
 
@@ -26,14 +27,15 @@ def factory() -> Iterator[MockFactory]:
     f.reset()
 
 
-def test_a_mega_game_on_the_box_lcd_and_keypad(factory: MockFactory) -> None:
-    """mega-fr: a station bought, its depot built through menu item 7 typed on the keypad (the
-    LCD: `DEPOT`, `Depot -100`), the deed check `chien  depot` / `Loyer 50 E`, the Birthday
-    Gift typed as 1 5 (`Cadeau +100`, then `Solde 2300 E`)."""
-    labels = panel_labels(load_edition("mega-fr"), "fr")
+def box_with_keypad(
+    factory: MockFactory, edition: str
+) -> tuple[GpioPanel, list[FakeHD44780], ClassicBox, Callable[[str], None]]:
+    """The GPIO panel (20x4 LCD, the keypad on mock pins, the edition's labels) in front of a
+    unit of *edition*, started; and a finger for the keypad (``type_("7")``)."""
+    labels = panel_labels(load_edition(edition), "fr")
     panel, lcds = keypad_panel(factory, labels=labels)
     wiring = KeypadWiring(factory, ROWS, COLS)
-    box = ClassicBox(panel, "mega-fr")
+    box = ClassicBox(panel, edition)
     relay = Inbox()
 
     def post(item: Input) -> None:
@@ -41,6 +43,14 @@ def test_a_mega_game_on_the_box_lcd_and_keypad(factory: MockFactory) -> None:
         relay(item)
 
     panel.start(post)
+    return panel, lcds, box, lambda key: press(wiring, relay, key)
+
+
+def test_a_mega_game_on_the_box_lcd_and_keypad(factory: MockFactory) -> None:
+    """mega-fr: a station bought, its depot built through menu item 7 typed on the keypad (the
+    LCD: `DEPOT`, `Depot -100`), the deed check `chien  depot` / `Loyer 50 E`, the Birthday
+    Gift typed as 1 5 (`Cadeau +100`, then `Solde 2300 E`)."""
+    panel, lcds, box, type_ = box_with_keypad(factory, "mega-fr")
     try:
         box.tap("bank:1")
         box.tap("bank:2")
@@ -55,7 +65,7 @@ def test_a_mega_game_on_the_box_lcd_and_keypad(factory: MockFactory) -> None:
         ]
         box.tap("bank:1")
         box.click(Button.MENU)
-        press(wiring, relay, "7")
+        type_("7")
         assert "Construire" in [row.rstrip() for row in lcds[-1].lines()]
         box.tap("bank:1")
         box.tap("deed:4")
@@ -65,7 +75,7 @@ def test_a_mega_game_on_the_box_lcd_and_keypad(factory: MockFactory) -> None:
             "4 Gare Montparnasse",
             "Depot -100",
         ]
-        press(wiring, relay, "#")  # ✓ ends the session
+        type_("#")  # ✓ ends the session
         box.tap("deed:4")
         assert lcds[-1].lines() == [
             "4 Gare Montparnasse ",
@@ -75,8 +85,8 @@ def test_a_mega_game_on_the_box_lcd_and_keypad(factory: MockFactory) -> None:
         ]
         box.click(Button.CANCEL)
         box.click(Button.MENU)
-        press(wiring, relay, "1")
-        press(wiring, relay, "5")
+        type_("1")
+        type_("5")
         assert [row.rstrip() for row in lcds[-1].lines()] == [
             "#15",
             "Cadeau +100",
@@ -115,17 +125,7 @@ def test_a_skyscraper_deed_on_both_lcd_sizes(
     )
     panel.start(Inbox())
     try:
-        panel.show(
-            Screen(
-                "deed",
-                ("35 Bleu foncé 1", "chien loyer 2500 €"),
-                number=35,
-                token="dog",
-                level=6,
-                amount=2500,
-                icons=frozenset({Icon.SKYSCRAPER}),
-            )
-        )
+        panel.show(skyscraper_deed("Bleu foncé 1", "chien", "loyer 2500 €"))
         assert [row.rstrip() for row in lcds[-1].lines()] == want
     finally:
         panel.close()
@@ -134,24 +134,14 @@ def test_a_skyscraper_deed_on_both_lcd_sizes(
 def test_a_star_wars_force_battle_on_the_box_lcd(factory: MockFactory) -> None:
     """starwars-ep2-fr: Dooku loses the Force battle (menu item 14 typed on the keypad, the
     face picked with 1 and #): the status row names him and the Force, the lines his loss."""
-    labels = panel_labels(load_edition("starwars-ep2-fr"), "fr")
-    panel, lcds = keypad_panel(factory, labels=labels)
-    wiring = KeypadWiring(factory, ROWS, COLS)
-    box = ClassicBox(panel, "starwars-ep2-fr")
-    relay = Inbox()
-
-    def post(item: Input) -> None:
-        box.post(item)
-        relay(item)
-
-    panel.start(post)
+    panel, lcds, box, type_ = box_with_keypad(factory, "starwars-ep2-fr")
     try:
         box.tap("bank:1")
         box.tap("bank:6")
         box.click(Button.OK)
         box.click(Button.MENU)
-        press(wiring, relay, "1")
-        press(wiring, relay, "4")
+        type_("1")
+        type_("4")
         assert [row.rstrip() for row in lcds[-1].lines()] == [
             "#14",
             "FORCE",
@@ -159,8 +149,8 @@ def test_a_star_wars_force_battle_on_the_box_lcd(factory: MockFactory) -> None:
             "M suivant - carte",
         ]
         box.tap("bank:6")
-        press(wiring, relay, "1")
-        press(wiring, relay, "#")
+        type_("1")
+        type_("#")
         assert [row.rstrip() for row in lcds[-1].lines()] == [
             "Dooku            200",
             "FORCE",

@@ -10,10 +10,11 @@ from pathlib import Path
 
 from bank.app.runtime import Runtime
 from bank.app.script import parse_script
-from bank.unit.io import Button, Icon, Screen
+from bank.unit.io import Button, Icon
 from drivers import panel_protocol as pp
 from firmware_sim.panel_firmware import PanelFirmware
 from tests.panels.conftest import FakeClock, Inbox, wait_until
+from tests.panels.mega_screens import FORCE_LOST, SKYSCRAPER_BUILT, depot_deed
 from tests.panels.test_serial_keypad import (
     balance,
     bank_with_panel,
@@ -43,14 +44,8 @@ def test_the_new_icons_take_the_bits_the_protocol_reserved() -> None:
 
 
 def test_version_2_carries_them_in_three_mask_bytes_and_version_1_leaves_them_out() -> None:
-    screen = Screen(
-        "built",
-        ("35 Bleu foncé 1", "Gratte-ciel −200"),
-        number=35,
-        level=6,
-        amount=200,
-        icons=frozenset({Icon.SKYSCRAPER, Icon.MORTGAGE}),
-    )
+    # (a mortgage icon beside it, to show version 1 keeps the bits it has)
+    screen = replace(SKYSCRAPER_BUILT, icons=SKYSCRAPER_BUILT.icons | {Icon.MORTGAGE})
     v2 = pp.encode_show(screen)
     assert pp.decode_show(v2) == screen
     v1 = pp.encode_show(screen, 1)
@@ -66,22 +61,8 @@ def test_version_2_carries_them_in_three_mask_bytes_and_version_1_leaves_them_ou
 def test_the_firmware_shows_the_new_icons_and_an_old_panel_never_sees_them(
     cable: PtyPair, inbox: Inbox, clock: FakeClock
 ) -> None:
-    force = Screen(
-        "force",
-        ("Vaincu par la Force", "Dooku −200"),
-        amount=200,
-        token="dooku",
-        icons=frozenset({Icon.FORCE}),
-    )
-    depot = Screen(
-        "deed",
-        ("4 Gare Montparnasse", "chien dépôt 100 €"),
-        number=4,
-        token="dog",
-        level=0,
-        amount=100,
-        icons=frozenset({Icon.DEPOT}),
-    )
+    force = FORCE_LOST
+    depot = depot_deed("Gare Montparnasse", "chien dépôt 100 €")
     with link(cable, inbox, clock) as (panel, fw):
         panel.show(force)
         wait_until(lambda: fw.screen == force, what="the Force screen")

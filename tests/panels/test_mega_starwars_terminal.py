@@ -5,6 +5,8 @@ its result read back from the stored game."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -76,6 +78,19 @@ class _Game:
         return new()
 
 
+@contextlib.contextmanager
+def terminal_game(edition: str, data: Path) -> Iterator[_Game]:
+    """A game of *edition* on the terminal, from its hello to `q` (the program must exit 0)."""
+    game = _Game(edition, data)
+    try:
+        game.term.wait_for(lambda: b"? pour l'aide" in game.term.screen, what="the hello")
+        yield game
+        game.term.type(b"q")
+        assert game.term.proc.wait(timeout=20) == 0
+    finally:
+        game.term.close()
+
+
 @pytest.mark.slow
 def test_a_short_mega_game_on_the_terminal_over_a_real_pty(tmp_path: Path) -> None:
     """mega-fr: 2500 to start, a station bought (d4), its depot built through menu item 7
@@ -83,9 +98,7 @@ def test_a_short_mega_game_on_the_terminal_over_a_real_pty(tmp_path: Path) -> No
     Birthday Gift by typing m 1 5, a roll of the unit's dice with the speed die (m 1 1); the
     stored game ends with the balances the screens showed."""
     data = tmp_path / "data"
-    game = _Game("mega-fr", data)
-    try:
-        game.term.wait_for(lambda: b"? pour l'aide" in game.term.screen, what="the hello")
+    with terminal_game("mega-fr", data) as game:
         game.typed(b"b1", "|Joueur 1: chien")
         game.typed(b"b2", "|Joueur 2: voiture")
         game.typed(b"\r", "|2 joueurs, 2500 €")
@@ -107,10 +120,6 @@ def test_a_short_mega_game_on_the_terminal_over_a_real_pty(tmp_path: Path) -> No
         game.typed(b"m11", "|Dés")
         game.typed(b"b2", "|voiture : ")
         game.typed(b"d38\r", "pas de titre 38 : d1 à d37")
-        game.term.type(b"q")
-        assert game.term.proc.wait(timeout=20) == 0
-    finally:
-        game.term.close()
     state = _state(data)
     players = {p["card"]: p for p in state["players"]}  # type: ignore[attr-defined]
     assert players[1]["balance"] == 2500 - 200 - 100 + 50 + 100
@@ -127,9 +136,7 @@ def test_a_short_star_wars_game_on_the_terminal_over_a_real_pty(tmp_path: Path) 
     battle typed as m 1 4 that Dooku loses on a light square (FORCE on the status row, -200),
     one Obi-Wan wins on his own square (no money), the dice with the Force die (m 1 1)."""
     data = tmp_path / "data"
-    game = _Game("starwars-ep2-fr", data)
-    try:
-        game.term.wait_for(lambda: b"? pour l'aide" in game.term.screen, what="the hello")
+    with terminal_game("starwars-ep2-fr", data) as game:
         game.typed(b"b1", "|Joueur 1: Obi-Wan")
         game.typed(b"b6", "|Joueur 2: Dooku")
         game.typed(b"\r", "|2 joueurs, 1500 cr")
@@ -142,10 +149,6 @@ def test_a_short_star_wars_game_on_the_terminal_over_a_real_pty(tmp_path: Path) 
         game.typed(b"o", "|Force vaincue", "|déplacez le symbole")
         game.typed(b"m11", "|Dés")
         game.typed(b"b1", "|Obi-Wan : ")
-        game.term.type(b"q")
-        assert game.term.proc.wait(timeout=20) == 0
-    finally:
-        game.term.close()
     state = _state(data)
     players = {p["card"]: p for p in state["players"]}  # type: ignore[attr-defined]
     assert players[1]["balance"] == 1500 and players[1]["side"] == "light"

@@ -461,8 +461,8 @@ class Narrator:
         if name == "sell_building":
             number = int(args["number"])
             if self._is_depot(number) and not args.get("whole_group"):
-                received = self.money(_received(record.events, card))
-                return self.say("sell_depot", who=who, deed=self.deed(number), money=received)
+                refund = self.money(_received(record.events, card))
+                return self.say("sell_depot", who=who, deed=self.deed(number), money=refund)
             if args.get("whole_group"):
                 group = self._groups.get(self.edition.prop(number).group)
                 return self.say(
@@ -518,7 +518,7 @@ class Narrator:
         if name == "birthday_gift":
             return self.say("gift", who=who, money=self.money(_received(record.events, card)))
         if name == "force":
-            return self._force(record, before, int(card), who)
+            return self._force(record, before, int(args["card"]), who)
         if name == "time_up":
             return self.say("time_up")
         if name == "bankruptcy":

@@ -290,7 +290,7 @@
           mt.textContent = t("mortgagedShort");
         } else {
           for (let k = 0; k < 5; k++) {
-            el("circle", { class: "pip", id: `pip-${number}-${k + 1}`, cx: cx - 28 + k * 14, cy: cy + 36, r: 5.5 }, cell);
+            el("circle", { class: "pip", id: `pip-${number}-${k + 1}`, cx: cx - 28 + k * 14, cy: cy + 34, r: 5.5 }, cell); // cy: the owner's, 2 below the centre
           }
         }
         el("rect", { class: "hl", id: `hl-${number}`, x: g.x + 4, y: g.y + 4, width: g.w - 8, height: g.h - 8, visibility: "hidden" }, cell);

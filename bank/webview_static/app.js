@@ -170,7 +170,7 @@
     if (tight() && (g.band === "left" || g.band === "right")) {
       const dir = g.band === "left" ? 1 : -1; // away from the band
       const x0 = cx - dir * 36;
-      return { num: [x0, cy], owner: [cx + dir * 2, cy], houses: [cx + dir * 38, cy], r, hs, stack: true };
+      return { num: [x0, cy], owner: [cx + dir * 2, cy], houses: [cx + dir * 38, cy], r, hs, stack: true, dir };
     }
     return { num: [cx, cy - 30], owner: [cx, cy + 2], houses: [cx, cy + 28], r, hs, stack: false };
   }
@@ -286,7 +286,10 @@
           const sash = el("g", { class: "mortgage", id: `mortgage-${number}`, visibility: "hidden" });
           cell.insertBefore(sash, owner);
           el("rect", { x: g.x + 3, y: g.y + 3, width: g.w - 6, height: g.h - 6 }, sash);
-          const mt = el("text", { x: hx, y: at.stack ? cy : hy + 7 }, sash);
+          // stacked: the word against the space's outer edge, whatever its length
+          const mt = at.stack
+            ? el("text", { x: at.dir > 0 ? g.x + g.w - 5 : g.x + 5, y: cy, "text-anchor": at.dir > 0 ? "end" : "start" }, sash)
+            : el("text", { x: hx, y: hy + 7 }, sash);
           mt.textContent = t("mortgagedShort");
         } else {
           for (let k = 0; k < 5; k++) {

@@ -372,3 +372,24 @@ def test_star_wars_page_shows_each_characters_side_and_the_force_die(tmp_path: P
             assert severe_console_errors(driver) == []
     finally:
         stop_table(table)
+
+
+def test_the_english_mega_board_keeps_its_words_inside_their_spaces(tmp_path: Path) -> None:
+    from tests.web.conftest import MEGA_SCRIPT, start_script_table
+
+    table = start_script_table(tmp_path / "data", MEGA_SCRIPT, "mega-uk")
+    try:
+        with open_browser(1400, 1100) as driver:
+            load(driver, table)
+            wait_for(driver, "return document.querySelectorAll('.player').length === 4")
+            assert driver.execute_script("return document.documentElement.lang") == "en"
+            for position in range(52):
+                assert inside(driver, position) == [], position
+            assert "AUCTION" in driver.find_element("id", "space-14").text
+            assert "BIRTHDAY" in driver.find_element("id", "space-47").text
+            centre = driver.find_element("id", "board").text
+            assert "7 skyscrapers, 3 depots" in centre
+            assert "last roll: dog 2 + 5 · Mr Monopoly" in centre
+            assert severe_console_errors(driver) == []
+    finally:
+        stop_table(table)

@@ -2,7 +2,9 @@
 
 Used by ``ultibank history`` and the web view for games of the classic rules (CLASSIC.md): a
 purchase, a rent with the houses it was charged for, a build, a mortgage, a trade, a Chance or
-Community Chest card, jail, a bankruptcy, an auction... Each sentence is read from the decoded
+Community Chest card, jail, a bankruptcy, an auction; Méga's skyscrapers, depots, ×2 / ×3 rents
+and Birthday Gift, the third die (the speed die, the Force die) and Star Wars' Force battle with
+the character's side... Each sentence is read from the decoded
 record (:class:`bank.records.Record`: the command and its events) and the state the
 transaction started from, so the words say what the rules did at that moment (the houses on a
 deed when the rent was paid), never what they would do now. Names (deeds, decks, taxes,

@@ -2,8 +2,7 @@
 
 :class:`ClassicUnit` adds to :class:`bank.unit.shell.UnitShell` the keypad (``0``-``9``, ``⌫``)
 and the three-button number entries (amount and pick, §5.2), a deed tapped and waiting for a
-bank card (landing), M (the auction), the auctions' screens and typed bids (the shell runs the
-countdown), the 16-item menu with its
+bank card (landing), M (the auction), the auctions with typed bids, the 16-item menu with its
 digit shortcuts (§5.4), the build / sell / mortgage sessions, the trade and its offer, the
 interest question (from the game state: it survives a power cut), the jail choice, the unit's
 dice, Chance and Community Chest by tag or by the menu, and the info screens (§5.6). The rules
@@ -37,14 +36,7 @@ from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.text import SHORTS_FR
 from bank.unit.io import Button, CardId, Cue, Icon, Input, Output, Screen
-from bank.unit.shell import (
-    Bidding,
-    Finished,
-    Idle,
-    JailChoice,
-    Settling,
-    UnitShell,
-)
+from bank.unit.shell import Bidding, Finished, Idle, JailChoice, Settling, UnitShell
 from bank.unit.text import engine_short, fit
 
 __all__ = ["ClassicUnit"]
@@ -229,6 +221,7 @@ class ClassicUnit(UnitShell):
     """The classic bank unit's behaviour over one :class:`Game`. Starts powered off."""
 
     screens: ClassicScreens
+    #: the auction's refusals, in the classic texts
     _ERR_BIDS = "c.err.bids"
     _ERR_NEED_BANK = "c.err.need_bank"
 

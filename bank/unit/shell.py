@@ -7,7 +7,20 @@ being settled, a finished game) and the plumbing of a transaction (execute, then
 outcome and cues). A ruleset's unit (``bank/rulesets/<name>/unit.py``) subclasses
 :class:`UnitShell` and adds its own steps and gestures by overriding :meth:`~UnitShell._on_tap`,
 :meth:`~UnitShell._on_button`, :meth:`~UnitShell._step_deadline`, :meth:`~UnitShell._timeout`
-and :meth:`~UnitShell._cues`.
+and :meth:`~UnitShell._cues`. A ruleset's step with an ``expires`` field (a time, or None for
+no timeout) goes back to idle at that time unless the unit's ``_timeout`` says otherwise.
+
+The shell also runs the auction's countdown on the LCD over the core's timer
+(:class:`bank.auction.Auction`): ``_start_auction`` starts it, :class:`Bidding` counts the
+seconds down (a tick and its cue each second, every bid restarts it), a bank card or ✓ bids, X
+gives it up before any bid, and at zero the hammer falls: the named last bidder buys, a button
+bid waits for the winner's card (:class:`AwaitWinner`), no bid cancels. The ruleset's unit gives
+what differs: the screens (``_auction_screen``, ``_auction_won_screen``,
+``_auction_sold_screen``, ``_auction_cancelled_screen``), the words of the refusals, the sale's
+command and what follows the auction (``_sale_command``, ``_auction_closed``), the step that
+offers one (``_auction_offered``, for the web view); a bid typed on a keypad
+(:attr:`Bidding.typed`) is bid by the next bank card. The ruleset says the bid step, the
+countdown and who may bid (:meth:`bank.game.Game.new_auction`).
 
 Every confirmed action goes through :meth:`bank.game.Game.execute`, which commits it to the
 journal before the unit shows or plays anything about it. Steps that follow from the game state
@@ -24,18 +37,20 @@ progress is abandoned. Until the journal takes a write again (tried on each tap 
 every :data:`FAULT_RETRY` seconds) the unit refuses every tap and press with that fault, then
 it recovers by itself. :attr:`UnitShell.fault` holds the complete message (``ultibank state``).
 
-Imports the engine (game, commands, errors, state), :mod:`bank.unit.io`,
+Imports the engine (game, commands, errors, state, auction), :mod:`bank.unit.io`,
 :mod:`bank.unit.screens` and :mod:`bank.unit.text`; never pygame, drivers or the disk.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from bank import rulesets
-from bank.commands import Command, NewGame, Undo
+from bank.auction import Auction
+from bank.commands import AuctionSale, Command, NewGame, Undo
 from bank.config import UnitConfig
 from bank.errors import JournalError, JournalFull, RuleError
 from bank.game import Game, Transaction
@@ -68,8 +83,11 @@ from bank.unit.text import engine_short, language_of, say
 
 __all__ = [
     "FAULT_RETRY",
+    "AwaitWinner",
+    "Bidding",
     "Finished",
     "Idle",
+    "JailChoice",
     "Off",
     "Registration",
     "Settling",
@@ -118,6 +136,30 @@ class Finished:
     """The game is over (from the game state): the ranking shows until a reset."""
 
 
+@dataclass(frozen=True, slots=True)
+class Bidding:
+    """An auction's countdown runs; *shown* is the number of seconds on the LCD, *typed* a bid
+    being typed on a keypad (the next bank card bids it)."""
+
+    auction: Auction
+    shown: int
+    typed: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitWinner:
+    """The countdown is over after a button bid: the winner taps their bank card."""
+
+    auction: Auction
+
+
+@dataclass(frozen=True, slots=True)
+class JailChoice:
+    """A jailed player asked how they leave (the ruleset's unit says what each button does)."""
+
+    card: int
+
+
 # ---------------------------------------------------------------- the shell
 
 
@@ -127,6 +169,10 @@ class UnitShell:
     #: the current step: one of the shell's, or one of the ruleset's unit
     step: object
     screens: Screens
+    #: the message ids of an auction's refusals (a ruleset's unit may word them its own way):
+    #: X or M once a bid is made, and a card that is not a bank card
+    _ERR_BIDS: ClassVar[str] = "err.bids"
+    _ERR_NEED_BANK: ClassVar[str] = "err.need_bank"
 
     def __init__(self, game: Game, config: UnitConfig | None = None) -> None:
         self.game = game
@@ -246,8 +292,27 @@ class UnitShell:
         whose unit does not roll."""
 
     def auction_view(self, now: float) -> dict[str, Any] | None:
-        """The auction in progress, for the web view (None: none; a ruleset's unit says)."""
-        return None
+        """The auction offered, running or waiting for its winner's card, for the web view
+        (None: none)."""
+        step = self.step
+        if isinstance(step, Bidding | AwaitWinner):
+            a = step.auction
+            running = isinstance(step, Bidding)
+            return {
+                "phase": "running" if running else "await_winner",
+                "number": a.number,
+                "price": a.price,
+                "bidder": a.bidder,
+                "bids": a.bids,
+                "remaining": a.remaining(now) if running else 0.0,
+                "seconds": a.seconds,
+                **self._auction_where(),
+            }
+        number = self._auction_offered()
+        if number is None:
+            return None
+        return {"phase": "offer", "number": number, "price": 0, "bidder": None, "bids": 0,
+                "remaining": None, "seconds": None, **self._auction_where()}  # fmt: skip
 
     def checking(self) -> int | None:
         """The property shown and waiting for a bank card, if any (a ruleset's unit says)."""
@@ -389,11 +454,16 @@ class UnitShell:
         return self._hold[1] + self.config.hold_seconds
 
     def _step_deadline(self) -> float | None:
-        """When the current step times out (a ruleset's steps add theirs)."""
+        """When the current step times out: a check screen's return, the auction's next second,
+        a ruleset's step's ``expires`` (a ruleset's unit may add other deadlines)."""
         step = self.step
         if isinstance(step, Idle):
             return step.revert_at
-        return None
+        if isinstance(step, Bidding):
+            deadline = step.auction.deadline
+            return None if deadline is None else deadline - (step.shown - 1)
+        expires: float | None = getattr(step, "expires", None)
+        return expires
 
     def _run_due(self, at: float) -> None:
         for _ in range(_MAX_TIMEOUTS_PER_INPUT):
@@ -410,8 +480,13 @@ class UnitShell:
         raise AssertionError("timeouts did not settle")  # pragma: no cover - a bug if reached
 
     def _timeout(self) -> None:
-        """The current step's deadline passed: back to idle (a ruleset may do more)."""
-        self._to_idle()
+        """The current step's deadline passed: the auction's next second, else back to idle (a
+        ruleset may do more)."""
+        step = self.step
+        if isinstance(step, Bidding):
+            self._auction_tick(step)
+        else:
+            self._to_idle()
 
     # ------------------------------------------------------------ buttons and holds
 
@@ -482,6 +557,13 @@ class UnitShell:
             self._show(self.screens.game_over(self._state))
         elif isinstance(step, Idle):
             self._to_idle()
+        elif isinstance(step, Bidding):
+            self._bidding_button(step, button)
+        elif isinstance(step, AwaitWinner):
+            if button is Button.CANCEL:
+                self._auction_cancelled(step.auction, no_bid=False)
+            else:
+                self._refuse(self._ERR_NEED_BANK)
 
     def _registration_button(self, step: Registration, button: Button) -> None:
         if button is Button.OK:
@@ -545,6 +627,12 @@ class UnitShell:
                 self._refuse("err.game_over")
         elif isinstance(step, Settling):
             self._refuse("err.debt")
+        elif isinstance(step, Bidding | AwaitWinner) and card.kind != "bank":
+            self._refuse(self._ERR_NEED_BANK)
+        elif isinstance(step, Bidding):
+            self._bid(step, card.number)
+        elif isinstance(step, AwaitWinner):
+            self._sell(step.auction, card.number)
         else:
             self._refuse("err.not_now")
 
@@ -582,6 +670,128 @@ class UnitShell:
     def _cues(self, tx: Transaction) -> list[Cue]:
         """The cues a committed transaction deserves, from its outcome (none by default)."""
         return []
+
+    # ------------------------------------------------------------ auctions
+
+    def _start_auction(self, number: int) -> None:
+        """Start the countdown of an auction of the free property *number*."""
+        try:
+            auction = self.game.new_auction(number, self._now)
+            auction.start(self._now)
+        except RuleError as err:
+            self._refuse_rule(err)
+            return
+        self._show_bidding(auction)
+
+    def _show_bidding(self, auction: Auction, typed: str = "") -> None:
+        """The countdown from its whole seconds left (a bid or a typed digit restarted it)."""
+        shown = self._seconds_left(auction)
+        self.step = Bidding(auction, shown, typed)
+        self._show(self._auction_screen(auction, shown, typed))
+
+    def _seconds_left(self, auction: Auction) -> int:
+        """Whole seconds left on the countdown, as the LCD shows them."""
+        # rounded to microseconds first: (6.1 + 10) - 6.1 is a hair over 10 in floats and
+        # must not show 11 s on a 10 s countdown
+        return math.ceil(round(auction.remaining(self._now), 6))
+
+    def _auction_tick(self, step: Bidding) -> None:
+        """One second of the countdown passed: the next one shows, or the hammer falls."""
+        left = step.shown - 1
+        if left > 0:
+            self.step = replace(step, shown=left)
+            self._show(self._auction_screen(step.auction, left))
+            self._play(Cue.AUCTION_TICK)
+        else:
+            self._auction_over(step.auction)
+
+    def _bidding_button(self, step: Bidding, button: Button) -> None:
+        """✓ raises by the step; X gives the auction up before any bid."""
+        auction = step.auction
+        if button is Button.OK:
+            self._bid(step, None)
+        elif button is Button.CANCEL and not auction.bids:
+            auction.cancel()
+            self._auction_cancelled(auction, no_bid=False)
+        else:
+            self._refuse(self._ERR_BIDS)
+
+    def _bid(self, step: Bidding, card: int | None) -> None:
+        """A bid by ✓ (*card* None) or by a bank card: the typed amount, else one step more."""
+        auction = step.auction
+        auction.update_state(self._state)
+        try:
+            if step.typed and card is not None:
+                auction.bid_amount(self._now, card, int(step.typed))
+            else:
+                auction.bid(self._now, card)
+        except RuleError as err:
+            self._refuse_rule(err)
+            return
+        self._show_bidding(auction)
+
+    def _auction_over(self, auction: Auction) -> None:
+        self._play(Cue.HAMMER)
+        if not auction.bids:
+            self._auction_cancelled(auction, no_bid=True)
+        elif auction.bidder is not None:
+            self.step = Idle()
+            self._sell(auction, auction.bidder)
+        else:
+            self.step = AwaitWinner(auction)
+            self._show(self._auction_won_screen(auction))
+
+    def _sell(self, auction: Auction, card: int) -> None:
+        try:
+            sale = auction.sale(card)
+        except RuleError as err:
+            self._refuse_rule(err)
+            return
+        tx = self._execute(self._sale_command(sale))
+        if tx is None:
+            return
+        self.step = Idle()
+        self._after(tx, self._auction_sold_screen(sale))
+        self._auction_closed()
+
+    def _auction_cancelled(self, auction: Auction, no_bid: bool) -> None:
+        """X, or the countdown over with no bid (*no_bid*): nothing is sold."""
+        self.step = Idle()
+        self._show(self._auction_cancelled_screen(auction, no_bid))
+        self._auction_closed()
+
+    # the ruleset's part of an auction
+
+    def _auction_offered(self) -> int | None:
+        """The property the current step offers at auction (before ✓ starts it), if any."""
+        return None
+
+    def _auction_where(self) -> dict[str, Any]:
+        """What the web view's auction adds (the classic series' place), for a ruleset."""
+        return {}
+
+    def _sale_command(self, sale: AuctionSale) -> Command:
+        """The command that records the sale (the core's :class:`AuctionSale` by default)."""
+        return sale
+
+    def _auction_closed(self) -> None:
+        """After a sale or a cancelled auction (the unit is idle): nothing more by default."""
+
+    def _auction_screen(self, auction: Auction, shown: int, typed: str = "") -> Screen:
+        """The countdown: price, last bidder, *shown* seconds (and the bid being typed)."""
+        raise NotImplementedError(f"{type(self).__name__} runs an auction without its screens")
+
+    def _auction_won_screen(self, auction: Auction) -> Screen:
+        """The countdown is over after a button bid: the winner's card is wanted."""
+        raise NotImplementedError(f"{type(self).__name__} runs an auction without its screens")
+
+    def _auction_sold_screen(self, sale: AuctionSale) -> Screen:
+        """The sale, committed (the state is the one after it)."""
+        raise NotImplementedError(f"{type(self).__name__} runs an auction without its screens")
+
+    def _auction_cancelled_screen(self, auction: Auction, no_bid: bool) -> Screen:
+        """Nothing sold: X before any bid, or no bid in time (*no_bid*)."""
+        raise NotImplementedError(f"{type(self).__name__} runs an auction without its screens")
 
 
 def build_unit(game: Game, config: UnitConfig | None = None) -> UnitShell:

@@ -64,6 +64,9 @@ _SHARED: dict[str, Mapping[str, str]] = {
     "err.not_player": {"fr": "Carte hors partie", "en": "Card not in game"},
     "err.game_over": {"fr": "Partie finie", "en": "Game over"},
     "err.debt": {"fr": "Réglez la dette", "en": "Settle the debt"},
+    # the auction's countdown (the shell runs it)
+    "err.bids": {"fr": "Enchère en cours", "en": "Auction running"},
+    "err.need_bank": {"fr": "Carte banque svp", "en": "Tap a bank card"},
 }
 #: message id -> language -> template: the shared texts, then each ruleset's own
 #: (:func:`register_messages`), looked up in that order

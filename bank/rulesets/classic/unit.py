@@ -18,13 +18,12 @@ types, the classic rules' commands, outcomes, state and screens; never pygame or
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from bank.auction import Auction
-from bank.commands import Command
+from bank.commands import AuctionSale, Command
 from bank.errors import RuleError
 from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
@@ -37,7 +36,7 @@ from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.text import SHORTS_FR
 from bank.unit.io import Button, CardId, Cue, Icon, Input, Output, Screen
-from bank.unit.shell import Finished, Idle, Settling, UnitShell
+from bank.unit.shell import Bidding, Finished, Idle, JailChoice, Settling, UnitShell
 from bank.unit.text import engine_short, fit
 
 __all__ = ["ClassicUnit"]
@@ -75,20 +74,6 @@ class DeedCheck:
 class AuctionOffer:
     number: int
     expires: float
-
-
-@dataclass(frozen=True, slots=True)
-class Bidding:
-    """The countdown runs; *typed* is a bid being typed on the keypad."""
-
-    auction: Auction
-    shown: int
-    typed: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class AwaitWinner:
-    auction: Auction
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,11 +187,6 @@ class CardDrawn:
 
 
 @dataclass(frozen=True, slots=True)
-class JailChoice:
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
 class Interest:
     """The interest question of §3.10 (from the game state): ✓ keep, M lift."""
 
@@ -241,6 +221,9 @@ class ClassicUnit(UnitShell):
     """The classic bank unit's behaviour over one :class:`Game`. Starts powered off."""
 
     screens: ClassicScreens
+    #: the auction's refusals, in the classic texts
+    _ERR_BIDS = "c.err.bids"
+    _ERR_NEED_BANK = "c.err.need_bank"
 
     def __init__(self, game: Game, config: object | None = None) -> None:
         super().__init__(game, config)  # type: ignore[arg-type]
@@ -274,31 +257,16 @@ class ClassicUnit(UnitShell):
 
     # ------------------------------------------------------------ read-only views (web)
 
-    def auction_view(self, now: float) -> dict[str, Any] | None:
-        """The auction offered, running or waiting for its winner's card (the web view)."""
+    def _auction_offered(self) -> int | None:
         step = self.step
-        series = self._series
-        where = {"series": [series.at + 1, len(series.deeds)]} if series is not None else {}
-        if isinstance(step, AuctionOffer | Series):
-            number = step.number if isinstance(step, AuctionOffer) else step.deeds[step.at]
-            if isinstance(step, Series):
-                where = {"series": [step.at + 1, len(step.deeds)]}
-            return {"phase": "offer", "number": number, "price": 0, "bidder": None, "bids": 0,
-                    "remaining": None, "seconds": None, **where}  # fmt: skip
-        if isinstance(step, Bidding | AwaitWinner):
-            a = step.auction
-            running = isinstance(step, Bidding)
-            return {
-                "phase": "running" if running else "await_winner",
-                "number": a.number,
-                "price": a.price,
-                "bidder": a.bidder,
-                "bids": a.bids,
-                "remaining": a.remaining(now) if running else 0.0,
-                "seconds": a.seconds,
-                **where,
-            }
-        return None
+        if isinstance(step, Series):
+            return step.deeds[step.at]
+        return step.number if isinstance(step, AuctionOffer) else None
+
+    def _auction_where(self) -> dict[str, Any]:
+        """The auction series' place (`Enchère 1/4`), while one runs."""
+        series = self.step if isinstance(self.step, Series) else self._series
+        return {"series": [series.at + 1, len(series.deeds)]} if series is not None else {}
 
     def step_view(self) -> dict[str, Any] | None:
         """The step in progress that the table may want to read beside the LCD: the trade being
@@ -423,24 +391,7 @@ class ClassicUnit(UnitShell):
     # ------------------------------------------------------------ time
 
     def _step_deadline(self) -> float | None:
-        step = self.step
-        if isinstance(
-            step,
-            DeedCheck
-            | AuctionOffer
-            | Menu
-            | Entry
-            | Pick
-            | Session
-            | Trading
-            | Offer
-            | CardDrawn
-            | Bankruptcy,
-        ):
-            return step.expires
-        if isinstance(step, Bidding):
-            deadline = step.auction.deadline
-            return None if deadline is None else deadline - (step.shown - 1)
+        # the steps with an ``expires`` time and the auction's seconds: the shell's
         over = self._time_over_at()
         if over is not None:
             return over
@@ -448,15 +399,6 @@ class ClassicUnit(UnitShell):
 
     def _timeout(self) -> None:
         step = self.step
-        if isinstance(step, Bidding):
-            left = step.shown - 1
-            if left > 0:
-                self.step = replace(step, shown=left)
-                self._show(self._auction_screen(step.auction, left))
-                self._play(Cue.AUCTION_TICK)
-            else:
-                self._auction_over(step.auction)
-            return
         if isinstance(step, Offer):
             self.step = Idle()
             self._show(self.screens.screen("trade_refused", self.screens.say("c.trade_refused")))
@@ -497,9 +439,7 @@ class ClassicUnit(UnitShell):
         elif isinstance(step, Bidding):
             typed = step.typed[:-1] if key == "back" else (step.typed + key)[:6]
             step.auction.deadline = self._now + step.auction.seconds  # typing never loses it
-            shown = self._seconds_left(step.auction)
-            self.step = Bidding(step.auction, shown, typed)
-            self._show(self._auction_screen(step.auction, shown, typed))
+            self._show_bidding(step.auction, typed)
         elif isinstance(step, Trading) and _TRADE_PANELS[step.draft.panel] == "cash":
             d = step.draft
             text = str(d.cash) if d.cash_typed else ""
@@ -536,19 +476,6 @@ class ClassicUnit(UnitShell):
                 self._to_idle()
         elif isinstance(step, AuctionOffer):
             self._offer_button(step, button)
-        elif isinstance(step, Bidding):
-            if button is Button.OK:
-                self._bid(step, None)
-            elif button is Button.CANCEL and not step.auction.bids:
-                step.auction.cancel()
-                self._auction_cancelled()
-            else:
-                self._refuse("c.err.bids")
-        elif isinstance(step, AwaitWinner):
-            if button is Button.CANCEL:
-                self._auction_cancelled()
-            else:
-                self._refuse("c.err.need_bank")
         elif isinstance(step, Menu):
             self._menu_button(step, button)
         elif isinstance(step, Entry):
@@ -616,16 +543,6 @@ class ClassicUnit(UnitShell):
         elif isinstance(step, DeedCheck):
             if card.kind == "bank":
                 self._landing(card.number, step.number)
-            else:
-                self._refuse("c.err.need_bank")
-        elif isinstance(step, Bidding):
-            if card.kind != "bank":
-                self._refuse("c.err.need_bank")
-            else:
-                self._bid(step, card.number)
-        elif isinstance(step, AwaitWinner):
-            if card.kind == "bank":
-                self._sell(step.auction, card.number)
             else:
                 self._refuse("c.err.need_bank")
         elif isinstance(step, Menu):
@@ -1609,17 +1526,6 @@ class ClassicUnit(UnitShell):
         else:
             self._to_idle()
 
-    def _start_auction(self, number: int) -> None:
-        try:
-            auction = self.game.new_auction(number, self._now)
-            auction.start(self._now)
-        except RuleError as err:
-            self._refuse_rule(err)
-            return
-        shown = self._seconds_left(auction)
-        self.step = Bidding(auction, shown)
-        self._show(self._auction_screen(auction, shown))
-
     def _offer_series(self, series: Series) -> None:
         """Offer the next deed of the auction series: `Enchère 1/4 : titre 12`."""
         self.step = series
@@ -1644,9 +1550,6 @@ class ClassicUnit(UnitShell):
         elif series is not None and not isinstance(self.step, Finished | Settling | Interest):
             self._to_idle()
 
-    def _seconds_left(self, auction: Auction) -> int:
-        return math.ceil(round(auction.remaining(self._now), 6))
-
     def _auction_screen(self, auction: Auction, shown: int, typed: str = "") -> Screen:
         scr = self.screens
         second = f"> {typed}" if typed else scr.say("c.auction.how", step=auction.step)
@@ -1661,73 +1564,40 @@ class ClassicUnit(UnitShell):
             icons=frozenset({Icon.AUCTION}),
         )
 
-    def _bid(self, step: Bidding, card: int | None) -> None:
-        auction = step.auction
-        auction.update_state(self._state)
-        try:
-            if step.typed and card is not None:
-                auction.bid_amount(self._now, card, int(step.typed))
-            else:
-                auction.bid(self._now, card)
-        except RuleError as err:
-            self._refuse_rule(err)
-            return
-        shown = self._seconds_left(auction)
-        self.step = Bidding(auction, shown)
-        self._show(self._auction_screen(auction, shown))
-
-    def _auction_over(self, auction: Auction) -> None:
-        self._play(Cue.HAMMER)
-        if not auction.bids:
-            self._auction_cancelled()
-        elif auction.bidder is not None:
-            self._sell(auction, auction.bidder)
-        else:
-            self.step = AwaitWinner(auction)
-            scr = self.screens
-            self._show(
-                scr.screen(
-                    "auction_end",
-                    scr.say("c.auction.won.1", money=scr.money(auction.price)),
-                    scr.say("c.auction.won.2"),
-                    amount=auction.price,
-                    number=auction.number,
-                )
-            )
-
-    def _sell(self, auction: Auction, card: int) -> None:
-        try:
-            sale = auction.sale(card)
-        except RuleError as err:
-            self._refuse_rule(err)
-            return
-        series = self._series
-        if series is not None:  # a sale of the series is part of the bankruptcy (C13)
-            sale = c.SeriesSale(sale.card, sale.number, sale.price)
+    def _auction_won_screen(self, auction: Auction) -> Screen:
         scr = self.screens
-        tx = self._run(
-            sale,
-            lambda tx: scr.screen(
-                "sold",
-                scr.deed_name(auction.number),
-                scr.say("c.auction.sold", token=scr.token(self._state, card), amount=sale.price),
-                amount=sale.price,
-                number=auction.number,
-                token=scr.card_token(card),
-                level=self._state.prop(auction.number).level,
-            ),
+        return scr.screen(
+            "auction_end",
+            scr.say("c.auction.won.1", money=scr.money(auction.price)),
+            scr.say("c.auction.won.2"),
+            amount=auction.price,
+            number=auction.number,
         )
-        if tx is not None and series is not None:
-            self._next_in_series()
 
-    def _auction_cancelled(self) -> None:
-        self.step = Idle()
-        scr = self.screens
-        self._show(
-            scr.screen(
-                "auction_cancelled", scr.say("c.auction.none.1"), scr.say("c.auction.none.2")
-            )
+    def _sale_command(self, sale: AuctionSale) -> Command:
+        if self._series is not None:  # a sale of the series is part of the bankruptcy (C13)
+            return c.SeriesSale(sale.card, sale.number, sale.price)
+        return sale
+
+    def _auction_sold_screen(self, sale: AuctionSale) -> Screen:
+        scr, card = self.screens, sale.card
+        return scr.screen(
+            "sold",
+            scr.deed_name(sale.number),
+            scr.say("c.auction.sold", token=scr.token(self._state, card), amount=sale.price),
+            amount=sale.price,
+            number=sale.number,
+            token=scr.card_token(card),
+            level=self._state.prop(sale.number).level,
         )
+
+    def _auction_cancelled_screen(self, auction: Auction, no_bid: bool) -> Screen:
+        scr = self.screens
+        return scr.screen(
+            "auction_cancelled", scr.say("c.auction.none.1"), scr.say("c.auction.none.2")
+        )
+
+    def _auction_closed(self) -> None:
         if self._series is not None:
             self._next_in_series()
 

@@ -74,10 +74,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "event.move.short": {"fr": "Pas assez: M enchère", "en": "Short: M = auction"},
     "debt.done.1": {"fr": "Dette réglée", "en": "Debt settled"},
     "debt.change": {"fr": "Rendu {money}", "en": "Change {money}"},
-    "err.need_bank": {"fr": "Carte banque svp", "en": "Tap a bank card"},
     "err.need_prop": {"fr": "Propriété svp", "en": "Tap a property"},
     "err.owned": {"fr": "Déjà vendue", "en": "Already owned"},
-    "err.bids": {"fr": "Enchère en cours", "en": "Auction running"},
     "err.mover": {"fr": "Pas ce joueur", "en": "Wrong player"},
 }
 

@@ -1,10 +1,11 @@
 """The Ultime unit's behaviour: its steps and gestures over the core's unit shell.
 
 :class:`Unit` adds to :class:`bank.unit.shell.UnitShell` what only the Ultime game does: a
-property tapped and waiting for a bank card (land) or M (auction), the timed auction, the M
-menu (GO, jail, Location), a jailed player's choice, event cards waiting for their taps. The
-rules say what each transaction did (:mod:`bank.rulesets.ultime.outcomes`): this module shows
-it and plays its cues, and never works it out again from the events or a state diff.
+property tapped and waiting for a bank card (land) or M (auction), the auction's screens (the
+shell runs its countdown), the M menu (GO, jail, Location), a jailed player's choice, event
+cards waiting for their taps. The rules say what each transaction did
+(:mod:`bank.rulesets.ultime.outcomes`): this module shows it and plays its cues, and never
+works it out again from the events or a state diff.
 
 Imports the engine (game, commands, errors, state), the unit shell and its I/O types, the
 Ultime rules' commands, outcomes and screens; never pygame, drivers or the disk.
@@ -12,12 +13,11 @@ Ultime rules' commands, outcomes and screens; never pygame, drivers or the disk.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any, Final, TypeAlias
+from typing import Final, TypeAlias
 
 from bank.auction import Auction
-from bank.commands import GiveProperty, Land
+from bank.commands import AuctionSale, GiveProperty, Land
 from bank.errors import NotEnoughMoney, RuleError
 from bank.game import Game, Transaction
 from bank.rulesets.ultime import outcomes as o
@@ -25,7 +25,17 @@ from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocati
 from bank.rulesets.ultime.rules import UltimeRules
 from bank.rulesets.ultime.screens import UltimeScreens
 from bank.unit.io import Button, CardId, Cue, Icon, Screen
-from bank.unit.shell import Finished, Idle, Off, Registration, Settling, UnitShell
+from bank.unit.shell import (
+    AwaitWinner,
+    Bidding,
+    Finished,
+    Idle,
+    JailChoice,
+    Off,
+    Registration,
+    Settling,
+    UnitShell,
+)
 
 __all__ = ["Step", "Unit"]
 
@@ -57,31 +67,9 @@ class AuctionOffer:
 
 
 @dataclass(frozen=True, slots=True)
-class Bidding:
-    """The countdown runs; *shown* is the number of seconds on the LCD."""
-
-    auction: Auction
-    shown: int
-
-
-@dataclass(frozen=True, slots=True)
-class AwaitWinner:
-    """The countdown is over after a button bid: the winner taps their bank card."""
-
-    auction: Auction
-
-
-@dataclass(frozen=True, slots=True)
 class Menu:
     icon: Icon
     expires: float
-
-
-@dataclass(frozen=True, slots=True)
-class JailChoice:
-    """A jailed player asked: ✓ pay the fee, X leave free after a double."""
-
-    card: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,26 +127,6 @@ class Unit(UnitShell):
     def _screens(self, game: Game, lang: str) -> UltimeScreens:
         return UltimeScreens(game.edition, lang)
 
-    def auction_view(self, now: float) -> dict[str, Any] | None:
-        """The auction offered, running or waiting for its winner's card (the web view)."""
-        step = self.step
-        if isinstance(step, AuctionOffer):
-            return {"phase": "offer", "number": step.number, "price": 0, "bidder": None,
-                    "bids": 0, "remaining": None, "seconds": None}  # fmt: skip
-        if isinstance(step, Bidding | AwaitWinner):
-            a = step.auction
-            running = isinstance(step, Bidding)
-            return {
-                "phase": "running" if running else "await_winner",
-                "number": a.number,
-                "price": a.price,
-                "bidder": a.bidder,
-                "bids": a.bids,
-                "remaining": a.remaining(now) if running else 0.0,
-                "seconds": a.seconds,
-            }
-        return None
-
     def checking(self) -> int | None:
         return self.step.number if isinstance(self.step, Checking) else None
 
@@ -167,32 +135,6 @@ class Unit(UnitShell):
         rules = self.game.ruleset
         assert isinstance(rules, UltimeRules), "an Ultime unit plays the Ultime rules"
         return rules
-
-    # ------------------------------------------------------------ time
-
-    def _step_deadline(self) -> float | None:
-        step = self.step
-        if isinstance(step, Checking | AuctionOffer):
-            return step.expires
-        if isinstance(step, Menu | MoveShort):
-            return step.expires
-        if isinstance(step, Bidding):
-            deadline = step.auction.deadline
-            return None if deadline is None else deadline - (step.shown - 1)
-        return super()._step_deadline()
-
-    def _timeout(self) -> None:
-        step = self.step
-        if isinstance(step, Bidding):
-            left = step.shown - 1
-            if left > 0:
-                self.step = Bidding(step.auction, left)
-                self._show(self._auction_screen(step.auction, left))
-                self._play(Cue.AUCTION_TICK)
-            else:
-                self._auction_over(step.auction)
-            return
-        super()._timeout()
 
     # ------------------------------------------------------------ buttons and holds
 
@@ -204,13 +146,6 @@ class Unit(UnitShell):
             self._checking_button(step, button)
         elif isinstance(step, AuctionOffer):
             self._offer_button(step, button)
-        elif isinstance(step, Bidding):
-            self._bidding_button(step, button)
-        elif isinstance(step, AwaitWinner):
-            if button is Button.CANCEL:
-                self._auction_cancelled(step.auction, no_bid=False)
-            else:
-                self._refuse("err.need_bank")
         elif isinstance(step, Menu):
             self._menu_button(step, button)
         elif isinstance(step, JailChoice):
@@ -230,7 +165,7 @@ class Unit(UnitShell):
                 self._offer_auction(step.number, None)
             else:
                 self._to_idle()
-        else:  # registration, idle, a debt, the game over: the shell's steps
+        else:  # registration, idle, a debt, the game over, the auction: the shell's steps
             super()._on_button(button)
 
     def _checking_button(self, step: Checking, button: Button) -> None:
@@ -246,32 +181,11 @@ class Unit(UnitShell):
 
     def _offer_button(self, step: AuctionOffer, button: Button) -> None:
         if button is Button.OK:
-            try:
-                auction = self.game.new_auction(step.number, self._now)
-                auction.start(self._now)
-            except RuleError as err:
-                self._refuse_rule(err)
-                return
-            shown = self._seconds_left(auction)
-            self.step = Bidding(auction, shown)
-            self._show(self._auction_screen(auction, shown))
+            self._start_auction(step.number)
         elif button is Button.MENU or step.mover is not None:
             self._check(step.number, step.mover)
         else:
             self._to_idle()
-
-    def _bidding_button(self, step: Bidding, button: Button) -> None:
-        auction = step.auction
-        if button is Button.OK:
-            self._bid(auction, None)
-        elif button is Button.CANCEL:
-            if auction.bids:
-                self._refuse("err.bids")
-            else:
-                auction.cancel()
-                self._auction_cancelled(auction, no_bid=False)
-        else:
-            self._refuse("err.bids")
 
     def _menu_button(self, step: Menu, button: Button) -> None:
         if button is Button.MENU:
@@ -312,23 +226,11 @@ class Unit(UnitShell):
         elif isinstance(step, AuctionOffer):
             # the icon waits for ✓ (or M, X): a card does not fit, the step stays
             self._refuse("err.not_now")
-        elif isinstance(step, Bidding):
-            if card.kind == "bank":
-                self._bid(step.auction, card.number)
-            else:
-                self._refuse("err.need_bank")
-        elif isinstance(step, AwaitWinner):
-            if card.kind == "bank":
-                self._sell(step.auction, card.number)
-            else:
-                self._refuse("err.need_bank")
         elif isinstance(step, Menu):
             if card.kind == "bank":
                 self._apply_menu(step.icon, card.number)
             else:
                 self._refuse("err.need_bank")
-        elif isinstance(step, JailChoice):
-            self._refuse("err.not_now")
         elif isinstance(step, LocationDest):
             if card.kind == "prop":
                 self._check(card.number, step.card)
@@ -338,7 +240,7 @@ class Unit(UnitShell):
             self._event_tap(step, card)
         elif isinstance(step, Settling) and card.kind == "prop":
             self._give(card.number)
-        else:  # registration, a debt, the game over: the shell's steps
+        else:  # registration, a debt, the game over, the auction, the jail choice: the shell's
             super()._step_tap(card)
 
     def _idle_tap(self, card: CardId) -> None:
@@ -462,52 +364,21 @@ class Unit(UnitShell):
         self.step = AuctionOffer(number, expires, mover)
         self._show(self.screens.auction_offer(self._state, number))
 
-    def _seconds_left(self, auction: Auction) -> int:
-        """Whole seconds left on the countdown, as the LCD shows them."""
-        # rounded to microseconds first: (6.1 + 10) - 6.1 is a hair over 10 in floats and
-        # must not show 11 s on a 10 s countdown
-        return math.ceil(round(auction.remaining(self._now), 6))
+    def _auction_offered(self) -> int | None:
+        return self.step.number if isinstance(self.step, AuctionOffer) else None
 
-    def _auction_screen(self, auction: Auction, shown: int) -> Screen:
+    def _auction_screen(self, auction: Auction, shown: int, typed: str = "") -> Screen:
+        # no keypad on the Ultime unit: nothing is ever typed
         return self.screens.auction(auction.number, auction.price, auction.bidder, shown)
 
-    def _bid(self, auction: Auction, card: int | None) -> None:
-        auction.update_state(self._state)
-        try:
-            auction.bid(self._now, card)
-        except RuleError as err:
-            self._refuse_rule(err)
-            return
-        shown = self._seconds_left(auction)
-        self.step = Bidding(auction, shown)
-        self._show(self._auction_screen(auction, shown))
+    def _auction_won_screen(self, auction: Auction) -> Screen:
+        return self.screens.auction_won(auction.number, auction.price)
 
-    def _auction_over(self, auction: Auction) -> None:
-        self._play(Cue.HAMMER)
-        if not auction.bids:
-            self._auction_cancelled(auction, no_bid=True)
-        elif auction.bidder is not None:
-            self.step = Idle()
-            self._sell(auction, auction.bidder)
-        else:
-            self.step = AwaitWinner(auction)
-            self._show(self.screens.auction_won(auction.number, auction.price))
+    def _auction_sold_screen(self, sale: AuctionSale) -> Screen:
+        return self.screens.auction_sold(self._state, sale.number, sale.card, sale.price)
 
-    def _sell(self, auction: Auction, card: int) -> None:
-        try:
-            sale = auction.sale(card)
-        except RuleError as err:
-            self._refuse_rule(err)
-            return
-        tx = self._execute(sale)
-        if tx is None:
-            return
-        self.step = Idle()
-        self._after(tx, self.screens.auction_sold(self._state, auction.number, card, sale.price))
-
-    def _auction_cancelled(self, auction: Auction, no_bid: bool) -> None:
-        self.step = Idle()
-        self._show(self.screens.auction_cancelled(auction.number, no_bid))
+    def _auction_cancelled_screen(self, auction: Auction, no_bid: bool) -> Screen:
+        return self.screens.auction_cancelled(auction.number, no_bid)
 
     # ------------------------------------------------------------ event cards
 

@@ -35,7 +35,7 @@ from types import TracebackType
 from bank.unit.io import Cue, Input, ReaderStatus
 from drivers.base import CardAbsent, Presence, ReaderBackend, ReaderUnavailable
 from drivers.debounce import Debouncer, backend_rearm
-from drivers.deck import Deck
+from drivers.deck import Deck, record_cards
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +175,9 @@ class ReaderService:
         )
 
     def _supervise(self) -> None:
+        # What a tag's record may name is read from every shipped edition file, once per
+        # process (about 60 ms): read it now, not on the first card laid on the reader.
+        record_cards()
         failures = 0
         last_unavailable = ""
         while not self._stop.is_set():

@@ -13,7 +13,7 @@ journal. Imports the engine's state and event types and the standard library.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from bank.events import Event, register_events
@@ -76,7 +76,9 @@ class ClassicState:
         return tuple(deck for holder, deck in self.jail_cards if holder == card)
 
 
-_FIELDS = frozenset(f.name for f in fields(ClassicState))
+_NAMES = tuple(f.name for f in fields(ClassicState))
+_STATE_NAMES = tuple(f.name for f in fields(GameState))
+_FIELDS = frozenset(_NAMES)
 
 
 def classic(state: GameState) -> ClassicState:
@@ -88,7 +90,15 @@ def classic(state: GameState) -> ClassicState:
 def _freeze(value: Any) -> Any:
     """Lists read back from the journal become the tuples the state holds."""
     if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
+        # most values are flat (the 64 recent rollers, the mortgaged deeds): a tuple that
+        # hashes holds no list, so it is frozen already; one C-level pass instead of a call
+        # per item, which made a long game's resume slow
+        frozen = tuple(value)
+        try:
+            hash(frozen)
+        except TypeError:
+            return tuple(_freeze(v) for v in value)
+        return frozen
     return value
 
 
@@ -114,8 +124,14 @@ class ClassicSet(Event):
         object.__setattr__(self, "new", _freeze(self.new))
 
     def apply(self, state: GameState) -> GameState:
-        ext = replace(classic(state), **{self.field: self.new})
-        return replace(state, extension=ext)
+        # the fields copied by name: dataclasses.replace's checks cost more than the copy,
+        # and a resume applies one of these for most transactions
+        old = classic(state)
+        values = {name: getattr(old, name) for name in _NAMES}
+        values[self.field] = self.new
+        core = {name: getattr(state, name) for name in _STATE_NAMES}
+        core["extension"] = ClassicState(**values)
+        return GameState(**core)
 
     def inverse(self) -> Event:
         return ClassicSet(self.field, self.new, self.old)

@@ -22,6 +22,7 @@ and the standard library.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -39,6 +40,7 @@ from bench.bench_engine import EDITION as ULTIME_EDITION
 from bench.bench_engine import long_game
 from bench.classic_game import ClassicGame, classic_game
 from bench.common import Result, at_most, percentile, scratch_dir, stats
+from board_assets import load_edition
 from drivers.sim import start_sim_reader
 
 AREA = "classic"
@@ -153,7 +155,7 @@ def _tap_latency(root: Path, n: int, rounds: int) -> list[Result]:
     note = (
         f"{c.n} taps each, {rounds} alternating blocks (each a durable +200 GO transaction: M, "
         f"then a bank card), sim reader → debouncer → daemon; {CLASSIC} with 8 players, "
-        f"baseline {ULTIME} with 4"
+        f"baseline {ULTIME} with 4; {_load()}"
     )
     return [
         Result(AREA, "tap → new screen p50 (incl. durable commit)", c.p50 * ms, "ms",
@@ -229,6 +231,8 @@ def _whole_game(root: Path, gestures: int, runs: int) -> list[Result]:
     for _ in range(runs):
         for name, (path, edition) in jobs.items():
             samples[name].append(_run_script(path, edition, work))
+    _run_script(EXAMPLE_GAME, ULTIME, work)  # kept: its transactions are counted
+    tx_ultime = _transactions(work, ULTIME)
     shutil.rmtree(work, ignore_errors=True)
     p50 = {name: percentile(values, 50) for name, values in samples.items()}
     n_classic, n_ultime = game.gestures, _gestures(EXAMPLE_GAME)
@@ -241,17 +245,31 @@ def _whole_game(root: Path, gestures: int, runs: int) -> list[Result]:
         Result(AREA, f"8-player game of {n_classic:,} gestures by `ultibank script`, whole "
                "process p50", p50["classic"], "s", baseline=p50["ultime"],
                note=f"{runs} runs each, alternating; seed {SEED} (bench/classic_game.py): "
-               f"{_kinds(game)}; {game.refusals} refused; baseline: the Ultime example game "
-               f"(docs/example-game.tap, {n_ultime} gestures)"),
+               f"{_kinds(game)}; {game.refusals} refused; {game.transactions} durable "
+               f"transactions; baseline: the Ultime example game (docs/example-game.tap, "
+               f"{n_ultime} gestures, {tx_ultime} transactions); {_load()}"),
         Result(AREA, "per gesture, whole process", per * ms, "ms", baseline=per_u * ms,
                ratio=per / per_u,
-               note="the process's start-up spread over the gestures: the short Ultime game "
-               "carries it over 53 gestures"),
+               note=f"the process's start-up spread over the gestures: the short Ultime game "
+               f"carries it over {n_ultime} gestures"),
         Result(AREA, "per gesture beyond start-up", net * ms, "ms", baseline=net_u * ms,
                ratio=net / net_u,
                note=f"(game − empty script of the same edition) / gestures; start-up p50 "
-               f"{p50['classic floor']:.3f} s classic, {p50['ultime floor']:.3f} s Ultime"),
+               f"{p50['classic floor']:.3f} s classic, {p50['ultime floor']:.3f} s Ultime; a "
+               f"durable commit every {n_classic / game.transactions:.1f} gestures in classic, "
+               f"{n_ultime / tx_ultime:.1f} in Ultime"),
     ]  # fmt: skip
+
+
+def _transactions(data_dir: Path, edition: str) -> int:
+    with Journal(data_dir / JOURNAL_FILE) as journal:
+        return Game(load_edition(edition), journal=journal).seq
+
+
+def _load() -> str:
+    """The machine's load when a figure was taken (other work on it slows every figure)."""
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
 
 
 # ---------------------------------------------------------------- resume
@@ -303,7 +321,8 @@ def _resume(root: Path, n: int, runs: int) -> list[Result]:
         f"{runs} runs each, alternating; runtime start (journal opened and verified, game "
         f"replayed, unit on, loop started) → the panel's first screen; {game.transactions:,} "
         f"transactions of an 8-player game ({game.gestures:,} gestures, seed {SEED}), "
-        f"{size:,} KiB, warm page cache; baseline: {ultime_n:,} Ultime transactions"
+        f"{size:,} KiB, warm page cache; baseline: {ultime_n:,} Ultime transactions; "
+        f"{_load()}"
     )
     return [
         Result(AREA, f"resume a classic journal of {game.transactions:,} transactions p50",

@@ -73,6 +73,20 @@ def test_entry_seconds_from_the_configuration_file(
     assert screens[-1].startswith("idle"), screens[-3:]
 
 
+def test_a_shorter_entry_seconds_abandons_a_pick(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # racecar lands on dog's utility: the dice total is asked (a pick), then left alone
+    text = START + "tap deed:8\ntap bank:1\ntap deed:8\ntap bank:2\nwait 6\n"
+    screens, state = script(tmp_path, text, capsys, "--set", "unit.entry_seconds=5")
+    assert screens[-2].startswith("pick") and screens[-1].startswith("idle"), screens[-3:]
+    players = state["players"]
+    assert isinstance(players, list) and players[1]["balance"] == 1500  # no rent paid
+    (tmp_path / "default").mkdir()
+    screens, _ = script(tmp_path / "default", text, capsys)
+    assert screens[-1].startswith("pick"), screens[-3:]
+
+
 # ---------------------------------------------------------------- unit.trade_seconds
 
 

@@ -81,9 +81,7 @@ _NAMES = tuple(f.name for f in fields(ClassicState))
 #: every field's value in the order of the constructor's arguments, read in one C call
 _EXT_VALUES = attrgetter(*_NAMES)
 _INDEX = {name: i for i, name in enumerate(_NAMES)}
-_STATE_NAMES = tuple(f.name for f in fields(GameState))
-_STATE_VALUES = attrgetter(*_STATE_NAMES)
-_EXTENSION = _STATE_NAMES.index("extension")
+
 _FIELDS = frozenset(_NAMES)
 
 
@@ -135,9 +133,7 @@ class ClassicSet(Event):
         # for most transactions (a long game's resume was twice the Ultime one's)
         values = list(_EXT_VALUES(classic(state)))
         values[_INDEX[self.field]] = self.new
-        core = list(_STATE_VALUES(state))
-        core[_EXTENSION] = ClassicState(*values)
-        return GameState(*core)
+        return state.with_extension(ClassicState(*values))
 
     def inverse(self) -> Event:
         return ClassicSet(self.field, self.new, self.old)

@@ -96,3 +96,21 @@ def test_the_command_writes_a_script(tmp_path: Path) -> None:
     assert generate(["--seed", "7", "--gestures", "120", "-o", str(out)]) == 0
     lines = [ln for ln in out.read_text(encoding="utf-8").splitlines() if not ln.startswith("#")]
     assert len(lines) == 120 and lines[:2] == ["tap bank:1", "tap bank:2"]
+
+
+@pytest.mark.parametrize(("edition", "players"), [("classic-fr", 8), ("ultime-fr", 4)])
+def test_the_tap_figure_times_one_durable_go_per_tap(
+    tmp_path: Path, edition: str, players: int
+) -> None:
+    """What ``bench classic`` times: M then a bank card, each tap one durable +200."""
+    from bench.bench_classic import _GoTable
+
+    table = _GoTable(tmp_path, edition, players)
+    try:
+        before = [p.balance for p in table.rt.game.state.players]
+        for _ in range(players):
+            assert table.tap() > 0
+        after = [p.balance for p in table.rt.game.state.players]
+    finally:
+        table.close()
+    assert [a - b for a, b in zip(after, before, strict=True)] == [200] * players

@@ -17,6 +17,7 @@ import pytest
 from bank.app.runtime import Runtime
 from bank.cli import main
 from bank.rulesets.classic.config import ClassicConfig
+from bank.rulesets.classic.rules import ClassicRulesEngine
 from bank.settings import SettingsError, load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, CardTapped
 
@@ -200,6 +201,13 @@ def test_a_table_that_is_not_a_table_is_refused(tmp_path: Path) -> None:
         load_settings(config)
 
 
+def recorded_of(rt: Runtime) -> dict[str, object]:
+    """The classic configuration the running game recorded at its start."""
+    rules = rt.game.ruleset
+    assert isinstance(rules, ClassicRulesEngine)
+    return dict(rules.settings(rt.game.state).recorded())
+
+
 def test_run_records_the_file_tables_with_a_new_game(tmp_path: Path) -> None:
     """What ``ultibank run`` and ``emulate`` build (a Runtime over the settings) starts a
     classic game with the file's values recorded, and a stored game keeps them."""
@@ -216,7 +224,7 @@ def test_run_records_the_file_tables_with_a_new_game(tmp_path: Path) -> None:
         rt.daemon.call(lambda: None)
         game = rt.game
         assert game.state.started
-        recorded = dict(game.ruleset.settings(game.state).recorded())
+        recorded = recorded_of(rt)
     finally:
         rt.stop()
     assert recorded["classic.dice_seed"] == 77
@@ -227,7 +235,7 @@ def test_run_records_the_file_tables_with_a_new_game(tmp_path: Path) -> None:
                                  "classic.dice_seed=5"])  # fmt: skip
     rt = Runtime(later)
     try:
-        again = dict(rt.game.ruleset.settings(rt.game.state).recorded())
+        again = recorded_of(rt)
     finally:
         rt.stop()
     assert again["classic.dice_seed"] == 77
@@ -285,3 +293,36 @@ def test_every_game_command_refuses_a_bad_table_value_in_one_line(
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "variants.free_parking" in lines[0], proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_table_a_ruleset_adds_is_read_and_checked_the_same(tmp_path: Path) -> None:
+    """Room for ``[mega]`` and ``[starwars]``: a ruleset that names a table in its
+    ``config_tables`` gets it read from the file and checked by its own configuration."""
+    import dataclasses
+
+    from bank import rulesets
+    from bank.errors import BankError
+    from tests.support import toy
+
+    def config(raw: dict[str, object]) -> object:
+        for key, value in dict(raw.get("toyextra", {})).items():  # type: ignore[call-overload]
+            if key != "speed_die" or not isinstance(value, bool):
+                raise BankError(f"toyextra.{key}: expected speed_die = true or false")
+        return raw
+
+    spec = dataclasses.replace(
+        toy.RULESET, name="toyextra", config=config, config_tables=("toyextra",)
+    )
+    rulesets.register(spec)
+    try:
+        good = tmp_path / "good.toml"
+        good.write_text("[toyextra]\nspeed_die = false\n", encoding="utf-8")
+        assert load_settings(good).raw["toyextra"] == {"speed_die": False}
+        bad = tmp_path / "bad.toml"
+        bad.write_text("[toyextra]\nspeed_die = 3\n", encoding="utf-8")
+        with pytest.raises(SettingsError, match=r"^bad\.toml: toyextra\.speed_die: "):
+            load_settings(bad)
+    finally:
+        rulesets.unregister("toyextra")
+    with pytest.raises(SettingsError, match=r"unknown table \[toyextra\]"):
+        load_settings(good)

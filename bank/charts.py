@@ -23,14 +23,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from bank import rulesets
 from bank.errors import BankError
 from bank.events import apply
+from bank.narrate import token_label
 from bank.records import Record, decode_all
 from bank.state import GameState
 from board_assets import Edition
 
 __all__ = [
     "PLAYER_COLOURS",
+    "PLAYER_MARKERS",
     "ChartUnavailable",
     "EndChartWriter",
     "PlayerSeries",
@@ -38,24 +41,30 @@ __all__ = [
     "chart_path_for",
     "render_wealth_png",
     "token_label",
+    "values_worth",
+    "wealth_figure",
     "wealth_series",
     "write_end_chart",
 ]
 
 log = logging.getLogger("ultibank.charts")
 
-#: one colour per bank card (1..4), shared by the chart and the web view
-PLAYER_COLOURS: Mapping[int, str] = {1: "#d62839", 2: "#e07a00", 3: "#1f77b4", 4: "#2a9d55"}
+#: one colour per bank card (1..8), shared by the chart and the web view; cards 1-4 keep the
+#: Ultime game's colours, 5-8 are the classic game's further players
+PLAYER_COLOURS: Mapping[int, str] = {
+    1: "#d62839",
+    2: "#e07a00",
+    3: "#1f77b4",
+    4: "#2a9d55",
+    5: "#7b2cbf",
+    6: "#8c564b",
+    7: "#e377c2",
+    8: "#17becf",
+}
+#: one marker per bank card, so that the lines stay apart printed in black and white
+PLAYER_MARKERS: Mapping[int, str] = {1: "o", 2: "s", 3: "^", 4: "D", 5: "v", 6: "P", 7: "X", 8: "*"}
 _FALLBACK_COLOUR = "#555555"
 
-
-#: the tokens as the chart and the web page name them (the LCD's names are shorter)
-TOKEN_LABELS: Mapping[str, Mapping[str, str]] = {
-    "car": {"fr": "voiture", "en": "car"},
-    "helicopter": {"fr": "hélicoptère", "en": "helicopter"},
-    "boat": {"fr": "bateau", "en": "boat"},
-    "jet": {"fr": "jet", "en": "jet"},
-}
 
 _CHART_WORDS: Mapping[str, Mapping[str, str]] = {
     "fr": {
@@ -64,6 +73,7 @@ _CHART_WORDS: Mapping[str, Mapping[str, str]] = {
         "winner": "gagnant",
         "money": "argent",
         "total": "argent + propriétés",
+        "worth": "valeur (argent, titres, bâtiments)",
         "x": "transaction",
     },
     "en": {
@@ -72,14 +82,10 @@ _CHART_WORDS: Mapping[str, Mapping[str, str]] = {
         "winner": "winner",
         "money": "money",
         "total": "money + properties",
+        "worth": "worth (cash, deeds, buildings)",
         "x": "transaction",
     },
 }
-
-
-def token_label(lang: str, token: str) -> str:
-    """A token's name in *lang* (``voiture``); an unknown token as it is."""
-    return TOKEN_LABELS.get(token, {}).get(lang, token)
 
 
 class ChartUnavailable(BankError, ImportError):
@@ -110,12 +116,24 @@ class WealthSeries:
     winner: int | None
 
 
-def _worth(edition: Edition, state: GameState, card: int) -> int:
-    return sum(edition.prop(n).price for n in state.owned_by(card))
+WorthOf = Callable[[GameState, int], int]
+
+
+def values_worth(edition: Edition) -> WorthOf | None:
+    """What the edition's rules say a player is worth (:class:`bank.ruleset.ValuesWorth`), or
+    None when they have no such notion (Ultime: money plus the properties' prices)."""
+    spec = rulesets.for_edition(edition)
+    hook: WorthOf | None = getattr(spec.rules(edition, None), "player_worth", None)
+    return hook
 
 
 def wealth_series(edition: Edition, records: Iterable[Record | Mapping[str, Any]]) -> WealthSeries:
-    """Replay *records* (one game's records, decoded or as stored) and follow the wealth."""
+    """Replay *records* (one game's records, decoded or as stored) and follow the wealth.
+
+    A player's ``total`` is their money plus the purchase prices of the properties they hold,
+    or, when the rules value a player (the classic ranking), that worth.
+    """
+    worth = values_worth(edition)
     state = GameState.empty(edition)
     steps: list[int] = []
     money: dict[int, list[int]] = {}
@@ -135,7 +153,11 @@ def wealth_series(edition: Edition, records: Iterable[Record | Mapping[str, Any]
             player = present.get(card)
             balance = player.balance if player is not None else 0
             money[card].append(balance)
-            total[card].append(balance + _worth(edition, state, card))
+            if worth is not None:
+                total[card].append(worth(state, card))
+            else:
+                owned = state.owned_by(card)
+                total[card].append(balance + sum(edition.prop(n).price for n in owned))
     players = tuple(
         PlayerSeries(card, tokens[card], tuple(money[card]), tuple(total[card]))
         for card in sorted(money)
@@ -165,32 +187,61 @@ def _matplotlib() -> tuple[Any, Any, Any, Any]:
     return Figure, FigureCanvasAgg, Line2D, MaxNLocator
 
 
-def render_wealth_png(
-    series: WealthSeries, *, lang: str = "en", width: float = 8.0, height: float = 4.5
-) -> bytes:
-    """The chart as PNG bytes: a solid line for money, dashed for money plus properties."""
+def wealth_figure(
+    series: WealthSeries,
+    *,
+    lang: str = "en",
+    worth: bool = False,
+    width: float = 8.0,
+    height: float | None = None,
+) -> Any:
+    """The chart as a matplotlib Figure (Agg): per player, a solid line for money and a
+    dashed one for money plus properties (*worth*: the worth the rules rank by), in the
+    player's colour with the player's marker, so that 8 players stay apart in print too.
+
+    Each line's gid names it: ``money-N`` and ``total-N`` for bank card N.
+    """
     words = _CHART_WORDS.get(lang, _CHART_WORDS["en"])
     figure_cls, canvas_cls, line_cls, locator_cls = _matplotlib()
+    if height is None:  # more players, a taller legend
+        height = 4.5 if len(series.players) <= 4 else 5.4
     fig = figure_cls(figsize=(width, height), dpi=100, layout="constrained")
     canvas_cls(fig)
     ax = fig.add_subplot()
     # each value holds from its transaction to the next; the last one gets a step of its own
     end = (series.steps[-1] + 1) if series.steps else 1
     x = [*series.steps, end]
+    every = max(2, round(len(x) / 8))  # about 8 marks a line, staggered by player
     handles = []
     names = {p.card: token_label(lang, p.token) for p in series.players}
     winner = names.get(series.winner) if series.winner is not None else None
-    for p in series.players:
+    for i, p in enumerate(series.players):
         colour = PLAYER_COLOURS.get(p.card, _FALLBACK_COLOUR)
-        ax.step(x, [*p.total, p.total[-1]], where="post", color=colour, linewidth=1.4,
-                linestyle="--", alpha=0.8)  # fmt: skip
-        ax.step(x, [*p.money, p.money[-1]], where="post", color=colour, linewidth=2.2)
+        marker = PLAYER_MARKERS.get(p.card, "o")
+        start = (i * every) // max(1, len(series.players))
+        marks = {"marker": marker, "markersize": 5, "markevery": (start, every)}
+        (total,) = ax.step(x, [*p.total, p.total[-1]], where="post", color=colour,
+                           linewidth=1.4, linestyle="--", alpha=0.8, markerfacecolor="none",
+                           **marks)  # fmt: skip
+        (cash,) = ax.step(x, [*p.money, p.money[-1]], where="post", color=colour,
+                          linewidth=2.2, **marks)  # fmt: skip
+        total.set_gid(f"total-{p.card}")
+        cash.set_gid(f"money-{p.card}")
         crown = f" ({words['winner']})" if series.game_over and p.card == series.winner else ""
         label = names[p.card] + crown
-        handles.append(line_cls([], [], color=colour, linewidth=2.2, label=label))
+        handles.append(
+            line_cls([], [], color=colour, linewidth=2.2, marker=marker, markersize=5, label=label)
+        )
     handles.append(line_cls([], [], color="#333333", linewidth=2.2, label=words["money"]))
     handles.append(
-        line_cls([], [], color="#333333", linewidth=1.4, linestyle="--", label=words["total"])
+        line_cls(
+            [],
+            [],
+            color="#333333",
+            linewidth=1.4,
+            linestyle="--",
+            label=words["worth" if worth else "total"],
+        )
     )
     ax.xaxis.set_major_locator(locator_cls(integer=True))
     ax.set_xlabel(words["x"])
@@ -204,6 +255,19 @@ def render_wealth_png(
     ax.set_title(title)
     fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6),
                fontsize="small", frameon=False)  # fmt: skip
+    return fig
+
+
+def render_wealth_png(
+    series: WealthSeries,
+    *,
+    lang: str = "en",
+    worth: bool = False,
+    width: float = 8.0,
+    height: float | None = None,
+) -> bytes:
+    """The chart of :func:`wealth_figure` as PNG bytes."""
+    fig = wealth_figure(series, lang=lang, worth=worth, width=width, height=height)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     return buf.getvalue()
@@ -221,7 +285,8 @@ def write_end_chart(
     """
     target = Path(path)
     words = lang or edition.language
-    png = render_wealth_png(wealth_series(edition, journal_records), lang=words)
+    series = wealth_series(edition, journal_records)
+    png = render_wealth_png(series, lang=words, worth=values_worth(edition) is not None)
     tmp = target.with_name(target.name + ".tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

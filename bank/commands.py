@@ -98,8 +98,10 @@ def command_from_dict(raw: dict[str, Any]) -> Command:
     """Read a stored command."""
     data = dict(raw)
     cls = _NAMES[data.pop("name")]
+    # a field added to a command after a game was stored takes its default
     kwargs = {
         f.name: tuple(data[f.name]) if isinstance(data[f.name], list) else data[f.name]
         for f in fields(cls)
+        if f.name in data
     }
     return cls(**kwargs)

@@ -5,8 +5,12 @@ Reads the journal only, and never writes it: the file is opened read-only (an SQ
 WAL mode a reader sees every committed transaction and never blocks the writer.
 ``history backup FILE`` copies the journal through SQLite's backup API, which is safe while
 the daemon writes. Problems the journal found (acknowledged transactions missing, a
-quarantined bad tail) are repeated on standard error by every ``history`` command. Imports
-the bank.
+quarantined bad tail) are repeated on standard error by every ``history`` command.
+
+A classic game's transactions are said in words (:mod:`bank.narrate`), in French or English
+(``--lang``; default: the unit's language, else the edition's): ``show`` prints the sentence
+and what moved, and the exports add it as a ``text`` column. An Ultime game's lines and
+exports are what they always were (``describe``). Imports the bank.
 """
 
 from __future__ import annotations
@@ -24,10 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from bank.errors import BankError
-from bank.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged
+from bank.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged, apply
 from bank.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord, backup_journal
-from bank.records import Record, decode, decode_entries
+from bank.narrate import Narrator
+from bank.records import LEGACY_RULESET, Record, decode, decode_entries
 from bank.settings import Settings
+from bank.state import GameState
+from board_assets import Edition, EditionError, load_edition
 
 JOURNAL_NAME = "journal.sqlite"
 
@@ -58,24 +65,67 @@ def describe(record: Record | Mapping[str, Any]) -> str:
     return text + (": " + "; ".join(moves) if moves else "")
 
 
-def export_rows(entries: Iterable[StoredRecord]) -> list[dict[str, Any]]:
-    """Flat rows for CSV/JSON export."""
+def narrate(records: Iterable[Record], edition: Edition, lang: str) -> list[tuple[str, str]]:
+    """Each record's sentence and what it moved (a classic game, replayed from its start)."""
+    narrator = Narrator(edition, lang)
+    state = GameState.empty(edition)
+    out = []
+    for record in records:
+        out.append(narrator.words(record, state))
+        state = apply(state, record.events)
+    return out
+
+
+def export_rows(
+    entries: Iterable[StoredRecord], words: list[tuple[str, str]] | None = None
+) -> list[dict[str, Any]]:
+    """Flat rows for CSV/JSON export; with *words* (a classic game), a ``text`` column too."""
     rows = []
-    for record in decode_entries(entries):
+    for i, record in enumerate(decode_entries(entries)):
         args = record.arguments()
-        rows.append(
-            {
-                "seq": record.seq,
-                "time": _when(record.at),
-                "timestamp": record.at,
-                "command": record.name,
-                "card": args.get("card"),
-                "number": args.get("number"),
-                "summary": describe(record),
-                "events": record.event_dicts(),
-            }
-        )
+        row = {
+            "seq": record.seq,
+            "time": _when(record.at),
+            "timestamp": record.at,
+            "command": record.name,
+            "card": args.get("card"),
+            "number": args.get("number"),
+            "summary": describe(record),
+            "events": record.event_dicts(),
+        }
+        if words is not None:
+            title, detail = words[i]
+            row["text"] = f"{title} — {detail}" if detail else title
+        rows.append(row)
     return rows
+
+
+def _words_for(
+    records: list[Record], settings: Settings, lang: str | None
+) -> list[tuple[str, str]] | None:
+    """A classic game's transactions in words; None for an Ultime game (its lines stay)."""
+    if not records or records[0].ruleset == LEGACY_RULESET:
+        return None
+    edition = _edition(records[0].edition, settings)
+    if edition is None:
+        return None
+    unit_lang = settings.unit().language
+    return narrate(records, edition, lang or unit_lang or edition.language)
+
+
+def _edition(edition_id: str | None, settings: Settings) -> Edition | None:
+    """The game's edition: the configured one when it is that edition (a house edition file),
+    else the shipped one of that name; None when neither can be read (then no words)."""
+    if edition_id is None:
+        return None
+    try:
+        configured = load_edition(settings.edition)
+        if configured.id == edition_id:
+            return configured
+        return load_edition(edition_id)
+    except EditionError as err:
+        logging.getLogger(__name__).info("no words for edition %s: %s", edition_id, err)
+        return None
 
 
 class ReadOnlyJournal(Journal):
@@ -206,14 +256,23 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
         if number not in {g.id for g in games}:
             raise BankError(f"there is no game {number}; stored games: {[g.id for g in games]}")
         entries = list(journal.entries(number))
+    records = decode_entries(entries)
+    words = _words_for(records, settings, getattr(args, "lang", None))
     if args.action == "show":
-        for record in decode_entries(entries):
-            print(f"{record.seq:5d}  {_when(record.at)}  {describe(record)}", file=out)
+        for i, record in enumerate(records):
+            if words is None:
+                text = describe(record)
+            else:
+                title, detail = words[i]
+                text = f"{title} — {detail}" if detail else title
+            print(f"{record.seq:5d}  {_when(record.at)}  {text}", file=out)
         return 0
-    rows = export_rows(entries)
+    rows = export_rows(entries, words)
     if args.csv:
         buf = io.StringIO()
         fields = ["seq", "time", "timestamp", "command", "card", "number", "summary", "events"]
+        if words is not None:
+            fields.append("text")
         writer = csv.DictWriter(buf, fieldnames=fields)
         writer.writeheader()
         for row in rows:

@@ -84,3 +84,16 @@ class RefusesUndo(Protocol):
     def refuse_undo(self, state: GameState) -> None:
         """Raise UndoRefused when undo must wait."""
         ...
+
+
+class ValuesWorth(Protocol):
+    """An optional hook: a ruleset that ranks players by their worth says what one is worth.
+
+    The end-of-game chart and the web view then draw and show that worth (the classic rules:
+    cash, deeds at their price or half when mortgaged, buildings at cost) instead of money
+    plus the purchase prices of the properties held.
+    """
+
+    def player_worth(self, state: GameState, card: int) -> int:
+        """What bank card *card* is worth in *state*, cash included (0 once bankrupt)."""
+        ...

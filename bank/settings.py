@@ -17,7 +17,7 @@ and ``board_assets`` (the edition names).
               game ignores them. Every table a registered ruleset names in ``config_tables``
               is read so (``rulesets.config_tables()``)
     [reader]  paths (list), deck, rearm_seconds
-    [panel]   backends (list), serial_port, gpio_* pins, lcd_*
+    [panel]   backends (list), serial_port, gpio_* pins (and the keypad's), lcd_*
     [control] socket
     [web]     enabled, host, port
 """
@@ -58,6 +58,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "lcd_address": 39,
         "lcd_cols": 20,
         "lcd_rows": 4,
+        "gpio_keypad_rows": [],
+        "gpio_keypad_cols": [],
     },
     "control": {"socket": ""},
     "web": {"enabled": False, "host": "127.0.0.1", "port": 8080},
@@ -210,6 +212,25 @@ def _rearm(value: Any) -> Any:
 
 _PIN = NumberRange(0, 27, whole=True, unit="(a BCM GPIO number)")
 
+
+def _pins(count: int, what: str) -> Callable[[Any], list[int]]:
+    """A list of *count* distinct BCM pins (the keypad's *what*), or an empty list (no
+    keypad); the GPIO panel checks them against its other pins when it opens."""
+
+    def check(value: Any) -> list[int]:
+        allowed = f"[] (no keypad) or a list of {count} distinct BCM GPIO numbers 0 to 27 ({what})"
+        if not isinstance(value, list) or len(value) not in (0, count):
+            raise ValueError(allowed)
+        for pin in value:
+            if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
+                raise ValueError(allowed)
+        if len(set(value)) != len(value):
+            raise ValueError(allowed)
+        return list(value)
+
+    return check
+
+
 #: every key outside [rules] (the ruleset's configuration checks its own), with what it accepts
 SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
     "game": {"edition": _edition, "data_dir": _text, "strict_modes": _flag},
@@ -238,6 +259,9 @@ SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
         "lcd_address": NumberRange(8, 119, whole=True, unit="(0x08 to 0x77)").check,
         "lcd_cols": NumberRange(8, 40, whole=True, unit="columns").check,
         "lcd_rows": NumberRange(0, 4, whole=True, unit="rows (0: no LCD)").check,
+        # the optional 3x4 keypad of a classic game (CLASSIC.md §6.3)
+        "gpio_keypad_rows": _pins(4, "the keypad's rows"),
+        "gpio_keypad_cols": _pins(3, "the keypad's columns"),
     },
     "control": {"socket": _text},
     "web": {

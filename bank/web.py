@@ -35,16 +35,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from bank import rulesets
 from bank.charts import (
     PLAYER_COLOURS,
     ChartUnavailable,
     render_wealth_png,
     token_label,
+    values_worth,
     wealth_series,
 )
 from bank.errors import BankError
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
 from bank.history import describe
+from bank.narrate import Narrator, states_before
 from bank.ratelimit import RateLimitedLog
 from bank.records import Record, RecordList, last_undo_group
 from bank.unit.shell import UnitShell
@@ -123,9 +126,29 @@ def is_loopback(host: str) -> bool:
 
 
 def board_json(edition: Edition) -> dict[str, Any]:
-    """The edition's board for the page: ring, groups with colours, properties, tokens."""
+    """The edition's board for the page: ring, groups with colours, properties, tokens.
+
+    A classic edition adds ``classic``: the decks' names, the taxes by ring position, which
+    groups are stations and utilities, and the token labels (the page draws its ring from
+    ``ring``, whatever its length: 36 Ultime spaces, 40 classic ones).
+    """
     colours = {g.id: g.colour for g in edition.groups}
+    extra: dict[str, Any] = {}
+    raw = edition.raw.get("classic") if edition.raw else None
+    if isinstance(raw, dict):
+        extra["classic"] = {
+            "chance": raw.get("chance_name", "Chance"),
+            "chest": raw.get("chest_name", "Chest"),
+            "taxes": {
+                str(t["position"]): {"name": t["name"], "amount": t["amount"]}
+                for t in raw.get("taxes", ())
+            },
+            "kinds": dict(raw.get("group_kinds", {})),
+            "token_labels": list(raw.get("token_labels", ())),
+        }
     return {
+        "ruleset": edition.ruleset,
+        **extra,
         "edition": edition.id,
         "name": edition.name,
         "language": edition.language,
@@ -218,6 +241,12 @@ class _SnapshotBuilder:
         self.edition: Edition = runtime.edition
         self.version = 0
         self._cache = _JournalCache()
+        #: the ruleset's state file (classic: houses, mortgages, jail cards, the pot, worth);
+        #: None for the Ultime rules, whose page reads the core state only
+        self._state_file = rulesets.for_edition(self.edition).state_file
+        self._narrators: dict[str, Narrator] = {}
+        #: (game, record number, language) -> the record's words (they never change)
+        self._said: dict[tuple[int | None, int, str], tuple[str, str]] = {}
 
     def _records(self) -> _JournalCache:
         journal = self.runtime.journal
@@ -307,26 +336,97 @@ class _SnapshotBuilder:
                 moves.append(f"{_word(lang, 'winner')}: {who(e.winner)}")
         return "; ".join(moves)
 
+    def _narrator(self, lang: str) -> Narrator:
+        narrator = self._narrators.get(lang)
+        if narrator is None:
+            narrator = self._narrators[lang] = Narrator(self.edition, lang)
+        return narrator
+
     def _transactions(
         self, cache: _JournalCache, undo_available: bool, tokens: dict[int, str], lang: str
     ) -> list[dict[str, Any]]:
         records = cache.records
         undone_by_undo = last_undo_group(records) if undo_available else range(0)
+        first = max(0, len(records) - RECENT)
+        recent = records[first:]
+        words: list[tuple[str, str]] = []
+        if self._state_file is not None:  # a classic game: the transactions in words
+            game_id = cache.key[0] if cache.key is not None else None
+            words = self._words(recent, game_id, lang)[::-1]
         out = []
-        for i in range(len(records) - 1, max(-1, len(records) - 1 - RECENT), -1):
+        for k, i in enumerate(range(len(records) - 1, first - 1, -1)):
             record = records[i]
+            title, detail = words[k] if words else (
+                self._title(record, tokens, lang), self._detail(record, tokens, lang)
+            )  # fmt: skip
             out.append(
                 {
                     "n": record.number,
                     "at": record.at,
                     "command": record.name,
-                    "title": self._title(record, tokens, lang),
-                    "detail": self._detail(record, tokens, lang),
+                    "title": title,
+                    "detail": detail,
                     "summary": describe(record),
                     "undoable": i in undone_by_undo,
                 }
             )
         return out
+
+    def _words(self, recent: list[Record], game_id: int | None, lang: str) -> list[tuple[str, str]]:
+        """The words of *recent* (a classic game's last records), each worked out once.
+
+        A record's words never change (they say the state it started from), so only the
+        records not said yet are narrated, walking back from the game's state to them.
+        """
+        said = self._said
+        if len(said) > 4 * RECENT:
+            said.clear()
+
+        def key(record: Record) -> tuple[int | None, int, str]:
+            return (game_id, record.number, lang)
+
+        new = [i for i, r in enumerate(recent) if key(r) not in said]
+        if new:
+            narrator = self._narrator(lang)
+            tail = recent[new[0] :]
+            befores = states_before(self.runtime.game.state, tail)
+            for record, before in zip(reversed(tail), befores, strict=True):
+                if key(record) not in said:
+                    said[key(record)] = narrator.words(record, before)
+        return [said[key(r)] for r in recent]
+
+    def _classic(self, data: dict[str, Any], undo: bool, lang: str) -> None:
+        """Add what the ruleset's state file says (classic: buildings, mortgages, jail cards,
+        the pot, the worth the ranking uses) and the unit's step to the snapshot *data*."""
+        assert self._state_file is not None
+        rt = self.runtime
+        sheet = self._state_file(rt.game.ruleset, rt.game.state, undo)
+        narrator = self._narrator(lang)
+        for p, q in zip(data["players"], sheet["players"], strict=True):
+            p.update(
+                label=narrator.who(p["card"], rt.game.state),
+                jail_cards=q["jail_cards"],
+                jail_tries=q["jail_tries"],
+                passed_go=q["passed_go"],
+                side=q["side"],
+                worth=q["worth"] - p["balance"] if not p["bankrupt"] else 0,
+                wealth=q["worth"],
+            )
+        for p, q in zip(data["properties"], sheet["properties"], strict=True):
+            p.update(houses=q["houses"], hotel=q["hotel"], mortgaged=q["mortgaged"],
+                     interest_due=q["interest_due"])  # fmt: skip
+        config = sheet["config"]
+        view = getattr(rt.unit, "step_view", None)
+        data["classic"] = {
+            "bank": sheet["bank"],
+            "pot": sheet["pot"],
+            "pot_on": config["variants"]["free_parking"] != "off",
+            "turn": sheet["turn"],
+            "last_roll": sheet["last_roll"],
+            "eliminated": sheet["eliminated"],
+            "step": view() if view is not None else None,
+            "config": config,
+        }
 
     def _auction(self) -> dict[str, Any] | None:
         unit: UnitShell = self.runtime.unit
@@ -389,6 +489,8 @@ class _SnapshotBuilder:
             if state.game_over
             else None,
         )
+        if self._state_file is not None and state.started:
+            self._classic(data, undo, lang)
         return data
 
 
@@ -780,8 +882,11 @@ class WebServer:
                 edition = self.runtime.edition
                 lang = str(getattr(self.runtime.unit, "lang", "") or edition.language)
 
+                worth = values_worth(edition) is not None
+
                 def draw() -> bytes:
-                    return render_wealth_png(wealth_series(edition, records), lang=lang)
+                    series = wealth_series(edition, records)
+                    return render_wealth_png(series, lang=lang, worth=worth)
 
                 self._chart_key = key
                 self._chart_task = loop.run_in_executor(self._chart_pool, draw)

@@ -1,6 +1,7 @@
 """Benchmarks of the panels: the serial link over a socat pty pair, and the pure codec and layout.
 
-Figures: ``show`` to the firmware's LCD, a firmware button to the posted input, how fast a
+Figures: ``show`` to the firmware's LCD, a firmware button (and a keypad key, protocol
+version 2) to the posted input, how fast a
 pulled cable and a hung panel are noticed (default timings), how fast a replugged cable is
 back, the CPU of an idle link, and the cost of encoding/decoding a SHOW and of the 20x4 layout.
 Imports ``drivers``, ``firmware_sim``, ``tests.support.pty_pair``, ``bench.common`` and the
@@ -16,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bank.unit.io import Button, ButtonPressed, Icon, Input, PanelStatus, Screen
+from bank.unit.io import Button, ButtonPressed, Icon, Input, KeyPressed, PanelStatus, Screen
 from bench.common import Result, at_most, stats, time_each
 from drivers import charlcd
 from drivers import panel_protocol as pp
@@ -36,6 +37,14 @@ SCREEN = Screen(
     icons=frozenset({Icon.AUCTION}),
     countdown=8,
 )
+
+
+#: a classic deed (CLASSIC.md §5.6) and the interest question, with classic-fr's labels
+CLASSIC_FR = charlcd.Labels("fr", {"dog": "chien"}, "€", classic=True)
+CLASSIC_DEED = Screen(
+    "deed", ("12 Av. Mozart", "chien loyer 200 €"), number=12, token="dog", level=2, amount=200
+)
+INTEREST = Screen("interest", ("Titre 12 hypothéqué", "✓garder 9 M lever 99"), number=12)
 
 
 class _Inbox:
@@ -67,7 +76,7 @@ def _link(quick: bool) -> list[Result]:
     n = 50 if quick else 300
     with tempfile.TemporaryDirectory() as tmp:
         pair = make_pair(Path(tmp))
-        fw = PanelFirmware(pair.panel_path)
+        fw = PanelFirmware(pair.panel_path, keypad=True)
         fw.start()
         inbox = _Inbox()
         panel = SerialPanel(pair.host_path)  # default timings, as on the box
@@ -88,6 +97,15 @@ def _link(quick: bool) -> list[Result]:
                 _wait(lambda: len(inbox.items) > before)  # noqa: B023
                 press.append(inbox.items[-1][0] - t0)
                 fw.release(Button.OK)
+                _wait(lambda: len(inbox.items) > before + 1)  # noqa: B023
+            key: list[float] = []
+            for i in range(n // 2):
+                before = len(inbox.items)
+                t0 = time.perf_counter()
+                fw.press_key(str(i % 10))
+                _wait(lambda: len(inbox.items) > before)  # noqa: B023
+                key.append(inbox.items[-1][0] - t0)
+                fw.release_key(str(i % 10))
                 _wait(lambda: len(inbox.items) > before + 1)  # noqa: B023
             # Idle link: pings once a second, reads wake every 0.1 s.
             seconds = 2.0 if quick else 5.0
@@ -113,13 +131,16 @@ def _link(quick: bool) -> list[Result]:
             panel.close()
             fw.stop()
             pair.close()
-    s, b = stats(show), stats(press)
+    s, b, k = stats(show), stats(press), stats(key)
     pressed = sum(1 for _, i in inbox.items if isinstance(i, ButtonPressed))
+    keyed = sum(1 for _, i in inbox.items if isinstance(i, KeyPressed))
     return [
         Result(AREA, "serial show → firmware LCD p50", s.p50 * 1e3, "ms"),
         Result(AREA, "serial show → firmware LCD p99", s.p99 * 1e3, "ms", target=at_most(20.0)),
         Result(AREA, "firmware button → ButtonPressed p99", b.p99 * 1e3, "ms",
                target=at_most(20.0), note=f"{pressed} presses"),
+        Result(AREA, "firmware keypad key → KeyPressed p99", k.p99 * 1e3, "ms",
+               target=at_most(20.0), note=f"{keyed} keys, protocol version 2"),
         Result(AREA, "cable pulled → PanelStatus(False)", pulled * 1e3, "ms",
                target=at_most(500.0), note="socat killed"),
         Result(AREA, "cable back → PanelStatus(True)", replug * 1e3, "ms",
@@ -140,11 +161,16 @@ def _codec(quick: bool) -> list[Result]:
     )
     dec = stats(time_each(lambda: pp.decode_show(pp.FrameDecoder().feed(wire)[0].payload), n))  # type: ignore[union-attr]
     lay = stats(time_each(lambda: charlcd.layout(SCREEN, 20, 4), n))
+    deed = stats(time_each(lambda: charlcd.layout(CLASSIC_DEED, 20, 4, labels=CLASSIC_FR), n))
+    small = stats(time_each(lambda: charlcd.layout(INTEREST, 16, 2, labels=CLASSIC_FR), n))
     return [
         Result(AREA, "SHOW frame size", len(wire), "bytes", note="a full property screen"),
         Result(AREA, "encode SHOW frame p50", enc.p50 * 1e6, "µs"),
         Result(AREA, "decode SHOW frame p50", dec.p50 * 1e6, "µs"),
         Result(AREA, "20x4 layout p50", lay.p50 * 1e6, "µs"),
+        Result(AREA, "classic deed 20x4 layout p50", deed.p50 * 1e6, "µs"),
+        Result(AREA, "classic 16x2 layout p50", small.p50 * 1e6, "µs",
+               note="two 20-cell lines squeezed to 16"),
     ]  # fmt: skip
 
 

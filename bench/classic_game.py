@@ -43,9 +43,9 @@ from board_assets import load_edition
 
 __all__ = ["ClassicGame", "classic_game", "main"]
 
-#: houses the generator leaves in the bank: the unit sells a hotel back only when the bank
-#: can break it into houses (it offers no whole-group sale), and a debtor who cannot sell
-#: cannot go bankrupt either while the hotel would pay the debt
+#: houses the generator leaves in the bank, so that a hotel it sells back can always be broken
+#: into houses (otherwise the unit asks to sell the whole group, §3.8, a question the
+#: generator's sessions would have to answer)
 _HOUSE_RESERVE = 8
 #: below this many players left, a player short of cash collects GO first, so that the game
 #: goes on (a long journal for the resume figure)

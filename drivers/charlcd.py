@@ -20,8 +20,8 @@ Imports ``bank.unit.io`` and the standard library only.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 from bank.unit.io import Icon, Screen
 
@@ -82,6 +82,12 @@ ICON_WORDS_BY_LANG: dict[str, dict[Icon, str]] = {
         Icon.DEBT: "DETTE",
         Icon.UNDO: "ANNUL",
         Icon.TROPHY: "GAGNE",
+        Icon.MORTGAGE: "HYPO",
+        Icon.TAX: "TAXE",
+        Icon.DICE: "DES",
+        Icon.TRADE: "ECHANGE",
+        Icon.POT: "PARC",
+        Icon.CARD: "CARTE",
     },
 }
 
@@ -102,6 +108,7 @@ _FOLD = {
     "–": "-",
     "—": "-",
     "…": "...",
+    "·": "-",
     "«": '"',
     "»": '"',
     "œ": "oe",
@@ -109,6 +116,47 @@ _FOLD = {
     "æ": "ae",
     "ß": "ss",
 }
+
+
+#: a panel's own words on the classic deed screen (§5.6), by language
+WORDS: dict[str, dict[str, str]] = {
+    "house": {"en": "1 house", "fr": "1 maison"},
+    "houses": {"en": "{n} houses", "fr": "{n} maisons"},
+    "hotel": {"en": "hotel", "fr": "hôtel"},
+    "bare": {"en": "no building", "fr": "terrain nu"},
+    "mortgaged": {"en": "mortgaged", "fr": "hypothéqué"},
+    "for_sale": {"en": "for sale", "fr": "à vendre"},
+    "rent": {"en": "Rent {money}", "fr": "Loyer {money}"},
+    # the hint line: what the next gesture does (a bank card lands on the deed, M auctions it)
+    "hint.owned": {"en": "card pays the rent", "fr": "carte paie le loyer"},
+    "hint.unowned": {"en": "card buys, M auction", "fr": "carte achat, M ench."},
+    "hint.check": {"en": "X back", "fr": "X retour"},
+}
+
+
+def word(lang: str, key: str, **fields: object) -> str:
+    """The panel's word *key* in *lang* (English for a language it does not know)."""
+    templates = WORDS[key]
+    return templates.get(lang, templates["en"]).format(**fields)
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """What a panel names from the game's edition, filled in by the wiring: each token's LCD
+    label (``dog`` -> ``chien``), the currency as the unit writes it, the decks' names by card
+    kind (``chance`` -> ``Caisse de communauté``...), and whether the game is played in
+    classic mode (keypad keys; both text lines carry the message, so a 2-row LCD shows the
+    two lines rather than a status row, and a deed has its own 4-row layout)."""
+
+    lang: str = "en"
+    tokens: Mapping[str, str] = field(default_factory=dict)
+    currency: str = ""
+    decks: Mapping[str, str] = field(default_factory=dict)
+    classic: bool = False
+
+    def token(self, token: str) -> str:
+        """*token*'s label (its id when the edition names none)."""
+        return self.tokens.get(token, token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +256,73 @@ def status_parts(
     return " ".join(head), level, " ".join(words), amount
 
 
+def squeeze(text: str, cols: int, cut: bool = True) -> str:
+    """*text* in *cols* cells, keeping every number: spaces around separators go first, then
+    the longest words are shortened (``Construire`` -> ``Cons.``, then to three letters); only
+    a text that still does not fit is cut (*cut* False: returned longer than *cols*)."""
+    if len(text) <= cols:
+        return text
+    for old, new in (
+        ("  ", " "),
+        (" · ", "·"),
+        (" - ", "-"),
+        (" : ", ": "),
+        (" + ", "+"),
+        (" = ", "="),
+    ):
+        text = text.replace(old, new)
+    words = text.split(" ")
+    while len(" ".join(words)) > cols:
+        # the word with the longest run of letters that can still be shortened
+        runs = [(_letters(w), i) for i, w in enumerate(words)]
+        longest, i = max(((len(r[1]), i) for r, i in runs if len(r[1]) >= 4), default=(0, -1))
+        if not longest:
+            break
+        (head, run, tail), _ = runs[i]
+        dot = "." if not tail or tail == "." else ""
+        short = run[:4] + dot if len(run) >= 6 and dot else run[:3]
+        words[i] = head + short + ("" if tail == "." else tail)
+    out = " ".join(words)
+    return out[:cols] if cut else out
+
+
+def _letters(word: str) -> tuple[str, str, str]:
+    """*word* as (what comes before its first run of letters, the run, the rest)."""
+    start = next((k for k, c in enumerate(word) if c.isalpha()), len(word))
+    end = start
+    while end < len(word) and word[end].isalpha():
+        end += 1
+    return word[:start], word[start:end], word[end:]
+
+
+def _deed_rows(screen: Screen, cols: int, labels: Labels, fit: Callable[[str], str]) -> list[str]:
+    """A classic deed on 4 rows (§5.6): ``12 Av. Mozart`` / ``chien  2 maisons`` /
+    ``Loyer 200 €`` / the hint line."""
+    lang = labels.lang
+    lines = [*screen.lines, "", ""]
+    level = screen.level or 0
+    mortgaged = Icon.MORTGAGE in screen.icons
+    if screen.token is None:
+        owner, third, hint = word(lang, "for_sale"), lines[1], "hint.unowned"
+    else:
+        if mortgaged:
+            building = word(lang, "mortgaged")
+        elif level >= 5:
+            building = word(lang, "hotel")
+        elif level >= 1:
+            building = word(lang, "house" if level == 1 else "houses", n=level)
+        else:
+            building = word(lang, "bare")
+        owner = f"{labels.token(screen.token)}  {building}"
+        rent = screen.amount is not None and not mortgaged
+        money = f"{screen.amount} {labels.currency}".rstrip()
+        third = word(lang, "rent", money=money) if rent else lines[1]
+        hint = "hint.owned" if rent or screen.amount is None else "hint.check"
+    if screen.name == "info":
+        hint = "hint.check"
+    return [fit(r) for r in (lines[0], owner, third, word(lang, hint))]
+
+
 def layout(
     screen: Screen,
     cols: int = 20,
@@ -217,16 +332,24 @@ def layout(
     shows: Callable[[str], bool] | None = None,
     lang: str = "en",
     token_label: Callable[[str], str] | None = None,
+    labels: Labels | None = None,
 ) -> tuple[str, ...]:
     """The *rows* rows of *cols* characters an LCD shows for *screen*.
 
     *shows* tells which characters of the text the display can show as they are (the others
     are folded); by default everything is folded to the A00 ROM. The status row's words are in
-    *lang*; *token_label* names a token as the unit does (its id when not given)."""
+    *lang*; *token_label* names a token as the unit does (its id when not given). *labels*
+    (the edition's names, and classic mode) take the place of *lang* and *token_label*."""
     LcdGeometry(cols, rows)
     blank = " " * cols
     if screen.off:
         return (blank,) * rows
+    if labels is not None:
+        lang, token_label = labels.lang, labels.token
+        if labels.classic:
+            screen, done = _classic_layout(screen, cols, rows, glyphs, shows, labels)
+            if done is not None:
+                return done
     head, level, words, amount = status_parts(screen, glyphs, lang=lang, token_label=token_label)
     status: list[str] = []
     if rows >= 3:
@@ -250,3 +373,41 @@ def layout(
     if not body and screen.name:
         body = [fold(screen.name.upper(), glyphs)[:cols]]
     return tuple(r.ljust(cols)[:cols] for r in body) + (blank,) * (rows - len(body))
+
+
+def _classic_layout(
+    screen: Screen,
+    cols: int,
+    rows: int,
+    glyphs: bool,
+    shows: Callable[[str], bool] | None,
+    labels: Labels,
+) -> tuple[Screen, tuple[str, ...] | None]:
+    """The classic screens' own layouts: each text line on one row (the unit writes them for
+    20 cells: squeezed on a narrower glass, never wrapped away), a deed on 4 rows, and on a
+    2-row LCD the two text lines rather than a status row. Returns the screen with its lines
+    fitted, and its rows when the common layout is not used."""
+
+    def folded(text: str) -> str:
+        out = fold_unless(text, shows, glyphs)
+        if len(out) > cols and "…" in text:  # the A00 ROM's "..." takes three cells
+            out = fold_unless(text.replace("…", "."), shows, glyphs)
+        return out
+
+    def fit(text: str) -> str:
+        return squeeze(folded(text), cols)
+
+    body: list[str] | None = None
+    deed = screen.name in ("deed", "info") and screen.number is not None
+    if deed and rows >= 4 and len(screen.lines) == 2:
+        body = _deed_rows(screen, cols, labels, fit)
+    elif rows <= 2 and len(screen.lines) == 2:
+        body = [fit(line) for line in screen.lines]
+    elif rows == 2 and len(screen.lines) == 1:
+        line = folded(screen.lines[0])
+        if len(squeeze(line, cols, cut=False)) > cols:  # both rows for a line too long for one
+            body = _wrap(line, cols)
+    if body is None:
+        return replace(screen, lines=tuple(fit(line) for line in screen.lines)), None
+    padded = tuple(r.ljust(cols)[:cols] for r in body[:rows])
+    return screen, padded + (" " * cols,) * (rows - len(padded))

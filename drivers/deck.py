@@ -12,9 +12,12 @@ A deck file is TOML::
 UIDs are hex (4 to 10 bytes; ``:`` or spaces between bytes are allowed and dropped), card names
 are those of :meth:`bank.unit.io.CardId.parse`, checked against the cards of an edition (the
 default edition's unless one is given: its bank cards, properties and event cards, and its
-token names for ``bank:boat``). A card may have more than one UID (a spare
-sticker); a UID names one card only. The simulated deck gives every card a stable, NTAG-like
-7-byte UID derived from its name, so ``tap uid:HEX`` in a script means the same card forever.
+token names for ``bank:boat``; a classic edition's ``deed:N``, ``chance:N``, ``chest:N``). One
+deck file may hold the tags of both rulesets' boxes: loaded for a game with :func:`with_foreign`
+ranges, the other ruleset's cards are kept, and the unit refuses them as cards of another
+edition. A card may have more than one UID (a spare sticker); a UID names one card only. The
+simulated deck gives every card a stable, NTAG-like 7-byte UID derived from its name, so
+``tap uid:HEX`` in a script means the same card forever.
 
 Imports ``bank.unit.io``, ``drivers.base``, ``board_assets`` (the default edition's cards) and
 the standard library only.
@@ -67,10 +70,19 @@ def default_cards() -> CardRanges:
 
 @cache
 def record_cards() -> CardRanges:
-    """The default edition's cards, with the other rulesets' kinds in the largest range a
-    shipped edition gives them: what a tag's record may name (a game then says whether it
-    has that card, or that it is one of another edition)."""
+    """The default edition's cards (and its token names), with as many bank cards as the
+    largest edition seats and the other rulesets' kinds in the largest range a shipped
+    edition gives them: what a tag's record, or a card name outside a game, may name (a game
+    then says whether it has that card, or that it is one of another edition)."""
+    seats = max(load_edition(name).card_counts["bank"] for name in edition_names())
     cards = default_cards()
+    return with_foreign(replace(cards, bank=max(cards.bank, seats)))
+
+
+def with_foreign(cards: CardRanges) -> CardRanges:
+    """*cards* with the kinds they lack in the largest range a shipped edition gives them:
+    what a deck or a record may name for a game of *cards* (the other kinds being cards of
+    another edition, which the unit refuses as such)."""
     foreign: dict[str, int] = {}
     for name in edition_names():
         for kind, count in load_edition(name).card_counts.items():
@@ -140,9 +152,9 @@ class Deck:
         """(UID, card) pairs in card order."""
         return sorted(self._by_uid.items(), key=lambda item: (_card_key(item[1]), item[0]))
 
-    def missing(self) -> list[CardId]:
-        """The cards of the game that have no UID in this deck."""
-        return [card for card in all_cards() if card not in self._by_card]
+    def missing(self, cards: CardRanges | None = None) -> list[CardId]:
+        """The cards of the game (*cards*, default the default edition's) without a UID here."""
+        return [card for card in all_cards(cards) if card not in self._by_card]
 
     def __len__(self) -> int:
         return len(self._by_uid)
@@ -164,7 +176,7 @@ class Deck:
 
     def to_toml(self) -> str:
         """The deck as TOML text, cards in card order."""
-        lines = ["# ultibank deck: tag UID -> card (bank:1..4, prop:1..22, event:1..23)"]
+        lines = ["# ultibank deck: tag UID -> card (kind:number), as ultibank enroll writes it"]
         if self.info:
             lines += ["", "[info]"]
             lines += [f"{_toml_key(k)} = {_toml_str(v)}" for k, v in self.info.items()]

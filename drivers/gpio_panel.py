@@ -10,7 +10,18 @@ buzzer      GPIO18 (pin 12), passive piezo (PWM tones)       gpiozero ``TonalBuz
             or an active buzzer (``buzzer="active"``)        gpiozero ``Buzzer``
 LCD         20x4 (or 16x2) HD44780 behind a PCF8574 at 0x27  RPLCD ``i2c.CharLCD``
             on /dev/i2c-1 (pins 3 SDA, 5 SCL)
+keypad      optional 3x4 matrix (classic games, CLASSIC.md   gpiozero
+            §5.6): rows on 4 pins, columns on 3 (BCM)        ``GPIODevice`` (rows) and
+            ``1 2 3 / 4 5 6 / 7 8 9 / * 0 #``: ``*`` is ⌫,  ``DigitalInputDevice``
+            ``#`` is ✓
 ==========  ===============================================  ==========================
+
+The keypad is scanned: each row in turn is driven low while the columns (inputs with pull-ups)
+are read, every :data:`KEYPAD_SCAN_SECONDS`; a key counts once two scans agree. A row off its
+turn is a pulled-up input, not an output driven high, so keys pressed together never short two
+outputs. Its pins must
+be free of the buttons, the buzzer, I2C (BCM 2, 3) and the UART (BCM 14, 15), and of each
+other (:func:`check_keypad_pins`).
 
 Buttons post ``ButtonPressed``/``ButtonReleased`` (timestamps from the injected clock); holds
 are the daemon's business (press and release times). Each cue plays a short tone pattern in a
@@ -33,7 +44,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bank.unit.io import Button, ButtonPressed, ButtonReleased, Cue, Input, PanelStatus, Screen
+from bank.unit.io import (
+    Button,
+    ButtonPressed,
+    ButtonReleased,
+    Cue,
+    Input,
+    KeyPressed,
+    KeyReleased,
+    PanelStatus,
+    Screen,
+)
 from drivers import charlcd
 from drivers.base import PanelError
 
@@ -67,6 +88,54 @@ class GpioPins:
     buzzer: int | str | None = 18
 
 
+#: the 3x4 keypad's keys by row and column: digits and ``back`` (⌫) are keypad keys, ``ok``
+#: is ✓ (the ``#`` key)
+KEYPAD_KEYS: tuple[tuple[str, ...], ...] = (
+    ("1", "2", "3"),
+    ("4", "5", "6"),
+    ("7", "8", "9"),
+    ("back", "0", "ok"),
+)
+#: seconds between two scans of the keypad (a key counts once two scans agree: 20 ms)
+KEYPAD_SCAN_SECONDS = 0.01
+#: BCM pins a keypad may not take: I2C-1 (the LCD) and the UART (a serial console, a reader)
+RESERVED_PINS = {2: "I2C SDA", 3: "I2C SCL", 14: "UART TXD", 15: "UART RXD"}
+
+
+def check_keypad_pins(
+    rows: tuple[int, ...], cols: tuple[int, ...], pins: GpioPins, lcd: bool = True
+) -> None:
+    """PanelError in one line when the keypad's pins are not 4 rows and 3 columns (or none),
+    or clash with the buttons, the buzzer, I2C (with an LCD), the UART or each other."""
+    if not rows and not cols:
+        return
+    if len(rows) != len(KEYPAD_KEYS) or len(cols) != len(KEYPAD_KEYS[0]):
+        raise PanelError(
+            "panel.gpio_keypad_rows and panel.gpio_keypad_cols: a 3x4 keypad needs 4 row pins "
+            f"and 3 column pins, not {len(rows)} and {len(cols)} (both empty: no keypad)"
+        )
+    taken: dict[int | str, str] = {
+        pin: name
+        for pin, name in (
+            (pins.ok, "the ✓ button"),
+            (pins.menu, "the M button"),
+            (pins.cancel, "the X button"),
+            (pins.buzzer, "the buzzer"),
+        )
+        if pin is not None
+    }
+    for pin, name in RESERVED_PINS.items():
+        if lcd or not name.startswith("I2C"):
+            taken.setdefault(pin, name)
+    for key, pin in [*(("rows", p) for p in rows), *(("cols", p) for p in cols)]:
+        if pin in taken:
+            raise PanelError(
+                f"panel.gpio_keypad_{key}: GPIO{pin} is already {taken[pin]}'s; "
+                "choose a free BCM pin"
+            )
+        taken[pin] = f"keypad {key[:-1]}"
+
+
 @dataclass(frozen=True, slots=True)
 class LcdConfig:
     """An HD44780 behind an I2C port expander (RPLCD ``i2c.CharLCD``)."""
@@ -97,6 +166,10 @@ class GpioPanel:
         lcd_factory: Callable[[LcdConfig], Any] | None = None,
         pause: Callable[[float], bool] | None = None,
         name: str = "gpio",
+        keypad_rows: tuple[int, ...] = (),
+        keypad_cols: tuple[int, ...] = (),
+        keypad_scan: float = KEYPAD_SCAN_SECONDS,
+        labels: charlcd.Labels | None = None,
     ) -> None:
         try:
             import gpiozero
@@ -106,6 +179,11 @@ class GpioPanel:
             raise PanelError(f"buzzer must be 'tonal', 'active' or 'none', not {buzzer!r}")
         self._gpiozero: Any = gpiozero
         self.pins = pins or GpioPins()
+        check_keypad_pins(keypad_rows, keypad_cols, self.pins, lcd is not None)
+        self.keypad_pins = (tuple(keypad_rows), tuple(keypad_cols))
+        self._scan_seconds = keypad_scan
+        self._keypad: MatrixKeypad | None = None
+        self.labels = labels
         self.lcd_config = lcd
         self.name = name
         self._buzzer_kind = buzzer
@@ -130,10 +208,15 @@ class GpioPanel:
 
     @classmethod
     def from_config(
-        cls, panel: Mapping[str, Any], *, clock: Callable[[], float] = time.monotonic
+        cls,
+        panel: Mapping[str, Any],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        labels: charlcd.Labels | None = None,
     ) -> GpioPanel:
         """Build from the ``[panel]`` table (``gpio_ok``... ``lcd_rows``; a negative
-        ``gpio_buzzer`` means no buzzer, ``lcd_rows = 0`` no LCD)."""
+        ``gpio_buzzer`` means no buzzer, ``lcd_rows = 0`` no LCD; ``gpio_keypad_rows`` and
+        ``gpio_keypad_cols`` the keypad, empty lists for none)."""
         pins = GpioPins(
             ok=panel.get("gpio_ok", 17),
             menu=panel.get("gpio_menu", 27),
@@ -148,7 +231,15 @@ class GpioPanel:
                 cols=int(panel.get("lcd_cols", 20)),
                 rows=rows,
             )
-        return cls(pins, lcd, buzzer=str(panel.get("buzzer", "tonal")), clock=clock)
+        return cls(
+            pins,
+            lcd,
+            buzzer=str(panel.get("buzzer", "tonal")),
+            clock=clock,
+            keypad_rows=tuple(int(p) for p in panel.get("gpio_keypad_rows", ())),
+            keypad_cols=tuple(int(p) for p in panel.get("gpio_keypad_cols", ())),
+            labels=labels,
+        )
 
     # ------------------------------------------------------------ Panel protocol
 
@@ -177,6 +268,11 @@ class GpioPanel:
                 )
             elif self.pins.buzzer is not None and self._buzzer_kind == "active":
                 self._buzzer = gz.Buzzer(self.pins.buzzer, pin_factory=self._pin_factory)
+            rows, cols = self.keypad_pins
+            if rows:
+                self._keypad = MatrixKeypad(
+                    gz, rows, cols, self._key, self._pin_factory, self._scan_seconds
+                )
         except gz.BadPinFactory as err:
             self.close()
             raise PanelError(
@@ -221,6 +317,9 @@ class GpioPanel:
 
     def close(self) -> None:
         """Silence the buzzer, blank the LCD and free the pins."""
+        if self._keypad is not None:
+            self._keypad.close()
+            self._keypad = None
         if self._player is not None:
             self._interrupt.set()
             self._cues.put(None)
@@ -256,6 +355,16 @@ class GpioPanel:
 
         return fire
 
+    def _key(self, key: str, down: bool) -> None:
+        """A keypad key went down or up (the scanner's thread): ``#`` is the ✓ button."""
+        if self._post is None:
+            return
+        now = self._clock()
+        if key == "ok":
+            self._post(ButtonPressed(now, Button.OK) if down else ButtonReleased(now, Button.OK))
+        else:
+            self._post(KeyPressed(now, key) if down else KeyReleased(now, key))
+
     def _report(self, connected: bool, detail: str) -> None:
         log.log(logging.INFO if connected else logging.ERROR, "%s: %s", self.name, detail)
         if self._post is not None:
@@ -289,7 +398,7 @@ class GpioPanel:
         cfg = self.lcd_config
         lcd = self._lcd
         assert cfg is not None and lcd is not None
-        rows = charlcd.layout(screen, cfg.cols, cfg.rows, glyphs=True)
+        rows = charlcd.layout(screen, cfg.cols, cfg.rows, glyphs=True, labels=self.labels)
         light = not screen.off
         if light != self._backlight and hasattr(lcd, "backlight_enabled"):
             lcd.backlight_enabled = light
@@ -333,6 +442,92 @@ class GpioPanel:
             buzzer.on()
         else:
             buzzer.off()
+
+
+class MatrixKeypad:
+    """A 3x4 matrix keypad scanned in a thread: *on_key(key, down)* for each change."""
+
+    def __init__(
+        self,
+        gz: Any,
+        rows: tuple[int, ...],
+        cols: tuple[int, ...],
+        on_key: Callable[[str, bool], None],
+        pin_factory: Any = None,
+        period: float = KEYPAD_SCAN_SECONDS,
+    ) -> None:
+        self._on_key = on_key
+        self._period = period
+        self._rows: list[Any] = []
+        self._cols: list[Any] = []
+        try:
+            for pin in rows:
+                # a row is an output only for its turn of the scan, driven low; the rest of the
+                # time it is a pulled-up input (open drain), so two keys pressed in one column
+                # never join a low output to a high one
+                self._rows.append(gz.GPIODevice(pin, pin_factory=pin_factory))
+                _release(self._rows[-1])
+            for pin in cols:
+                # a key pressed in the row being scanned pulls its column low: active
+                self._cols.append(gz.DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))
+        except Exception:
+            self._free()
+            raise
+        #: keys down as the last two scans agreed, and as the last scan saw them
+        self.down: set[str] = set()
+        self._seen: set[str] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="gpio-keypad", daemon=True)
+        self._thread.start()
+
+    def scan(self) -> set[str]:
+        """The keys down now: each row driven low in turn while the columns are read."""
+        pressed: set[str] = set()
+        for r, row in enumerate(self._rows):
+            row.pin.function = "output"
+            row.pin.state = 0
+            try:
+                for c, col in enumerate(self._cols):
+                    if col.value:
+                        pressed.add(KEYPAD_KEYS[r][c])
+            finally:
+                _release(row)
+        return pressed
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self._period):
+            try:
+                seen = self.scan()
+            except Exception as err:  # a pin closed under the scan: the panel is closing
+                log.debug("keypad scan stopped: %s", err)
+                return
+            # a change counts when two scans in a row agree on it (20 ms of debounce)
+            pressed = (seen & self._seen) - self.down
+            released = self.down - (seen | self._seen)
+            self._seen = seen
+            for key in sorted(released):  # released before another is pressed
+                self.down.discard(key)
+                self._on_key(key, False)
+            for key in sorted(pressed):
+                self.down.add(key)
+                self._on_key(key, True)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self._free()
+
+    def _free(self) -> None:
+        for dev in [*self._rows, *self._cols]:
+            with contextlib.suppress(Exception):
+                dev.close()
+        self._rows, self._cols = [], []
+
+
+def _release(row: Any) -> None:
+    """A keypad row off its turn: an input with the Pi's pull-up."""
+    row.pin.function = "input"
+    row.pin.pull = "up"
 
 
 def _changed_spans(old: str, new: str) -> list[tuple[int, str]]:

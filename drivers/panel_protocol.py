@@ -21,10 +21,15 @@ from enum import Enum, IntEnum
 
 from bank.unit.io import Button, Cue, Icon, Screen
 
-#: the version of the frame format and message set this module speaks
-PROTOCOL_VERSION = 1
+#: the frame format's version (the ``ver`` byte of every frame); unchanged since version 1
+FRAME_VERSION = 1
+#: the newest message set this module speaks (negotiated in HELLO): 2 adds the keypad's key
+#: ids and the variable-length icon field of SHOW
+PROTOCOL_VERSION = 2
 #: the oldest panel version the host still accepts
 MIN_PROTOCOL_VERSION = 1
+#: the first version with the keypad (``Feature.KEYPAD``, key ids 10-20)
+KEYPAD_VERSION = 2
 #: the largest payload a frame may carry (the firmware's receive buffer is sized from it)
 MAX_PAYLOAD = 240
 _HEADER = 4  # ver, type, seq, len
@@ -86,6 +91,7 @@ class Feature(IntEnum):
     BACKLIGHT = 0x04
     GLYPHS = 0x08  # custom CGRAM glyphs (level bar, clock)
     BUTTONS = 0x10
+    KEYPAD = 0x20  # version 2: digits 0-9 and ⌫ as BUTTON ids 10-20 (CLASSIC.md §5.6)
 
 
 # Stable wire codes: appending is fine, renumbering breaks deployed panels.
@@ -120,7 +126,10 @@ ICON_BITS: dict[Icon, int] = {
     Icon.POT: 14,
     Icon.CARD: 15,
 }
+#: the keypad's keys (``bank.unit.io.KEYS``) as BUTTON ids, version 2 with ``Feature.KEYPAD``
+KEY_CODES: dict[str, int] = {**{str(d): 10 + d for d in range(10)}, "back": 20}
 _BUTTON_BY_CODE = {v: k for k, v in BUTTON_CODES.items()}
+_KEY_BY_CODE = {v: k for k, v in KEY_CODES.items()}
 _CUE_BY_CODE = {v: k for k, v in CUE_CODES.items()}
 
 
@@ -131,7 +140,7 @@ class Frame:
     type: MsgType
     seq: int
     payload: bytes = b""
-    version: int = PROTOCOL_VERSION
+    version: int = FRAME_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +234,7 @@ def _parse_body(raw: bytes) -> Frame | FrameFault:
         return FrameFault(
             Fault.LENGTH, f"length byte {length}, payload {len(payload)}", seq, len(raw)
         )
-    if version != PROTOCOL_VERSION:
+    if version != FRAME_VERSION:
         return FrameFault(Fault.VERSION, f"frame version {version}", seq, len(raw))
     try:
         kind = MsgType(type_code)
@@ -389,6 +398,12 @@ class PanelHello:
         """True if the panel announced *feature*."""
         return bool(self.features & feature)
 
+    @property
+    def keypad(self) -> bool:
+        """True if the panel sends keypad keys: ``Feature.KEYPAD`` at version 2 or later (the
+        bit means nothing at version 1)."""
+        return self.version >= KEYPAD_VERSION and self.has(Feature.KEYPAD)
+
 
 def encode_host_hello(hello: HostHello) -> bytes:
     """Payload of the host's HELLO."""
@@ -443,21 +458,39 @@ class ButtonEvent:
     down: bool
 
 
+@dataclass(frozen=True, slots=True)
+class KeyEvent:
+    """A keypad key (``0``-``9`` or ``back``, as ``bank.unit.io.KEYS``) went down or up."""
+
+    key: str
+    down: bool
+
+
 def encode_button(event: ButtonEvent) -> bytes:
     """Payload of BUTTON."""
     return bytes((BUTTON_CODES[event.button], 1 if event.down else 0))
 
 
-def decode_button(payload: bytes) -> ButtonEvent:
-    """Parse a BUTTON payload."""
+def encode_key(event: KeyEvent) -> bytes:
+    """Payload of BUTTON for a keypad key (version 2, a panel that announced the keypad)."""
+    return bytes((KEY_CODES[event.key], 1 if event.down else 0))
+
+
+def decode_button(payload: bytes, *, keypad: bool = False) -> ButtonEvent | KeyEvent:
+    """Parse a BUTTON payload. Key ids (10-20) are accepted only with *keypad* (the panel
+    announced ``Feature.KEYPAD`` at version 2); otherwise they are refused like unknown ids."""
     if len(payload) != 2:
         raise ProtocolError(f"BUTTON payload of {len(payload)} bytes, expected 2")
     code, state = payload
-    if code not in _BUTTON_BY_CODE:
-        raise ProtocolError(f"unknown button id {code}")
     if state not in (0, 1):
         raise ProtocolError(f"button state {state} is neither 0 (up) nor 1 (down)")
-    return ButtonEvent(_BUTTON_BY_CODE[code], state == 1)
+    if code in _BUTTON_BY_CODE:
+        return ButtonEvent(_BUTTON_BY_CODE[code], state == 1)
+    if code in _KEY_BY_CODE:
+        if not keypad:
+            raise ProtocolError(f"key id {code} from a panel that did not announce a keypad")
+        return KeyEvent(_KEY_BY_CODE[code], state == 1)
+    raise ProtocolError(f"unknown button id {code}")
 
 
 def encode_cue(cue: Cue) -> bytes:
@@ -488,9 +521,14 @@ def decode_error(payload: bytes) -> tuple[int, str]:
 
 #: limits of a SHOW payload; longer fields are clipped by the encoder
 MAX_NAME = 16
-MAX_TOKEN = 12
+#: a token's bytes: version 2 carries any 20-character token of an edition file in a
+#: two-byte script (accents); version 1 kept 12
+MAX_TOKEN = 40
+MAX_TOKEN_V1 = 12
 MAX_LINES = 4
 MAX_LINE = 40
+#: version 2's icon field: at most this many mask bytes (bits 0..31); 0..15 are version 1's
+MAX_ICON_BYTES = 4
 
 _F_OFF = 0x01
 _F_AMOUNT = 0x02
@@ -502,13 +540,23 @@ _F_COLOUR = 0x40
 _F_KNOWN = 0x7F
 
 
-def clip_screen(screen: Screen) -> Screen:
-    """*screen* as the panel will receive it: fields clipped to the SHOW limits."""
-    return decode_show(encode_show(screen))
+def clip_screen(screen: Screen, version: int = PROTOCOL_VERSION) -> Screen:
+    """*screen* as a panel of *version* will receive it: fields clipped to the SHOW limits,
+    icons it has no bit for left out."""
+    return decode_show(encode_show(screen, version), version)
 
 
-def encode_show(screen: Screen) -> bytes:
-    """Payload of SHOW: a compact encoding of *screen* (text clipped to the limits)."""
+def icon_mask(icons: frozenset[Icon], version: int = PROTOCOL_VERSION) -> int:
+    """The icon bits of *icons* a panel of *version* can take (version 1: bits 0..15)."""
+    mask = 0
+    for icon in icons:
+        mask |= 1 << ICON_BITS[icon]
+    return mask if version >= 2 else mask & 0xFFFF
+
+
+def encode_show(screen: Screen, version: int = PROTOCOL_VERSION) -> bytes:
+    """Payload of SHOW for a panel speaking *version*: a compact encoding of *screen* (text
+    clipped to the limits). Version 1 and 2 differ in the token's limit and the icon field."""
     flags = 0
     body = bytearray()
     if screen.off:
@@ -523,7 +571,7 @@ def encode_show(screen: Screen) -> bytes:
         body.append(_byte(screen.number, "number"))
     if screen.token is not None:
         flags |= _F_TOKEN
-        token = _clip(screen.token, MAX_TOKEN)
+        token = _clip(screen.token, MAX_TOKEN if version >= 2 else MAX_TOKEN_V1)
         body += bytes((len(token),)) + token
     if screen.level is not None:
         flags |= _F_LEVEL
@@ -536,10 +584,13 @@ def encode_show(screen: Screen) -> bytes:
     if screen.colour is not None:
         flags |= _F_COLOUR
         body += _colour_bytes(screen.colour)
-    icons = 0
-    for icon in screen.icons:
-        icons |= 1 << ICON_BITS[icon]
-    body += struct.pack(">H", icons)
+    mask = icon_mask(screen.icons, version)
+    if version >= 2:
+        # The fewest bytes that hold the bits, big-endian (two bytes read as version 1's u16).
+        size = (mask.bit_length() + 7) // 8
+        body += bytes((size,)) + mask.to_bytes(size, "big")
+    else:
+        body += struct.pack(">H", mask)
     lines = screen.lines[:MAX_LINES]
     body.append(len(lines))
     for line in lines:
@@ -549,8 +600,12 @@ def encode_show(screen: Screen) -> bytes:
     return bytes((flags, len(name))) + name + bytes(body)
 
 
-def decode_show(payload: bytes) -> Screen:
-    """Parse a SHOW payload back into a :class:`Screen`."""
+def decode_show(payload: bytes, version: int = PROTOCOL_VERSION) -> Screen:
+    """Parse a SHOW payload of *version* back into a :class:`Screen`.
+
+    Version 1 refuses an icon bit it does not know (MALFORMED); version 2 ignores one, so that
+    a new icon never needs a new version: a panel that predates it just does not draw it.
+    """
     r = _PayloadReader(payload)
     flags = r.byte()
     if flags & ~_F_KNOWN:
@@ -562,10 +617,16 @@ def decode_show(payload: bytes) -> Screen:
     level = r.byte() if flags & _F_LEVEL else None
     countdown = r.unpack(">H") if flags & _F_COUNTDOWN else None
     colour = "#" + r.take(3).hex() if flags & _F_COLOUR else None
-    icon_mask = r.unpack(">H")
-    icons = frozenset(icon for icon, bit in ICON_BITS.items() if icon_mask & (1 << bit))
-    if icon_mask & ~sum(1 << b for b in ICON_BITS.values()):
-        raise ProtocolError(f"SHOW icon mask 0x{icon_mask:04x} has unknown bits")
+    if version >= 2:
+        size = r.byte()
+        if size > MAX_ICON_BYTES:
+            raise ProtocolError(f"SHOW icon field of {size} bytes, at most {MAX_ICON_BYTES}")
+        mask = int.from_bytes(r.take(size), "big")
+    else:
+        mask = r.unpack(">H")
+        if mask & ~icon_mask(frozenset(ICON_BITS), 1):
+            raise ProtocolError(f"SHOW icon mask 0x{mask:04x} has unknown bits")
+    icons = frozenset(icon for icon, bit in ICON_BITS.items() if mask & (1 << bit))
     count = r.byte()
     if count > MAX_LINES:
         raise ProtocolError(f"SHOW with {count} lines, at most {MAX_LINES}")

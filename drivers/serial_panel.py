@@ -12,8 +12,11 @@ Cable pulled       read/write error or no ACK to a PING: ``PanelStatus(False)``,
                    ``PanelStatus(True)``
 =================  ==============================================================
 
-One worker thread owns the port: it reads (posting ``ButtonPressed``/``ButtonReleased``
-through ``post``, timestamped by the injected clock), writes queued frames and pings.
+One worker thread owns the port: it reads (posting ``ButtonPressed``/``ButtonReleased``, and
+``KeyPressed``/``KeyReleased`` from a keypad panel, through ``post``, timestamped by the
+injected clock), writes queued frames and pings. The protocol version is negotiated in HELLO
+(the newest both ends speak): a version 1 panel gets version 1 screens and has no keypad; key
+ids from a panel that did not announce a keypad are refused (NAK, one log line), never posted.
 ``show``/``play`` never block the daemon: they queue and wake the worker. Only the latest
 screen is kept; cues are dropped while the link is down (a late ka-ching is worse than none).
 
@@ -31,7 +34,17 @@ from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
-from bank.unit.io import Button, ButtonPressed, ButtonReleased, Cue, Input, PanelStatus, Screen
+from bank.unit.io import (
+    Button,
+    ButtonPressed,
+    ButtonReleased,
+    Cue,
+    Input,
+    KeyPressed,
+    KeyReleased,
+    PanelStatus,
+    Screen,
+)
 from drivers import panel_protocol as pp
 from drivers.base import PanelError
 
@@ -58,6 +71,7 @@ class SerialPanel:
         backoff_start: float = 0.2,
         backoff_max: float = 5.0,
         read_timeout: float = 0.1,
+        max_version: int = pp.PROTOCOL_VERSION,
     ) -> None:
         try:
             import serial
@@ -79,6 +93,11 @@ class SerialPanel:
         self._backoff_start = backoff_start
         self._backoff_max = backoff_max
         self._read_timeout = read_timeout
+        # The versions this host offers in HELLO (max_version=1: exactly a version 1 bank).
+        self._host_hello = pp.HostHello(max_version, min(pp.MIN_PROTOCOL_VERSION, max_version))
+        #: the version spoken with the panel now (negotiated at each HELLO)
+        self.version = pp.MIN_PROTOCOL_VERSION
+        self._keypad = False
 
         self._lock = threading.Lock()
         self._screen: Screen | None = None
@@ -151,6 +170,11 @@ class SerialPanel:
     def panel_info(self) -> pp.PanelHello | None:
         """What the panel said in its last HELLO (LCD size, features, name)."""
         return self._panel_hello
+
+    @property
+    def keypad(self) -> bool:
+        """True while the panel's keypad keys are taken (version 2, ``Feature.KEYPAD``)."""
+        return self._keypad
 
     # ------------------------------------------------------------ worker
 
@@ -235,35 +259,49 @@ class SerialPanel:
         self._naked.clear()
         # A lone delimiter ends whatever half frame the panel may hold from a previous link.
         self._write(pp.DELIMITER)
+        info = self._handshake()
+        with self._lock:
+            self._connected = True
+            self._screen_dirty = self._screen is not None
+        self.stats["connects"] += 1
+        self._send_screen()
+        keypad = ", keypad" if self._keypad else ""
+        self._report(
+            True, f"{info.name or 'panel'} v{self.version}, LCD {info.cols}x{info.rows}{keypad}"
+        )
+
+    def _handshake(self) -> pp.PanelHello:
+        """Send HELLO, wait for the panel's, and speak the version both ends know."""
         self._hello_event = False
-        self._transact(pp.MsgType.HELLO, pp.encode_host_hello(pp.HostHello()))
+        self._transact(pp.MsgType.HELLO, pp.encode_host_hello(self._host_hello))
         deadline = time.monotonic() + self._ack_timeout * (self._retries + 1)
         while not self._hello_event:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise LinkLost("the panel acknowledged HELLO but never introduced itself")
             self._pump()
+        self._hello_event = False
         info = self._panel_hello
         assert info is not None
         try:
-            pp.negotiate(pp.HostHello(), info.version)
+            version = pp.negotiate(self._host_hello, info.version)
         except pp.ProtocolError as err:
             raise PanelError(f"{self.port}: {err}") from err
-        self._hello_event = False
-        with self._lock:
-            self._connected = True
-            self._screen_dirty = self._screen is not None
-        self.stats["connects"] += 1
-        self._send_screen()
-        self._report(True, f"{info.name or 'panel'} v{info.version}, LCD {info.cols}x{info.rows}")
+        self.version = version
+        self._keypad = version >= pp.KEYPAD_VERSION and info.keypad
+        return info
 
     def _service(self) -> None:
         if self._hello_event:
             # The panel rebooted (it sent HELLO on its own): it has lost the screen.
             self._hello_event = False
+            self.stats["panel_restarts"] += 1
+            info = self._panel_hello
+            if info is not None and info.version != self.version:
+                # It speaks version 1 until it hears the host's HELLO: shake hands again.
+                self._handshake()
             with self._lock:
                 self._screen_dirty = self._screen is not None
-            self.stats["panel_restarts"] += 1
         if self._send_screen():
             return
         with self._lock:
@@ -284,7 +322,7 @@ class SerialPanel:
         if screen is None:
             return False
         try:
-            payload = pp.encode_show(screen)
+            payload = pp.encode_show(screen, self.version)
         except (pp.ProtocolError, KeyError) as err:
             log.error("%s: cannot encode screen %r: %s", self.name, screen.name, err)
             return False
@@ -380,12 +418,18 @@ class SerialPanel:
 
     def _handle_message(self, frame: pp.Frame) -> None:
         if frame.type is pp.MsgType.BUTTON:
-            event = pp.decode_button(frame.payload)
+            event = pp.decode_button(frame.payload, keypad=self._keypad)
             self._write(pp.ack(frame.seq))
             if not self._window.accept(frame):
                 self.stats["duplicates"] += 1
                 return
-            if event.down:
+            if isinstance(event, pp.KeyEvent):
+                # A key acts when released; one held as the cable is pulled is forgotten, so
+                # a pulled cable never types a digit.
+                kind = KeyPressed if event.down else KeyReleased
+                self._emit(kind(self._clock(), event.key))
+                self.stats["keys"] += 1
+            elif event.down:
                 self._down.add(event.button)
                 self._emit(ButtonPressed(self._clock(), event.button))
             else:

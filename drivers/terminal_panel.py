@@ -20,9 +20,27 @@ Enter, ``o``               ✓ (press and release)
 ``q``                      quit (the ``on_quit`` callback)
 =========================  =====================================================
 
-In line mode an empty line is ✓ and a line ends a ``p``/``e`` number. At the end of the input
-(a file or a pipe ran out, Ctrl-D on an empty line) the ``on_eof`` callback is called once
-the last line and any hold it started are done; without one, screens go on being shown.
+In classic mode (a game whose edition has deeds, CLASSIC.md §5.6) the digits are the keypad:
+
+=========================  =====================================================
+key                        input
+=========================  =====================================================
+``0`` .. ``9``             keypad digit
+Backspace, DEL             keypad ⌫ (in an entry; a number being typed loses a digit)
+``b5``                     tap bank card 5 (no Enter: one digit)
+``d12`` Enter              tap deed 12
+``c3`` Enter               tap Chance 3 (the edition's first deck)
+``k3`` Enter               tap Community Chest 3 (the second deck)
+Enter/``o``, ``m``, ...    ✓, M, X, ``u``, ``r``, ``q`` as above; ``?`` help (not ``h``)
+=========================  =====================================================
+
+Which card kinds, how many of each and the decks' names come from the edition, so an edition
+with more deeds (Méga's 37) needs nothing here.
+
+In line mode an empty line is ✓ and a line ends a ``p``/``e`` (``d``/``c``/``k``) number.
+At the end of the input (a file or a pipe ran out, Ctrl-D on an empty line) the ``on_eof``
+callback is called once the last line and any hold it started are done; without one, screens
+go on being shown.
 Which cards exist (bank cards, properties, event cards) is the edition's to say: the panel is
 given its :class:`bank.unit.io.CardRanges` (default: the default edition's).
 Imports ``bank.unit.io``, ``drivers.base``, ``drivers.charlcd``, ``drivers.deck`` and the
@@ -40,7 +58,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, TextIO
 
 from bank.unit.io import (
@@ -53,11 +70,14 @@ from bank.unit.io import (
     CardTapped,
     Cue,
     Input,
+    KeyPressed,
+    KeyReleased,
     Screen,
 )
 from bank.unit.text import token_name
 from drivers import charlcd
 from drivers.base import PanelError
+from drivers.charlcd import Labels
 from drivers.deck import default_cards
 
 #: the terminal's own words, in the unit's languages: message id -> language -> template
@@ -74,6 +94,24 @@ touches : Entrée/o = OK   m = M   x/Échap = X
       1-{seats} = carte banque   p16 Entrée = propriété 16   e7 Entrée = événement 7
       ? = cette aide   q = quitter""",
     },
+    "help.classic": {
+        "en": """\
+keys: 0-9 = keypad digits   Backspace = erase a digit
+      Enter/o = OK   m = M   x/Esc = X   u = hold OK+X (undo)   r = hold X (reset)
+      bank cards: {seats}
+      d1-d{deeds} Enter = deed{decks}
+      ? = this help   q = quit""",
+        "fr": """\
+touches : 0-9 = pavé numérique   Retour arrière = effacer un chiffre
+      Entrée/o = OK   m = M   x/Échap = X   u = garder OK+X (annuler)   r = garder X (remise à zéro)
+      cartes banque : {seats}
+      d1-d{deeds} Entrée = titre{decks}
+      ? = cette aide   q = quitter""",
+    },
+    "help.deck": {
+        "en": "   {p}1-{p}{count} Enter = {name}",
+        "fr": "   {p}1-{p}{count} Entrée = {name}",
+    },
     "hello": {
         "en": "ultibank terminal panel: ? for help, q to quit",
         "fr": "ultibank, vue terminal : ? pour l'aide, q pour quitter",
@@ -88,6 +126,18 @@ touches : Entrée/o = OK   m = M   x/Échap = X
         "en": "no {kind} card {digits} (1..{count})",
         "fr": "pas de carte {kind} {digits} (1..{count})",
     },
+    "range.bank": {
+        "en": "no bank card {digits}: b1 to b{count}",
+        "fr": "pas de carte banque {digits} : b1 à b{count}",
+    },
+    "range.deed": {
+        "en": "no deed {digits}: d1 to d{count}",
+        "fr": "pas de titre {digits} : d1 à d{count}",
+    },
+    "range.deck": {
+        "en": "no {name} card {digits}: {p}1 to {p}{count}",
+        "fr": "pas de carte {name} {digits} : {p}1 à {p}{count}",
+    },
     "unknown": {
         "en": "unknown key {name}: ? for help",
         "fr": "touche inconnue {name} : ? pour l'aide",
@@ -95,6 +145,8 @@ touches : Entrée/o = OK   m = M   x/Échap = X
     "unknown.sequence": {"en": "(arrow or function key)", "fr": "(flèche ou touche de fonction)"},
     "kind.prop": {"en": "prop", "fr": "propriété"},
     "kind.event": {"en": "event", "fr": "événement"},
+    "kind.chance": {"en": "Chance", "fr": "Chance"},
+    "kind.chest": {"en": "Community Chest", "fr": "Caisse de communauté"},
 }
 
 
@@ -132,6 +184,13 @@ class Tap:
 
 
 @dataclass(frozen=True, slots=True)
+class Key:
+    """Press and release a keypad key (``0``-``9``, ``back``)."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
 class Say:
     """Print a message (help, a refused entry)."""
 
@@ -150,7 +209,7 @@ class Quit:
     """The user asked to quit."""
 
 
-Action = Click | Hold | Tap | Say | Refuse | Quit
+Action = Click | Hold | Key | Tap | Say | Refuse | Quit
 
 _SIMPLE: dict[str, Action] = {
     "o": Click(Button.OK),
@@ -163,25 +222,64 @@ _SIMPLE: dict[str, Action] = {
     "\x04": Quit(),  # Ctrl-D: cbreak mode does not turn it into end of file
 }
 _PREFIX = {"p": "prop", "e": "event"}
+#: classic mode's typed cards (§5.6): ``b`` takes one digit, the others end with Enter
+_CLASSIC_PREFIX = {"b": "bank", "d": "deed", "c": "chance", "k": "chest"}
+_ERASE = ("\x7f", "\b")
 #: the buttons as the help names them, in every language
 _KEY_NAMES = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 
 
 class KeyReader:
-    """Turns keys into actions; pure (no I/O), so it is tested on its own."""
+    """Turns keys into actions; pure (no I/O), so it is tested on its own.
 
-    def __init__(self, lang: str = "en", cards: CardRanges | None = None) -> None:
+    A game whose cards include deeds is played in classic mode: digits are keypad keys and
+    cards are typed with a letter (``b5``, ``d12``); *labels* name the tokens and decks in the
+    help (the edition's, from the wiring)."""
+
+    def __init__(
+        self, lang: str = "en", cards: CardRanges | None = None, labels: Labels | None = None
+    ) -> None:
         self.lang = lang
         self._cards = cards or default_cards()
+        self._labels = labels or Labels(lang)
+        #: classic mode: the keypad and the typed deed, Chance and Community Chest cards
+        self.classic = self._cards.count("deed") > 0
+        prefixes = _CLASSIC_PREFIX if self.classic else _PREFIX
+        self._prefix = {p: kind for p, kind in prefixes.items() if self._cards.count(kind)}
         #: the keys that tap a bank card at once (one digit per seat, at most 9)
-        self._seats = "123456789"[: min(self._cards.bank, 9)]
+        self._seats = "" if self.classic else "123456789"[: min(self._cards.bank, 9)]
         self._kind: str | None = None
         self._digits = ""
 
     @property
     def entering(self) -> str:
         """The card number being typed (``p16``), or empty."""
-        return f"{self._kind[0]}{self._digits}" if self._kind else ""
+        return f"{self._letter(self._kind)}{self._digits}" if self._kind else ""
+
+    def _letter(self, kind: str) -> str:
+        return next(p for p, k in self._prefix.items() if k == kind)
+
+    def help(self) -> str:
+        """The keys, in the terminal's language (classic mode: the edition's tokens and decks)."""
+        if not self.classic:
+            return say(self.lang, "help", seats=len(self._seats))
+        seats = "  ".join(
+            f"b{n} {self._labels.token(self._cards.token(n))}"
+            for n in range(1, self._cards.bank + 1)
+        )
+        decks = "".join(
+            say(
+                self.lang,
+                "help.deck",
+                p=self._letter(kind),
+                count=self._cards.count(kind),
+                name=self._labels.decks.get(kind) or say(self.lang, f"kind.{kind}"),
+            )
+            for kind in ("chance", "chest")
+            if kind in self._prefix.values()
+        )
+        deeds = self._cards.count("deed")
+        return say(self.lang, "help.classic", seats=seats, deeds=deeds, decks=decks)
 
     def keys(self, chunk: str) -> list[Action]:
         """Actions for a chunk of keys read at once (cbreak mode)."""
@@ -207,8 +305,8 @@ class KeyReader:
         if self._kind is not None:
             if ch.isdigit():
                 self._digits += ch
-                return []
-            if ch in ("\x7f", "\b"):
+                return self._finish() if self._kind == "bank" else []
+            if ch in _ERASE:
                 self._digits = self._digits[:-1]
                 return []
             if ch in ("\r", "\n"):
@@ -218,13 +316,17 @@ class KeyReader:
         if ch in ("\r", "\n"):
             return [Click(Button.OK)]
         low = ch.lower()
-        if low in _PREFIX:
-            self._kind, self._digits = _PREFIX[low], ""
+        if low in self._prefix:
+            self._kind, self._digits = self._prefix[low], ""
             return []
+        if self.classic and ch.isdigit():
+            return [Key(ch)]
+        if self.classic and ch in _ERASE:
+            return [Key("back")]
         if ch and ch in self._seats:
             return [Tap(CardId("bank", int(ch)))]
-        if low in ("?", "h"):
-            return [Say(say(self.lang, "help", seats=len(self._seats)))]
+        if ch == "?" or (low == "h" and not self.classic):
+            return [Say(self.help())]
         action = _SIMPLE.get(low)
         if action is not None:
             return [action]
@@ -248,13 +350,21 @@ class KeyReader:
         self._kind, self._digits = None, ""
         assert kind is not None
         if not digits:
-            return [Say(say(self.lang, "entry.empty", p=kind[0]))]
+            return [Say(say(self.lang, "entry.empty", p=self._letter(kind)))]
+        count = self._cards.count(kind)
         try:
             return [Tap(self._cards.check(CardId(kind, int(digits))))]
         except ValueError:
-            name = say(self.lang, f"kind.{kind}")
-            return [Say(say(self.lang, "entry.range", kind=name, digits=digits,
-                            count=self._cards.count(kind)))]  # fmt: skip
+            if not self.classic:
+                name = say(self.lang, f"kind.{kind}")
+                return [Say(say(self.lang, "entry.range", kind=name, digits=digits, count=count))]
+            if kind in ("bank", "deed"):
+                return [Refuse(say(self.lang, f"range.{kind}", digits=digits, count=count))]
+            name = self._labels.decks.get(kind) or say(self.lang, f"kind.{kind}")
+            p = self._letter(kind)
+            return [
+                Refuse(say(self.lang, "range.deck", name=name, digits=digits, count=count, p=p))
+            ]
 
 
 class TerminalPanel:
@@ -278,6 +388,7 @@ class TerminalPanel:
         timer: Callable[[float, Callable[[], None]], Any] | None = None,
         language: str = "en",
         cards: CardRanges | None = None,
+        labels: Labels | None = None,
     ) -> None:
         if style not in ("block", "line"):
             raise PanelError(f"terminal style must be 'block' or 'line', not {style!r}")
@@ -295,7 +406,11 @@ class TerminalPanel:
         self.name = name
         self._timer = timer or _start_timer
         self.language = language
-        self._keys = KeyReader(language, cards)
+        self._keys = KeyReader(language, cards, labels)
+        if labels is None:
+            tokens = {t: token_name(language, t) for t in (cards or default_cards()).tokens}
+            labels = Labels(language, tokens, classic=self._keys.classic)
+        self._labels = labels
         self._post: Callable[[Input], None] | None = None
         self._write_lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -346,8 +461,7 @@ class TerminalPanel:
             self._rows,
             glyphs=False,
             shows=self._shows,
-            lang=self.language,
-            token_label=partial(token_name, self.language),
+            labels=self._labels,
         )
         top = "+" + "-" * self._cols + "+"  # no internal screen name: one language on screen
         body = [f"|{row}|" for row in rows]
@@ -438,6 +552,9 @@ class TerminalPanel:
                 held = "+".join(_KEY_NAMES[b] for b in action.buttons)
                 self._print(say(self.language, "holding", buttons=held))
                 self._timers.append(self._timer(self._hold, self._releaser(action.buttons)))
+            elif isinstance(action, Key):
+                self._emit(KeyPressed(self._clock(), action.key))
+                self._emit(KeyReleased(self._clock(), action.key))
             elif isinstance(action, Tap):
                 uid = f"TERM-{action.card.kind}-{action.card.number}"
                 self._emit(CardTapped(self._clock(), action.card, uid, self.name))

@@ -23,7 +23,11 @@ from bank.unit.io import (
     CardTapped,
     Cue,
     Icon,
+    InfoAsked,
     Input,
+    KeyPressed,
+    KeyReleased,
+    MenuAsked,
     Screen,
 )
 from firmware_sim.emulator import PygamePanel, display_available
@@ -51,6 +55,16 @@ DEMO_SCREENS = {
         colour="#f28c28",
     ),
     "off": Screen(name="off", off=True),
+    # a classic edition's deed (CLASSIC.md §5.5): its owner's label, 2 houses, the rent
+    "deed": Screen(
+        name="deed",
+        lines=("12 Avenue Mozart", "chien loyer 200 €"),
+        amount=200,
+        number=12,
+        token="dog",
+        level=2,
+        colour="#f28c28",
+    ),
 }
 
 
@@ -64,6 +78,14 @@ def describe(item: Input) -> str:
         return f"press {item.button.value}"
     if isinstance(item, ButtonReleased):
         return f"release {item.button.value}"
+    if isinstance(item, KeyPressed):
+        return f"key {item.key}"
+    if isinstance(item, KeyReleased):
+        return f"key-up {item.key}"
+    if isinstance(item, InfoAsked):
+        return f"info {item.name}"
+    if isinstance(item, MenuAsked):
+        return f"menu {item.item}"
     return type(item).__name__
 
 
@@ -79,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--on-reader", metavar="CARD", help="start with this card (e.g. prop:16) held on the reader"
     )
+    parser.add_argument("--hover", metavar="CARD", help="start with the mouse over this card")
+    parser.add_argument("--keys", action="store_true", help="start with the help (F1) shown")
     args = parser.parse_args(argv)
 
     if not display_available():
@@ -103,6 +127,13 @@ def main(argv: list[str] | None = None) -> int:
         card = CardId.parse(args.on_reader)
         spot = next(s for s in hotspots(panel.edition) if s.action == TapCard(card))
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.centre, button=1))
+    if args.hover:
+        card = CardId.parse(args.hover)
+        spot = next(s for s in hotspots(panel.edition) if s.action == TapCard(card))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=spot.centre, rel=(0, 0),
+                                             buttons=(0, 0, 0)))  # fmt: skip
+    if args.keys:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, unicode="", mod=0))
     panel.step()
     if args.screenshot:
         panel.save_screenshot(args.screenshot)

@@ -1,6 +1,9 @@
 """The pygame window of the emulated unit: a :class:`drivers.base.Panel` backend.
 
 The window shows the unit (LCD, reader pad, the buttons ✓ M X) and a tray of the 49 cards.
+For a classic edition (CLASSIC.md §5.6) it shows the classic window: a 3 x 4 keypad beside the
+buttons, a tray of 8 bank cards, the deeds by group (their rents on hover) and the Chance and
+Community Chest cards, with the classic keys (:func:`layout.classic_shortcuts`).
 Clicks and keys become the unit's inputs (:class:`ButtonPressed`, :class:`CardTapped`, ...),
 posted through the callback given to :meth:`PygamePanel.start`; screens and cues come back
 through :meth:`PygamePanel.show` and :meth:`PygamePanel.play`. The window contains no rule.
@@ -36,13 +39,18 @@ from bank.unit.io import (
     CardRanges,
     CardTapped,
     Cue,
+    InfoAsked,
     Input,
+    KeyPressed,
+    KeyReleased,
+    MenuAsked,
     Screen,
 )
 from bank.unit.text import event_effect, language_of, money, token_name
 from board_assets import Edition, load_edition
 from drivers.base import PanelError
 from firmware_sim import layout as L
+from firmware_sim.classic import ClassicTray, is_classic
 from firmware_sim.dotfont import DotMatrix
 from firmware_sim.icons import PICTOGRAM_TOKENS, token_surface
 from firmware_sim.lcd import BEZEL, GLASS, ON, LcdRenderer
@@ -72,6 +80,12 @@ BUTTON_COLOURS = {
 BANK_COLOUR = (24, 36, 68)
 EVENT_COLOUR = (240, 150, 40)
 HOVER = (255, 255, 255)
+KEY_COLOUR = (70, 74, 82)
+DECK_COLOURS = {"chance": (245, 140, 40), "chest": (90, 170, 220)}
+#: the screens during which Backspace is ⌫ in the classic window (an amount or a pick open on
+#: the LCD, CLASSIC.md §5.6; and an auction, where digits type a bid and X would give up the
+#: sale), else it is X
+ENTRY_SCREENS = frozenset({"entry", "pick", "auction"})
 
 
 def display_available() -> bool:
@@ -156,10 +170,21 @@ class PygamePanel:
         self._closing = threading.Event()
         self._ui_thread: int | None = None
         self._window: pygame.Surface | None = None
-        self._lcd = LcdRenderer(currency=self.edition.currency)
+        #: the classic tray and hover lines; None for an Ultime edition
+        self.classic = (
+            ClassicTray.of(self.edition, self.language) if is_classic(self.edition) else None
+        )
+        labels = self.classic.labels if self.classic is not None else None
+        self._lcd = LcdRenderer(currency=self.edition.currency, token_labels=labels)
         #: the edition's cards: the tray, the keys and the typed numbers follow them
         self._cards = CardRanges.of(self.edition)
-        self._shortcuts = L.shortcuts(self._cards)
+        self._shortcuts = (
+            L.classic_shortcuts(self._cards)
+            if self.classic is not None
+            else L.shortcuts(self._cards)
+        )
+        self._reader_rect = L.CLASSIC_READER_RECT if self.classic else L.READER_RECT
+        self._status_rect = L.CLASSIC_STATUS_RECT if self.classic else L.STATUS_RECT
         self._spots = L.hotspots(self.edition)
         self._prop_colour = {
             p.number: pygame.Color(self.edition.group(p.group).colour)
@@ -169,6 +194,7 @@ class PygamePanel:
         self._lcd_surface = self._lcd.render(self.screen)
         # Each button is down while any source holds it: a key, the mouse, a latch, a gesture.
         self._holders: dict[Button, set[str]] = {b: set() for b in Button}
+        self._keys_down: dict[str, set[str]] = {}  # keypad key -> who holds it
         self._key_actions: dict[int, L.Action] = {}
         self._mouse_action: L.Action | None = None
         self._timers: list[_Timer] = []
@@ -368,11 +394,41 @@ class PygamePanel:
         self._emit(CardLifted(self.clock(), uid="", reader=READER_NAME))
         self._dirty = True
 
+    def _press_key(self, key: str, source: str) -> None:
+        holders = self._keys_down.setdefault(key, set())
+        if not holders:
+            self._emit(KeyPressed(self.clock(), key))
+        holders.add(source)
+        self._dirty = True
+
+    def _release_key(self, key: str, source: str) -> None:
+        holders = self._keys_down.get(key, set())
+        if source not in holders:
+            return
+        holders.discard(source)
+        if not holders:
+            self._emit(KeyReleased(self.clock(), key))
+        self._dirty = True
+
+    def _resolve(self, action: L.Action) -> L.Action:
+        """What *action* does now: Backspace is ⌫ while an entry is open on the LCD, else X."""
+        if isinstance(action, L.BackKey):
+            if self.screen.name in ENTRY_SCREENS:
+                return L.PressKey("back")
+            return L.PressButton(Button.CANCEL)
+        return action
+
     def _begin(self, action: L.Action, source: str) -> None:
         """Start *action* (key or mouse button down)."""
         match action:
             case L.PressButton(button):
                 self._hold(button, source)
+            case L.PressKey(key):
+                self._press_key(key, source)
+            case L.AskInfo(name):
+                self._emit(InfoAsked(self.clock(), name))
+            case L.AskMenu(item):
+                self._emit(MenuAsked(self.clock(), item))
             case L.TapCard(card):
                 self._tap(card)
             case L.StartEntry(kind):
@@ -400,6 +456,8 @@ class PygamePanel:
         match action:
             case L.PressButton(button):
                 self._unhold(button, source)
+            case L.PressKey(key):
+                self._release_key(key, source)
             case L.TapCard():
                 self._lift()
             case _:
@@ -422,7 +480,12 @@ class PygamePanel:
             if self.on_quit is not None:
                 self.on_quit()
         elif event.type == pygame.KEYDOWN:
-            self._key_down(event.key, getattr(event, "unicode", ""), getattr(event, "scancode", 0))
+            self._key_down(
+                event.key,
+                getattr(event, "unicode", ""),
+                getattr(event, "scancode", 0),
+                getattr(event, "mod", 0),
+            )
         elif event.type == pygame.KEYUP:
             action = self._key_actions.pop(event.key, None)
             if action is not None:
@@ -451,21 +514,49 @@ class PygamePanel:
         ):
             self._dirty = True  # a resize is laid out again when the frame is drawn
 
-    def _key_down(self, key: int, char: str, scancode: int = 0) -> None:
+    def _key_down(self, key: int, char: str, scancode: int = 0, mod: int = 0) -> None:
         if key in self._key_actions:  # a repeat of a key already down
             return
         if self._entry is not None:
-            self._entry_key(key, char, scancode)
+            if self._entry[0] == "card":
+                self._card_entry_key(key, char, scancode)
+            else:
+                self._entry_key(key, char, scancode)
             return
         if self._help:  # any key closes the help, and does nothing else
             self._help = False
             self._dirty = True
             return
-        shortcut = L.shortcut_for_key(key, char, scancode, self._shortcuts)
+        shortcut = L.shortcut_for_key(key, char, scancode, self._shortcuts, mod)
         if shortcut is None:
             return
-        self._key_actions[key] = shortcut.action
-        self._begin(shortcut.action, f"key:{key}")
+        action = self._resolve(shortcut.action)
+        self._key_actions[key] = action
+        self._begin(action, f"key:{key}")
+
+    def _card_entry_key(self, key: int, char: str, scancode: int) -> None:
+        """A key while a ``/`` card is typed (``d12``, ``c3``, ``k3``, ``b5``, ``deed:12``)."""
+        assert self._entry is not None
+        kind, text = self._entry
+        digit = L.digit_of(key, char, scancode)
+        if key == pygame.K_BACKSPACE:
+            self._entry = (kind, text[:-1])
+        elif key == pygame.K_ESCAPE:
+            self._entry = None
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._entry = None
+            card = L.typed_card(text, self._cards)
+            if card is not None:
+                self._tap(card)
+                self._lift()
+            elif text:
+                self._message = self._say("status.no_typed", text=text)
+        elif len(text) < 12:
+            if digit is not None:
+                self._entry = (kind, text + digit)
+            elif len(char) == 1 and (char.isalpha() or char == ":"):
+                self._entry = (kind, text + char.lower())
+        self._dirty = True
 
     def _entry_key(self, key: int, char: str, scancode: int) -> None:
         assert self._entry is not None
@@ -502,8 +593,8 @@ class PygamePanel:
         if mouse_button == 1:
             if self._mouse_action is not None:
                 self._end(self._mouse_action, "mouse")
-            self._mouse_action = spot.action
-            self._begin(spot.action, "mouse")
+            self._mouse_action = self._resolve(spot.action)
+            self._begin(self._mouse_action, "mouse")
         elif mouse_button == 3 and isinstance(spot.action, L.PressButton):
             button = spot.action.button
             if "latch" in self._holders[button]:
@@ -614,18 +705,32 @@ class PygamePanel:
         ux, uy, _, _ = L.UNIT_RECT
         self._label("ULTIBANK", (ux + 32, uy + 26), 30, INK, bold=True)
         pygame.draw.rect(bg, BEZEL, pygame.Rect(L.bezel_rect()), border_radius=10)
-        self._label(self._say("tray.bank"), (L.TRAY_X, L.BANK_Y - 22), 20, PALE_INK, bold=True)
-        self._label(self._say("tray.props"), (L.TRAY_X, L.PROPS_Y - 22), 20, PALE_INK, bold=True)
-        self._label(self._say("tray.events"), (L.TRAY_X, L.EVENTS_Y - 22), 20, PALE_INK,
-                    bold=True)  # fmt: skip
+        for text, y in self._tray_titles():
+            self._label(text, (L.TRAY_X, y - 22), 20, PALE_INK, bold=True)
         for spot in self._spots:
             if isinstance(spot.action, L.TapCard):
                 rect = pygame.Rect(spot.rect)
                 pygame.draw.rect(bg, (18, 36, 30), rect.move(2, 3), border_radius=6)
                 self._draw_card_face(rect, spot.action.card)
-        status = pygame.Rect(L.STATUS_RECT)
+        status = pygame.Rect(self._status_rect)
         self._label(self._say("hint"), (status.x, status.bottom + 12), 18, (150, 180, 165))
         return bg
+
+    def _tray_titles(self) -> list[tuple[str, int]]:
+        """The tray's headings and the top of what each heads."""
+        if self.classic is None:
+            return [
+                (self._say("tray.bank"), L.BANK_Y),
+                (self._say("tray.props"), L.PROPS_Y),
+                (self._say("tray.events"), L.EVENTS_Y),
+            ]
+        titles = [
+            (self._say("tray.bank"), L.CLASSIC_BANK_Y),
+            (self._say("tray.deeds"), L.CLASSIC_DEEDS_Y),
+        ]
+        for deck, y in zip(L.classic_decks(self.edition), L.CLASSIC_DECK_Y, strict=False):
+            titles.append((self.classic.deck_names[deck].upper(), y))
+        return titles
 
     def _draw_unit(self) -> None:
         win = self._target
@@ -636,13 +741,45 @@ class PygamePanel:
         pygame.draw.rect(win, BODY_EDGE, lamp, width=2, border_radius=9)
         win.blit(self._lcd_surface, L.LCD_POS)
         self._draw_reader()
-        for spot in L.button_hotspots():
+        for spot in L.button_hotspots(self.classic is not None):
             assert isinstance(spot.action, L.PressButton)
             self._draw_button(spot, spot.action.button)
+        if self.classic is not None:
+            for spot in L.keypad_hotspots():
+                self._draw_key(spot)
+
+    def _draw_key(self, spot: L.Hotspot) -> None:
+        """One key of the classic keypad: a digit, ⌫ or the second ✓."""
+        win = self._target
+        action = spot.action
+        if isinstance(action, L.PressKey):
+            down = bool(self._keys_down.get(action.key))
+            base = pygame.Color(KEY_COLOUR)
+        else:
+            down = bool(self._holders[Button.OK])
+            base = pygame.Color(BUTTON_COLOURS[Button.OK])
+        rect = pygame.Rect(spot.rect)
+        pygame.draw.rect(win, base.lerp((0, 0, 0), 0.45), rect.move(0, 4), border_radius=9)
+        face = rect.move(0, 3) if down else rect
+        pygame.draw.rect(win, base.lerp((0, 0, 0), 0.3) if down else base, face, border_radius=9)
+        if self._hover is spot and not down:
+            pygame.draw.rect(win, HOVER, face, width=2, border_radius=9)
+        cx, cy = face.center
+        if isinstance(action, L.PressKey) and action.key != "back":
+            self._label(action.key, (cx, cy + 1), 40, PALE_INK, bold=True, anchor="center")
+        elif isinstance(action, L.PressKey):  # ⌫: a left-pointing key outline with a cross
+            outline = [(cx - 17, cy), (cx - 7, cy - 10), (cx + 16, cy - 10), (cx + 16, cy + 10),
+                       (cx - 7, cy + 10)]  # fmt: skip
+            pygame.draw.polygon(win, PALE_INK, outline, width=3)
+            pygame.draw.line(win, PALE_INK, (cx - 2, cy - 5), (cx + 8, cy + 5), width=3)
+            pygame.draw.line(win, PALE_INK, (cx - 2, cy + 5), (cx + 8, cy - 5), width=3)
+        else:
+            pygame.draw.lines(win, PALE_INK, False, [(cx - 12, cy + 1), (cx - 4, cy + 10),
+                                                     (cx + 13, cy - 10)], width=6)  # fmt: skip
 
     def _draw_reader(self) -> None:
         win = self._target
-        rect = pygame.Rect(L.READER_RECT)
+        rect = pygame.Rect(self._reader_rect)
         pygame.draw.rect(win, (222, 219, 211), rect, border_radius=18)
         pygame.draw.rect(win, BODY_EDGE, rect, width=2, border_radius=18)
         cx, cy = rect.center
@@ -668,7 +805,7 @@ class PygamePanel:
         offset = 3 if down else 0
         pygame.draw.circle(win, base.lerp((0, 0, 0), 0.45), (cx, cy + 4), r)
         pygame.draw.circle(win, face, (cx, cy + offset), r)
-        if self._hover is not None and self._hover.action == spot.action and not down:
+        if self._hover == spot and not down:
             pygame.draw.circle(win, HOVER, (cx, cy + offset), r, width=2)
         if "latch" in self._holders[button]:
             pygame.draw.circle(win, (255, 230, 80), (cx, cy + offset), r + 6, width=3)
@@ -684,7 +821,9 @@ class PygamePanel:
 
     def _draw_card_face(self, rect: pygame.Rect, card: CardId, *, big: bool = False) -> None:
         win = self._target
-        if card.kind == "bank":
+        if self.classic is not None:
+            self._draw_classic_face(rect, card, big)
+        elif card.kind == "bank":
             pygame.draw.rect(win, BANK_COLOUR, rect, border_radius=8)
             pygame.draw.rect(win, (200, 170, 70), rect.inflate(-8, -8), width=1, border_radius=6)
             token = self._cards.token(card.number)
@@ -718,6 +857,52 @@ class PygamePanel:
                 effect = event_effect(self.language, self.edition.event(card.number).kind)
                 self._label(effect, (rect.centerx, rect.y + 34), 15, INK, anchor="center")
 
+    def _fitted(self, text: str, width: int, size: int) -> int:
+        """The largest font size up to *size* that writes *text* within *width* pixels."""
+        while size > 10 and self._font(size).size(text)[0] > width:
+            size -= 1
+        return size
+
+    def _draw_classic_face(self, rect: pygame.Rect, card: CardId, big: bool) -> None:
+        """A classic card: a bank card with its label, a deed, a Chance or Community Chest card."""
+        win, classic = self._target, self.classic
+        assert classic is not None
+        if card.kind == "bank":
+            pygame.draw.rect(win, BANK_COLOUR, rect, border_radius=8)
+            pygame.draw.rect(win, (200, 170, 70), rect.inflate(-8, -8), width=1, border_radius=6)
+            self._label(str(card.number), (rect.right - 8, rect.y + 5), 34 if big else 30,
+                        (230, 200, 90), bold=True, anchor="topright")  # fmt: skip
+            label = classic.seat_label(card.number)
+            size = self._fitted(label, rect.w - 10, 24 if big else 18)
+            self._label(label, (rect.centerx, rect.bottom - 7), size, PALE_INK,
+                        anchor="midbottom")  # fmt: skip
+        elif card.kind == "deed":
+            colour = self._prop_colour[card.number]
+            pygame.draw.rect(win, (250, 248, 240), rect, border_radius=5)
+            band = pygame.Rect(rect.x + 3, rect.y + 3, rect.w - 6, max(8, rect.h // 3))
+            pygame.draw.rect(win, colour, band, border_radius=3)
+            number_y = (band.bottom + rect.bottom) // 2 + 1
+            self._label(str(card.number), (rect.centerx, number_y), 40 if big else 26, INK,
+                        bold=True, anchor="center")  # fmt: skip
+            if big:
+                name = classic.deeds[card.number].name
+                size = self._fitted(name, band.w - 6, 16)
+                self._label(name, band.center, size, _ink_on(colour), anchor="center")
+        else:
+            colour = pygame.Color(DECK_COLOURS.get(card.kind, EVENT_COLOUR))
+            pygame.draw.rect(win, colour, rect, border_radius=5)
+            pygame.draw.rect(win, (255, 240, 220), rect.inflate(-6, -6), width=1, border_radius=4)
+            self._label("?", (rect.x + 6, rect.y + 3), 28 if big else 22, INK, bold=True)
+            self._label(str(card.number), (rect.right - 6, rect.bottom - 2), 40 if big else 26,
+                        INK, bold=True, anchor="bottomright")  # fmt: skip
+            if big:
+                deck = classic.deck_names[card.kind]
+                title = classic.titles.get((card.kind, card.number), "")
+                for i, text in enumerate(t for t in (deck, title) if t):
+                    size = self._fitted(text, rect.w - 12, 16)
+                    self._label(text, (rect.centerx, rect.y + 34 + 16 * i), size, INK,
+                                anchor="center")  # fmt: skip
+
     def _draw_tray(self) -> None:
         """What changes on the tray: the empty place of the card on the reader, the hover."""
         win = self._target
@@ -735,6 +920,8 @@ class PygamePanel:
     def _status_text(self) -> str:
         if self._entry is not None:
             kind, digits = self._entry
+            if kind == "card":
+                return self._say("status.typing.card", digits=digits)
             return self._say("status.typing", kind=self._say(f"kind.{kind}"), digits=digits)
         if self._message:
             return self._message
@@ -743,11 +930,17 @@ class PygamePanel:
             return self._describe(spot.action.card)
         if spot is not None and isinstance(spot.action, L.PressButton):
             return self._say("status.button", button=_SYMBOL[spot.action.button])
+        if spot is not None and isinstance(spot.action, L.PressKey):
+            key = spot.action.key
+            return self._say("status.key", k=self._say("key.back") if key == "back" else key)
         if self._on_reader is not None:
             return self._say("status.on_reader", card=self._describe(self._on_reader))
         return self._say("status.help")
 
     def _describe(self, card: CardId) -> str:
+        """What the status line says of *card* (a classic deed: two lines, its rents second)."""
+        if self.classic is not None:
+            return "\n".join(self.classic.describe(card))
         if card.kind == "bank":
             token = token_name(self.language, self._cards.token(card.number))
             return self._say("describe.bank", n=card.number, token=token)
@@ -760,13 +953,16 @@ class PygamePanel:
         return self._say("describe.event", n=e.id, effect=event_effect(self.language, e.kind))
 
     def _draw_status(self) -> None:
-        rect = pygame.Rect(L.STATUS_RECT)
+        rect = pygame.Rect(self._status_rect)
         pygame.draw.rect(self._target, (20, 40, 33), rect, border_radius=8)
-        text = self._status_text()
-        size = 22
-        while size > 14 and self._font(size).size(text)[0] > rect.w - 24:
-            size -= 1
-        self._label(text, (rect.x + 12, rect.centery), size, PALE_INK, anchor="midleft")
+        lines = self._status_text().split("\n")
+        step = rect.h // (len(lines) + 1)
+        for i, text in enumerate(lines):
+            size = 22
+            while size > 12 and self._font(size).size(text)[0] > rect.w - 24:
+                size -= 1
+            y = rect.centery if len(lines) == 1 else rect.y + step * (i + 1)
+            self._label(text, (rect.x + 12, y), size, PALE_INK, anchor="midleft")
 
     def _draw_help(self) -> None:
         win = self._target
@@ -777,10 +973,23 @@ class PygamePanel:
         x, y = 80, 60
         self._label(self._say("help.title"), (x, y), 34, PALE_INK, bold=True)
         y += 50
-        for keys, what in rows:
-            self._label(keys, (x, y), 24, (250, 210, 90), bold=True)
-            self._label(what, (x + 240, y), 24, PALE_INK)
-            y += 30
+        if len(rows) <= 16:
+            for keys, what in rows:
+                self._label(keys, (x, y), 24, (250, 210, 90), bold=True)
+                self._label(what, (x + 240, y), 24, PALE_INK)
+                y += 30
+        else:  # the classic keys: two columns, each as wide as its longest keys
+            x, half = 30, (len(rows) + 1) // 2
+            for col in range(2):
+                part = rows[col * half : (col + 1) * half]
+                left = x + col * 545
+                width = max(self._font(20, True).size(keys)[0] for keys, _ in part) + 14
+                for i, (keys, what) in enumerate(part):
+                    cy = y + i * 30
+                    self._label(keys, (left, cy), 20, (250, 210, 90), bold=True)
+                    size = self._fitted(what, 530 - width, 20)
+                    self._label(what, (left + width, cy), size, PALE_INK)
+            y += half * 30
         self._label(self._say("help.close"), (x, y + 16), 20, (170, 170, 170))
 
     # ------------------------------------------------------------ for tests and the CLI

@@ -5,17 +5,27 @@ keys to :data:`Action` values, and :func:`hotspots` maps window areas (the three
 cards of the tray: the edition's bank cards, properties and event cards) to the same actions.
 The window code only dispatches actions.
 
+A classic edition (CLASSIC.md §5.6) gets the classic window: :func:`classic_shortcuts` (the
+keypad digits, F2-F9 for the bank cards, ``/`` and a typed card, the computer game's letters)
+and :func:`hotspots` with a 3 x 4 keypad beside the buttons and the classic tray (8 bank cards,
+the deeds in one column per group, the Chance and Community Chest cards), laid out from the
+edition's data so that a bigger board (Méga) fits the same tray.
+
 Imports pygame (through :mod:`firmware_sim.pg`), ``bank.unit.io``, ``bank.unit.text``,
-``board_assets``, :mod:`firmware_sim.words` and the standard library.
+``board_assets``, :mod:`firmware_sim.words`, :mod:`firmware_sim.classic` and the standard
+library.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bank.unit.io import Button, CardId, CardRanges
 from bank.unit.text import token_name
 from board_assets import Edition, load_edition
+from firmware_sim.classic import is_classic
 from firmware_sim.lcd import LCD_SIZE
 from firmware_sim.pg import pygame
 from firmware_sim.words import say
@@ -47,6 +57,29 @@ GAP = 6
 STATUS_RECT = (TRAY_X, 540, TRAY_W, 62)
 #: How long the gestures of the U and R keys hold their buttons (the unit wants 5 s).
 HOLD_SECONDS = 5.5
+
+# The classic window (CLASSIC.md §5.6): the buttons move left to make room for the keypad.
+CLASSIC_BUTTON_CENTRES: dict[Button, tuple[int, int]] = {
+    Button.OK: (96, 596),
+    Button.MENU: (206, 596),
+    Button.CANCEL: (316, 596),
+}
+CLASSIC_READER_RECT = (40, 404, 316, 112)
+KEYPAD_ORIGIN = (380, 392)
+KEY_SIZE = (52, 56)
+KEY_GAP = 8
+#: the keypad's keys, row by row: ``back`` is ⌫, ``ok`` the second ✓
+KEYPAD_ROWS = (("1", "2", "3"), ("4", "5", "6"), ("7", "8", "9"), ("back", "0", "ok"))
+CLASSIC_BANK_Y = 44
+CLASSIC_BANK_H = 62
+CLASSIC_DEEDS_Y = 144
+DEED_CARD = (58, 62)  # at most; a bigger board gets smaller cards
+#: with a card table: the deeds end here and the two decks follow, 8 cards a row
+CLASSIC_DEEDS_END = 330
+CLASSIC_DECK_Y = (360, 456)
+DECK_CARD_H = 28
+DECK_PER_ROW = 8
+CLASSIC_STATUS_RECT = (TRAY_X, 528, TRAY_W, 72)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +155,32 @@ class HoldGesture:
 
 
 @dataclass(frozen=True, slots=True)
+class PressKey:
+    """Press a keypad key (``0``-``9``, ``back`` for ⌫) while the key or mouse button is down."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class BackKey:
+    """Backspace in classic mode: ⌫ while an entry is open on the LCD, else X."""
+
+
+@dataclass(frozen=True, slots=True)
+class AskInfo:
+    """Ask the unit an info screen (``table``, ``turn``, ...): the computer game's keys."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class AskMenu:
+    """Ask the unit a menu item (D: 11, H: 7 ...): what M and the item's digits do."""
+
+    item: int
+
+
+@dataclass(frozen=True, slots=True)
 class ToggleHelp:
     """Show or hide the help overlay."""
 
@@ -131,7 +190,18 @@ class Screenshot:
     """Save the window as a PNG in the current directory."""
 
 
-Action = PressButton | TapCard | StartEntry | HoldGesture | ToggleHelp | Screenshot
+Action = (
+    PressButton
+    | TapCard
+    | StartEntry
+    | HoldGesture
+    | ToggleHelp
+    | Screenshot
+    | PressKey
+    | BackKey
+    | AskInfo
+    | AskMenu
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +210,10 @@ class Shortcut:
     scancodes (physical positions: the digit row, whatever the keyboard layout).
 
     *label* and *help* are message ids of :mod:`firmware_sim.words` (formatted with *fields*);
-    *plain_label* is a label that is the same in every language (a digit)."""
+    *plain_label* is a label that is the same in every language (a digit). *mods* is
+    ``"shift"`` or ``"ctrl"`` for a key that means something else with that modifier (Shift+V,
+    Ctrl+R); *listed* False keeps a shortcut out of the help (the 2nd to 10th digit: one row
+    says them all)."""
 
     label: str
     help: str
@@ -150,6 +223,8 @@ class Shortcut:
     scancodes: tuple[int, ...] = ()
     fields: tuple[tuple[str, object], ...] = ()
     plain_label: str = ""
+    mods: str = ""
+    listed: bool = True
 
     def texts(self, lang: str) -> tuple[str, str]:
         """The help overlay's row for this shortcut in *lang*: (keys, what they do)."""
@@ -194,6 +269,66 @@ def shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
     )  # fmt: skip
 
 
+def _letter(label: str, help: str, action: Action, key: int, mods: str = "") -> Shortcut:
+    return Shortcut(label, help, action, keys=(key,), mods=mods)
+
+
+def classic_shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
+    """The classic window's keys (CLASSIC.md §5.6): the keypad digits on both digit rows,
+    F2-F9 for the bank cards, ``/`` and a typed card, and the computer game's letters."""
+    undo = HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS)
+    seconds = f"{HOLD_SECONDS:g}"
+    seats = min(cards.bank, 8)
+    return (
+        Shortcut("key.c.ok", "help.c.ok", PressButton(Button.OK),
+                 keys=(pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)),
+        Shortcut("key.c.cancel", "help.cancel", PressButton(Button.CANCEL),
+                 keys=(pygame.K_ESCAPE,)),
+        Shortcut("key.c.back", "help.c.back", BackKey(), keys=(pygame.K_BACKSPACE,)),
+        Shortcut("key.menu", "help.menu", PressButton(Button.MENU), keys=(pygame.K_m,)),
+        *(
+            Shortcut("", "help.c.digits", PressKey(str(d)),
+                     keys=(getattr(pygame, f"K_{d}"), getattr(pygame, f"K_KP{d}")),
+                     chars=(str(d),), scancodes=(getattr(pygame, f"KSCAN_{d}"),),
+                     plain_label="0-9", listed=d == 0)
+            for d in range(10)
+        ),
+        *(
+            Shortcut("", "help.c.bank", TapCard(CardId("bank", n)),
+                     keys=(getattr(pygame, f"K_F{n + 1}"),), plain_label=f"F2-F{seats + 1}",
+                     fields=(("last", seats),), listed=n == 1)
+            for n in range(1, seats + 1)
+        ),
+        Shortcut("key.c.card", "help.c.card", StartEntry("card"), keys=(pygame.K_KP_DIVIDE,),
+                 chars=("/",), fields=(("deeds", cards.deed),)),
+        _letter("key.c.dice", "help.c.dice", AskMenu(11), pygame.K_d),
+        Shortcut("key.undo", "help.undo", undo, keys=(pygame.K_u,),
+                 fields=(("seconds", seconds),)),
+        Shortcut("key.c.reset", "help.reset", HoldGesture((Button.CANCEL,), HOLD_SECONDS),
+                 keys=(pygame.K_r,), mods="ctrl", fields=(("seconds", seconds),)),
+        Shortcut("key.help", "help.help", ToggleHelp(), keys=(pygame.K_F1,), chars=("?",)),
+        Shortcut("key.shot", "help.shot", Screenshot(), keys=(pygame.K_F12,)),
+        # the computer game's keys (the table of §5.6)
+        _letter("key.c.i", "help.c.table", AskInfo("table"), pygame.K_i),
+        _letter("key.c.t", "help.c.turn", AskInfo("turn"), pygame.K_t),
+        _letter("key.c.c", "help.c.cash", AskInfo("cash"), pygame.K_c),
+        _letter("key.c.pj", "help.c.jail", AskMenu(2), pygame.K_p),
+        Shortcut("key.c.pj", "help.c.jail", AskMenu(2), keys=(pygame.K_j,), listed=False),
+        _letter("key.c.f", "help.c.deed", AskInfo("deed"), pygame.K_f),
+        _letter("key.c.v", "help.c.deeds", AskInfo("deeds"), pygame.K_v),
+        _letter("key.c.sv", "help.c.others", AskInfo("others"), pygame.K_v, "shift"),
+        _letter("key.c.h", "help.c.build", AskMenu(7), pygame.K_h),
+        _letter("key.c.sh", "help.c.sell", AskMenu(8), pygame.K_h, "shift"),
+        _letter("key.c.k", "help.c.mortgage", AskMenu(9), pygame.K_k),
+        Shortcut("key.c.k", "help.c.mortgage", AskMenu(9), keys=(pygame.K_k,), mods="shift",
+                 listed=False),
+        _letter("key.c.e", "help.c.trade", AskMenu(10), pygame.K_e),
+        _letter("key.c.a", "help.c.accept", PressButton(Button.OK), pygame.K_a),
+        _letter("key.c.r", "help.c.refuse", PressButton(Button.CANCEL), pygame.K_r),
+        _letter("key.c.s", "help.c.scores", AskInfo("scores"), pygame.K_s),
+    )  # fmt: skip
+
+
 #: the controls for the default edition (the emulator builds its own edition's)
 SHORTCUTS: tuple[Shortcut, ...] = shortcuts(CardRanges.of(load_edition()))
 
@@ -206,19 +341,29 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
 
 
 def shortcut_for_key(
-    key: int, char: str, scancode: int = 0, table: tuple[Shortcut, ...] = SHORTCUTS
+    key: int,
+    char: str,
+    scancode: int = 0,
+    table: tuple[Shortcut, ...] = SHORTCUTS,
+    mod: int = 0,
 ) -> Shortcut | None:
-    """The shortcut of *table* bound to key code *key*, typed character *char* or *scancode*."""
+    """The shortcut of *table* bound to key code *key*, typed character *char* or *scancode*;
+    with modifiers *mod*, a shortcut naming that modifier (Ctrl+R) before the plain key's."""
+    held = "ctrl" if mod & pygame.KMOD_CTRL else "shift" if mod & pygame.KMOD_SHIFT else ""
+    if held:
+        for sc in table:
+            if sc.mods == held and key in sc.keys:
+                return sc
     for sc in table:
-        if key in sc.keys:
+        if not sc.mods and key in sc.keys:
             return sc
     if char:
         for sc in table:
-            if char in sc.chars:
+            if not sc.mods and char in sc.chars:
                 return sc
     if scancode:
         for sc in table:
-            if scancode in sc.scancodes:
+            if not sc.mods and scancode in sc.scancodes:
                 return sc
     return None
 
@@ -239,9 +384,27 @@ def digit_of(key: int, char: str, scancode: int = 0) -> str | None:
     return DIGIT_SCANCODES.get(scancode)
 
 
+_TYPED_KINDS = {"d": "deed", "c": "chance", "k": "chest", "b": "bank"}
+_TYPED = re.compile(r"^([dckb])(\d{1,3})$")
+
+
+def typed_card(text: str, cards: CardRanges) -> CardId | None:
+    """The card a ``/`` entry names (``d12``, ``c3``, ``k3``, ``b5``, or ``deed:12``), if the
+    game has it."""
+    t = text.strip().lower()
+    m = _TYPED.match(t)
+    try:
+        if m is None:
+            return CardId.parse(t, cards)
+        card = CardId(_TYPED_KINDS[m[1]], int(m[2]))
+    except ValueError:
+        return None
+    return card if cards.fits(card) else None
+
+
 def help_rows(lang: str = "en", table: tuple[Shortcut, ...] = SHORTCUTS) -> list[tuple[str, str]]:
     """The rows of the help overlay in *lang*: (keys or mouse gesture, what it does)."""
-    rows = [sc.texts(lang) for sc in table]
+    rows = [sc.texts(lang) for sc in table if sc.listed]
     return rows + [(say(lang, gesture), say(lang, what)) for gesture, what in MOUSE_HELP]
 
 
@@ -250,7 +413,7 @@ class Hotspot:
     """A clickable area: a rectangle, or the circle inscribed in it."""
 
     rect: tuple[int, int, int, int]
-    action: PressButton | TapCard
+    action: PressButton | TapCard | PressKey
     round: bool = False
 
     def contains(self, pos: tuple[int, int]) -> bool:
@@ -272,13 +435,86 @@ def bezel_rect() -> tuple[int, int, int, int]:
     return LCD_POS[0] - m, LCD_POS[1] - m, LCD_SIZE[0] + 2 * m, LCD_SIZE[1] + 2 * m
 
 
-def button_hotspots() -> list[Hotspot]:
-    """The three round buttons."""
+def button_hotspots(classic: bool = False) -> list[Hotspot]:
+    """The three round buttons (moved left in the classic window, for the keypad)."""
     r = BUTTON_RADIUS
+    centres = CLASSIC_BUTTON_CENTRES if classic else BUTTON_CENTRES
     return [
         Hotspot((cx - r, cy - r, 2 * r, 2 * r), PressButton(b), round=True)
-        for b, (cx, cy) in BUTTON_CENTRES.items()
+        for b, (cx, cy) in centres.items()
     ]
+
+
+def keypad_hotspots() -> list[Hotspot]:
+    """The classic window's 3 x 4 keypad: ``1 2 3 / 4 5 6 / 7 8 9 / ⌫ 0 ✓``."""
+    x0, y0 = KEYPAD_ORIGIN
+    w, h = KEY_SIZE
+    return [
+        Hotspot(
+            (x0 + col * (w + KEY_GAP), y0 + row * (h + KEY_GAP), w, h),
+            PressButton(Button.OK) if key == "ok" else PressKey(key),
+        )
+        for row, keys in enumerate(KEYPAD_ROWS)
+        for col, key in enumerate(keys)
+    ]
+
+
+def deed_rects(
+    columns: Sequence[int], top: int, bottom: int
+) -> list[list[tuple[int, int, int, int]]]:
+    """The deeds' places on the classic tray: *columns* gives each column's deed count; the
+    cards shrink to fit the tray's width and the height from *top* to *bottom*."""
+    if not columns:
+        return []
+    n, rows = len(columns), max(columns)
+    w = min(DEED_CARD[0], (TRAY_W - GAP * (n - 1)) // n)
+    h = min(DEED_CARD[1], (bottom - top - GAP * (rows - 1)) // rows)
+    return [
+        [(TRAY_X + col * (w + GAP), top + row * (h + GAP), w, h) for row in range(count)]
+        for col, count in enumerate(columns)
+    ]
+
+
+def deck_rects(count: int, top: int) -> list[tuple[int, int, int, int]]:
+    """The places of a deck's *count* cards on the classic tray, :data:`DECK_PER_ROW` a row."""
+    w = (TRAY_W - GAP * (DECK_PER_ROW - 1)) // DECK_PER_ROW
+    h = DECK_CARD_H
+    return [
+        (TRAY_X + (i % DECK_PER_ROW) * (w + GAP), top + (i // DECK_PER_ROW) * (h + GAP), w, h)
+        for i in range(count)
+    ]
+
+
+def classic_card_hotspots(edition: Edition) -> list[Hotspot]:
+    """The classic tray: the 8 bank cards, the deeds in one column per group (stations and
+    utilities are groups of their own), then each deck's cards when the edition prints them."""
+    cards = CardRanges.of(edition)
+    seats = cards.bank
+    bw = (TRAY_W - GAP * (seats - 1)) // max(seats, 1)
+    spots = [
+        Hotspot((TRAY_X + (n - 1) * (bw + GAP), CLASSIC_BANK_Y, bw, CLASSIC_BANK_H),
+                TapCard(CardId("bank", n)))
+        for n in range(1, seats + 1)
+    ]  # fmt: skip
+    columns = [m for g in edition.groups if (m := edition.group_members(g.id))]
+    decks = classic_decks(edition)
+    bottom = CLASSIC_DEEDS_END if decks else CLASSIC_STATUS_RECT[1] - 16
+    for members, rects in zip(
+        columns, deed_rects([len(m) for m in columns], CLASSIC_DEEDS_Y, bottom), strict=True
+    ):
+        spots += [
+            Hotspot(r, TapCard(CardId("deed", n))) for n, r in zip(members, rects, strict=True)
+        ]
+    for kind, top in zip(decks, CLASSIC_DECK_Y, strict=False):
+        rects = deck_rects(cards.count(kind), top)
+        spots += [Hotspot(r, TapCard(CardId(kind, i + 1))) for i, r in enumerate(rects)]
+    return spots
+
+
+def classic_decks(edition: Edition) -> tuple[str, ...]:
+    """The decks whose cards the classic tray shows: both with a card table, else none."""
+    table = edition.raw.get("classic") or {}
+    return ("chance", "chest") if table.get("card_table") else ()
 
 
 def card_hotspots(edition: Edition) -> list[Hotspot]:
@@ -307,7 +543,9 @@ def card_hotspots(edition: Edition) -> list[Hotspot]:
 
 
 def hotspots(edition: Edition) -> list[Hotspot]:
-    """Every clickable area of the window."""
+    """Every clickable area of the window (the classic window's for a classic edition)."""
+    if is_classic(edition):
+        return button_hotspots(True) + keypad_hotspots() + classic_card_hotspots(edition)
     return button_hotspots() + card_hotspots(edition)
 
 

@@ -6,6 +6,9 @@ digits), the amount (a minus sign and five large digits), a five-step level bar,
 players' tokens, the auction countdown (a clock and two digits), the currency legend and three
 rows of 5×7 dot-matrix text. ``Screen.off`` gives blank glass.
 
+A classic game's glass (``token_labels``: CLASSIC.md §5.5) has no token pictograms: the token
+area writes the player's label (``chien``, up to 8 characters) in small dot-matrix letters.
+
 :meth:`LcdRenderer.render` is a pure function of the screen: the same screen gives the same
 pixels. :class:`LcdLayout` says where each element is, so tests can read the glass back.
 
@@ -15,6 +18,7 @@ Imports pygame (through :mod:`firmware_sim.pg`), the emulator's drawing modules 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bank.unit.io import Icon, Screen
@@ -41,6 +45,8 @@ AMOUNT_CELLS = 5
 TEXT_ROWS = 3
 TEXT_COLS = 25
 LEVELS = 5
+#: how many characters of a player's label the token area writes (CLASSIC.md §5.5)
+TOKEN_LABEL_CELLS = 8
 #: The order of the icons on the glass, left to right.
 ICON_ORDER: tuple[Icon, ...] = (
     Icon.GO,
@@ -164,9 +170,16 @@ class LcdLayout:
 class LcdRenderer:
     """Renders screens onto LCD-sized surfaces; keeps its glyph and pictogram caches."""
 
-    def __init__(self, currency: str = "M€", layout: LcdLayout | None = None) -> None:
+    def __init__(
+        self,
+        currency: str = "M€",
+        layout: LcdLayout | None = None,
+        token_labels: Mapping[str, str] | None = None,
+    ) -> None:
         self.layout = layout or LcdLayout()
         self.currency = fold(currency)
+        #: token -> the label the token area writes (a classic edition); None: pictograms
+        self.token_labels = token_labels
         lay = self.layout
         self.big = SevenSegment(lay.big, ON, GHOST)
         self.small = SevenSegment(lay.small, ON, GHOST)
@@ -221,8 +234,13 @@ class LcdRenderer:
         lay = self.layout
         for icon, rect in lay.icon_rects.items():
             surf.blit(self._icons[icon, icon in screen.icons], rect[:2])
-        for tok, rect in lay.token_rects.items():
-            surf.blit(self._tokens[tok, tok == screen.token], rect[:2])
+        if self.token_labels is None:
+            for tok, rect in lay.token_rects.items():
+                surf.blit(self._tokens[tok, tok == screen.token], rect[:2])
+        elif screen.token:
+            label = fold(self.token_labels.get(screen.token, screen.token))[:TOKEN_LABEL_CELLS]
+            x, y, _, _ = lay.token_rects[PICTOGRAM_TOKENS[0]]
+            self.legend.draw(surf, label, (x, y + 4))
         for i, rect in enumerate(lay.level_rects):
             lit = screen.level is not None and i < screen.level
             surf.fill(ON if lit else GHOST, pygame.Rect(rect))

@@ -3,12 +3,19 @@
 It speaks :mod:`drivers.panel_protocol` through pyserial on a tty (a pseudo-terminal in
 tests), keeps a virtual 20x4 character LCD (laid out by :mod:`drivers.charlcd`, exactly what
 the real firmware would show) and a record of cues. Hands: :meth:`PanelFirmware.press`,
-:meth:`~PanelFirmware.release`, :meth:`~PanelFirmware.reboot`, :meth:`~PanelFirmware.freeze`,
+:meth:`~PanelFirmware.release`, :meth:`~PanelFirmware.key` (with ``keypad=True``: the 3 x 4
+keypad's digits and ⌫), :meth:`~PanelFirmware.reboot`, :meth:`~PanelFirmware.freeze`,
 :meth:`~PanelFirmware.corrupt_next`; eyes: :attr:`~PanelFirmware.lcd_lines`,
 :attr:`~PanelFirmware.cues`, :attr:`~PanelFirmware.screens`, :attr:`~PanelFirmware.stats`.
 
+It negotiates like a real panel: it speaks ``min(host max, its own version)`` once it has heard
+the host's HELLO, and version 1 before (after a reboot). ``version=1`` makes it a panel of
+the first protocol version (no keypad, version 1 screens). A keypad on a bank that speaks only
+version 1 is dead: its keys are counted (``keys_unsent``), never sent.
+
 For manual play: ``python -m firmware_sim.panel_firmware PORT`` (keys o/Enter, m, x press
-and release a button; O, M, X hold it until pressed again; q quits; the LCD is printed).
+and release a button; O, M, X hold it until pressed again; with ``--keypad`` the digits and
+Backspace are the keypad's; q quits; the LCD is printed).
 
 Imports ``bank.unit.io``, ``drivers.panel_protocol``, ``drivers.charlcd``, pyserial and the
 standard library. Contains no rule.
@@ -55,6 +62,7 @@ class PanelFirmware:
         name: str = "ultibank-sim",
         version: int = pp.PROTOCOL_VERSION,
         features: int = pp.Feature.LCD | pp.Feature.BUZZER | pp.Feature.BUTTONS | pp.Feature.GLYPHS,
+        keypad: bool = False,
         ack_timeout: float = 0.1,
         retries: int = 5,
         baudrate: int = 115200,
@@ -63,7 +71,13 @@ class PanelFirmware:
 
         self._serial: Any = serial
         self.port = port
-        self.hello = pp.PanelHello(version, cols, rows, features, name)
+        if keypad:
+            features |= pp.Feature.KEYPAD
+        #: the newest version this firmware speaks, and what it announces at that version
+        self.max_version = version
+        self._hello_at = pp.PanelHello(version, cols, rows, features, name)
+        #: what it says in HELLO now: version 1 (and no keypad) until it hears the host's
+        self.hello = self._hello_for(pp.MIN_PROTOCOL_VERSION)
         self._baudrate = baudrate
         self._ack_timeout = ack_timeout
         self._retries = retries
@@ -142,6 +156,31 @@ class PanelFirmware:
         """The button comes up."""
         self._out.put(_Outgoing(pp.MsgType.BUTTON, pp.encode_button(pp.ButtonEvent(button, False))))
 
+    def press_key(self, key: str) -> None:
+        """A keypad key (``0``-``9``, ``back``) goes down."""
+        self._send_key(pp.KeyEvent(key, True))
+
+    def release_key(self, key: str) -> None:
+        """The keypad key comes up (the bank acts on it now)."""
+        self._send_key(pp.KeyEvent(key, False))
+
+    def key(self, keys: str) -> None:
+        """Press and release each key of *keys* in turn: ``"150"``, or ``"back"`` for ⌫."""
+        for key in [keys] if keys == "back" else list(keys):
+            self.press_key(key)
+            self.release_key(key)
+
+    def _send_key(self, event: pp.KeyEvent) -> None:
+        if event.key not in pp.KEY_CODES:
+            raise ValueError(f"no key {event.key!r} on the keypad: 0-9 or back")
+        if not self.hello.keypad:
+            # No keypad announced (none fitted, or a version 1 bank): the key does nothing.
+            self.stats["keys_unsent"] += 1
+            log.info("firmware: key %s not sent: the keypad is off at version %d",
+                     event.key, self.hello.version)  # fmt: skip
+            return
+        self._out.put(_Outgoing(pp.MsgType.BUTTON, pp.encode_key(event)))
+
     def report_error(self, code: int, text: str) -> None:
         """Send an ERROR frame (e.g. the buzzer driver failed)."""
         self._out.put(_Outgoing(pp.MsgType.ERROR, pp.encode_error(code, text)))
@@ -150,6 +189,7 @@ class PanelFirmware:
         """Simulate a reset of the microcontroller: blank LCD, then an unsolicited HELLO."""
         self._screen = None
         self._window.reset()
+        self.hello = self._hello_for(pp.MIN_PROTOCOL_VERSION)
         self._out.put(_Outgoing(pp.MsgType.HELLO, pp.encode_panel_hello(self.hello)))
 
     def freeze(self, frozen: bool = True) -> None:
@@ -203,7 +243,20 @@ class PanelFirmware:
         screen = self._screen or Screen("blank", off=True)
         return charlcd.layout(screen, self.hello.cols, self.hello.rows, glyphs=glyphs)
 
+    @property
+    def version(self) -> int:
+        """The protocol version the panel speaks now."""
+        return self.hello.version
+
     # ------------------------------------------------------------ internals
+
+    def _hello_for(self, version: int) -> pp.PanelHello:
+        """The HELLO of this panel speaking *version* (the keypad bit only from version 2)."""
+        features = self._hello_at.features
+        if version < pp.KEYPAD_VERSION:
+            features &= ~pp.Feature.KEYPAD
+        return pp.PanelHello(version, self._hello_at.cols, self._hello_at.rows, features,
+                             self._hello_at.name)  # fmt: skip
 
     def _write(self, data: bytes) -> None:
         ser = self._ser
@@ -260,10 +313,12 @@ class PanelFirmware:
     def _act(self, frame: pp.Frame) -> None:
         kind = frame.type
         if kind is pp.MsgType.HELLO:
-            pp.decode_host_hello(frame.payload)
+            host = pp.decode_host_hello(frame.payload)
             self._write(pp.ack(frame.seq))
             self._window.accept(frame)
             self.stats["hellos"] += 1
+            # The panel's choice; below the host's minimum the host refuses it, as it should.
+            self.hello = self._hello_for(min(host.max_version, self.max_version))
             self._out.put(_Outgoing(pp.MsgType.HELLO, pp.encode_panel_hello(self.hello)))
             return
         if kind not in (pp.MsgType.SHOW, pp.MsgType.CUE, pp.MsgType.PING) or kind in self._refused:
@@ -274,7 +329,7 @@ class PanelFirmware:
             self._write(pp.nak(frame.seq, pp.NakReason.BUSY))
             return
         # Decode before acknowledging: a malformed payload is NAKed, never half-applied.
-        screen = pp.decode_show(frame.payload) if kind is pp.MsgType.SHOW else None
+        screen = pp.decode_show(frame.payload, self.version) if kind is pp.MsgType.SHOW else None
         cue = pp.decode_cue(frame.payload) if kind is pp.MsgType.CUE else None
         self._write(pp.ack(frame.seq))
         if not self._window.accept(frame):
@@ -343,6 +398,8 @@ def _spoil(data: bytes, how: str) -> bytes:
 # ---------------------------------------------------------------- manual play
 
 _KEYS = {"o": Button.OK, "\r": Button.OK, "\n": Button.OK, "m": Button.MENU, "x": Button.CANCEL}
+#: with ``--keypad``: the terminal's digits and Backspace/DEL as the keypad's keys
+_KEYPAD = {**{d: d for d in "0123456789"}, "\x7f": "back", "\x08": "back"}
 
 
 def _print_lcd(fw: PanelFirmware) -> None:
@@ -361,11 +418,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("port", help="the tty to open, e.g. the panel end of a socat pair")
     parser.add_argument("--cols", type=int, default=20)
     parser.add_argument("--rows", type=int, default=4)
+    parser.add_argument(
+        "--keypad",
+        action="store_true",
+        help="announce a keypad (protocol version 2): digits and Backspace are its keys",
+    )
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=range(pp.MIN_PROTOCOL_VERSION, pp.PROTOCOL_VERSION + 1),
+        default=pp.PROTOCOL_VERSION,
+        help="the newest protocol version the panel speaks (1: a panel of the first version)",
+    )
     args = parser.parse_args(argv)
-    fw = PanelFirmware(args.port, cols=args.cols, rows=args.rows)
+    fw = PanelFirmware(
+        args.port, cols=args.cols, rows=args.rows, keypad=args.keypad, version=args.protocol
+    )
     fw.on_change = lambda: _print_lcd(fw)
-    fw.start()
-    print("keys: o/Enter = OK, m = M, x = X (press+release); O/M/X hold/let go; q quits")
+    try:
+        fw.start()
+    except (fw._serial.SerialException, OSError) as err:
+        print(f"{parser.prog}: cannot open {args.port}: {err}", file=sys.stderr)
+        return 1
+    keypad = "; 0-9 and Backspace = the keypad" if args.keypad else ""
+    print(f"keys: o/Enter = OK, m = M, x = X (press+release); O/M/X hold/let go{keypad}; q quits")
     held: set[Button] = set()
     fd = sys.stdin.fileno()
     saved = None
@@ -391,6 +467,8 @@ def main(argv: list[str] | None = None) -> int:
             elif ch in _KEYS:
                 fw.press(_KEYS[ch])
                 fw.release(_KEYS[ch])
+            elif args.keypad and ch in _KEYPAD:
+                fw.key(_KEYPAD[ch])
     finally:
         if saved is not None:
             import termios

@@ -74,7 +74,7 @@ def test_ultibank_script_replays_the_generated_game_exactly(
 
 @pytest.mark.parametrize(
     ("edition", "players"),
-    [("classic-uk", 8), ("starwars-ep2-fr", 8), ("one-piece-fr", 6)],
+    [("classic-uk", 8), ("starwars-ep2-fr", 8), ("one-piece-fr", 6), ("mega-fr", 8)],
 )
 def test_the_edition_is_a_parameter(edition: str, players: int) -> None:
     got = classic_game(3, 400, edition, players)

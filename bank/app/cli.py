@@ -45,12 +45,16 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _card_name(text: str) -> str:
-    """A card name as the bank knows it (``prop:16``, ``bank:boat``); refused with the reason."""
+    """A card name as some edition knows it (``prop:16``, ``deed:12``, ``chest:3``,
+    ``bank:boat``); refused with the reason. The command checks it against the edition."""
     from bank.unit.io import CardId
-    from drivers.deck import default_cards
+    from drivers.deck import record_cards
 
+    kind, _, name = text.strip().lower().partition(":")
+    if kind == "bank" and name and not name.isdigit():
+        return text  # a token name: the edition's (``bank:dog`` in classic-fr)
     try:
-        CardId.parse(text, default_cards())  # the cards of a deck: the default edition's
+        CardId.parse(text, record_cards())  # within the largest range any edition gives
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
     return text
@@ -235,6 +239,12 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--csv", action="store_true")
     fmt.add_argument("--json", action="store_true")
     p.add_argument("--output", "-o", type=Path, help="write the export to a file")
+    p.add_argument(
+        "--lang",
+        choices=["fr", "en"],
+        help="the language of a classic game's transactions in words (show, export); "
+        "default: the unit's language, else the edition's",
+    )
     _add_data_dir(p, "where the game journal lives")
 
     add(
@@ -248,13 +258,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = add(
         "enroll",
         help="teach the bank your cards: tap each card of the deck when asked",
-        description="Walks through every card of the game (4 bank, 22 property, 23 event), "
-        "asking you to tap each one, and writes the deck file of their UIDs.",
+        description="Walks through every card of the edition (ultime-fr: 4 bank, 22 property, "
+        "23 event cards; a classic edition: 8 bank cards, 28 deeds, 16 Chance and 16 Community "
+        "Chest cards), asking you to tap each one, and writes the deck file of their UIDs.",
+    )
+    p.add_argument(
+        "--edition",
+        help="the edition whose cards to enroll (default: the configured one, ultime-fr), e.g. "
+        "classic-fr",
     )
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
     p.add_argument("--deck", type=Path, help="deck file to write (default DATA_DIR/deck.toml)")
     p.add_argument(
-        "--only", nargs="*", type=_card_name, help="enroll only these cards (e.g. prop:3 bank:2)"
+        "--only",
+        nargs="*",
+        type=_card_name,
+        help="enroll only these cards (e.g. prop:3 bank:2; deed:12 chance:3 chest:3)",
     )
     _add_data_dir(p, "where the deck file goes (DATA_DIR/deck.toml)")
     p.add_argument(
@@ -267,11 +286,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = add(
         "write-card",
         help="write a card's identity (NDEF record) onto a blank NFC tag",
-        description="Writes the project's NDEF record naming CARD (e.g. prop:16) onto a blank "
-        "NFC Forum Type 2 tag (NTAG213/215/216) on the reader. A full, locked or foreign tag "
-        "is refused with the reason.",
+        description="Writes the project's NDEF record naming CARD (e.g. prop:16, deed:12, "
+        "chance:3, chest:3) onto a blank NFC Forum Type 2 tag (NTAG213/215/216) on the reader. "
+        "A full, locked or foreign tag is refused with the reason. CARD must be a card of the "
+        "edition when one is given (--edition or the configuration), else of any edition.",
     )
     p.add_argument("card", type=_card_name)
+    p.add_argument("--edition", help="refuse a CARD this edition does not have (e.g. classic-fr)")
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
     p.add_argument(
         "--overwrite",

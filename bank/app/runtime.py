@@ -36,6 +36,9 @@ from bank.unit.io import (
     CardLifted,
     CardRanges,
     CardTapped,
+    InfoAsked,
+    KeyPressed,
+    KeyReleased,
     Output,
     PanelStatus,
     PlayCue,
@@ -43,9 +46,12 @@ from bank.unit.io import (
     ShowScreen,
 )
 from bank.unit.shell import build_unit
-from board_assets import load_edition
+from bank.unit.text import token_name
+from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
-from drivers.deck import Deck, DeckError, load_deck, simulated_deck
+from drivers.charlcd import Labels
+from drivers.deck import Deck, DeckError, load_deck, simulated_deck, with_foreign
+from drivers.enroll import DeckCards
 from drivers.registry import open_panel, open_reader
 from drivers.supervisor import ReaderService
 
@@ -67,12 +73,16 @@ def output_line(out: Output) -> str:
 
 
 def deck_for(settings: Settings, real_readers: bool) -> Deck:
-    """The configured deck file, else ``DATA_DIR/deck.toml``, else the simulated deck."""
+    """The configured deck file, else ``DATA_DIR/deck.toml``, else the simulated deck.
+
+    The file is read with the edition's cards and the other rulesets' kinds (one file may hold
+    the tags of every box one owns; the unit refuses another edition's card as such)."""
+    cards = CardRanges.of(load_edition(settings.edition))
     configured = str(settings.get("reader", "deck"))
     path = Path(configured).expanduser() if configured else settings.data_dir / DECK_FILE
     if path.exists():
         try:
-            return load_deck(path)
+            return load_deck(path, with_foreign(cards))
         except DeckError as err:  # a malformed deck: the message names the file and line
             raise BankError(str(err)) from err
     if configured:
@@ -83,7 +93,18 @@ def deck_for(settings: Settings, real_readers: bool) -> Deck:
             "run `ultibank enroll` to teach the bank your cards' UIDs",
             path,
         )
-    return simulated_deck()
+    return simulated_deck(cards)
+
+
+def deck_cards(edition: Edition) -> DeckCards:
+    """The cards enrolment walks for *edition*, named as its players see them (a classic
+    edition's deck names and token labels come from its ``[classic]`` table)."""
+    if edition.ruleset == "classic":
+        from bank.rulesets.classic.edition import classic_edition
+
+        own = classic_edition(edition)
+        return DeckCards.of(edition, decks=own.deck_names, token_labels=own.token_labels)
+    return DeckCards.of(edition)
 
 
 class Runtime:
@@ -257,6 +278,14 @@ class Runtime:
                     self._own(partial(d.feed, ButtonReleased(self.clock(), b)), seen)
         elif action.verb == "wait":
             self._sleep(action.seconds, seen)
+        elif action.verb == "key":  # a classic unit's keypad (CLASSIC.md §8.2)
+            for key in action.keys:
+                self._own(partial(d.feed, KeyPressed(self.clock(), key)), seen)
+                self._own(partial(d.feed, KeyReleased(self.clock(), key)), seen)
+        elif action.verb == "info":
+            self._own(lambda: d.feed(InfoAsked(self.clock(), action.name)), seen)
+        elif action.verb == "roll":
+            self._own(lambda: self.unit.queue_roll(action.dice), seen)
         elif action.verb == "power":
             self._own(lambda: d.dispatch(self._power(action.on)), seen)
         elif action.verb == "reader":
@@ -285,7 +314,8 @@ class Runtime:
         if line.strip().lower() == "state":
             return {"ok": True, "state": self.state()}
         try:
-            actions = parse_script(line, "control")
+            # the game's cards, and the other ruleset's (refused by the unit as such)
+            actions = parse_script(line, "control", with_foreign(self.cards))
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))
@@ -363,6 +393,19 @@ def _stop_extras(charts: Any, web: Any) -> None:
         charts.wait(10)
 
 
+def panel_labels(edition: Edition, lang: str) -> Labels:
+    """What a panel names from *edition* in *lang*: the tokens' LCD labels, the currency as
+    the unit writes it, the decks' names, and whether the game is played in classic mode."""
+    if edition.ruleset == "classic":
+        from bank.rulesets.classic.edition import classic_edition
+
+        ed = classic_edition(edition)
+        tokens = dict(zip(edition.token_names, ed.token_labels, strict=False))
+        return Labels(lang, tokens, ed.currency_lcd, dict(ed.deck_names), classic=True)
+    tokens = {t: token_name(lang, t) for t in edition.token_names}
+    return Labels(lang, tokens, edition.currency)
+
+
 def make_panel(
     spec: str,
     settings: Settings,
@@ -370,17 +413,19 @@ def make_panel(
     on_quit: Callable[[], None],
     language: str = "en",
     cards: CardRanges | None = None,
+    labels: Labels | None = None,
 ) -> Panel:
     """One panel, with the daemon's clock, its settings from ``[panel]`` and the game's
-    *language* for a panel's own words (the terminal's hello, help and refusals) and *cards*
-    (the edition's: the terminal's keys and typed numbers)."""
+    *language* for a panel's own words (the terminal's hello, help and refusals), *cards*
+    (the edition's: the terminal's keys and typed numbers) and *labels* (the edition's names
+    and classic mode: the terminal's and the character LCD's layout)."""
     table = settings.raw["panel"]
     kind, _, arg = spec.strip().partition(":")
     kind = kind.lower()
     if kind == "gpio":
         from drivers.gpio_panel import GpioPanel
 
-        return GpioPanel.from_config(table, clock=clock)
+        return GpioPanel.from_config(table, clock=clock, labels=labels)
     if kind == "serial":
         from drivers.serial_panel import SerialPanel
 
@@ -388,35 +433,65 @@ def make_panel(
     if kind == "terminal":
         from drivers.terminal_panel import TerminalPanel
 
-        return TerminalPanel(clock=clock, on_quit=on_quit, language=language, cards=cards)
+        return TerminalPanel(
+            clock=clock, on_quit=on_quit, language=language, cards=cards, labels=labels
+        )
     return open_panel(spec)
 
 
 def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:
+    language = runtime.unit.screens.lang
+    labels = panel_labels(runtime.edition, language)
     for spec in specs:
-        language = runtime.unit.screens.lang
         runtime.add_panel(
-            make_panel(spec, runtime.settings, runtime.clock, on_quit, language, runtime.cards)
+            make_panel(
+                spec, runtime.settings, runtime.clock, on_quit, language, runtime.cards, labels
+            )
         )
 
 
-def _on_panels(settings: Settings) -> None:
-    """Refuse, in one line, an edition whose ruleset the panels cannot play yet."""
+#: what the refusal of :func:`_on_panels` calls each panel kind (and the readers)
+_PANEL_NAMES = {
+    "pygame": "the emulator window",
+    "terminal": "the terminal view",
+    "serial": "the serial front panel",
+    "gpio": "the box's buttons",
+    "reader": "the card readers",
+}
+
+
+def _on_panels(settings: Settings, kinds: list[str]) -> None:
+    """Refuse, in one line, an edition whose ruleset one of the panel *kinds* (``pygame``,
+    ``terminal``, ``serial``, ``gpio``; ``reader`` for card readers) cannot play yet."""
     edition = load_edition(settings.edition)
     spec = rulesets.for_edition(edition)
-    if not spec.on_panels:
-        raise BankError(
-            f"{edition.id}: the {spec.name} rules play through tap scripts for now "
-            f"(`ultibank script FILE --edition {edition.id}`); the emulator, the terminal view, "
-            f"the readers and the box cannot play them yet"
-        )
+    playable = spec.on_panels
+    if playable is True:
+        return
+    missing = [k for k in dict.fromkeys(kinds) if playable is False or k not in playable]
+    if not missing:
+        return
+    names = ", ".join(_PANEL_NAMES.get(k, k) for k in missing)
+    ways = f"tap scripts (`ultibank script FILE --edition {edition.id}`)"
+    if playable is not False and "pygame" in playable:
+        ways = f"the emulator window (`ultibank emulate --edition {edition.id}`) or {ways}"
+    raise BankError(
+        f"{edition.id}: the {spec.name} rules cannot be played with {names} yet; "
+        f"play them with {ways}"
+    )
+
+
+def _kind(spec: str) -> str:
+    """A panel spec's kind: ``serial:/dev/ttyACM0`` -> ``serial``."""
+    return spec.strip().lower().split(":", 1)[0]
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank run``: the daemon with the configured readers and panels."""
-    _on_panels(settings)
     readers = args.reader or list(settings.get("reader", "paths"))
     panels = args.panel or list(settings.get("panel", "backends"))
+    has_reader = any(r.strip().lower() != "sim" for r in readers)
+    _on_panels(settings, [_kind(p) for p in panels] + (["reader"] if has_reader else []))
     runtime = Runtime(settings)
     real = [r for r in readers if r.strip().lower() != "sim"]
     runtime.deck = deck_for(settings, bool(real))
@@ -459,13 +534,7 @@ def _loop_status(runtime: Runtime) -> int:
 
 def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank emulate``: the pygame unit, or the terminal view where there is no display."""
-    _on_panels(settings)
     readers = args.reader or []
-    runtime = Runtime(settings)
-    runtime.deck = deck_for(settings, bool(readers))
-    stop = threading.Event()
-    charts: Any = None
-    web: Any = None
     use_window = not args.terminal
     if use_window:
         try:
@@ -485,6 +554,12 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
                     file=sys.stderr,
                 )
                 use_window = False
+    _on_panels(settings, ["pygame" if use_window else "terminal"] + (["reader"] if readers else []))
+    runtime = Runtime(settings)
+    runtime.deck = deck_for(settings, bool(readers))
+    stop = threading.Event()
+    charts: Any = None
+    web: Any = None
     try:
         for path in readers:
             runtime.add_reader(path)
@@ -524,6 +599,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
                 on_eof=stop.set,
                 language=runtime.unit.screens.lang,
                 cards=runtime.cards,
+                labels=panel_labels(runtime.edition, runtime.unit.screens.lang),
             )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
@@ -625,6 +701,7 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)")
     deck_path = args.deck or settings.data_dir / DECK_FILE
+    cards = deck_cards(load_edition(settings.edition))
     specs = args.panel or [
         p for p in settings.get("panel", "backends") if p.strip().lower() != "terminal"
     ]
@@ -642,6 +719,7 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
                 only=args.only,
                 panels=panels,
                 rearm_s=settings.rearm_seconds,
+                cards=cards,
             )
         )
     except DriverError as err:
@@ -660,4 +738,7 @@ def cmd_write_card(args: argparse.Namespace, settings: Settings) -> int:
     )
     if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)")
-    return int(write_card(reader, args.card, overwrite=args.overwrite))
+    # an edition given (flag or configuration) is checked; else any edition's card is written
+    chosen = "game.edition" in settings.given
+    cards = deck_cards(load_edition(settings.edition)) if chosen else None
+    return int(write_card(reader, args.card, overwrite=args.overwrite, cards=cards))

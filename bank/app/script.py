@@ -10,9 +10,10 @@ opened again from the data directory.
 
 Extensions beyond SCRIPTS.md: ``reader lost``/``reader back`` and ``panel lost``/``panel back``
 (a device link lost and found again); and the classic lines of CLASSIC.md §8.2: ``tap deed:N``,
-``tap chance:N``, ``tap chest:N``, ``key DIGITS`` / ``key back`` (keypad keys), ``roll A B``
-(fixes the unit's next roll) and ``info NAME`` (an info screen). A card of the other ruleset
-parses within that ruleset's range and gets the error cue when it runs.
+``tap chance:N``, ``tap chest:N``, ``key DIGITS`` / ``key back`` (keypad keys), ``roll A B`` /
+``roll A B T`` (fixes the unit's next roll; T the third die's face where the edition has
+one) and ``info NAME`` (an info screen). A card of the other ruleset parses within that
+ruleset's range and gets the error cue when it runs.
 
 Imports the bank (game, journal, unit) and ``drivers.deck`` for the simulated deck's UIDs.
 """
@@ -25,7 +26,7 @@ import re
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -56,7 +57,7 @@ from bank.unit.io import (
 )
 from bank.unit.shell import build_unit
 from board_assets import EditionError, edition_names, load_edition
-from drivers.deck import Deck, normalize_uid, simulated_deck
+from drivers.deck import Deck, normalize_uid, simulated_deck, with_foreign
 
 __all__ = ["Action", "parse_script", "run_script"]
 
@@ -91,6 +92,8 @@ class Action:
     keys: tuple[str, ...] = ()
     dice: tuple[int, ...] = ()
     name: str = ""
+    #: ``roll A B T``: the third die's face (None: drawn from the seed)
+    third: str | None = None
 
     def tapped(self, deck: Deck) -> tuple[CardId | None, str]:
         """The card and UID a ``tap`` line puts on the reader, the missing one from *deck*.
@@ -126,7 +129,9 @@ def _uid(text: str) -> str:
         return uid
 
 
-def _parse_line(number: int, text: str, cards: CardRanges) -> Action | None:
+def _parse_line(
+    number: int, text: str, cards: CardRanges, third: tuple[str, ...] = ()
+) -> Action | None:
     words = text.split("#", 1)[0].split()
     if not words:
         return None
@@ -175,11 +180,18 @@ def _parse_line(number: int, text: str, cards: CardRanges) -> Action | None:
         return Action(number, text, verb, keys=tuple(args[0]))
     if verb == "roll":
         if len(args) == 3:
-            raise ValueError(f"roll: this edition has no third die ({words[3]!r})")
-        arity(2, "roll A B")
-        if not all(a.isdigit() and 1 <= int(a) <= 6 for a in args):
-            raise ValueError(f"roll {' '.join(words[1:])!r}? each die is 1 to 6")
-        return Action(number, text, verb, dice=tuple(int(a) for a in args))
+            if not third:
+                raise ValueError(f"roll: this edition has no third die ({words[3]!r})")
+            if args[2] not in third:
+                raise ValueError(
+                    f"roll: the third die has no face {words[3]!r}; its faces: {', '.join(third)}"
+                )
+        else:
+            arity(2, "roll A B T` or `roll A B" if third else "roll A B")
+        if not all(a.isdigit() and 1 <= int(a) <= 6 for a in args[:2]):
+            raise ValueError(f"roll {' '.join(words[1:3])!r}? each die is 1 to 6")
+        face = args[2] if len(args) == 3 else None
+        return Action(number, text, verb, dice=tuple(int(a) for a in args[:2]), third=face)
     if verb == "info":
         arity(1, "info NAME")
         if args[0] not in INFO_NAMES:
@@ -191,17 +203,21 @@ def _parse_line(number: int, text: str, cards: CardRanges) -> Action | None:
 
 
 def parse_script(
-    text: str, filename: str = "<script>", cards: CardRanges | None = None
+    text: str,
+    filename: str = "<script>",
+    cards: CardRanges | None = None,
+    third: tuple[str, ...] = (),
 ) -> list[Action]:
     """Parse every line; ScriptError ``FILE:LINE: message`` at the first bad one.
 
-    Card names are those of *cards* (the edition's; default: the default edition's).
+    Card names are those of *cards* (the edition's; default: the default edition's); *third*
+    the faces ``roll A B T`` may give (the edition's third die; empty: T is an error).
     """
     cards = cards or CardRanges.of(load_edition(DEFAULT_EDITION))
     actions: list[Action] = []
     for number, line in enumerate(text.splitlines(), 1):
         try:
-            action = _parse_line(number, line, cards)
+            action = _parse_line(number, line, cards, third)
         except ValueError as err:
             raise ScriptError(f"{filename}:{number}: {err}") from err
         if action is not None:
@@ -308,7 +324,7 @@ class ScriptRunner:
             self._advance(action.seconds)
             return
         if action.verb == "roll":
-            self.unit.queue_roll(action.dice)
+            self.unit.queue_roll(action.dice, action.third)
             return
         if action.verb in ("key", "info"):
             if not self.unit.is_on:
@@ -357,12 +373,7 @@ class ScriptRunner:
 def _with_foreign(cards: CardRanges) -> CardRanges:
     """*cards* with the kinds of the other shipped editions' rulesets, so that a script naming
     one parses and is refused when it runs ("card of another edition", CLASSIC.md §8.2)."""
-    foreign: dict[str, int] = {}
-    for name in edition_names():
-        for kind, count in load_edition(name).card_counts.items():
-            if kind != "bank" and not cards.count(kind):
-                foreign[kind] = max(count, foreign.get(kind, 0))
-    return replace(cards, foreign=tuple(sorted(foreign.items())))
+    return with_foreign(cards)
 
 
 def _ruleset_config(
@@ -469,6 +480,8 @@ def run_script(
     try:
         loaded = load_edition(edition)
         cards = _with_foreign(CardRanges.of(loaded))
+        spec = rulesets.for_edition(loaded)
+        third = spec.third_die(loaded) if spec.third_die is not None else ()
         if seed is not None or ruleset_sets or rules_table is not None:
             rules = _ruleset_config(loaded, rules, rules_table, seed, ruleset_sets)
     except EditionError as err:  # the edition's fault, not a line of the script's
@@ -478,7 +491,7 @@ def run_script(
         print(f"ultibank: {err}", file=sys.stderr)
         return 2
     try:
-        actions = parse_script(text, str(path), cards)
+        actions = parse_script(text, str(path), cards, third)
     except ScriptError as err:
         print(err, file=sys.stderr)
         return 2

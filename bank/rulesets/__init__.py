@@ -75,9 +75,13 @@ class RulesetSpec:
     config_tables: tuple[str, ...] = ()
     #: where ``--seed`` goes in the configuration: (table, key); None: the ruleset has no dice
     seed_key: tuple[str, str] | None = None
-    #: False while the panels (emulator, terminal, readers' tags, the box) cannot play it yet:
-    #: ``run`` and ``emulate`` then refuse its editions and say how to play them
-    on_panels: bool = True
+    #: ``third_die(edition)``: the values a script's ``roll A B T`` may give for T (CLASSIC.md
+    #: §8.2); None, or an empty tuple for an edition: no third die (T is a parse error)
+    third_die: Callable[[Edition], tuple[str, ...]] | None = None
+    #: which panels can play it: True every one; else the panel kinds that can (``pygame``,
+    #: ``terminal``, ``serial``, ``gpio``, and ``reader`` for card readers; False: none yet):
+    #: ``run`` and ``emulate`` refuse its editions on the others and say how to play them
+    on_panels: bool | tuple[str, ...] = True
 
 
 _SPECS: dict[str, RulesetSpec] = {}

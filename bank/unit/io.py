@@ -238,6 +238,16 @@ class InfoAsked:
 
 INFO_NAMES = ("table", "turn", "cash", "deed", "deeds", "others", "scores")
 
+
+@dataclass(frozen=True, slots=True)
+class MenuAsked:
+    """A keyboard panel's shortcut to menu item *item* (CLASSIC.md §5.6: D is item 11, H
+    item 7 ...): what M and the item's digits do from idle, refused where they would not."""
+
+    at: float
+    item: int
+
+
 Input = (
     CardTapped
     | CardLifted
@@ -249,6 +259,7 @@ Input = (
     | KeyPressed
     | KeyReleased
     | InfoAsked
+    | MenuAsked
 )
 
 # ---------------------------------------------------------------- outputs

@@ -54,6 +54,7 @@ from bank.unit.io import (
     Input,
     KeyPressed,
     KeyReleased,
+    MenuAsked,
     Output,
     PanelStatus,
     PlayCue,
@@ -224,6 +225,8 @@ class UnitShell:
             self._on_key(inp.key)
         elif isinstance(inp, InfoAsked):
             self._on_info(inp.name)
+        elif isinstance(inp, MenuAsked):
+            self._on_menu(inp.item)
         elif isinstance(inp, CardLifted | Tick | KeyPressed):
             pass
 
@@ -233,6 +236,10 @@ class UnitShell:
 
     def _on_info(self, name: str) -> None:
         """An info screen asked by a keyboard panel: nothing in a ruleset without them."""
+
+    def _on_menu(self, item: int) -> None:
+        """A menu item asked by a keyboard panel: a ruleset without a numbered menu refuses."""
+        self._refuse("err.not_now")
 
     def queue_roll(self, dice: tuple[int, ...], third: str | None = None) -> None:
         """Fix the next roll the unit makes (a script's ``roll`` line): nothing in a ruleset

@@ -24,7 +24,7 @@
       title: "table view", live: "live", reconnecting: "reconnecting…", connecting: "connecting…",
       auction: "Auction", gameover: "Game over", log: "Last transactions",
       footer: "Read-only view: the game is played on the unit, this page only watches it.",
-      waiting: "No game yet: tap 2 to 4 bank cards on the unit, then ✓.",
+      waiting: "No game yet: tap 2 to {n} bank cards on the unit, then ✓.",
       winner: "winner", bankrupt: "bankrupt", jail: "in jail", owes: "owes {n} to {who}",
       thebank: "the bank", card: "card", total: "total",
       props: (n) => (n === 1 ? "1 property" : `${n} properties`),
@@ -36,12 +36,22 @@
       txs: (n) => (n === 1 ? "1 transaction" : `${n} transactions`), off: "(the unit is off)",
       GO: ["GO", "+salary"], JAIL: ["JAIL", ""], FREE_PARKING: ["FREE", "PARKING"],
       GO_TO_JAIL: ["GO TO", "JAIL"], EVENT: ["?", ""], LOCATION: ["LOC", ""],
+      CHANCE: ["?", ""], CHEST: ["CHEST", ""], TAX: ["TAX", ""],
+      worth: "worth", deeds: (n) => (n === 1 ? "1 deed" : `${n} deeds`), jailcards: (n) => (n === 1 ? "1 jail card" : `${n} jail cards`),
+      tries: "try {n}", pot: "Free Parking: {n}", stock: "bank: {h} houses, {H} hotels",
+      mortgaged: "mortgaged", mortgagedShort: "MORT.", hotel: "hotel", houses: (n) => (n === 1 ? "1 house" : `${n} houses`),
+      step: "On the unit", interest: "Interest question: #{n}", keep: "✓ keep: pay {n}",
+      lift: "M lift: pay {n}", tradeoffer: "Trade offered", trade: "Trade being composed",
+      gives: "{who} gives", nothing: "nothing", jailcard: "jail card",
+      session: { build: "Building: {who}", sell: "Selling: {who}", mortgage: "Mortgages: {who}" },
+      series: "Auction {i}/{n} after a bankruptcy", roll: "last roll: {who} {a} + {b}",
+      eliminated: "out",
     },
     fr: {
       title: "vue de la table", live: "en direct", reconnecting: "reconnexion…", connecting: "connexion…",
       auction: "Enchère", gameover: "Partie terminée", log: "Dernières transactions",
       footer: "Vue en lecture seule : la partie se joue sur l'unité, cette page la regarde.",
-      waiting: "Pas de partie : touchez 2 à 4 cartes banque sur l'unité, puis ✓.",
+      waiting: "Pas de partie : touchez 2 à {n} cartes banque sur l'unité, puis ✓.",
       winner: "gagnant", bankrupt: "en faillite", jail: "en prison", owes: "doit {n} à {who}",
       thebank: "la banque", card: "carte", total: "total",
       props: (n) => (n <= 1 ? `${n} propriété` : `${n} propriétés`),
@@ -54,6 +64,16 @@
       txs: (n) => (n <= 1 ? `${n} transaction` : `${n} transactions`), off: "(l'unité est éteinte)",
       GO: ["DÉPART", ""], JAIL: ["PRISON", ""], FREE_PARKING: ["PARC", "GRATUIT"],
       GO_TO_JAIL: ["ALLEZ EN", "PRISON"], EVENT: ["?", ""], LOCATION: ["LOC", ""],
+      CHANCE: ["?", ""], CHEST: ["CAISSE", ""], TAX: ["TAXE", ""],
+      worth: "valeur", deeds: (n) => (n <= 1 ? `${n} titre` : `${n} titres`), jailcards: (n) => (n <= 1 ? `${n} carte prison` : `${n} cartes prison`),
+      tries: "essai {n}", pot: "Parc gratuit : {n}", stock: "banque : {h} maisons, {H} hôtels",
+      mortgaged: "hypothéqué", mortgagedShort: "HYP.", hotel: "hôtel", houses: (n) => (n <= 1 ? `${n} maison` : `${n} maisons`),
+      step: "Sur l'unité", interest: "Question des intérêts : n°{n}", keep: "✓ garder : payer {n}",
+      lift: "M lever : payer {n}", tradeoffer: "Échange proposé", trade: "Échange en préparation",
+      gives: "{who} donne", nothing: "rien", jailcard: "carte prison",
+      session: { build: "Construire : {who}", sell: "Vendre : {who}", mortgage: "Hypothèques : {who}" },
+      series: "Enchère {i}/{n} après une faillite", roll: "dernier lancer : {who} {a} + {b}",
+      eliminated: "éliminé",
     },
   };
   const words = () => WORDS[lang] || WORDS.en;
@@ -81,10 +101,11 @@
     return p ? p.label : board.tokens[card - 1] || `${t("card")} ${card}`;
   };
   const prop = (n) => board.properties[n - 1];
-  const tokenIcon = (token, cls) =>
+  const classic = () => board.ruleset === "classic";
+  const tokenIcon = (token, cls, label) =>
     TOKENS.has(token)
       ? `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true"><use href="#tok-${token}"/></svg>`
-      : `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="9"/></svg>`;
+      : `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10"/><text x="12" y="16.5" text-anchor="middle" font-size="13" font-weight="700" fill="#fff">${esc((label || "").slice(0, 1).toUpperCase())}</text></svg>`;
   const chip = (colour) =>
     `<svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true"><rect width="16" height="16" rx="3" fill="${esc(colour)}"/></svg>`;
 
@@ -96,16 +117,18 @@
   }
 
   // ------------------------------------------------------------------ the board drawing
-  // 36 spaces: corners at 0 (GO, bottom right), 9 (jail), 18 (free parking), 27 (go to jail);
-  // eight spaces between corners; the colour band faces the middle of the board.
+  // The edition's ring, a quarter per side: 36 Ultime spaces (corners at 0, 9, 18, 27), 40
+  // classic ones (0, 10, 20, 30), 52 Méga ones. Corners: GO (bottom right), jail, free
+  // parking, go to jail; the colour band faces the middle of the board.
   const SIZE = 1000;
   const C = 140;
-  const W = (SIZE - 2 * C) / 8;
   const BAND = 30;
+  let PER = 9; // spaces per side, corner included
+  let W = (SIZE - 2 * C) / 8;
 
   function geometry(pos) {
-    const side = Math.floor(pos / 9);
-    const k = pos % 9;
+    const side = Math.floor(pos / PER);
+    const k = pos % PER;
     if (k === 0) {
       const corners = [[SIZE - C, SIZE - C], [0, SIZE - C], [0, 0], [SIZE - C, 0]];
       const [x, y] = corners[side];
@@ -131,15 +154,35 @@
     return [g.x + BAND + (g.w - BAND) / 2, g.y + g.h / 2];
   }
 
+  function spaceWords(space, pos) {
+    const cl = board.classic;
+    if (cl && space === "TAX" && cl.taxes[String(pos)]) {
+      const tax = cl.taxes[String(pos)];
+      return [words().TAX[0], `−${tax.amount}`, tax.name];
+    }
+    if (cl && (space === "CHANCE" || space === "CHEST")) {
+      return [...(words()[space] || [space, ""]), space === "CHANCE" ? cl.chance : cl.chest];
+    }
+    const [top, bottom] = words()[space] || [space, ""];
+    return [top, bottom, ""];
+  }
+
   function buildBoard() {
     const svg = $("board");
     svg.textContent = "";
+    PER = Math.max(2, Math.round(board.ring.length / 4));
+    W = (SIZE - 2 * C) / (PER - 1);
     el("rect", { class: "centre", x: C, y: C, width: SIZE - 2 * C, height: SIZE - 2 * C }, svg);
     const title = el("text", { class: "title", x: SIZE / 2, y: SIZE / 2 - 60 }, svg);
     title.textContent = "ultibank";
     const sub = el("text", { class: "subtitle", x: SIZE / 2, y: SIZE / 2 - 10 }, svg);
     sub.textContent = board.name;
     el("text", { class: "status", id: "board-status", x: SIZE / 2, y: SIZE / 2 + 70 }, svg);
+    if (classic()) {
+      el("text", { class: "subtitle", id: "board-pot", x: SIZE / 2, y: SIZE / 2 + 200 }, svg);
+      el("text", { class: "subtitle", id: "board-stock", x: SIZE / 2, y: SIZE / 2 + 240 }, svg);
+      el("text", { class: "subtitle", id: "board-roll", x: SIZE / 2, y: SIZE / 2 + 280 }, svg);
+    }
     // the colour groups as a legend in the middle
     const groups = board.groups;
     const gw = 64;
@@ -162,22 +205,40 @@
         const num = el("text", { class: "num", x: cx, y: cy - 30 }, cell);
         num.textContent = String(number);
         const owner = el("g", { class: "owner", id: `owner-${number}`, visibility: "hidden" }, cell);
-        el("circle", { cx, cy: cy + 2, r: 21, fill: "#888" }, owner);
+        el("circle", { cx, cy: cy + 2, r: Math.min(21, W / 2 - 8), fill: "#888" }, owner);
         el("use", { href: "#tok-car", x: cx - 14, y: cy - 12, width: 28, height: 28 }, owner);
+        el("text", { class: "initial", x: cx, y: cy + 3 }, owner);
         el("title", {}, owner);
-        for (let k = 0; k < 5; k++) {
-          el("circle", { class: "pip", id: `pip-${number}-${k + 1}`, cx: cx - 28 + k * 14, cy: cy + 36, r: 5.5 }, cell);
+        if (classic()) {
+          // houses 1-4 as small squares, a hotel as one long block; mortgaged: a sash
+          const hs = Math.min(14, (W - 16) / 4 - 3);
+          for (let k = 0; k < 4; k++) {
+            el("rect", { class: "house", id: `house-${number}-${k + 1}`, x: cx - 2 * (hs + 3) + k * (hs + 3) + 1.5, y: cy + 28, width: hs, height: hs, visibility: "hidden" }, cell);
+          }
+          el("rect", { class: "hotel", id: `hotel-${number}`, x: cx - 2 * (hs + 3) + 1.5, y: cy + 28, width: 4 * (hs + 3) - 3, height: hs, visibility: "hidden" }, cell);
+          // under the owner's token, over the space; the word where the houses would be
+          const sash = el("g", { class: "mortgage", id: `mortgage-${number}`, visibility: "hidden" });
+          cell.insertBefore(sash, owner);
+          el("rect", { x: g.x + 3, y: g.y + 3, width: g.w - 6, height: g.h - 6 }, sash);
+          const mt = el("text", { x: cx, y: cy + 35 }, sash);
+          mt.textContent = t("mortgagedShort");
+        } else {
+          for (let k = 0; k < 5; k++) {
+            el("circle", { class: "pip", id: `pip-${number}-${k + 1}`, cx: cx - 28 + k * 14, cy: cy + 36, r: 5.5 }, cell);
+          }
         }
         el("rect", { class: "hl", id: `hl-${number}`, x: g.x + 4, y: g.y + 4, width: g.w - 8, height: g.h - 8, visibility: "hidden" }, cell);
         el("title", {}, cell).textContent =
           `#${number} ${p.name}: price ${p.price}, rents ${p.rents.join(" / ")} ${board.currency}`;
       } else {
-        const [top, bottom] = words()[space] || [space, ""];
+        const [top, bottom, full] = spaceWords(space, pos);
         el("rect", { class: `space ${g.corner ? "corner" : "special"}`, x: g.x, y: g.y, width: g.w, height: g.h }, cell);
+        if (full) el("title", {}, cell).textContent = full;
         const cx = g.x + g.w / 2;
         const cy = g.y + g.h / 2;
-        const label = el("text", { class: `label${space === "EVENT" ? "" : " small"}`, x: cx, y: bottom ? cy - 12 : cy }, cell);
-        if (space === "EVENT") label.setAttribute("font-size", "44");
+        const big = space === "EVENT" || space === "CHANCE";
+        const label = el("text", { class: `label${big ? "" : " small"}`, x: cx, y: bottom ? cy - 12 : cy }, cell);
+        if (big) label.setAttribute("font-size", "44");
         label.textContent = top;
         if (bottom) {
           const t2 = el("text", { class: "label small", x: cx, y: cy + 14 }, cell);
@@ -200,11 +261,23 @@
         const player = s.players.find((q) => q.card === p.owner);
         const token = player ? player.token : board.tokens[p.owner - 1];
         owner.querySelector("use").setAttribute("href", TOKENS.has(token) ? `#tok-${token}` : "");
+        owner.querySelector("use").setAttribute("visibility", TOKENS.has(token) ? "visible" : "hidden");
+        owner.querySelector(".initial").textContent = TOKENS.has(token) ? "" : (player ? player.label : String(p.owner)).slice(0, 1).toUpperCase();
         owner.querySelector("title").textContent = player ? player.label : "";
       }
-      for (let k = 1; k <= 5; k++) {
-        const pip = $(`pip-${p.number}-${k}`);
-        pip.setAttribute("class", p.level != null && k <= p.level ? "pip on" : "pip");
+      if (classic()) {
+        for (let k = 1; k <= 4; k++) {
+          $(`house-${p.number}-${k}`).setAttribute("visibility", !p.hotel && k <= (p.houses || 0) ? "visible" : "hidden");
+        }
+        $(`hotel-${p.number}`).setAttribute("visibility", p.hotel ? "visible" : "hidden");
+        $(`mortgage-${p.number}`).setAttribute("visibility", p.mortgaged ? "visible" : "hidden");
+        $(`space-${prop(p.number).position}`).dataset.state =
+          p.hotel ? "hotel" : p.mortgaged ? "mortgaged" : `houses-${p.houses || 0}`;
+      } else {
+        for (let k = 1; k <= 5; k++) {
+          const pip = $(`pip-${p.number}-${k}`);
+          pip.setAttribute("class", p.level != null && k <= p.level ? "pip on" : "pip");
+        }
       }
       $(`hl-${p.number}`).setAttribute("visibility", p.number === focus ? "visible" : "hidden");
     }
@@ -213,6 +286,13 @@
     else if (s.auction) status.textContent = t("auctionof", { n: s.auction.number });
     else if (!s.started) status.textContent = t("newgame");
     else status.textContent = words().txs(s.seq);
+    if (classic()) {
+      const c = s.classic;
+      $("board-pot").textContent = c && c.pot_on ? t("pot", { n: `${money(c.pot)} ${board.currency}` }) : "";
+      $("board-stock").textContent = c ? t("stock", { h: c.bank.houses, H: c.bank.hotels }) : "";
+      const r = c && c.last_roll;
+      $("board-roll").textContent = r ? t("roll", { who: r.card == null ? "" : tokenOf(r.card), a: r.dice[0], b: r.dice[1] }) : "";
+    }
   }
 
   // ------------------------------------------------------------------ panels
@@ -220,7 +300,7 @@
   function renderPlayers(s) {
     const box = $("players");
     if (!s.players.length) {
-      box.innerHTML = `<div class="waiting">${esc(t("waiting"))}</div>`;
+      box.innerHTML = `<div class="waiting">${esc(t("waiting", { n: board.tokens.length }))}</div>`;
       return;
     }
     box.innerHTML = s.players
@@ -231,13 +311,24 @@
         else if (p.rank) badges.push(`<span class="badge">#${p.rank}</span>`);
         if (p.bankrupt) { cls.push("bankrupt"); badges.push(`<span class="badge bankrupt">${esc(t("bankrupt"))}</span>`); }
         if (p.jailed) { cls.push("jailed"); badges.push(`<span class="badge jail">${esc(t("jail"))}</span>`); }
+        if (p.jailed && p.jail_tries) badges.push(`<span class="badge jail">${esc(t("tries", { n: p.jail_tries }))}</span>`);
+        if (p.jail_cards && p.jail_cards.length) badges.push(`<span class="badge jailcard">${esc(words().jailcards(p.jail_cards.length))}</span>`);
         if (p.debt > 0) {
           const to = p.creditor == null ? t("thebank") : tokenOf(p.creditor);
           badges.push(`<span class="badge debt">${esc(t("owes", { n: money(p.debt), who: to }))}</span>`);
         }
         const n = p.owned.length;
+        if (classic()) {
+          return `<article class="${cls.join(" ")}" data-card="${p.card}" data-worth="${p.wealth}">
+          ${tokenIcon(p.token, "tok", p.label)}
+          <div class="pname">${esc(p.label)}</div>
+          <div class="balance" data-balance="${p.balance}">${money(p.balance)}<small>${esc(board.currency)}</small></div>
+          <div class="pmeta">${esc(words().deeds(n))} (${money(p.worth)})<br>${esc(t("worth"))} ${money(p.wealth)} · ${esc(t("card"))} ${p.card}</div>
+          <div class="badges">${badges.join("")}</div>
+        </article>`;
+        }
         return `<article class="${cls.join(" ")}" data-card="${p.card}">
-          ${tokenIcon(p.token, "tok")}
+          ${tokenIcon(p.token, "tok", p.label)}
           <div class="pname">${esc(p.label)}</div>
           <div class="balance" data-balance="${p.balance}">${money(p.balance)}<small>${esc(board.currency)}</small></div>
           <div class="pmeta">${esc(words().props(n))} (${money(p.worth)})<br>${esc(t("total"))} ${money(p.wealth)} · ${esc(t("card"))} ${p.card}</div>
@@ -280,6 +371,37 @@
     }
   }
 
+  function stepGives(d, who, deeds, cards) {
+    const parts = deeds.map((n) => `${n} ${prop(n).name}`);
+    if (d.cash && d.cash_from === who) parts.push(`${money(d.cash)} ${board.currency}`);
+    if (cards.length) parts.push(words().jailcards(cards.length));
+    return `${t("gives", { who: tokenOf(who) })}: ${parts.length ? parts.join(", ") : t("nothing")}`;
+  }
+
+  function renderStep(s) {
+    const box = $("step");
+    const st = s.classic && s.classic.step;
+    const a = s.auction;
+    let head = "";
+    let rows = [];
+    if (st && st.kind === "interest") {
+      head = t("interest", { n: `${st.number} ${prop(st.number).name}` });
+      rows = [st.card != null ? tokenOf(st.card) : "", t("keep", { n: `${money(st.keep)} ${board.currency}` }), t("lift", { n: `${money(st.lift)} ${board.currency}` })];
+    } else if (st && (st.kind === "trade_offer" || st.kind === "trade") && st.first != null && st.second != null) {
+      head = t(st.kind === "trade_offer" ? "tradeoffer" : "trade");
+      rows = [stepGives(st, st.first, st.deeds_first, st.cards_first), stepGives(st, st.second, st.deeds_second, st.cards_second)];
+    } else if (st && st.kind === "session") {
+      head = words().session[st.session].replace("{who}", tokenOf(st.card));
+    } else if (a && a.series) {
+      head = t("series", { i: a.series[0], n: a.series[1] });
+    }
+    if (!head) { box.hidden = true; box.dataset.kind = ""; return; }
+    box.hidden = false;
+    box.dataset.kind = st ? st.kind : "series";
+    $("step-head").textContent = head;
+    $("step-rows").innerHTML = rows.filter(Boolean).map((r) => `<li>${esc(r)}</li>`).join("");
+  }
+
   function renderGameOver(s) {
     const box = $("gameover");
     if (!s.game_over) { box.hidden = true; return; }
@@ -288,6 +410,7 @@
     $("ranking").innerHTML = s.ranking
       .map((card) => {
         const p = s.players.find((q) => q.card === card);
+        if (p && classic()) return `<li>${esc(p.label)}: ${esc(t("worth"))} ${money(p.wealth)} ${esc(board.currency)}</li>`;
         return p ? `<li>${esc(p.label)}: ${money(p.balance)} ${esc(board.currency)} ${esc(t("plusprops", { n: money(p.worth) }))}</li>` : "";
       })
       .join("");
@@ -331,6 +454,7 @@
     if (setLanguage(s.lang || board.language)) buildBoard();
     renderPlayers(s);
     renderAuction(s);
+    renderStep(s);
     renderGameOver(s);
     renderBoard(s);
     renderLog(s);

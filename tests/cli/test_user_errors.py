@@ -56,6 +56,7 @@ BAD_VALUES: dict[str, list[str] | str] = {
     "action": "nope",
     "game": "first",
     "seed": "seven",
+    "lang": "de",
 }
 
 # dests that take no value (flags and counters): nothing to get wrong
@@ -222,7 +223,7 @@ def test_the_reported_tracebacks_are_one_line_messages(
     status, stderr = _run(["run", "--edition", "nope"], env)
     assert stderr.strip() == (
         "ultibank: --edition: game.edition = 'nope': expected one of classic-fr, classic-uk, "
-        "one-piece-fr, starwars-ep2-fr, ultimate-uk, ultime-fr, "
+        "mega-fr, mega-uk, one-piece-fr, starwars-ep2-fr, ultimate-uk, ultime-fr, "
         "or the path of an edition file (.toml)"
     )
     status, stderr = _run(["write-card", "prop:99", "--reader", "pcsc"], env)

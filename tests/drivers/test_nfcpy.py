@@ -28,7 +28,12 @@ from drivers.base import (
     TagError,
 )
 from drivers.deck import Deck
-from drivers.identity import decode_card_record, encode_card_record, type2_ndef_tlv
+from drivers.identity import (
+    decode_card_record,
+    encode_card_record,
+    parse_type2_ndef,
+    type2_ndef_tlv,
+)
 from drivers.nfcpy_reader import (
     NfcpyBackend,
     ReaderPathError,
@@ -495,3 +500,35 @@ def test_simtag_lock_bits_are_one_time_programmable() -> None:
     assert not tag.write(4, b"wxyz")
     assert not tag.write(0, b"\x00\x00\x00\x00")  # the UID pages are read-only
     assert tag.read(NTAG215.pages) is None  # past the end: NAK
+
+
+def test_write_card_writes_the_classic_identities_and_refuses_one_the_edition_lacks(
+    sim: UdpTagSim,
+) -> None:
+    """`ultibank write-card deed:12 / chance:3 / chest:3` (issue 12): written, read back by
+    the reader as the card; `deed:99` refused in one line before a tag is asked for."""
+    from bank.app.runtime import deck_cards
+    from board_assets import load_edition
+    from drivers.enroll import CardNameError
+    from drivers.enroll import write_card as write_named
+
+    classic = deck_cards(load_edition("classic-fr"))
+    said: list[str] = []
+    with pytest.raises(CardNameError, match=r"^deed:99: deed cards run 1\.\.28, not 99$"):
+        write_named(sim.path, "deed:99", cards=classic, say=said.append, timeout=3.0)
+    with pytest.raises(CardNameError, match=r"^deed:99: deed cards run 1\.\.28, not 99$"):
+        write_named(sim.path, "deed:99", say=said.append, timeout=3.0)  # no edition: any
+    assert said == []
+    tag = sim.place(UID_A)
+    for i, name in enumerate(["deed:12", "chance:3", "chest:3"]):
+        assert write_named(sim.path, name, overwrite=i > 0, say=said.append, timeout=3.0) == 0
+        assert said[-1] == f"wrote {name} on tag {UID_A}"
+        assert decode_card_record(parse_type2_ndef(bytes(tag.memory))) == CardId.parse(name)
+    sim.lift()
+    running = Running(NfcpyBackend(sim.path))
+    try:
+        running.next()
+        sim.place(tag)
+        assert decode_card_record(running.next_present().ndef) == CardId("chest", 3)
+    finally:
+        running.close()

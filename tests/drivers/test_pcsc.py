@@ -32,7 +32,12 @@ from drivers.base import (
     TagError,
 )
 from drivers.deck import Deck
-from drivers.identity import decode_card_record, encode_card_record, type2_ndef_tlv
+from drivers.identity import (
+    decode_card_record,
+    encode_card_record,
+    parse_type2_ndef,
+    type2_ndef_tlv,
+)
 from drivers.pcsc import (
     PcscBackend,
     PcscPathError,
@@ -675,3 +680,71 @@ def test_ultralight_model_is_small() -> None:
     # the too-small write test relies on a tag whose data area cannot hold any card record
     assert len(type2_ndef_tlv(encode_card_record(BANK2))) > 16
     assert ULTRALIGHT.pages == 16
+
+
+@pytest.mark.pcscd
+def test_write_card_writes_the_classic_identities_and_refuses_one_the_edition_lacks(
+    slot: Slot, pcscd: Pcscd, cards: Callable[..., VirtualNtag]
+) -> None:
+    """`ultibank write-card deed:12 / chance:3 / chest:3 --edition classic-fr` (issue 12)."""
+    from bank.app.runtime import deck_cards
+    from board_assets import load_edition
+    from drivers.enroll import CardNameError
+    from drivers.enroll import write_card as write_named
+
+    classic = deck_cards(load_edition("classic-fr"))
+    said: list[str] = []
+    with pytest.raises(CardNameError, match=r"^deed:99: deed cards run 1\.\.28, not 99$"):
+        write_named(slot.path, "deed:99", cards=classic, say=said.append, timeout=3.0)
+    assert said == []  # refused before a tag was asked for
+    tag = cards(UID_B, model=NTAG213)
+    for i, name in enumerate(["deed:12", "chance:3", "chest:3", "bank:dog"]):
+        assert write_named(slot.path, name, cards=classic, overwrite=i > 0, say=said.append) == 0
+        card = classic.parse(name)
+        tlv = type2_ndef_tlv(encode_card_record(card))
+        assert tag.data_area(len(tlv)) == tlv
+        assert said[-1] == f"wrote {card} on tag {UID_B}"
+    assert decode_card_record(parse_type2_ndef(bytes(tag.memory))) == CardId("bank", 1)
+
+
+@pytest.mark.pcscd
+def test_a_classic_enrolment_through_pcscd(slot: Slot, pcscd: Pcscd, tmp_path: Path) -> None:
+    """`ultibank enroll --edition classic-fr --only deed:12 chest:3` on the real pcscd: a tag
+    written for the Ultime box is refused as a card of another edition, blank ones enrolled."""
+    from bank.app.runtime import deck_cards
+    from board_assets import load_edition
+    from drivers.deck import load_deck, with_foreign
+    from drivers.enroll import enroll
+
+    classic = deck_cards(load_edition("classic-fr"))
+    deck = tmp_path / "deck.toml"
+    said: queue.Queue[str] = queue.Queue()
+
+    def next_line(containing: str) -> None:
+        deadline = time.monotonic() + 10
+        while containing not in said.get(timeout=max(0.01, deadline - time.monotonic())):
+            pass
+
+    kwargs = {"only": ["deed:12", "chest:3"], "say": said.put, "card_timeout": 10.0,
+              "cards": classic}  # fmt: skip
+    worker = threading.Thread(
+        target=enroll, args=(PcscBackend(slot.path), deck), kwargs=kwargs, daemon=True
+    )
+    worker.start()
+    next_line("[1/2] tap deed 12 (Avenue Mozart)")
+    for uid, ndef, then in (
+        (UID_A, encode_card_record(PROP16), "carries the record of prop:16, a card of another"),
+        (UID_B, None, "[2/2] tap Caisse de communauté 3"),
+        ("04C0FFEE000003", None, "done: 2 cards"),
+    ):
+        tag = VirtualNtag(uid, ndef=ndef, port=slot.port)
+        tag.insert()
+        try:
+            next_line(then)
+        finally:
+            tag.remove()
+    worker.join(10)
+    saved = load_deck(deck, with_foreign(classic.cards))
+    assert saved.card_for(UID_B) == CardId("deed", 12)
+    assert saved.card_for("04C0FFEE000003") == CardId("chest", 3)
+    assert saved.card_for(UID_A) is None

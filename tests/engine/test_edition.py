@@ -23,6 +23,8 @@ def test_shipped_editions_load() -> None:
     assert edition_names() == [
         "classic-fr",
         "classic-uk",
+        "mega-fr",
+        "mega-uk",
         "one-piece-fr",
         "starwars-ep2-fr",
         "ultimate-uk",

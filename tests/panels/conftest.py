@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bank.unit.io import Input
+from bank.unit.io import Icon, Input, PanelStatus, Screen
 from firmware_sim.panel_firmware import PanelFirmware
 from tests.support.fakes import FakeClock
 from tests.support.pty_pair import PtyPair, make_pair
@@ -23,6 +24,40 @@ def wait_until(predicate: Callable[[], object], timeout: float = 5.0, what: str 
         time.sleep(0.002)
 
 
+#: host timings that keep the link tests short
+FAST: dict[str, Any] = {
+    "ack_timeout": 0.1,
+    "ping_interval": 0.3,
+    "backoff_start": 0.05,
+    "backoff_max": 0.2,
+}
+
+#: an Ultime property screen with most fields
+BALANCE = Screen(
+    "property",
+    lines=("Rue de la Paix", "Loyer 250"),
+    amount=250,
+    number=22,
+    token="boat",
+    level=3,
+    icons=frozenset({Icon.AUCTION}),
+    countdown=8,
+)
+
+#: a classic deed screen with every field, classic icons (bits 10-15) and the longest token
+#: id of the classic editions
+DEED = Screen(
+    "deed",
+    lines=("12 Av. Mozart", "chien loyer 14 €"),
+    amount=14,
+    number=12,
+    token="wheelbarrow",
+    level=5,
+    icons=frozenset({Icon.MORTGAGE, Icon.CARD, Icon.GO}),
+    colour="#d93a96",
+)
+
+
 class Inbox:
     """Collects what a panel posts (thread-safe enough: list.append is atomic)."""
 
@@ -34,6 +69,12 @@ class Inbox:
 
     def of(self, kind: type) -> list[Input]:
         return [i for i in self.items if isinstance(i, kind)]
+
+
+def connected(inbox: Inbox) -> bool:
+    """Whether the last link status a panel posted says connected."""
+    statuses = inbox.of(PanelStatus)
+    return bool(statuses) and statuses[-1].connected  # type: ignore[union-attr]
 
 
 @pytest.fixture

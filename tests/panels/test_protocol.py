@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bank.unit.io import Button, Cue, Icon, Screen
+from bank.unit.io import KEYS, Button, Cue, Icon, Screen
 from board_assets import load_edition
 from drivers import panel_protocol as pp
+from tests.panels.conftest import BALANCE, DEED
 
 
 def test_crc_is_ccitt_false() -> None:
@@ -161,7 +163,8 @@ def test_every_button_cue_and_icon_has_a_wire_code() -> None:
     assert set(pp.BUTTON_CODES) == set(Button)
     assert set(pp.CUE_CODES) == set(Cue)
     assert set(pp.ICON_BITS) == set(Icon)
-    assert len(set(pp.ICON_BITS.values())) == len(Icon) and max(pp.ICON_BITS.values()) < 16
+    assert len(set(pp.ICON_BITS.values())) == len(Icon)
+    assert max(pp.ICON_BITS.values()) < pp.MAX_ICON_BYTES * 8
 
 
 @given(st.sampled_from(list(Button)), st.booleans())
@@ -281,3 +284,185 @@ def test_valid_frames_after_noise_are_recovered(items: list[pp.Frame], noise: by
     assume(len(noise) > 0)
     out = pp.FrameDecoder().feed(noise + b"".join(pp.encode_frame(f) for f in items))
     assert [x for x in out if isinstance(x, pp.Frame)][-len(items) :] == items
+
+
+# ---------------------------------------------------------------- version 2 and version 1
+
+#: SHOW payloads as the version 1 codec wrote them (before version 2 existed): a version 1
+#: panel must keep receiving exactly these bytes
+V1_SHOWS = [
+    (
+        BALANCE,
+        "3e0870726f7065727479000000fa1604626f61740300080008020e527565206465206c612050616978"
+        "094c6f79657220323530",
+    ),
+    (
+        DEED,
+        "5e04646565640000000e0c0b776865656c626172726f7705d93a968401020d31322041762e204d6f7a"
+        "61727412636869656e206c6f79657220313420e282ac",
+    ),
+    (Screen("off", off=True), "01036f6666000000"),
+]
+
+
+@pytest.mark.parametrize(("screen", "wire"), V1_SHOWS)
+def test_a_version_1_panel_gets_the_bytes_it_always_got(screen: Screen, wire: str) -> None:
+    assert pp.encode_show(screen, 1).hex() == wire
+    assert pp.decode_show(bytes.fromhex(wire), 1) == screen
+
+
+def test_the_frame_format_is_unchanged_and_the_hello_offers_both_versions() -> None:
+    frame = pp.encode_frame(pp.Frame(pp.MsgType.BUTTON, 5, b"\x0c\x01"))
+    (back,) = pp.FrameDecoder().feed(frame)
+    assert isinstance(back, pp.Frame) and back.version == pp.FRAME_VERSION == 1
+    assert pp.cobs_decode(frame[1:-1])[0] == 1  # the ver byte an old panel checks
+    assert pp.encode_host_hello(pp.HostHello()) == bytes((2, 1))
+    assert pp.encode_host_hello(pp.HostHello(1, 1)) == bytes((1, 1))  # a version 1 bank
+    assert pp.negotiate(pp.HostHello(), 1) == 1  # an old panel
+    assert pp.negotiate(pp.HostHello(1, 1), 2) == 1  # an old bank
+
+
+def test_the_keypad_bit_means_a_keypad_only_from_version_2() -> None:
+    features = pp.Feature.LCD | pp.Feature.BUTTONS | pp.Feature.KEYPAD
+    assert pp.Feature.KEYPAD == 0x20
+    assert pp.PanelHello(2, features=features).keypad
+    assert not pp.PanelHello(1, features=features).keypad
+    assert not pp.PanelHello(2, features=pp.Feature.LCD | pp.Feature.BUTTONS).keypad
+
+
+def test_the_key_ids_are_10_to_19_for_the_digits_and_20_for_back() -> None:
+    wire = {"0": 10, "1": 11, "2": 12, "3": 13, "4": 14, "5": 15, "6": 16, "7": 17, "8": 18}
+    wire.update({"9": 19, "back": 20})
+    assert wire == pp.KEY_CODES
+    assert set(pp.KEY_CODES) == set(KEYS)
+    assert not set(pp.KEY_CODES.values()) & set(pp.BUTTON_CODES.values())
+
+
+@given(st.sampled_from(KEYS), st.booleans())
+def test_key_round_trip_with_a_keypad(key: str, down: bool) -> None:
+    ev = pp.KeyEvent(key, down)
+    wire = pp.encode_key(ev)
+    assert pp.decode_button(wire, keypad=True) == ev
+    with pytest.raises(pp.ProtocolError, match="did not announce a keypad"):
+        pp.decode_button(wire)  # a panel without the bit
+
+
+@pytest.mark.parametrize("payload", [b"\x15\x01", b"\x04\x01", b"\x09\x00", b"\x0c\x02", b"\x0c"])
+def test_bad_key_payloads_are_refused_even_with_a_keypad(payload: bytes) -> None:
+    with pytest.raises(pp.ProtocolError):
+        pp.decode_button(payload, keypad=True)
+
+
+def test_version_2_ignores_icon_bits_it_does_not_know_and_version_1_refuses_them() -> None:
+    plain = pp.encode_show(Screen("x", icons=frozenset({Icon.DICE})))
+    assert plain.endswith(bytes((2, 0x10, 0x00, 0)))  # 2 mask bytes, bit 12, no lines
+    later = plain[:-4] + bytes((3, 0x10, 0x10, 0x00, 0))  # bit 20: an icon added later
+    assert pp.decode_show(later) == Screen("x", icons=frozenset({Icon.DICE}))
+    assert pp.encode_show(Screen("x")).endswith(bytes((0, 0)))  # no icon: no mask byte
+    with pytest.raises(pp.ProtocolError, match="at most 4"):
+        pp.decode_show(plain[:-4] + bytes((5, 0, 0, 0, 0, 1, 0)))
+    # version 1: always a u16, every bit of which is taken (0..15)
+    assert pp.encode_show(Screen("x", icons=frozenset({Icon.DICE})), 1).endswith(b"\x10\x00\x00")
+
+
+# ---------------------------------------------------------------- classic screens
+
+CLASSIC_EDITIONS = ("classic-fr", "classic-uk", "starwars-ep2-fr", "one-piece-fr")
+
+
+def _labels() -> list[str]:
+    """Every token id and LCD label of the classic editions (8 players each at most)."""
+    from bank.rulesets.classic.edition import classic_edition
+
+    out: list[str] = []
+    for name in CLASSIC_EDITIONS:
+        edition = load_edition(name)
+        out += [*edition.token_names, *classic_edition(edition).token_labels]
+    return out
+
+
+CLASSIC_TOKENS = _labels()
+
+
+def test_the_token_field_takes_every_classic_players_label() -> None:
+    assert len(CLASSIC_TOKENS) == 2 * (8 + 8 + 8 + 6)
+    for version in (1, 2):
+        for token in CLASSIC_TOKENS:
+            screen = Screen("balance", ("x",), amount=1500, token=token)
+            assert pp.decode_show(pp.encode_show(screen, version), version) == screen, token
+    # Any token an edition file may name (20 characters) crosses version 2 whole when its
+    # script takes two bytes a character; version 1 keeps its 12 bytes.
+    longest = "Éléphant à trompette"
+    assert len(longest) == 20
+    screen = Screen("balance", token=longest)
+    assert pp.clip_screen(screen) == screen
+    assert pp.clip_screen(screen, 1).token == "Éléphant "
+
+
+classic_screens = st.builds(
+    Screen,
+    name=st.sampled_from(["deed", "entry", "pick", "menu", "trade", "dice", "info", "auction"]),
+    lines=st.lists(short_text, min_size=1, max_size=2).map(tuple),
+    amount=st.none() | st.integers(-1_000_000, 1_000_000),
+    number=st.none() | st.integers(1, 37),
+    token=st.none() | st.sampled_from(CLASSIC_TOKENS),
+    level=st.none() | st.integers(0, 5),
+    icons=st.frozensets(st.sampled_from(list(Icon))),
+    countdown=st.none() | st.integers(0, 60),
+    colour=st.none() | st.binary(min_size=3, max_size=3).map(lambda b: "#" + b.hex()),
+)
+
+
+@given(classic_screens)
+def test_a_classic_screen_crosses_version_2_whole(screen: Screen) -> None:
+    payload = pp.encode_show(screen)
+    assert len(pp.encode_frame(pp.Frame(pp.MsgType.SHOW, 1, payload))) <= pp.MAX_ENCODED + 2
+    assert pp.decode_show(payload) == screen
+
+
+def test_the_largest_version_2_screen_fits_one_frame() -> None:
+    fat = Screen(
+        "x" * 40,
+        lines=tuple("é" * 40 for _ in range(6)),
+        amount=-(2**31),
+        number=255,
+        token="é" * 40,
+        level=255,
+        icons=frozenset(Icon),
+        countdown=0xFFFF,
+        colour="#ffffff",
+        off=True,
+    )
+    room_for_icons = pp.MAX_ICON_BYTES - 2  # bits 16..31 are free today
+    assert len(pp.encode_show(fat)) + room_for_icons <= pp.MAX_PAYLOAD
+
+
+def test_every_screen_of_the_classic_scenarios_crosses_the_wire_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The classic unit's real screens (every scenario of tests/scripts/classic, French and
+    English): version 2 carries each field as it is; version 1 too, for these editions."""
+    from bank.app.script import ScriptRunner
+    from bank.cli import main
+    from bank.unit.io import Output, ShowScreen
+    from tests.unit.test_classic_scripts import ALL, args_of
+
+    shown: list[Screen] = []
+    emit = ScriptRunner._emit
+
+    def spy(self: ScriptRunner, outputs: list[Output]) -> None:
+        shown.extend(o.screen for o in outputs if isinstance(o, ShowScreen))
+        emit(self, outputs)
+
+    monkeypatch.setattr(ScriptRunner, "_emit", spy)
+    for n, path in enumerate(ALL):
+        assert (
+            main(["script", str(path), *args_of(path), "--data-dir", str(tmp_path / str(n))]) == 0
+        )
+    capsys.readouterr()
+    names = {s.name for s in shown}
+    assert {"deed", "entry", "pick", "menu", "trade", "dice", "interest", "auction"} <= names
+    assert any(s.level == 5 for s in shown) and any(s.colour for s in shown)
+    for screen in set(shown):
+        assert pp.decode_show(pp.encode_show(screen)) == screen, screen
+        assert pp.decode_show(pp.encode_show(screen, 1), 1) == screen, screen

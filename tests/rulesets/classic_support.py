@@ -9,6 +9,7 @@ from bank.commands import Command
 from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.config import ClassicConfig
+from bank.rulesets.classic.mega import BirthdayGift
 from bank.rulesets.classic.outcomes import ClassicOutcome
 from bank.rulesets.classic.rules import ClassicRulesEngine
 from bank.rulesets.classic.state import ClassicState, classic
@@ -73,7 +74,8 @@ def random_classic_command(rnd: random.Random, game: Game, rolls: bool = True) -
     players = [p.card for p in state.players if not p.bankrupt] or [1]
     card = rnd.choice(players) if rnd.random() < 0.95 else rnd.randint(1, k.max_players)
     owned = state.owned_by(card)
-    number = rnd.choice(owned) if owned and rnd.random() < 0.6 else rnd.randint(1, 28)
+    ed = rules(game).ed
+    number = rnd.choice(owned) if owned and rnd.random() < 0.6 else rnd.randint(1, len(ed.deeds))
     if owned and rnd.random() < 0.4:  # another lot of a group the card has begun
         group = rules(game).ed.group(rules(game).ed.deed(number).group)
         number = rnd.choice(group)
@@ -84,7 +86,7 @@ def random_classic_command(rnd: random.Random, game: Game, rolls: bool = True) -
         number = rnd.choice(owned) if owned else number
     if x.interest_due and rnd.random() < 0.8:
         return c.AnswerInterest(x.interest_due[0], rnd.random() < 0.3)
-    kind = rnd.randrange(17 if rolls else 16)
+    kind = rnd.randrange(18 if rolls else 17)
     other = rnd.choice(players)
     if kind == 0:
         return c.Visit(card, number, rnd.randint(2, 12))
@@ -95,21 +97,28 @@ def random_classic_command(rnd: random.Random, game: Game, rolls: bool = True) -
     if kind == 3:
         return c.LeaveJail(card, rnd.choice(("fee", "card", "double")))
     if kind == 4:
-        return c.PayTax(card, rnd.choice((4, 38, 5)))
+        return c.PayTax(card, rnd.choice((4, 38, 5, 50)))
     if kind == 5:
         return c.PayBank(card, rnd.choice((rnd.randint(1, 400), 3000)))
     if kind == 6:
         return c.ReceiveBank(card, rnd.randint(1, 400))
     if kind == 7:
-        return c.CollectPot(card)
+        return BirthdayGift(card) if ed.mega and rnd.random() < 0.5 else c.CollectPot(card)
     if kind in (8, 9):
-        ed = rules(game).ed
+        spare = 1 if ed.mega else 0  # Méga builds with all lots but one
         full = [
             n
             for n in owned
-            if ed.deed(n).kind == "street"
-            and all(state.prop(m).owner == card for m in ed.group(ed.deed(n).group))
+            if (ed.deed(n).kind == "street" or (ed.mega and ed.deed(n).kind == "station"))
+            and sum(state.prop(m).owner == card for m in ed.group(ed.deed(n).group))
+            >= len(ed.group(ed.deed(n).group)) - spare
         ]
+        if full and ed.mega and rnd.random() < 0.8:  # build up one group: skyscrapers happen
+            lots = state.prop
+            best = max(
+                full, key=lambda n: sum(lots(m).level or 0 for m in ed.group(ed.deed(n).group))
+            )
+            full = [n for n in full if ed.deed(n).group == ed.deed(best).group]
         if full and rnd.random() < 0.8:  # the lot with the fewest buildings: usually legal
             number = min(full, key=lambda n: (state.prop(n).level or 0, rnd.random()))
         return c.Build(card, number) if rnd.random() < 0.8 else c.Visit(card, number, 7)
@@ -136,5 +145,8 @@ def random_classic_command(rnd: random.Random, game: Game, rolls: bool = True) -
         return c.GenericCard(deck, effect, card, amounts)
     if kind == 15:
         return c.DeclareBankruptcy(card)
+    if kind == 16:  # the Force battle (refused outside Star Wars), a face given or not
+        return c.ForceBattle(card, rnd.choice((None, "light", "dark", "shift", "grey")))
     fixed = rnd.choice(((), (1, 1), (2, 3)))
-    return c.RollDice(card if rnd.random() < 0.9 else None, fixed, rnd.random() < 0.1)
+    third = rnd.choice((None, *ed.third_die)) if ed.third_die else None
+    return c.RollDice(card if rnd.random() < 0.9 else None, fixed, rnd.random() < 0.1, third)

@@ -166,25 +166,63 @@ def test_the_card_kinds_come_from_the_edition_file(tmp_path: Path) -> None:
         load_edition_file(bad)
 
 
-@pytest.mark.parametrize("command", ["run", "emulate"])
-def test_the_panels_refuse_a_classic_edition_and_say_how_to_play_it(
-    command: str, tmp_path: Path
+def test_a_panel_that_cannot_play_a_ruleset_refuses_it_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """No panel plays classic yet: `run` and `emulate` say so in one line (exit 1), instead of
-    a tray of Ultime cards that the classic unit would refuse."""
-    import subprocess
-    import sys
+    """A ruleset's spec names the panel kinds that can play it; `run` and `emulate` refuse
+    the others in one line naming the panel and the ways that do play, instead of a tray of
+    cards the ruleset would refuse (every panel plays classic today: the check is exercised
+    with a narrower spec)."""
+    import dataclasses
 
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-m", "bank.cli", command, "--edition", "classic-fr",
-         "--data-dir", str(tmp_path / "d")],
-        cwd=root, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
-        check=False,
-    )  # fmt: skip
-    assert done.returncode == 1
-    assert done.stderr.strip().splitlines() == [
-        "ultibank: classic-fr: the classic rules play through tap scripts for now (`ultibank "
-        "script FILE --edition classic-fr`); the emulator, the terminal view, the readers and "
-        "the box cannot play them yet"
-    ]
+    from bank import rulesets
+    from bank.app import runtime
+    from bank.errors import BankError
+    from bank.settings import load_settings
+
+    settings = load_settings(None, [f'game.data_dir="{tmp_path}"', 'game.edition="classic-fr"'])
+    for kinds in (["pygame"], ["terminal", "reader"], ["serial", "gpio", "sim"]):
+        runtime._on_panels(settings, kinds)  # classic plays on every panel and reader
+    real = rulesets.for_edition
+    narrow = lambda edition: dataclasses.replace(real(edition), on_panels=("pygame",))  # noqa: E731
+    monkeypatch.setattr(rulesets, "for_edition", narrow)
+    runtime._on_panels(settings, ["pygame"])
+    with pytest.raises(BankError) as refused:
+        runtime._on_panels(settings, ["pygame", "serial", "reader"])
+    assert str(refused.value) == (
+        "classic-fr: the classic rules cannot be played with the serial front panel, the card "
+        "readers yet; play them with the emulator window (`ultibank emulate --edition "
+        "classic-fr`) or tap scripts (`ultibank script FILE --edition classic-fr`)"
+    )
+
+
+def _edited_mega(tmp_path: Path, old: str, new: str) -> Path:
+    text = (EDITIONS_DIR / "mega-fr.toml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "maison-mega.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("levels = 7\n", "levels = 6\n", r"constants\.levels: a Méga street has 7 rent levels"),
+        ("skyscrapers = 8\n", "", r"constants\.skyscrapers: missing"),
+        ("birthday_gift = 100\n", "birthday_gift = 0\n", r"constants\.birthday_gift: must be"),
+        ('third_die = ["1", "2", "3", "mr", "mr", "bus"]', 'third_die = ["1", "2"]',
+         r"classic\.third_die: expected the 6 faces"),
+        ('"mr", "mr", "bus"]', '"mr", "mr", "taxi"]', r"classic\.third_die: 'taxi' is not one"),
+    ],
+)  # fmt: skip
+def test_a_malformed_mega_file_is_refused_naming_the_field(
+    old: str, new: str, message: str, tmp_path: Path
+) -> None:
+    with pytest.raises(EditionError, match=r"maison-mega\.toml: " + message):
+        load_edition_file(_edited_mega(tmp_path, old, new))
+
+
+def test_skyscrapers_and_depots_belong_to_a_mega_edition(tmp_path: Path) -> None:
+    path = _edited(tmp_path, "houses_per_hotel = 4\n", "houses_per_hotel = 4\nskyscrapers = 8\n")
+    with pytest.raises(EditionError, match=r"constants\.skyscrapers: only a Méga edition"):
+        load_edition_file(path)

@@ -16,11 +16,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bank import rulesets
 from bank.runtime import Runtime
 from bank.script import parse_script
 from bank.settings import load_settings
-from bank.unit.io import CardId, CardLifted, CardTapped, Input
-from drivers.deck import simulated_uid
+from bank.unit.io import CardId, CardLifted, CardTapped, Input, Output, PlayCue, ShowScreen
+from drivers.deck import simulated_uid, with_foreign
 from drivers.registry import open_reader
 from drivers.supervisor import ReaderService
 
@@ -32,10 +33,16 @@ Lift = Callable[[], None]
 class StackGame:
     """A unit reading a real stack, driven by tap-script lines."""
 
-    def __init__(self, data_dir: Path, reader: str, place: Place, lift: Lift) -> None:
-        self.rt = Runtime(load_settings(None, [f'game.data_dir="{data_dir}"']))
+    def __init__(
+        self, data_dir: Path, reader: str, place: Place, lift: Lift, edition: str = "ultime-fr"
+    ) -> None:
+        settings = [f'game.data_dir="{data_dir}"', f'game.edition="{edition}"']
+        self.rt = Runtime(load_settings(None, settings))
         self.place, self.lift = place, lift
         self.seen: queue.Queue[Input] = queue.Queue()
+        #: every screen and cue the unit gave, in order (the daemon's loop appends them)
+        self.outputs: list[Output] = []
+        self.rt.daemon.listeners.append(self.outputs.append)
         self.rt.start(control=False)
         self.service = ReaderService(open_reader(reader), self._post, self.rt.deck, self.rt.clock)
         self.service.start()
@@ -72,8 +79,10 @@ class StackGame:
         return tapped
 
     def play(self, script: str) -> None:
-        """Run every line of *script* (tap lines through the reader)."""
-        for action in parse_script(script, "stack-game"):
+        """Run every line of *script* (tap lines through the reader; ``key``, ``roll`` and
+        ``info`` as the control socket sends them). A card of the other ruleset is a tag
+        carrying its record, which the unit refuses as one of another edition."""
+        for action in parse_script(script, "stack-game", with_foreign(self.rt.cards)):
             if action.verb == "tap":
                 assert action.card is not None, "stack games tap cards by name"
                 tapped = self.tap(action.card)
@@ -83,6 +92,29 @@ class StackGame:
 
     def state(self) -> dict[str, Any]:
         return self.rt.state()
+
+    def state_file(self) -> dict[str, Any]:
+        """The state file `ultibank script --state` writes: the ruleset's own (CLASSIC.md
+        §8.4 for a classic game), else SCRIPTS.md's."""
+
+        def read() -> dict[str, Any]:
+            game = self.rt.game
+            own = rulesets.for_edition(game.edition).state_file
+            if own is not None:
+                return own(game.ruleset, game.state, game.undo_available)
+            data: dict[str, Any] = game.state.to_json()
+            data["undo_available"] = game.undo_available
+            return data
+
+        result: dict[str, Any] = self.rt.daemon.call(read)
+        return result
+
+    def screens(self) -> list[str]:
+        """The screens the unit showed, as transcript lines."""
+        return [f"screen {o.screen.text()}" for o in self.outputs if isinstance(o, ShowScreen)]
+
+    def cues(self) -> list[str]:
+        return [o.cue.value for o in self.outputs if isinstance(o, PlayCue)]
 
     def close(self) -> None:
         self.service.stop()

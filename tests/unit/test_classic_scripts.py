@@ -73,6 +73,26 @@ def test_every_menu_item_and_entry_kind_has_a_scenario() -> None:
     assert {"m05_m06_keypad_entry", "m05_m06_button_entry", "p_power_cuts"} <= stems
 
 
+def test_every_mega_rule_has_a_scenario_in_both_mega_editions() -> None:
+    """Issue 13: a scenario per Méga rule (§7.2), in mega-fr and in mega-uk."""
+    stems = {p.stem for p in ALL}
+    for rule in (
+        "speed_die",
+        "triples",
+        "majority_build",
+        "rent_x3",
+        "skyscraper",
+        "depot",
+        "utilities",
+        "gift_notes",
+        "auction_space",
+        "must_lift",
+    ):
+        assert {f"mega_{rule}", f"mega_{rule}_uk"} <= stems, rule
+        for stem, edition in ((f"mega_{rule}", "mega-fr"), (f"mega_{rule}_uk", "mega-uk")):
+            assert args_of(SCENARIOS / f"{stem}.tap") == ["--edition", edition], stem
+
+
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
 def test_scenario_transcript_and_state(
     path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -127,3 +127,44 @@ def table(tmp_path: Path) -> Iterator[Table]:
         yield t
     finally:
         stop_table(t)
+
+
+# ---------------------------------------------------------------------- a classic table
+
+#: an 8-player classic-fr game: a hotel, houses, a mortgage, the pot, jail, a jail card, a trade
+CLASSIC_SCRIPT = Path(__file__).resolve().parent / "classic_table.tap"
+CLASSIC_ARGS = ["--edition", "classic-fr", "--set", "variants.free_parking=taxes"]
+
+
+def play_classic_script(data_dir: Path) -> None:
+    """Play ``classic_table.tap`` through ``ultibank script`` into *data_dir*'s journal."""
+    from bank.cli import main
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    argv = ["script", str(CLASSIC_SCRIPT), *CLASSIC_ARGS, "--data-dir", str(data_dir)]
+    assert main([*argv, "--state", str(data_dir / "state.json")]) == 0
+
+
+def start_classic_table(root: Path, overrides: list[str] | None = None) -> Table:
+    """The classic game of ``classic_table.tap``, resumed by a real daemon with the web view."""
+    play_classic_script(root)
+    return start_table(root, overrides=['game.edition="classic-fr"', *(overrides or [])])
+
+
+def key(table: Table, digits: str) -> None:
+    """Press and release keypad keys on the running unit."""
+    from bank.unit.io import KeyPressed, KeyReleased
+
+    for k in digits:
+        table.rt.daemon.post(KeyPressed(table.clock(), k))
+        table.rt.daemon.post(KeyReleased(table.clock(), k))
+    table.sync()
+
+
+@pytest.fixture
+def classic_table(tmp_path: Path) -> Iterator[Table]:
+    t = start_classic_table(tmp_path)
+    try:
+        yield t
+    finally:
+        stop_table(t)

@@ -17,7 +17,14 @@ import pytest
 
 from bank.unit.io import Button
 from tests.web.browser import PHONE, open_browser
-from tests.web.conftest import Table, need_matplotlib, start_table, stop_table
+from tests.web.conftest import (
+    Table,
+    key,
+    need_matplotlib,
+    start_classic_table,
+    start_table,
+    stop_table,
+)
 
 pytestmark = pytest.mark.slow
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -168,3 +175,73 @@ def test_page_shows_what_happened_before_it_opened(table: Table) -> None:
         assert driver.find_element("id", "owner-5").get_attribute("visibility") == "visible"
         lcd = driver.find_element("id", "lcd-lines").text
         assert "République" in lcd
+
+
+def test_classic_page_draws_the_ring_buildings_mortgages_and_eight_players(
+    tmp_path: Path,
+) -> None:
+    """Set ``ULTIBANK_DOCS_SCREENSHOT=1`` to refresh ``docs/web-classic.png`` from this test."""
+    table = start_classic_table(tmp_path / "data")
+    try:
+        with open_browser(1400, 1100) as driver:
+            load(driver, table)
+            spaces = driver.execute_script(
+                "return document.querySelectorAll('[id^=space-]').length"
+            )
+            assert spaces == 40
+            wait_for(driver, "return document.querySelectorAll('.player').length === 8")
+            colours = driver.execute_script(
+                "return [...document.querySelectorAll('.player')].map("
+                "(p) => getComputedStyle(p).borderLeftColor)"
+            )
+            assert len(set(colours)) == 8
+
+            def visible(node_id: str) -> bool:
+                node = driver.find_element("id", node_id)
+                return bool(node.get_attribute("visibility") == "visible")
+
+            assert visible("hotel-1") and not visible("house-1-1")
+            assert [visible(f"house-2-{k}") for k in range(1, 5)] == [True] * 4
+            assert [visible(f"house-4-{k}") for k in range(1, 5)] == [True, True, False, False]
+            assert visible("mortgage-3") and not visible("mortgage-4")
+            assert driver.find_element("id", "space-5").get_attribute("data-state") == "mortgaged"
+            fill = driver.find_element("css selector", "#owner-28 circle").get_attribute("fill")
+            assert fill == "#2a9d55"  # ship (card 4) owns Rue de la Paix after the trade
+            assert driver.find_element("css selector", "#owner-28 .initial").text == "B"
+            centre = driver.find_element("id", "board").text
+            assert "Parc gratuit : 200 €" in centre and "24 maisons, 11 hôtels" in centre
+            boot = driver.find_element("css selector", ".player[data-card='7']").text
+            assert "en prison" in boot and "1 carte prison" in boot and "0 titre" in boot
+            dog = driver.find_element("css selector", ".player[data-card='1']")
+            assert dog.get_attribute("data-worth") == "1750" and "valeur 1" in dog.text
+            first = driver.find_element("css selector", "#log li").text
+            assert "dé paie 250 € de loyer à chien pour 1 Boulevard de Belleville (hôtel)" in first
+            tax = driver.find_element("id", "space-4").text
+            assert "TAXE" in tax and "−200" in tax
+            shot = tmp_path / "web-classic.png"
+            assert driver.save_screenshot(str(shot))
+            if os.environ.get("ULTIBANK_DOCS_SCREENSHOT"):
+                shutil.copyfile(shot, DOCS / "web-classic.png")
+
+            # the interest question after a trade, as the unit shows it
+            table.press(Button.MENU)
+            key(table, "10")
+            table.tap("bank:5", "bank:3", "deed:3")
+            table.press(Button.OK, Button.OK)
+            wait_for(driver, "return !document.getElementById('step').hidden")
+            assert "Échange proposé" in driver.find_element("id", "step").text
+            table.tap("bank:3")
+            wait_for(
+                driver,
+                "return document.getElementById('step').dataset.kind === 'interest'",
+            )
+            step = driver.find_element("id", "step").text
+            assert "3 Gare Montparnasse" in step and "garder : payer 10 €" in step
+            assert "lever : payer 110 €" in step
+            assert severe_console_errors(driver) == []
+        with open_browser(*PHONE) as driver:  # 8 players still fit a phone
+            load(driver, table)
+            wait_for(driver, "return document.querySelectorAll('.player').length === 8")
+            assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+    finally:
+        stop_table(table)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import struct
 import subprocess
 import sys
@@ -133,3 +134,77 @@ def test_a_link_planted_where_the_chart_is_written_is_not_followed(tmp_path: Pat
     with pytest.raises(BankError, match=r"wealth-game-1\.png"):
         write_end_chart(EDITION, play(NewGame((1, 2))), target)
     assert victim.read_text() == "keep me\n"
+
+
+# ---------------------------------------------------------------------- a classic game
+
+
+def classic_records(tmp_path: Path) -> list[Any]:
+    """The records of ``classic_table.tap``: 8 players, a hotel, houses, a mortgage, a trade."""
+    from bank.journal import Journal
+    from tests.web.conftest import play_classic_script
+
+    play_classic_script(tmp_path)
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        return list(journal.records())
+
+
+def test_a_classic_series_follows_the_worth_the_ranking_uses(tmp_path: Path) -> None:
+    classic = load_edition("classic-fr")
+    series = wealth_series(classic, classic_records(tmp_path))
+    assert [p.card for p in series.players] == list(range(1, 9))
+    state = json.loads((tmp_path / "state.json").read_text())
+    # the last point of each player is the state file's worth (cash, deeds, buildings)
+    assert [p.total[-1] for p in series.players] == [p["worth"] for p in state["players"]]
+    assert [p.money[-1] for p in series.players] == [p["balance"] for p in state["players"]]
+    dog = series.players[0]
+    # after the 8 houses (transaction 11): buildings count at cost, deeds at their price
+    assert (dog.money[10], dog.total[10]) == (1500 - 120 - 8 * 50, 1500)
+    iron = series.players[4]
+    assert iron.total[-1] == iron.money[-1] + 100  # a mortgaged station counts half
+
+
+def test_the_chart_of_eight_players_has_eight_series_apart_in_colour_and_marker(
+    tmp_path: Path,
+) -> None:
+    need_matplotlib()
+    from bank.charts import PLAYER_MARKERS, wealth_figure
+
+    classic = load_edition("classic-fr")
+    series = wealth_series(classic, classic_records(tmp_path))
+    fig = wealth_figure(series, lang="fr", worth=True)
+    (ax,) = fig.axes
+    lines = {line.get_gid(): line for line in ax.get_lines()}
+    assert set(lines) == {f"{kind}-{card}" for kind in ("money", "total") for card in range(1, 9)}
+    colours = {lines[f"money-{card}"].get_color() for card in range(1, 9)}
+    markers = {lines[f"money-{card}"].get_marker() for card in range(1, 9)}
+    assert colours == {PLAYER_COLOURS[card] for card in range(1, 9)} and len(colours) == 8
+    assert markers == set(PLAYER_MARKERS.values()) and len(markers) == 8
+    for p in series.players:  # each line is that player's series (and the last value held)
+        assert list(lines[f"money-{p.card}"].get_ydata()) == [*p.money, p.money[-1]]
+        assert list(lines[f"total-{p.card}"].get_ydata()) == [*p.total, p.total[-1]]
+        assert lines[f"total-{p.card}"].get_linestyle() == "--"
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert legend[:8] == ["chien", "voiture", "chapeau", "bateau", "fer", "dé", "chaussure",
+                          "brouette"]  # fmt: skip
+    assert legend[-1] == "valeur (argent, titres, bâtiments)"
+    png = render_wealth_png(series, lang="fr", worth=True)
+    assert _png_size(png) == (800, 540)  # taller: the legend of 8 players
+
+
+def test_an_ultime_chart_keeps_its_words_and_size() -> None:
+    need_matplotlib()
+    from bank.charts import wealth_figure
+
+    series = wealth_series(EDITION, play(NewGame((1, 2)), Land(1, 22)))
+    fig = wealth_figure(series, lang="en")
+    assert [t.get_text() for t in fig.legends[0].get_texts()][-1] == "money + properties"
+    assert _png_size(render_wealth_png(series)) == (800, 450)
+
+
+def test_the_end_chart_of_a_classic_game_is_written(tmp_path: Path) -> None:
+    need_matplotlib()
+    out = write_end_chart(
+        load_edition("classic-fr"), classic_records(tmp_path), tmp_path / "wealth.png", "en"
+    )
+    assert _png_size(out.read_bytes()) == (800, 540)

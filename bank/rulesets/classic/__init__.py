@@ -18,7 +18,7 @@ from typing import Any
 from bank.errors import BankError
 from bank.rulesets import RulesetSpec
 from bank.rulesets.classic.config import ClassicConfig
-from bank.rulesets.classic.edition import check_edition
+from bank.rulesets.classic.edition import check_edition, third_die_names
 from bank.rulesets.classic.rules import ClassicRulesEngine
 from bank.rulesets.classic.state import ClassicState
 from board_assets import Edition
@@ -51,8 +51,8 @@ RULESET = RulesetSpec(
     schema=check_edition,
     empty_state=ClassicState,
     state_file=_state_file,
-    config_tables=("classic", "variants"),
+    config_tables=("classic", "variants", "mega", "starwars"),
     seed_key=("classic", "dice_seed"),
-    # the unit's classic mode runs through tap scripts; the panels learn it next (issue 12)
-    on_panels=False,
+    third_die=third_die_names,
+    on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
 )

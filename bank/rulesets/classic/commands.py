@@ -139,14 +139,16 @@ class AnswerInterest(Command):
 
 @dataclass(frozen=True, slots=True)
 class RollDice(Command):
-    """The unit rolls for *card* (None: anonymous). *fixed* replaces the faces (a script's
-    ``roll`` line); *pick* is a ``lancer`` pick (never a jail try nor a double of a row)."""
+    """The unit rolls for *card* (None: anonymous). *fixed* replaces the white dice (a script's
+    ``roll`` line) and *third* the third die's face (``roll A B T``; None: drawn from the
+    seed); *pick* is a ``lancer`` pick (never a jail try nor a double of a row, two dice)."""
 
     name: ClassVar[str] = "roll"
     transparent: ClassVar[bool] = True
     card: int | None
     fixed: tuple[int, ...] = ()
     pick: bool = False
+    third: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +208,17 @@ class TimeUp(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class ForceBattle(Command):
+    """Star Wars II: *card* met a Force symbol (§7.1, menu item 14). *face* is what the unit
+    asked when it does not know it: the Force die's face (``light``, ``dark``, ``shift``) under
+    ``starwars.force_rule = "die"``, the symbol met (``light``, ``dark``) under ``"symbol"``."""
+
+    name: ClassVar[str] = "force"
+    card: int
+    face: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DeclareBankruptcy(Command):
     name: ClassVar[str] = "bankruptcy"
     undoable: ClassVar[bool] = False
@@ -232,5 +245,6 @@ register_commands(
     SeriesSale,
     DrawCard,
     TimeUp,
+    ForceBattle,
     DeclareBankruptcy,
 )

@@ -1,10 +1,13 @@
 """Configuration of the classic rules: every **decision** of CLASSIC.md §3/§6, with its default.
 
 ``[classic]`` holds the decisions (§6.1), ``[variants]`` the house rules, all off by default
-(§6.2); two keys of the shared ``[rules]`` table apply too (``auction_seconds``,
-``undo_settled_debt_whole``). The values in force are recorded with the game when it starts
-(:class:`bank.rulesets.classic.state.ClassicState.config`), so a stored game replays the same
-whatever the configuration says later. Imports the bank's errors and the standard library.
+(§6.2), ``[mega]`` the Méga editions' keys, ``[starwars]`` Star Wars II's (the Force battle's
+reading and penalty, the Force die's faces; §6.3, each ignored by the other editions); two keys
+of the shared ``[rules]`` table apply too (``auction_seconds``, ``undo_settled_debt_whole``).
+The values in force are recorded with the game when it starts
+(:class:`bank.rulesets.classic.state.ClassicState.config`), so a stored game replays the
+same whatever the configuration says later. Imports the bank's errors and the standard
+library.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "chest14": ("hospital", "nearest_station"),
     "interest_rounding": ("up", "down"),
     "free_parking": ("off", "taxes", "taxes_and_fines"),
+    "force_rule": ("die", "symbol"),
 }
 _RANGES: dict[str, tuple[int, int]] = {
     "auction_step": (1, 100_000),
@@ -29,7 +33,14 @@ _RANGES: dict[str, tuple[int, int]] = {
     "free_parking_seed": (0, 1_000_000),
     "fast_game_end_after": (1, 2),
     "time_limit_minutes": (0, 24 * 60),
+    "utility_three_multiplier": (1, 1000),
+    "depot_cost": (2, 100_000),
+    "force_penalty": (1, 100_000),
 }
+#: the recorded tables, in the order a game records them
+TABLES = ("classic", "variants", "mega", "starwars")
+#: the faces a Force die may carry (CLASSIC.md §7.1)
+FORCE_FACES = ("shift", "light", "dark")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,29 +77,58 @@ class Variants:
 
 
 @dataclass(frozen=True, slots=True)
+class MegaRules:
+    """``[mega]``: the Méga keys of §6.3 (read by the Méga editions only)."""
+
+    #: the unit's rolls include the speed die
+    speed_die: bool = True
+    #: the utility rent's multiplier with three utilities owned (the rule book's summary: 10)
+    utility_three_multiplier: int = 20
+    #: a skyscraper's price: ``"house"`` (the deed's house price) or a whole number
+    skyscraper_cost: str | int = "house"
+    #: a train depot's price; it sells back for half
+    depot_cost: int = 100
+
+
+@dataclass(frozen=True, slots=True)
+class StarWars:
+    """``[starwars]``: the Force battle and the Force die (§6.3, §7.1), read by the editions
+    with sides (Star Wars II) only."""
+
+    #: the reading of the Force battle: ``"die"`` (the Force die's face) or ``"symbol"``
+    force_rule: str = "die"
+    #: what a beaten character pays the bank
+    force_penalty: int = 200
+    #: the virtual Force die's six faces (None: the edition's ``third_die``, recorded so)
+    force_faces: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ClassicConfig:
     """The classic rules' configuration: ``[classic]``, ``[variants]`` and two ``[rules]`` keys."""
 
     classic: ClassicRules = ClassicRules()
     variants: Variants = Variants()
+    mega: MegaRules = MegaRules()
     #: seconds the auction countdown runs, restarted by each bid
     auction_seconds: float = 10.0
     #: undo after a settled debt cancels the payment and everything done to settle it
     undo_settled_debt_whole: bool = True
+    starwars: StarWars = StarWars()
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> ClassicConfig:
-        """Build from the ``[rules]`` table with ``classic`` and ``variants`` sub-tables.
+        """Build from the ``[rules]`` table with ``classic``, ``variants``, ``mega`` and
+        ``starwars`` sub-tables.
 
         Unknown keys, wrong types and values out of range are refused naming ``table.key``.
         """
         kwargs: dict[str, Any] = {}
         for key, value in raw.items():
-            if key in ("classic", "variants"):
+            if key in TABLES:
                 if not isinstance(value, Mapping):
                     raise BankError(f"{key}: expected a table")
-                kind = ClassicRules if key == "classic" else Variants
-                kwargs[key] = _table(kind, key, value)
+                kwargs[key] = _table(_KINDS[key], key, value)
             elif key == "auction_seconds":
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
                     raise BankError(f"rules.{key}: expected a positive number, got {value!r}")
@@ -98,14 +138,16 @@ class ClassicConfig:
                     raise BankError(f"rules.{key}: expected true or false, got {value!r}")
                 kwargs[key] = value
             else:
-                known = "auction_seconds, undo_settled_debt_whole, classic, variants"
+                known = (
+                    "auction_seconds, undo_settled_debt_whole, classic, variants, mega, starwars"
+                )
                 raise BankError(f"unknown rules setting {key!r} for classic; known: {known}")
         return cls(**kwargs)
 
     def recorded(self) -> tuple[tuple[str, Any], ...]:
         """``table.key`` and value of every recorded setting (§6: kept with the game)."""
         out: list[tuple[str, Any]] = []
-        for table in ("classic", "variants"):
+        for table in TABLES:
             values = getattr(self, table)
             out.extend((f"{table}.{f.name}", getattr(values, f.name)) for f in fields(values))
         return tuple(out)
@@ -115,16 +157,27 @@ class ClassicConfig:
         cls, items: tuple[tuple[str, Any], ...], base: ClassicConfig
     ) -> ClassicConfig:
         """The configuration a stored game recorded, with *base*'s unrecorded keys."""
-        tables: dict[str, dict[str, Any]] = {"classic": {}, "variants": {}}
+        tables: dict[str, dict[str, Any]] = {t: {} for t in TABLES}
         for name, value in items:
             table, key = name.split(".", 1)
             tables[table][key] = value
+        # a game recorded before ``[mega]`` existed takes its defaults
         return ClassicConfig(
             ClassicRules(**tables["classic"]),
             Variants(**tables["variants"]),
+            MegaRules(**tables["mega"]),
             base.auction_seconds,
             base.undo_settled_debt_whole,
+            starwars=StarWars(**tables["starwars"]),
         )
+
+
+_KINDS: dict[str, type[Any]] = {
+    "classic": ClassicRules,
+    "variants": Variants,
+    "mega": MegaRules,
+    "starwars": StarWars,
+}
 
 
 def _table(kind: type[Any], name: str, raw: Mapping[str, Any]) -> Any:
@@ -136,7 +189,14 @@ def _table(kind: type[Any], name: str, raw: Mapping[str, Any]) -> Any:
         if key not in known:
             raise BankError(f"unknown setting {where!r}; known: {', '.join(sorted(known))}")
         default = getattr(defaults, key)
-        if key in _CHOICES:
+        if key == "force_faces":
+            value = _faces(where, value)
+        elif key == "skyscraper_cost":
+            if value != "house" and (
+                isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000
+            ):
+                raise BankError(f'{where}: "house" or a whole number 1..100000, got {value!r}')
+        elif key in _CHOICES:
             if value not in _CHOICES[key]:
                 raise BankError(f"{where}: {value!r} is not one of {', '.join(_CHOICES[key])}")
         elif isinstance(default, bool) or key == "double_rent_with_mortgaged_lot":
@@ -148,3 +208,15 @@ def _table(kind: type[Any], name: str, raw: Mapping[str, Any]) -> Any:
                 raise BankError(f"{where}: expected a whole number {lo}..{hi}, got {value!r}")
         out[key] = value
     return kind(**out)
+
+
+def _faces(where: str, value: Any) -> tuple[str, ...]:
+    """The six faces of the Force die, each ``shift``, ``light`` or ``dark``."""
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 6
+        or not all(isinstance(f, str) and f in FORCE_FACES for f in value)
+    ):
+        shown = ", ".join(FORCE_FACES)
+        raise BankError(f"{where}: expected six faces, each one of {shown}, got {value!r}")
+    return tuple(value)

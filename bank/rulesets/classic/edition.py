@@ -14,7 +14,10 @@ refusal; the loader puts the file's name in front):
   ``"station"`` or ``"utility"``; the others are streets), ``deeds`` (each deed's ``number``,
   ``house`` price for a street and ``mortgage`` value), the ``[[classic.taxes]]`` (position,
   name, amount) and, with a card table, the 16 + 16 cards ``[[classic.chance]]`` /
-  ``[[classic.chest]]`` (number, title, text, effect and its amounts).
+  ``[[classic.chest]]`` (number, title, text, effect and its amounts); optional
+  ``third_die`` (the six faces of the unit's third die: Méga's speed die ``["1", "2", "3",
+  "mr", "mr", "bus"]``, Star Wars' Force die) with ``third_die_in_jail`` (whether a jailed
+  player's roll includes it), and ``mega = true`` (the Méga rules, §7.2).
 
 A user may copy a shipped file and change names and amounts (a house edition).
 Imports ``board_assets`` and the standard library.
@@ -30,11 +33,15 @@ from board_assets import Edition, EditionError
 
 #: the classic constants beyond those every ruleset has
 OWN_CONSTANTS = ("go_salary", "jail_fee", "jail_tries", "houses", "hotels", "houses_per_hotel")
+#: the Méga constants (§1.2, §7.2): the skyscrapers and train depots in the bank, the gift
+MEGA_CONSTANTS = ("skyscrapers", "depots", "birthday_gift")
 KINDS = ("street", "station", "utility")
 #: rent levels of a street: base, 1-4 houses, hotel
 STREET_LEVELS = 6
 DECKS = ("chance", "chest")
 DECK_SIZE = 16
+#: the faces a third die may carry: a number added to the white dice, or a symbol
+THIRD_FACES = ("1", "2", "3", "4", "5", "6", "mr", "bus", "light", "dark", "shift")
 #: card effect -> the whole-number fields it needs (``salary`` is a bool, checked apart)
 EFFECTS: Mapping[str, tuple[str, ...]] = {
     "advance": ("deed",),
@@ -138,6 +145,16 @@ class ClassicEdition:
     taxes: tuple[Tax, ...]
     cards: Mapping[tuple[str, int], Card]
     ring: tuple[str, ...]
+    #: the unit's third die, face 1 to 6 (empty: two dice); a digit face adds to the move
+    third_die: tuple[str, ...] = ()
+    #: a jailed player's roll includes the third die (Méga: white dice only, READINGS E1)
+    third_die_in_jail: bool = False
+    #: the Méga rules of §7.2 (majority rule, ×3 rent, skyscrapers, depots, the new spaces)
+    mega: bool = False
+    #: Méga's skyscrapers and train depots in the bank (0 elsewhere)
+    skyscrapers: int = 0
+    depots: int = 0
+    birthday_gift: int = 0
 
     def deed(self, number: int) -> Deed:
         return self.deeds[number - 1]
@@ -218,11 +235,20 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
     if not isinstance(constants, Mapping):
         return None  # the shared checks name it
     own = {k: _int(constants, k, "constants.", 1) for k in OWN_CONSTANTS}
-    if constants.get("levels") != STREET_LEVELS:
-        raise EditionError(f"constants.levels: a classic street has {STREET_LEVELS} rent levels")
     table = raw.get("classic")
     if not isinstance(table, Mapping):
         raise EditionError("classic: missing table")
+    mega = _bool(table, "mega", "classic.") if "mega" in table else False
+    levels = STREET_LEVELS + 1 if mega else STREET_LEVELS
+    if constants.get("levels") != levels:
+        what = "a Méga street has" if mega else "a classic street has"
+        raise EditionError(f"constants.levels: {what} {levels} rent levels")
+    # Méga's skyscrapers and train depots in the bank (§2.5); none elsewhere
+    for key in MEGA_CONSTANTS:
+        if mega:
+            own[key] = _int(constants, key, "constants.", 1)
+        elif key in constants:
+            raise EditionError(f"constants.{key}: only a Méga edition (classic.mega) has them")
     _check_cards(raw)
     w = "classic."
     group_kinds = table.get("group_kinds", {})
@@ -317,6 +343,8 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
     names = {deck: _text(table, f"{deck}_name", w) for deck in DECKS}
     lcd = _text(table, "currency_lcd", w)
     double = _bool(table, "double_rent_with_mortgaged_lot", w)
+    third = _third_die(table, w)
+    in_jail = _bool(table, "third_die_in_jail", w) if "third_die_in_jail" in table else False
     if edition is None:
         return None
     k = edition.constants
@@ -334,8 +362,32 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
         taxes=tuple(taxes),
         cards=cards,
         ring=ring,
+        third_die=third,
+        third_die_in_jail=in_jail,
+        mega=mega,
         **own,
     )
+
+
+def _third_die(table: Mapping[str, Any], w: str) -> tuple[str, ...]:
+    """``third_die``: absent, or six faces from :data:`THIRD_FACES`."""
+    if "third_die" not in table:
+        return ()
+    faces = table["third_die"]
+    if not isinstance(faces, list) or len(faces) != 6:
+        raise EditionError(f"{w}third_die: expected the 6 faces of the die")
+    for face in faces:
+        if face not in THIRD_FACES:
+            raise EditionError(f"{w}third_die: {face!r} is not one of {', '.join(THIRD_FACES)}")
+    return tuple(faces)
+
+
+def third_die_names(edition: Edition) -> tuple[str, ...]:
+    """The values a script's ``roll A B T`` may give for T in *edition* (§8.2), in face
+    order without repeats; empty when the edition rolls two dice."""
+    table = edition.raw.get("classic")
+    faces = _third_die(table, "classic.") if isinstance(table, Mapping) else ()
+    return tuple(dict.fromkeys(faces))
 
 
 def _card(deck: str, raw: Any, w: str, deeds: int) -> Card:
@@ -348,6 +400,10 @@ def _card(deck: str, raw: Any, w: str, deeds: int) -> Card:
     if effect not in EFFECTS:
         raise EditionError(f"{w}effect: unknown effect {effect!r}")
     args = {key: _int(raw, key, w, 1) for key in EFFECTS[effect]}
+    if effect == "repairs":  # Méga: a skyscraper (default: as a hotel) and a depot (0)
+        for key in ("skyscraper", "depot"):
+            if key in raw:
+                args[key] = _int(raw, key, w, 1)
     if effect == "advance":
         if args["deed"] > deeds:
             raise EditionError(f"{w}deed: there is no deed {args['deed']}")

@@ -120,11 +120,13 @@ class PotCollected(ClassicOutcome):
 
 @dataclass(frozen=True, slots=True)
 class Built(ClassicOutcome):
-    """A house or (*hotel*) a hotel on deed *number*, for *amount*."""
+    """A house or (*hotel*) a hotel on deed *number*, for *amount*; Méga's *building* is
+    ``"skyscraper"`` or ``"depot"`` (empty for a house or a hotel)."""
 
     kind: ClassVar[str] = "built"
     number: int
     hotel: bool
+    building: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +136,15 @@ class BuildingSold(ClassicOutcome):
     kind: ClassVar[str] = "building_sold"
     number: int
     whole_group: bool
+    #: Méga: ``"skyscraper"`` (back to a hotel) or ``"depot"`` (removed); empty otherwise
+    building: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Gift(ClassicOutcome):
+    """Méga's Birthday Gift space (menu item 15): *amount* from the bank."""
+
+    kind: ClassVar[str] = "gift"
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,14 +178,17 @@ class InterestAnswered(ClassicOutcome):
 
 @dataclass(frozen=True, slots=True)
 class Rolled(ClassicOutcome):
-    """The unit's dice for *card* (None: anonymous); *amount* is their total."""
+    """The unit's dice for *card* (None: anonymous); *amount* is the move: the white dice
+    plus the third die when it shows a number (Méga's speed die)."""
 
     kind: ClassVar[str] = "dice"
     dice: tuple[int, int]
     #: the card's doubles in a row, 3 on the roll that sends it to jail
     doubles: int
-    #: what the roll did: "", "three doubles", "freed", "try 1", "try 2", "fee"
+    #: what the roll did: "", "three doubles", "freed", "try 1", "try 2", "fee", "triple"
     effect: str
+    #: the third die's face (``"2"``, ``"mr"``, ``"bus"``, ``"light"``...), None without one
+    third: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +216,20 @@ class Drawn(ClassicOutcome):
     kind: ClassVar[str] = "drawn"
     deck: str
     number: int
+
+
+@dataclass(frozen=True, slots=True)
+class ForceFought(ClassicOutcome):
+    """*card*'s Force battle (§7.1): *won* (no money: the player moves the symbol), or lost and
+    charged the penalty (*amount*), *owed* of it left as a debt; *face* is the Force die's face
+    (or, under the ``symbol`` reading, the symbol met) it was judged on; *known*: the unit knew
+    it from the player's own roll rather than asking."""
+
+    kind: ClassVar[str] = "force"
+    won: bool
+    face: str
+    owed: int
+    known: bool
 
 
 @dataclass(frozen=True, slots=True)

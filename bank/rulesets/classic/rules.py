@@ -31,6 +31,7 @@ from bank.events import (
 )
 from bank.ruleset import Decision
 from bank.rulesets.classic import commands as c
+from bank.rulesets.classic import force, mega
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import GENERIC_EFFECTS, ClassicEdition, classic_edition
@@ -191,10 +192,23 @@ class ClassicRulesEngine:
         return 3 if cfg.variants.fast_game else self.ed.houses_per_hotel
 
     def steps(self, level: int | None, cfg: ClassicConfig) -> int:
-        """A lot's building steps: its houses, a hotel one above the most houses (§2.5)."""
+        """A lot's building steps: its houses, a hotel one above the most houses (§2.5), a
+        Méga skyscraper one above the hotel."""
         if not level:
             return 0
+        if level == mega.SKYSCRAPER:
+            return self.hotel_after(cfg) + 2
         return self.hotel_after(cfg) + 1 if level == HOTEL else level
+
+    def building_value(self, state: GameState, number: int, cfg: ClassicConfig) -> int:
+        """What the buildings on deed *number* cost (§3.14; Méga: E10 and the depot)."""
+        if self.ed.mega:
+            return mega.building_value(self, state, number, cfg)
+        return self.steps(state.prop(number).level, cfg) * self.ed.deed(number).house
+
+    def check_player(self, state: GameState, card: int) -> Any:
+        """*card*'s player, refused when not playing (another module's handlers)."""
+        return self._player(state, card)
 
     def _player(self, state: GameState, card: int) -> Any:
         p = state.player(card)
@@ -222,12 +236,18 @@ class ClassicRulesEngine:
             return 0
         owned = [n for n in self.ed.group(deed.group) if state.prop(n).owner == owner]
         if deed.kind == "station":
+            if self.ed.mega:
+                return mega.station_rent(state, deed, len(owned))
             return deed.rents[len(owned) - 1]
         if deed.kind == "utility":
             assert dice is not None
+            if self.ed.mega:
+                return mega.utility_multiplier(deed, len(owned), cfg) * dice
             return deed.rents[len(owned) - 1] * dice
         if prop.level:
             return deed.rents[prop.level]
+        if self.ed.mega:
+            return mega.street_rent(state, self.ed, number, owner, cfg)
         group = self.ed.group(deed.group)
         double = cfg.classic.double_rent_with_mortgaged_lot
         if double is None:
@@ -243,7 +263,7 @@ class ClassicRulesEngine:
         total = 0
         for number in state.owned_by(card):
             deed = self.ed.deed(number)
-            total += self.steps(state.prop(number).level, cfg) * deed.house // 2
+            total += self.building_value(state, number, cfg) // 2
             if number not in ext.mortgaged:
                 total += deed.mortgage
         return total
@@ -258,8 +278,12 @@ class ClassicRulesEngine:
         for number in state.owned_by(card):
             deed = self.ed.deed(number)
             total += deed.price // 2 if number in ext.mortgaged else deed.price
-            total += self.steps(state.prop(number).level, cfg) * deed.house
+            total += self.building_value(state, number, cfg)
         return total
+
+    def player_worth(self, state: GameState, card: int) -> int:
+        """:meth:`worth` under the configuration recorded with the game (the chart, the web)."""
+        return self.worth(state, card, self.settings(state))
 
     def _gate(self, state: GameState, command: Command) -> None:
         """What an open interest question or debt still lets through."""
@@ -331,10 +355,13 @@ class ClassicRulesEngine:
                 auction_step=cfg.classic.auction_step or ed.auction_step,
             )
             cfg = replace(cfg, classic=own)
+        cfg = force.with_faces(cfg, ed)
         tx.set_field("config", cfg.recorded())
         tx.set_field("seed", cfg.classic.dice_seed)
         tx.set_field("houses", ed.houses)
         tx.set_field("hotels", ed.hotels)
+        tx.set_field("skyscrapers", ed.skyscrapers)
+        tx.set_field("depot_stock", ed.depots)
         tx.set_field(
             "pot", cfg.variants.free_parking_seed if cfg.variants.free_parking != "off" else 0
         )
@@ -534,6 +561,8 @@ class ClassicRulesEngine:
         state = tx.state
         self._player(state, cmd.card)
         deed = self._street_of(state, cmd.card, cmd.number)
+        if self.ed.mega:
+            return mega.build(self, tx, cfg, cmd.card, cmd.number)
         if deed.kind != "street":
             raise RuleError(f"a {deed.kind} takes no houses", "no houses here")
         group = self.ed.group(deed.group)
@@ -548,28 +577,38 @@ class ClassicRulesEngine:
         mine = self.steps(level, cfg)
         if any(self.steps(state.prop(n).level, cfg) < mine for n in group):
             raise RuleError("build evenly: another lot has fewer buildings", "build evenly")
-        hotel = mine == self.hotel_after(cfg)
+        return self.build_house_or_hotel(tx, cfg, cmd.card, cmd.number, level)
+
+    def build_house_or_hotel(
+        self, tx: _Tx, cfg: ClassicConfig, card: int, number: int, level: int
+    ) -> Decision:
+        """The next house (or the hotel) on lot *number*, once the group rules allow it."""
+        deed = self.ed.deed(number)
+        ext = tx.ext
+        hotel = self.steps(level, cfg) == self.hotel_after(cfg)
         stock = cfg.classic.building_stock
         if stock and hotel and ext.hotels < 1:
             raise RuleError("the bank has no hotel left", "no hotel left")
         if stock and not hotel and ext.houses < 1:
             raise RuleError("the bank has no house left", "no house left")
-        if tx.balance(cmd.card) < deed.house:
-            raise NotEnoughMoney(f"player {cmd.card} cannot pay {deed.house}", "not enough money")
-        tx.move(cmd.card, None, deed.house, "building")
+        if tx.balance(card) < deed.house:
+            raise NotEnoughMoney(f"player {card} cannot pay {deed.house}", "not enough money")
+        tx.move(card, None, deed.house, "building")
         if hotel:
             tx.set_field("hotels", ext.hotels - 1)
             tx.set_field("houses", ext.houses + level)
-            tx.level(cmd.number, HOTEL)
+            tx.level(number, HOTEL)
         else:
             tx.set_field("houses", ext.houses - 1)
-            tx.level(cmd.number, level + 1)
-        return tx.decision(o.Built(cmd.card, deed.house, cmd.number, hotel))
+            tx.level(number, level + 1)
+        return tx.decision(o.Built(card, deed.house, number, hotel))
 
     def _sell(self, tx: _Tx, cfg: ClassicConfig, cmd: c.SellBuilding) -> Decision:
         state = tx.state
         self._player(state, cmd.card)
         deed = self._street_of(state, cmd.card, cmd.number)
+        if deed.kind == "station" and self.ed.mega and not cmd.whole_group:
+            return mega.sell_depot(tx, cfg, cmd.card, cmd.number)
         level = state.prop(cmd.number).level or 0
         if not level:
             raise RuleError("no building on this lot", "no building")
@@ -579,19 +618,15 @@ class ClassicRulesEngine:
         if cmd.whole_group:
             refund = 0
             for n in group:
-                lot = state.prop(n).level or 0
-                if lot == HOTEL:
-                    tx.set_field("hotels", tx.ext.hotels + 1)
-                elif lot:
-                    tx.set_field("houses", tx.ext.houses + lot)
-                refund += self.steps(lot, cfg) * half
-                if lot:
-                    tx.level(n, 0)
+                refund += self.building_value(tx.state, n, cfg) // 2
+                self._return_buildings(tx, n)
             tx.move(None, cmd.card, refund, "building sold")
             return tx.decision(o.BuildingSold(cmd.card, refund, cmd.number, True))
         mine = self.steps(level, cfg)
         if any(self.steps(state.prop(n).level, cfg) > mine for n in group):
             raise RuleError("sell evenly: another lot has more buildings", "sell evenly")
+        if level == mega.SKYSCRAPER:
+            return mega.sell_skyscraper(tx, deed, cfg, cmd.card, cmd.number)
         if level == HOTEL:
             houses = self.hotel_after(cfg)
             if cfg.classic.building_stock and ext.houses < houses:
@@ -604,6 +639,22 @@ class ClassicRulesEngine:
             tx.level(cmd.number, level - 1)
         tx.move(None, cmd.card, half, "building sold")
         return tx.decision(o.BuildingSold(cmd.card, half, cmd.number, False))
+
+    def _return_buildings(self, tx: _Tx, number: int) -> None:
+        """Every building on lot *number* back to the bank's stock (a sale of the whole
+        group, a bankruptcy): the lot is left bare."""
+        lot = tx.state.prop(number).level or 0
+        if lot == mega.SKYSCRAPER:
+            tx.set_field("skyscrapers", tx.ext.skyscrapers + 1)
+        elif lot == HOTEL:
+            tx.set_field("hotels", tx.ext.hotels + 1)
+        elif lot:
+            tx.set_field("houses", tx.ext.houses + lot)
+        if lot:
+            tx.level(number, 0)
+        if number in tx.ext.depots:
+            tx.set_field("depots", tuple(n for n in tx.ext.depots if n != number))
+            tx.set_field("depot_stock", tx.ext.depot_stock + 1)
 
     def _mortgage(self, tx: _Tx, cfg: ClassicConfig, cmd: c.Mortgage) -> Decision:
         state = tx.state
@@ -619,7 +670,11 @@ class ClassicRulesEngine:
             tx.move(cmd.card, None, cost, "lift")
             tx.set_field("mortgaged", tuple(n for n in ext.mortgaged if n != cmd.number))
             return tx.decision(o.Lifted(cmd.card, cost, cmd.number))
-        if any(state.prop(n).level for n in self.ed.group(deed.group)):
+        if self.ed.mega:
+            blocked = mega.mortgage_blocked(state, self.ed, deed, cmd.card)
+            if blocked:
+                raise RuleError("buildings stand on the group or its depot", blocked)
+        elif any(state.prop(n).level for n in self.ed.group(deed.group)):
             raise RuleError("a lot of the group carries buildings", "buildings on group")
         tx.set_field("mortgaged", tuple(sorted((*ext.mortgaged, cmd.number))))
         tx.move(None, cmd.card, deed.mortgage, "mortgage")
@@ -646,6 +701,8 @@ class ClassicRulesEngine:
                 deed = self._street_of(state, giver, n)
                 if any(state.prop(m).level for m in self.ed.group(deed.group)):
                     raise RuleError("a deed of a group with buildings", "buildings on group")
+                if n in classic(state).depots:  # E9: a station carrying its depot
+                    raise RuleError("a station with its depot", "depot on station")
         ext = classic(state)
         for giver, decks in ((a, cmd.cards_first), (b, cmd.cards_second)):
             held = list(ext.cards_of(giver))
@@ -680,6 +737,8 @@ class ClassicRulesEngine:
         assert owner is not None
         deed = self.ed.deed(cmd.number)
         amount = interest(deed.mortgage, cfg.classic.interest_rounding)
+        if not cmd.lift and self.ed.mega and mega.must_lift(tx.state, self.ed, cmd.number, owner):
+            raise RuleError("buildings on the group: the mortgage must be lifted", "must lift")
         tx.set_field("interest_due", ext.interest_due[1:])
         if cmd.lift:
             amount += deed.mortgage
@@ -688,6 +747,28 @@ class ClassicRulesEngine:
         return tx.decision(o.InterestAnswered(owner, amount, cmd.number, cmd.lift))
 
     # ---- the unit's dice
+
+    def third_faces(self, cfg: ClassicConfig) -> tuple[str, ...]:
+        """The faces of the unit's third die in this game (empty: two dice only)."""
+        if self.ed.mega and not cfg.mega.speed_die:
+            return ()
+        return force.die_faces(cfg, self.ed)
+
+    def _third(self, state: GameState, cfg: ClassicConfig, cmd: c.RollDice, k: int) -> str | None:
+        """The third die of roll *k*: the fixed face, else drawn (READINGS D1, die 2); None
+        without one, for a ``lancer`` pick, and for a jailed roller where the edition rolls
+        only the white dice in jail (E1: a fixed face is then dropped)."""
+        faces = self.third_faces(cfg)
+        if not faces or cmd.pick:
+            return None
+        player = state.player(cmd.card) if cmd.card is not None else None
+        if player is not None and player.jailed and not self.ed.third_die_in_jail:
+            return None
+        if cmd.third is not None:
+            if cmd.third not in faces:
+                raise RuleError(f"the third die has no face {cmd.third!r}", "bad roll")
+            return cmd.third
+        return faces[die(classic(state).seed, k, 2) - 1]
 
     def _roll(self, tx: _Tx, cfg: ClassicConfig, cmd: c.RollDice) -> Decision:
         ext = tx.ext
@@ -700,10 +781,14 @@ class ClassicRulesEngine:
             d1, d2 = cmd.fixed
         else:
             d1, d2 = die(ext.seed, k, 0), die(ext.seed, k, 1)
+        third = self._third(tx.state, cfg, cmd, k)
+        number = int(third) if third is not None and third.isdigit() else 0
         tx.set_field("rolls", k)
         tx.set_field("rollers", (*ext.rollers, cmd.card)[-ROLLERS_KEPT:])
         card = cmd.card
-        double = d1 == d2
+        # §7.2: a triple (the speed die's number on a double) is not a double (E2)
+        triple = d1 == d2 == number
+        double = d1 == d2 and not triple
         doubles = 0
         effect = ""
         if card is None:
@@ -737,8 +822,11 @@ class ClassicRulesEngine:
                     effect = "three doubles"
                 else:
                     tx.set_field("row", (card, doubles) if doubles else None)
+        if triple and not effect:
+            effect = "triple"
         tx.set_field("last_roll", (card, d1, d2, doubles))
-        return tx.decision(o.Rolled(card, d1 + d2, (d1, d2), doubles, effect))
+        tx.set_field("third", third)
+        return tx.decision(o.Rolled(card, d1 + d2 + number, (d1, d2), doubles, effect, third))
 
     # ---- Chance and Community Chest (§4)
 
@@ -788,7 +876,7 @@ class ClassicRulesEngine:
                 raise RuleError(f"the {cmd.deck} jail card is held already", "card held")
             tx.set_field("jail_cards", (*tx.ext.jail_cards, (drawer, cmd.deck)))
         elif effect == "repairs":
-            amount = self._repairs(tx.state, drawer, args["house"], args["hotel"])
+            amount = self._repairs(tx.state, drawer, args)
             tx.must_pay(drawer, None, amount, "repairs", pot=fine)
         elif effect == "pay":
             amount = args["amount"]
@@ -824,11 +912,20 @@ class ClassicRulesEngine:
         if passed:
             self._salary(tx, card, False)
 
-    def _repairs(self, state: GameState, card: int, house: int, hotel: int) -> int:
+    def _repairs(self, state: GameState, card: int, amounts: dict[str, int]) -> int:
+        """So much per house and per hotel; Méga: per skyscraper (default: as a hotel) and
+        per depot (default: nothing), §4.6."""
+        house, hotel = amounts["house"], amounts["hotel"]
+        skyscraper, depot = amounts.get("skyscraper", hotel), amounts.get("depot", 0)
+        depots = classic(state).depots
         total = 0
         for n in state.owned_by(card):
             level = state.prop(n).level or 0
-            total += hotel if level == HOTEL else level * house
+            if level == mega.SKYSCRAPER:
+                total += skyscraper
+            else:
+                total += hotel if level == HOTEL else level * house
+            total += depot if n in depots else 0
         return total
 
     def _from_each(self, tx: _Tx, drawer: int, amount: int) -> None:
@@ -854,7 +951,8 @@ class ClassicRulesEngine:
         elif cmd.effect == 2:
             tx.must_pay(drawer, None, amount, "card", pot=fine)
         elif cmd.effect == 3:
-            amount = self._repairs(tx.state, drawer, cmd.amounts[0], cmd.amounts[1])
+            amounts = {"house": cmd.amounts[0], "hotel": cmd.amounts[1]}
+            amount = self._repairs(tx.state, drawer, amounts)
             tx.must_pay(drawer, None, amount, "repairs", pot=fine)
         elif cmd.effect == 4:
             self._from_each(tx, drawer, amount)
@@ -919,19 +1017,10 @@ class ClassicRulesEngine:
         creditor = debtor.creditor
         owned = tx.state.owned_by(cmd.card)
         for n in owned:  # the buildings are sold to the bank at half price
-            level = tx.state.prop(n).level or 0
-            if level == HOTEL:
-                tx.set_field("hotels", tx.ext.hotels + 1)
-            elif level:
-                tx.set_field("houses", tx.ext.houses + level)
-            if level:
-                tx.level(n, 0)
-                tx.move(
-                    None,
-                    cmd.card,
-                    self.steps(level, cfg) * self.ed.deed(n).house // 2,
-                    "bankruptcy",
-                )
+            value = self.building_value(tx.state, n, cfg) // 2
+            self._return_buildings(tx, n)
+            if value:
+                tx.move(None, cmd.card, value, "bankruptcy")
         p = tx.state.player(cmd.card)
         assert p is not None
         if p.balance:  # what is left after the sale went to the debt: the rest of the cash
@@ -1008,9 +1097,11 @@ _HANDLERS: dict[type[Command], Callable[..., Decision]] = {
     c.Trade: ClassicRulesEngine._trade,
     c.AnswerInterest: ClassicRulesEngine._interest,
     c.RollDice: ClassicRulesEngine._roll,
+    mega.BirthdayGift: mega.gift,
     c.PlayCard: ClassicRulesEngine._play_card,
     c.GenericCard: ClassicRulesEngine._generic,
     c.DeclareBankruptcy: ClassicRulesEngine._bankruptcy,
     c.DrawCard: ClassicRulesEngine._draw,
     c.TimeUp: ClassicRulesEngine._time_up,
+    c.ForceBattle: force.battle,
 }

@@ -8,7 +8,9 @@ engine's state and edition types, the unit's I/O and texts, and the classic edit
 
 from __future__ import annotations
 
+from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
+from bank.rulesets.classic.config import FORCE_FACES
 from bank.rulesets.classic.edition import classic_edition
 from bank.rulesets.classic.state import classic
 from bank.state import GameState, PlayerState
@@ -29,6 +31,7 @@ _MENU_ICONS = {
     11: Icon.DICE,
     12: Icon.CARD,
     13: Icon.POT,
+    # 14, the Force: no Force icon in the screen model yet (the panels' icon sets are full)
     16: Icon.DEBT,
 }
 
@@ -159,6 +162,8 @@ class ClassicScreens(Screens):
                 self.say("c.deed.utility", owner=owner, mult="/".join(str(r) for r in d.rents)),
                 None,
             )
+        elif number in classic(state).depots:  # Méga: the station carries its depot
+            second, amount = self.say("c.deed.depot", owner=owner, money=self.money(rent)), rent
         else:
             second, amount = self.say("c.deed.rent", owner=owner, money=self.money(rent)), rent
         owner_token = state.player(prop.owner).token if prop.owner is not None else None  # type: ignore[union-attr]
@@ -316,14 +321,19 @@ class ClassicScreens(Screens):
             icons=frozenset({Icon.TRADE}),
         )
 
-    def interest(self, state: GameState, number: int, keep: int, lift: int) -> Screen:
+    def interest(
+        self, state: GameState, number: int, keep: int, lift: int, lift_only: bool = False
+    ) -> Screen:
+        """The question of §3.10; *lift_only*: Méga's new owner with buildings on the group
+        must lift (M only)."""
         owner = state.prop(number).owner
+        key = "c.interest.lift" if lift_only else "c.interest.2"
         return self.screen(
             "interest",
             self.say("c.interest.1", n=number),
-            self.say("c.interest.2", keep=keep, lift=lift),
+            self.say(key, keep=keep, lift=lift),
             number=number,
-            amount=keep,
+            amount=lift if lift_only else keep,
             token=self.card_token(owner) if owner is not None else None,
             icons=frozenset({Icon.MORTGAGE}),
         )
@@ -331,20 +341,87 @@ class ClassicScreens(Screens):
     # ------------------------------------------------------------ dice, cards, bankruptcy
 
     def dice(
-        self, state: GameState, card: int | None, dice: tuple[int, int], second: str
+        self,
+        state: GameState,
+        card: int | None,
+        dice: tuple[int, int],
+        second: str,
+        third: str | None = None,
     ) -> Screen:
-        """`chien : 3 + 4 = 7` / `double`: the text carries the dice (§8.3's transcript line)."""
+        """`chien : 3 + 4 = 7` / `double`: the text carries the dice (§8.3's transcript line).
+
+        A third die showing a number is added on line 1 (`chien : 3+4+2=9`, written tight to
+        fit 20 cells); a symbol face (`M. Monopoly`, `Bus`, ...) is named on line 2, after
+        what the white dice did (`double · Bus`). The text carries every die, so a panel
+        shows the third die without knowing it.
+        """
         a, b = dice
-        first = (
-            self.say("c.dice.anon", a=a, b=b, total=a + b)
-            if card is None
-            else self.say("c.dice.1", token=self.token(state, card), a=a, b=b, total=a + b)
-        )
+        token = self.token(state, card) if card is not None else None
+        if third is not None and third.isdigit():
+            n = int(third)
+            key = "c.dice.anon3" if card is None else "c.dice.3"
+            first = self.say(key, token=token, a=a, b=b, c=n, total=a + b + n)
+        else:
+            key = "c.dice.anon" if card is None else "c.dice.1"
+            first = self.say(key, token=token, a=a, b=b, total=a + b)
+            if third in FORCE_FACES:
+                second = self.force_face(second, third, dice)
+            elif third is not None:
+                face = self.face(third)
+                second = f"{second} · {face}" if second else face
         return self.screen(
             "dice",
             first,
             second,
             token=self.card_token(card) if card is not None else None,
+        )
+
+    def force(self, state: GameState, done: o.ForceFought) -> Screen:
+        """The Force battle's result (§7.1): `Force vaincue` / `déplacez le symbole`, or
+        `Vaincu par la Force` / `Dooku −200` and the balance left."""
+        card = done.card or 0
+        if done.won:
+            first, second = self.say("c.force.won.1"), self.say("c.force.won.2")
+        else:
+            first = self.say("c.force.lost.1")
+            second = self.say("c.force.lost.2", token=self.token(state, card), amount=done.amount)
+        return self.screen(
+            "force", first, second, amount=done.amount or None, token=self.card_token(card)
+        )
+
+    def face(self, third: str) -> str:
+        """The LCD name of a third die's face (``c.die.<face>``; the face itself without one)."""
+        key = f"c.die.{third}"
+        return self.say(key) if key in MESSAGES else third
+
+    def force_face(self, second: str, third: str, dice: tuple[int, int]) -> str:
+        """Line 2 of a roll with the Force die (§7.1): what the dice did, then the face. The
+        Force shift says how far each symbol moves, by the white (light symbol) and the black
+        die (dark symbol): `clair +3 · obscur +4`, on a double `double · bascule +3`; a square
+        is `carré clair` (`double · clair`). Beside a jail effect that leaves no room, the
+        face is left out (the state file and the transcript's state keep it)."""
+        a, b = dice
+        if third == "shift":
+            long = short = (
+                self.say("c.die.shift.same", n=a)
+                if a == b
+                else self.say("c.die.shift", light=a, dark=b)
+            )
+        else:
+            long, short = self.face(third), self.say(f"c.die.{third}.short")
+        if not second:
+            return long
+        for face in (long, short):
+            if len(f"{second} · {face}") <= LCD_WIDTH:
+                return f"{second} · {face}"
+        return second
+
+    def no_free_deed(self) -> Screen:
+        """Méga's Auction space when every deed is owned: the auction icon says so (§7.2)."""
+        return self.screen(
+            "error",
+            self.say("c.err.no_free_deed"),
+            icons=frozenset({Icon.AUCTION, Icon.ERROR}),
         )
 
     def card(self, deck: str, number: int) -> Screen:

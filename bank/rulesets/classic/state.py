@@ -6,9 +6,10 @@ Parking pot, the jail cards held (with their deck) and the jail tries, who has p
 unit's dice (roll count, last roll, the row of doubles, recent rollers for the claim window),
 the eliminated players, the open debts in the order they arose (and those owed to the pot),
 and the configuration recorded with the game. A deed's houses and hotel are the core's
-``level`` (0-4 houses, 5 a hotel). Every field holds plain, hashable values, so the one event
-:class:`ClassicSet` (a field, its old and new value) applies, inverts and reads back from the
-journal. Imports the engine's state and event types and the standard library.
+``level`` (0-4 houses, 5 a hotel, 6 a Méga skyscraper). Every field holds plain, hashable
+values, so the one event :class:`ClassicSet` (a field, its old and new value) applies, inverts
+and reads back from the journal. Imports the engine's state and event types and the standard
+library.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ class ClassicState:
     interest_due: tuple[int, ...] = ()
     houses: int = 32
     hotels: int = 12
+    #: Méga (§2.5): the skyscrapers and train depots left in the bank, the stations with a depot
+    skyscrapers: int = 0
+    depot_stock: int = 0
+    depots: tuple[int, ...] = ()
     pot: int = 0
     #: (card, deck) of every "Get out of jail free" card held, in the order acquired
     jail_cards: tuple[tuple[int, str], ...] = ()
@@ -42,6 +47,8 @@ class ClassicState:
     #: rolls the unit made in this game (k of CLASSIC-READINGS D1)
     rolls: int = 0
     last_roll: Roll | None = None
+    #: the third die of the last roll (Méga's speed die, Star Wars' Force die), None without
+    third: str | None = None
     #: the card on a row of doubles and its length (one row at a time, A12)
     row: tuple[int, int] | None = None
     #: the cards of the recent rolls, oldest first (None: an anonymous roll)

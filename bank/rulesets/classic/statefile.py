@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from bank.rulesets.classic.mega import SKYSCRAPER
 from bank.rulesets.classic.rules import HOTEL, ClassicRulesEngine
 from bank.rulesets.classic.state import classic
 from bank.state import GameState
@@ -45,22 +46,33 @@ def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool
         "properties": [
             {
                 **entry,
-                "houses": p.level if p.level and p.level != HOTEL else 0,
+                "houses": p.level if p.level and p.level < HOTEL else 0,
                 "hotel": p.level == HOTEL,
-                "skyscraper": False,
-                "depot": False,
+                "skyscraper": p.level == SKYSCRAPER,
+                "depot": p.number in ext.depots,
                 "mortgaged": p.number in ext.mortgaged,
                 "interest_due": p.number in ext.interest_due,
             }
             for entry, p in zip(core["properties"], state.properties, strict=True)
         ],
-        "bank": {"houses": ext.houses, "hotels": ext.hotels, "skyscrapers": 0, "depots": 0},
+        "bank": {
+            "houses": ext.houses,
+            "hotels": ext.hotels,
+            "skyscrapers": ext.skyscrapers,
+            "depots": ext.depot_stock,
+        },
         "pot": ext.pot,
         "turn": turn,
         "last_roll": (
             None
             if last is None
-            else {"card": last[0], "dice": [last[1], last[2]], "third": None, "doubles": last[3]}
+            else {
+                "card": last[0],
+                "dice": [last[1], last[2]],
+                # E13: the speed die's 1-3 as a number, the other faces as their name
+                "third": int(ext.third) if ext.third and ext.third.isdigit() else ext.third,
+                "doubles": last[3],
+            }
         ),
         "eliminated": list(ext.eliminated),
         "ranking": list(state.ranking),

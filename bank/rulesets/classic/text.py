@@ -74,6 +74,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.menu.11": {"fr": "Dés", "en": "Dice"},
     "c.menu.12": {"fr": "Carte", "en": "Card"},
     "c.menu.13": {"fr": "Parc gratuit", "en": "Free Parking"},
+    "c.menu.14": {"fr": "Force", "en": "Force"},
     "c.menu.16": {"fr": "Faillite", "en": "Bankruptcy"},
     "c.menu.ok": {"fr": "✓ puis carte", "en": "✓ then card"},
     # results of the menu
@@ -94,6 +95,9 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.built.house": {"fr": "Maison {n} −{amount}", "en": "House {n} −{amount}"},
     "c.built.hotel": {"fr": "Hôtel −{amount}", "en": "Hotel −{amount}"},
     "c.sold": {"fr": "Vendu +{amount}", "en": "Sold +{amount}"},
+    "c.sell_all.houses": {"fr": "Plus de maisons :", "en": "No houses left:"},
+    "c.sell_all.hotels": {"fr": "Plus d'hôtels :", "en": "No hotels left:"},
+    "c.sell_all.ask": {"fr": "tout vendre ? ✓", "en": "sell all? ✓"},
     "c.mortgaged": {"fr": "Hypothèque +{amount}", "en": "Mortgaged +{amount}"},
     "c.lifted": {"fr": "Levée −{amount}", "en": "Lifted −{amount}"},
     # the trade
@@ -118,10 +122,25 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "fr": "✓garder {keep} M lever {lift}",
         "en": "✓keep {keep} · M lift {lift}",
     },
+    "c.interest.lift": {"fr": "M lever {lift}", "en": "M lift {lift}"},
     "c.interest.kept": {"fr": "Gardé −{amount}", "en": "Kept −{amount}"},
     # dice
     "c.dice.1": {"fr": "{token} : {a} + {b} = {total}", "en": "{token}: {a} + {b} = {total}"},
     "c.dice.anon": {"fr": "{a} + {b} = {total}", "en": "{a} + {b} = {total}"},
+    # a third die showing a number (Méga's speed die), written tight: 20 cells
+    "c.dice.3": {"fr": "{token} : {a}+{b}+{c}={total}", "en": "{token}: {a}+{b}+{c}={total}"},
+    "c.dice.anon3": {"fr": "{a} + {b} + {c} = {total}", "en": "{a} + {b} + {c} = {total}"},
+    "c.dice.triple": {"fr": "Triple !", "en": "Triple!"},
+    # the third die's symbol faces (c.die.<face>)
+    "c.die.mr": {"fr": "M. Monopoly", "en": "Mr Monopoly"},
+    "c.die.bus": {"fr": "Bus", "en": "Bus"},
+    # the Force die (Star Wars II): a square, or the shift and how far each symbol moves
+    "c.die.light": {"fr": "carré clair", "en": "light square"},
+    "c.die.dark": {"fr": "carré obscur", "en": "dark square"},
+    "c.die.light.short": {"fr": "clair", "en": "light"},
+    "c.die.dark.short": {"fr": "obscur", "en": "dark"},
+    "c.die.shift": {"fr": "clair +{light} · obscur +{dark}", "en": "light +{light} · dark +{dark}"},
+    "c.die.shift.same": {"fr": "bascule +{n}", "en": "shift +{n}"},
     "c.dice.double": {"fr": "double", "en": "double"},
     "c.dice.three": {"fr": "3 doubles : prison", "en": "3 doubles: jail"},
     "c.dice.freed": {"fr": "Double : libéré", "en": "Double: free"},
@@ -133,6 +152,18 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.card.amount": {"fr": "{token} {sign}{amount}", "en": "{token} {sign}{amount}"},
     "c.card.draw": {"fr": "Tirez : {deck}", "en": "Draw: {deck}"},
     "c.card.holder": {"fr": "Tenue par {token}", "en": "Held by {token}"},
+    # the Force (Star Wars II, §7.1)
+    "c.pick.force.die": {"fr": "Dé de Force ?", "en": "Force die?"},
+    "c.pick.force.symbol": {"fr": "Quel symbole ?", "en": "Which symbol?"},
+    "c.force.die.light": {"fr": "carré clair", "en": "light square"},
+    "c.force.die.dark": {"fr": "carré obscur", "en": "dark square"},
+    "c.force.die.shift": {"fr": "bascule", "en": "Force shift"},
+    "c.force.symbol.light": {"fr": "symbole clair", "en": "light symbol"},
+    "c.force.symbol.dark": {"fr": "symbole obscur", "en": "dark symbol"},
+    "c.force.won.1": {"fr": "Force vaincue", "en": "Force beaten"},
+    "c.force.won.2": {"fr": "déplacez le symbole", "en": "move the symbol"},
+    "c.force.lost.1": {"fr": "Vaincu par la Force", "en": "Beaten by the Force"},
+    "c.force.lost.2": {"fr": "{token} −{amount}", "en": "{token} −{amount}"},
     # debts and bankruptcy
     "c.debt.1": {"fr": "{token} doit {amount}", "en": "{token} owes {amount}"},
     "c.debt.2": {"fr": "à {creditor}", "en": "to {creditor}"},
@@ -162,6 +193,13 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.err.owned": {"fr": "Déjà vendu", "en": "Already owned"},
     "c.debt.done": {"fr": "Dette réglée", "en": "Debt settled"},
     "c.err.bids": {"fr": "Enchère en cours", "en": "Auction running"},
+    # Méga (§7.2)
+    "c.err.no_free_deed": {"fr": "Aucun titre libre", "en": "No free deed"},
+    "c.gift": {"fr": "{token} +{amount}", "en": "{token} +{amount}"},
+    "c.menu.gift": {"fr": "Cadeau +{amount}", "en": "Gift +{amount}"},
+    "c.built.skyscraper": {"fr": "Gratte-ciel −{amount}", "en": "Skyscraper −{amount}"},
+    "c.built.depot": {"fr": "Dépôt −{amount}", "en": "Depot −{amount}"},
+    "c.deed.depot": {"fr": "{owner} dépôt {money}", "en": "{owner} depot {money}"},
 }
 
 #: French wording of the classic rules' refusals, by reason key
@@ -195,6 +233,15 @@ SHORTS_FR: Mapping[str, str] = {
     "sell group": "Vendre le groupe",
     "too late": "Trop tard",
     "eliminated": "Éliminé",
+    "no force": "Pas de Force ici",
+    "force face?": "Quelle face ?",
+    "force known": "Dé déjà lancé",
+    "depot already": "Déjà un dépôt",
+    "depot on station": "Dépôt sur la gare",
+    "no depot left": "Plus de dépôt",
+    "no skyscraper left": "Plus de gratte-ciel",
+    "skyscraper already": "Déjà un gratte-ciel",
+    "must lift": "Levée obligatoire",
 }
 
 register_messages(MESSAGES)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Any, Final
 
 from bank.auction import Auction
 from bank.commands import Command
@@ -30,11 +30,13 @@ from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
+from bank.rulesets.classic.force import ASKED
+from bank.rulesets.classic.mega import SKYSCRAPER, BirthdayGift, must_lift
 from bank.rulesets.classic.rules import ClassicRulesEngine, interest
 from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.text import SHORTS_FR
-from bank.unit.io import Button, CardId, Cue, Icon, Output, Screen
+from bank.unit.io import Button, CardId, Cue, Icon, Input, Output, Screen
 from bank.unit.shell import Finished, Idle, Settling, UnitShell
 from bank.unit.text import engine_short, fit
 
@@ -42,9 +44,12 @@ __all__ = ["ClassicUnit"]
 
 #: the amount entry's steps after ``valider`` (§5.2): the banknotes, largest first
 NOTES: Final = (500, 100, 50, 20, 10, 5, 1)
+#: Méga's banknotes start at 1000 (§5.2)
+MEGA_NOTES: Final = (1000, *NOTES)
 #: the dice totals a pick offers, in order, before ``lancer`` (§5.2)
 DICE_TOTALS: Final = (7, 8, 9, 10, 11, 12, 2, 3, 4, 5, 6)
-#: the menu items every 40-space edition has; 13 with the pot variant, 16 during a debt
+#: the menu items every 40-space edition has; 13 with the pot variant, 14 in Star Wars (an
+#: edition with sides), 16 during a debt
 _ITEMS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 _DEBT_ITEMS: Final = (8, 9, 10, 16)
 _SESSIONS: Final = {7: "build", 8: "sell", 9: "mortgage"}
@@ -102,7 +107,7 @@ class Entry:
     expires: float
     #: what was entered, in order: ("d", digit) or ("n", note); X takes back the last
     ops: tuple[tuple[str, int], ...] = ()
-    #: 0: ``valider``; i: NOTES[i - 1]
+    #: 0: ``valider``; i: the edition's notes[i - 1] (NOTES, Méga's MEGA_NOTES)
     step: int = 0
     #: the trade being composed, for an entry opened on its ``Argent`` panel
     trade: TradeDraft | None = None
@@ -124,7 +129,8 @@ class Pick:
     """A pick (§5.2): one of *options* shows; digits type its number; M the next; ✓ chooses.
 
     *purpose*: ``dice`` (a utility's total, for *card* landing on *number*), ``choice`` (a
-    card's option) or ``passed_go``.
+    card's option), ``passed_go`` or ``force`` (the Force die's face or the symbol met, 1-based
+    in :data:`bank.rulesets.classic.force.ASKED` of the game's reading).
     """
 
     purpose: str
@@ -146,6 +152,9 @@ class Session:
     card: int
     expires: float
     for_debt: bool = False
+    #: a sell tap the stock could not take apart: the deed whose whole group ✓ would sell
+    #: (`tout vendre ? ✓`, CLASSIC.md §3.8; X cancels that tap, the session goes on: C6)
+    sell_all: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,14 +240,18 @@ class ClassicUnit(UnitShell):
 
     def __init__(self, game: Game, config: object | None = None) -> None:
         super().__init__(game, config)  # type: ignore[arg-type]
-        #: the rolls fixed by a script's ``roll`` lines, first first
-        self._rigged: list[tuple[int, ...]] = []
+        #: the rolls fixed by a script's ``roll`` lines (white dice, third die), first first
+        self._rigged: list[tuple[tuple[int, ...], str | None]] = []
         #: the last deed tapped (info ``deed``)
         self._last_deed: int | None = None
         #: the auction series running: its deeds and the one being auctioned
         self._series: Series | None = None
         #: the debtor before the transaction being executed (to say `Dette réglée` after it)
         self._debtor_before: int | None = None
+        #: the game's running time (§3.14's time limit): seconds run before the unit was last
+        #: switched on, and when that was (None: off); power-off time does not count
+        self._ran_before = 0.0
+        self._on_since: float | None = None
 
     def _screens(self, game: Game, lang: str) -> ClassicScreens:
         return ClassicScreens(game.edition, lang)
@@ -250,16 +263,76 @@ class ClassicUnit(UnitShell):
         return rules
 
     def queue_roll(self, dice: tuple[int, ...], third: str | None = None) -> None:
-        self._rigged.append(dice)
+        self._rigged.append((dice, third))
 
     def checking(self) -> int | None:
         return self.step.number if isinstance(self.step, DeedCheck) else None
+
+    # ------------------------------------------------------------ read-only views (web)
+
+    def auction_view(self, now: float) -> dict[str, Any] | None:
+        """The auction offered, running or waiting for its winner's card (the web view)."""
+        step = self.step
+        series = self._series
+        where = {"series": [series.at + 1, len(series.deeds)]} if series is not None else {}
+        if isinstance(step, AuctionOffer | Series):
+            number = step.number if isinstance(step, AuctionOffer) else step.deeds[step.at]
+            if isinstance(step, Series):
+                where = {"series": [step.at + 1, len(step.deeds)]}
+            return {"phase": "offer", "number": number, "price": 0, "bidder": None, "bids": 0,
+                    "remaining": None, "seconds": None, **where}  # fmt: skip
+        if isinstance(step, Bidding | AwaitWinner):
+            a = step.auction
+            running = isinstance(step, Bidding)
+            return {
+                "phase": "running" if running else "await_winner",
+                "number": a.number,
+                "price": a.price,
+                "bidder": a.bidder,
+                "bids": a.bids,
+                "remaining": a.remaining(now) if running else 0.0,
+                "seconds": a.seconds,
+                **where,
+            }
+        return None
+
+    def step_view(self) -> dict[str, Any] | None:
+        """The step in progress that the table may want to read beside the LCD: the trade being
+        composed or offered, the interest question, a session (the web view). None: nothing
+        more than the screen says."""
+        step = self.step
+        if isinstance(step, Interest):
+            deed = self._rules.ed.deed(step.number)
+            rounding = self._rules.settings(self._state).classic.interest_rounding
+            keep = interest(deed.mortgage, rounding)
+            owner = self._state.prop(step.number).owner
+            return {"kind": "interest", "number": step.number, "card": owner, "keep": keep,
+                    "lift": deed.mortgage + keep}  # fmt: skip
+        if isinstance(step, Trading | Offer):
+            d = step.draft
+            return {
+                "kind": "trade_offer" if isinstance(step, Offer) else "trade",
+                "panel": _TRADE_PANELS[d.panel],
+                "first": d.first,
+                "second": d.second,
+                "deeds_first": list(d.deeds_first),
+                "deeds_second": list(d.deeds_second),
+                "cash": d.cash,
+                "cash_from": d.cash_from,
+                "cards_first": list(d.cards_first),
+                "cards_second": list(d.cards_second),
+            }
+        if isinstance(step, Session):
+            return {"kind": "session", "session": step.kind, "card": step.card}
+        return None
 
     # ------------------------------------------------------------ state-held steps
 
     def _sync(self) -> None:
         before = self.step
         super()._sync()
+        if self.is_on and not self._state.started:  # registration: the next game's clock
+            self._ran_before, self._on_since = 0.0, self._now
         if not self.is_on or isinstance(self.step, Finished):
             return
         if isinstance(self.step, Settling) and isinstance(
@@ -276,7 +349,48 @@ class ClassicUnit(UnitShell):
 
     def power_on(self, at: float, game: Game | None = None) -> list[Output]:
         self._series = None  # the rest of an auction series is abandoned (§5.3)
+        self._on_since = max(self._now, at)
         return super().power_on(at, game)
+
+    def power_off(self, at: float) -> list[Output]:
+        if self._on_since is not None:
+            self._ran_before += max(self._now, at) - self._on_since
+            self._on_since = None
+        return super().power_off(at)
+
+    # ------------------------------------------------------------ the time limit (§3.14)
+
+    def running_seconds(self) -> float:
+        """How long the unit has run in this game (power-off time does not count)."""
+        on = 0.0 if self._on_since is None else self._now - self._on_since
+        return self._ran_before + on
+
+    def _time_over_at(self) -> float | None:
+        """When ``variants.time_limit_minutes`` ends the game, while nothing is in progress
+        (no debt, question, auction, entry, menu, session, check screen or card step: C9)."""
+        step = self.step
+        if self._on_since is None or not isinstance(step, Idle) or step.revert_at is not None:
+            return None
+        s = self._state
+        if not s.started or s.game_over:
+            return None
+        minutes = self._rules.settings(s).variants.time_limit_minutes
+        if not minutes:
+            return None
+        return self._on_since + max(0.0, minutes * 60 - self._ran_before)
+
+    def _time_up(self) -> None:
+        tx = self._execute(c.TimeUp())
+        if tx is not None:
+            self.step = Idle()
+            self._after(tx, self._step_screen())
+
+    def _handle(self, inp: Input) -> None:
+        super()._handle(inp)
+        # a gesture that brought the unit back to idle after the limit: the game ends now
+        due = self._time_over_at() if self.is_on and self.fault is None else None
+        if due is not None and due <= self._now:
+            self._time_up()
 
     def _step_screen(self) -> Screen:
         if isinstance(self.step, Interest):
@@ -292,7 +406,15 @@ class ClassicUnit(UnitShell):
         deed = self._rules.ed.deed(number)
         cfg = self._rules.settings(self._state)
         keep = interest(deed.mortgage, cfg.classic.interest_rounding)
-        return self.screens.interest(self._state, number, keep, deed.mortgage + keep)
+        owner = self._state.prop(number).owner
+        lift_only = (
+            self._rules.ed.mega
+            and owner is not None
+            and must_lift(self._state, self._rules.ed, number, owner)
+        )
+        return self.screens.interest(
+            self._state, number, keep, deed.mortgage + keep, lift_only=lift_only
+        )
 
     # ------------------------------------------------------------ time
 
@@ -315,6 +437,9 @@ class ClassicUnit(UnitShell):
         if isinstance(step, Bidding):
             deadline = step.auction.deadline
             return None if deadline is None else deadline - (step.shown - 1)
+        over = self._time_over_at()
+        if over is not None:
+            return over
         return super()._step_deadline()
 
     def _timeout(self) -> None:
@@ -331,6 +456,10 @@ class ClassicUnit(UnitShell):
         if isinstance(step, Offer):
             self.step = Idle()
             self._show(self.screens.screen("trade_refused", self.screens.say("c.trade_refused")))
+            return
+        over = self._time_over_at()
+        if over is not None and over <= self._now:
+            self._time_up()
             return
         super()._timeout()
 
@@ -387,7 +516,13 @@ class ClassicUnit(UnitShell):
         elif isinstance(step, DeedCheck):
             if button is Button.MENU:
                 if self._state.prop(step.number).owner is not None:
-                    self._refuse("c.err.owned")
+                    # Méga's Auction space with every deed owned: the auction icon says so
+                    free = any(p.owner is None for p in self._state.properties)
+                    if free or not self._rules.ed.mega:
+                        self._refuse("c.err.owned")
+                    else:
+                        self._play(Cue.ERROR)
+                        self._show(self.screens.no_free_deed())
                 else:
                     self.step = AuctionOffer(step.number, self._idle_expiry())
                     self._show(self._auction_offer_screen(step.number))
@@ -416,6 +551,11 @@ class ClassicUnit(UnitShell):
             self._entry_button(step, button)
         elif isinstance(step, Pick):
             self._pick_button(step, button)
+        elif isinstance(step, Session) and step.sell_all is not None and button is Button.OK:
+            self._session_tap(replace(step, sell_all=None), step.sell_all, whole_group=True)
+        elif isinstance(step, Session) and step.sell_all is not None:
+            self.step = replace(step, sell_all=None, expires=self._idle_expiry())
+            self._show(self.screens.session(self._state, step.kind, step.card))
         elif isinstance(step, Session):
             self._end_session(step)
         elif isinstance(step, Trading):
@@ -698,6 +838,8 @@ class ClassicUnit(UnitShell):
         if pick.purpose == "generic":
             effect = GENERIC_EFFECTS[value]
             return f"G{value} {effect.fr if self.lang == 'fr' else effect.en}"
+        if pick.purpose == "force":
+            return say(f"c.force.{self._force_reading()}.{self._force_asked()[value - 1]}")
         return str(value)
 
     def _choice_text(self, pick: Pick, value: int) -> str:
@@ -720,6 +862,7 @@ class ClassicUnit(UnitShell):
             "number": "c.pick.number",
             "choice": "c.pick.choice",
             "generic": "c.pick.generic",
+            "force": f"c.pick.force.{self._force_reading()}",
         }
         text = self._pick_text(pick, pick.options[pick.index])
         return self.screens.pick(self.screens.say(titles[pick.purpose]), text)
@@ -755,7 +898,8 @@ class ClassicUnit(UnitShell):
             assert pick.card is not None and pick.number is not None
             dice = value
             if value == 0:  # lancer: the unit rolls two dice now, for the payer
-                tx = self._execute(c.RollDice(pick.card, self._next_fixed(), pick=True))
+                fixed, third = self._next_fixed()
+                tx = self._execute(c.RollDice(pick.card, fixed, pick=True, third=third))
                 if tx is None or not isinstance(tx.outcome, o.Rolled):
                     return
                 dice = tx.outcome.amount
@@ -780,6 +924,9 @@ class ClassicUnit(UnitShell):
         elif pick.purpose == "passed_go":
             assert pick.deck is not None and pick.number is not None and pick.card is not None
             self._play_card(pick.deck, pick.number, pick.card, pick.choice, bool(value))
+        elif pick.purpose == "force":
+            assert pick.card is not None
+            self._force(pick.card, self._force_asked()[value - 1])
 
     def _generic(self, deck: str, effect: int, card: int, amounts: tuple[int, ...]) -> None:
         """Apply generic effect *effect* once its amounts are entered (one entry each)."""
@@ -811,7 +958,7 @@ class ClassicUnit(UnitShell):
 
     def _entry_screen(self, entry: Entry) -> Screen:
         say = self.screens.say
-        step = say("c.entry.ok") if entry.step == 0 else f"+{NOTES[entry.step - 1]}"
+        step = say("c.entry.ok") if entry.step == 0 else f"+{self._notes()[entry.step - 1]}"
         return self.screens.entry(say("c.entry.amount"), entry.value, step)
 
     def _open_entry(self, purpose: str, card: int | None, trade: TradeDraft | None = None) -> None:
@@ -834,7 +981,7 @@ class ClassicUnit(UnitShell):
 
     def _entry_button(self, entry: Entry, button: Button) -> None:
         if button is Button.MENU:
-            new = replace(entry, step=(entry.step + 1) % (len(NOTES) + 1))
+            new = replace(entry, step=(entry.step + 1) % (len(self._notes()) + 1))
         elif button is Button.CANCEL:
             if not entry.ops:
                 if entry.trade is not None:
@@ -844,7 +991,7 @@ class ClassicUnit(UnitShell):
                 return
             new = replace(entry, ops=entry.ops[:-1])
         elif entry.step:
-            new = replace(entry, ops=(*entry.ops, ("n", NOTES[entry.step - 1])))
+            new = replace(entry, ops=(*entry.ops, ("n", self._notes()[entry.step - 1])))
         else:
             self._confirm_entry(entry)
             return
@@ -880,11 +1027,20 @@ class ClassicUnit(UnitShell):
 
     # ------------------------------------------------------------ the menu
 
+    def _notes(self) -> tuple[int, ...]:
+        """The banknote steps of the three-button amount entry (§5.2)."""
+        return MEGA_NOTES if self._rules.ed.mega else NOTES
+
     def _items(self) -> tuple[int, ...]:
         if self._state.debtor() is not None:
             return _DEBT_ITEMS
         cfg = self._rules.settings(self._state)
-        return (*_ITEMS, 13) if cfg.variants.free_parking != "off" else _ITEMS
+        extra = [13] if cfg.variants.free_parking != "off" else []
+        if self._rules.ed.sides:
+            extra.append(14)  # the Force battle (Star Wars)
+        if self._rules.ed.mega:
+            extra.append(15)  # the Birthday Gift space
+        return tuple(sorted((*_ITEMS, *extra)))
 
     def _open_menu(self, item: int, typed: str = "", exact: bool = False) -> None:
         self.step = Menu(item, self._idle_expiry(), typed, exact)
@@ -901,6 +1057,8 @@ class ClassicUnit(UnitShell):
         elif item in (3, 4):
             tax = ed.taxes[item - 3]
             text, hint = tax.name, say("c.menu.3", amount=tax.amount)
+        elif item == 15:
+            text = say("c.menu.gift", amount=ed.birthday_gift)
         else:
             text = say(f"c.menu.{item}")
         return self.screens.menu(item, text, hint)
@@ -1004,10 +1162,43 @@ class ClassicUnit(UnitShell):
                 c.CollectPot(card),
                 lambda tx: scr.result("pot", self._state, card, "c.pot", amount=_amount(tx)),
             )
+        elif item == 14:
+            self._force(card, None)
+        elif item == 15:
+            self._run(
+                BirthdayGift(card),
+                lambda tx: scr.result("gift", self._state, card, "c.gift", amount=_amount(tx)),
+            )
         elif item == 16:
             self._refuse("err.not_now")  # ✓ first, then the debtor's card
         else:  # item 12 takes ✓ first
             self._refuse("err.not_now")
+
+    # ------------------------------------------------------------ the Force (§7.1)
+
+    def _force_reading(self) -> str:
+        return self._rules.settings(self._state).starwars.force_rule
+
+    def _force_asked(self) -> tuple[str, ...]:
+        return ASKED[self._force_reading()]
+
+    def _force(self, card: int, face: str | None) -> None:
+        """The Force battle of *card*: judged at once when the unit knows the face of the
+        lander's roll (or *face* was picked), else the pick of the face or the symbol."""
+        try:
+            tx = self.game.execute(c.ForceBattle(card, face))
+        except RuleError as err:
+            if err.key == "force face?" and face is None:
+                options = tuple(range(1, len(self._force_asked()) + 1))
+                self.step = Pick("force", options, 0, self._entry_expiry(), card=card)
+                self._show(self._pick_screen(self.step))
+            else:
+                self._refuse_rule(err)
+            return
+        done = tx.outcome
+        assert isinstance(done, o.ForceFought)
+        self.step = Idle()
+        self._after(tx, self.screens.force(self._state, done))
 
     def _jail_out(self, tx: Transaction, card: int) -> Screen:
         return self.screens.result(
@@ -1020,16 +1211,16 @@ class ClassicUnit(UnitShell):
 
     # ------------------------------------------------------------ the dice
 
-    def _next_fixed(self) -> tuple[int, ...]:
-        return self._rigged.pop(0) if self._rigged else ()
+    def _next_fixed(self) -> tuple[tuple[int, ...], str | None]:
+        return self._rigged.pop(0) if self._rigged else ((), None)
 
     def _roll(self, card: int | None) -> None:
-        fixed = self._next_fixed()
+        fixed, third = self._next_fixed()
         try:
-            tx = self.game.execute(c.RollDice(card, fixed))
+            tx = self.game.execute(c.RollDice(card, fixed, third=third))
         except RuleError as err:
-            if fixed:
-                self._rigged.insert(0, fixed)
+            if fixed or third is not None:
+                self._rigged.insert(0, (fixed, third))
             self._refuse_rule(err)
             return
         done = tx.outcome
@@ -1044,27 +1235,47 @@ class ClassicUnit(UnitShell):
             second = say("c.dice.try", n=done.effect[4:], of=tries)
         elif done.effect == "fee":
             second = say("c.dice.fee", n=tries, fee=fee)
+        elif done.effect == "triple":
+            second = say("c.dice.triple")
         elif done.dice[0] == done.dice[1]:
             second = say("c.dice.double")
         else:
             second = ""
         self.step = Idle()
-        self._after(tx, self.screens.dice(self._state, card, done.dice, second))
+        self._after(tx, self.screens.dice(self._state, card, done.dice, second, done.third))
 
     # ------------------------------------------------------------ sessions
 
-    def _session_tap(self, step: Session, number: int) -> None:
+    def _session_tap(self, step: Session, number: int, whole_group: bool = False) -> None:
         s = self._state
         scr = self.screens
         command: Command
+        step = replace(step, sell_all=None)  # another deed tapped: that question is dropped
+        self.step = step
         if step.kind == "build":
             command = c.Build(step.card, number)
         elif step.kind == "sell":
-            command = c.SellBuilding(step.card, number, for_debt=step.for_debt)
+            command = c.SellBuilding(step.card, number, whole_group, for_debt=step.for_debt)
         else:
             command = c.Mortgage(step.card, number, for_debt=step.for_debt)
         if not 1 <= number <= len(self._rules.ed.deeds):
             self._refuse("err.unknown_card")
+            return
+        if step.kind == "sell" and not whole_group and self._needs_whole_group(command):
+            self.step = replace(step, sell_all=number, expires=self._idle_expiry())
+            level = s.prop(number).level or 0
+            short = "c.sell_all.hotels" if level == SKYSCRAPER else "c.sell_all.houses"
+            self._play(Cue.ERROR)
+            self._show(
+                scr.screen(
+                    "sell_all",
+                    scr.say(short),
+                    scr.say("c.sell_all.ask"),
+                    number=number,
+                    level=level,
+                    colour=scr.deed_colour(number),
+                )
+            )
             return
         tx = self._execute(command)
         if tx is None:
@@ -1073,11 +1284,12 @@ class ClassicUnit(UnitShell):
         after = self._state
         if isinstance(done, o.Built):
             level = after.prop(number).level or 0
-            text = (
-                scr.say("c.built.hotel", amount=done.amount)
-                if done.hotel
-                else scr.say("c.built.house", n=level, amount=done.amount)
-            )
+            if done.building:  # Méga: a skyscraper or a depot
+                text = scr.say(f"c.built.{done.building}", amount=done.amount)
+            elif done.hotel:
+                text = scr.say("c.built.hotel", amount=done.amount)
+            else:
+                text = scr.say("c.built.house", n=level, amount=done.amount)
             screen = scr.session_result("built", after, number, text, done.amount)
         elif isinstance(done, o.BuildingSold):
             text = scr.say("c.sold", amount=done.amount)
@@ -1102,7 +1314,9 @@ class ClassicUnit(UnitShell):
 
     def _after(self, tx: Transaction, screen: Screen, extra: tuple[Cue, ...] = ()) -> None:
         keep = self.step if isinstance(self.step, Session) else None
-        was_debtor = self._debtor_before
+        # the debtor before this transaction, read once: a transaction executed without
+        # _execute (a landing, a card, the Force) must not see a debt settled long ago
+        was_debtor, self._debtor_before = self._debtor_before, None
         super()._after(tx, screen, extra)
         if isinstance(self.step, Interest) and screen.name != "interest":
             self._show(self._interest_screen(self.step.number))  # then the question (§3.10)
@@ -1120,6 +1334,15 @@ class ClassicUnit(UnitShell):
         debtor = self._state.debtor()
         self._debtor_before = debtor.card if debtor is not None else None
         return super()._execute(command)
+
+    def _needs_whole_group(self, command: Command) -> bool:
+        """Whether this sale is refused only because the bank's stock cannot take the hotel
+        (skyscraper) apart: then the unit asks whether to sell the whole group (§3.8)."""
+        try:
+            self._rules.decide(self._state, command)
+        except RuleError as err:
+            return err.key == "sell group"
+        return False
 
     def _end_session(self, step: Session) -> None:
         self.step = Idle()
@@ -1499,6 +1722,18 @@ class ClassicUnit(UnitShell):
         )
         if self._series is not None:
             self._next_in_series()
+
+    # ------------------------------------------------------------ keyboard shortcuts (§5.6)
+
+    def _on_menu(self, item: int) -> None:
+        """A keyboard panel's menu shortcut (D: item 11, H: item 7 ...): the item shows, as
+        M and its digits would show it; only where M opens the menu (idle, a debt, the menu)."""
+        if not isinstance(self.step, Idle | Settling | Menu):
+            self._refuse("err.not_now")
+        elif item not in self._items():
+            self._refuse("c.err.no_item", n=item)
+        else:
+            self._open_menu(item)
 
     # ------------------------------------------------------------ info screens (§5.6)
 

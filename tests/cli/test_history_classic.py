@@ -1,0 +1,169 @@
+"""``ultibank history`` for a classic game: the list, its transactions in words in French and
+English, its exports, and the read-only reading beside a daemon that plays on.
+
+The game is ``tests/web/classic_table.tap`` (8 players, a hotel, houses, a mortgage, the pot,
+jail and a jail card, a trade), played through ``ultibank script`` into a journal. An Ultime
+journal's history is checked byte for byte in ``tests/test_records.py`` (the v1 fixture)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bank.cli import main
+from tests.web.conftest import play_classic_script, start_table, stop_table
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    play_classic_script(tmp_path)
+    return tmp_path
+
+
+def history(capsys: pytest.CaptureFixture[str], data_dir: Path, *args: str) -> str:
+    capsys.readouterr()
+    assert main(["history", *args, "--data-dir", str(data_dir)]) == 0
+    return capsys.readouterr().out
+
+
+def texts(out: str) -> list[str]:
+    """The words of each line of ``history show`` (after the number, the date and the time)."""
+    return [re.sub(r"^ *\d+  \S+ \S+  ", "", line) for line in out.splitlines()]
+
+
+def test_the_list_names_the_classic_game_and_its_players(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (line,) = history(capsys, data_dir).splitlines()
+    assert "current" in line and "29 transactions" in line and "classic-fr" in line
+    assert "8:wheelbarrow" in line
+
+
+def test_show_says_each_transaction_in_french(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = texts(history(capsys, data_dir, "show", "1"))
+    assert len(lines) == 29
+    assert (
+        lines[0]
+        == "Nouvelle partie : chien, voiture, chapeau, bateau, fer, dé, chaussure, brouette"
+    )
+    assert lines[1] == (
+        "chien achète 1 Boulevard de Belleville pour 60 € — chien → la banque 60 € (achat); "
+        "1 Boulevard de Belleville → chien"
+    )
+    assert lines[9].startswith("chien construit sur 1 Boulevard de Belleville : 4 maisons")
+    assert lines[11].startswith("chien construit sur 1 Boulevard de Belleville : un hôtel")
+    assert lines[19].startswith(
+        "chapeau paie 90 € de loyer à voiture pour 4 Rue de Vaugirard (2 maisons)"
+    )
+    assert lines[21].startswith("fer hypothèque 3 Gare Montparnasse : +100 €")
+    assert lines[22].startswith("dé paie Impôts sur le revenu : 200 €")
+    assert lines[23] == "chaussure va en prison"
+    assert lines[24] == "chaussure tire Chance 8 : Libéré de prison"
+    assert lines[27].startswith(
+        "Échange : brouette donne 28 Rue de la Paix ; bateau donne 100 € — "
+        "28 Rue de la Paix → bateau; bateau → brouette 100 € (échange)"
+    )
+    assert lines[28].startswith(
+        "dé paie 250 € de loyer à chien pour 1 Boulevard de Belleville (hôtel)"
+    )
+
+
+def test_show_in_english(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = texts(history(capsys, data_dir, "show", "1", "--lang", "en"))
+    assert lines[0] == (
+        "New game: dog, racing car, top hat, ship, iron, thimble, boot, wheelbarrow"
+    )
+    assert lines[11].startswith("dog builds on 1 Boulevard de Belleville: a hotel")
+    assert (
+        lines[21] == "iron mortgages 3 Gare Montparnasse: +100 € — the bank → iron 100 € (mortgage)"
+    )
+    assert lines[23] == "boot goes to jail"
+    assert lines[27].startswith("Trade: wheelbarrow gives 28 Rue de la Paix; ship gives 100 €")
+    assert lines[28].startswith("thimble pays dog 250 € rent for 1 Boulevard de Belleville (hotel)")
+
+
+def test_the_units_language_is_the_default(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = history(capsys, data_dir, "show", "1", "--set", 'unit.language="en"')
+    assert texts(out)[23] == "boot goes to jail"
+
+
+def test_a_wrong_language_is_one_line(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["history", "show", "1", "--lang", "de", "--data-dir", str(data_dir)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--lang" in err
+
+
+def test_the_exports_are_parseable_and_carry_the_words(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = json.loads(history(capsys, data_dir, "export", "1", "--json"))
+    assert len(rows) == 29
+    assert [r["command"] for r in rows[:4]] == ["new_game", "visit", "visit", "build"]
+    assert rows[27]["text"].startswith("Échange : brouette donne 28 Rue de la Paix")
+    assert rows[27]["summary"].startswith("trade first=8 second=4")
+    assert any(e["kind"] == "classic" for r in rows for e in r["events"])
+    out = history(capsys, data_dir, "export", "1", "--csv", "--lang", "en")
+    table = list(csv.DictReader(io.StringIO(out)))
+    assert len(table) == 29 and list(table[0])[-1] == "text"
+    assert table[23]["text"] == "boot goes to jail"
+    assert json.loads(table[1]["events"])[0]["reason"] == "purchase"
+    target = data_dir / "game.csv"
+    history(capsys, data_dir, "export", "1", "--csv", "--output", str(target))
+    assert target.read_text(encoding="utf-8").splitlines()[0].endswith(",text")
+
+
+def test_history_reads_a_classic_game_beside_the_daemon_that_plays_it(data_dir: Path) -> None:
+    table = start_table(data_dir, overrides=['game.edition="classic-fr"'])
+    env = dict(os.environ, TZ="UTC")
+    cli = [sys.executable, "-m", "bank.app.cli", "history"]
+    try:
+        table.tap("deed:9", "bank:3")  # tophat buys Avenue de Neuilly while history reads
+        out = subprocess.run(
+            [*cli, "show", "1", "--data-dir", str(data_dir)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert out.returncode == 0, out.stderr
+        last = texts(out.stdout)[-1]
+        assert last.startswith("chapeau achète 9 ") and "pour 140 €" in last
+        table.tap("deed:9", "bank:2")  # the daemon goes on writing after the read
+        snap = table.state()
+        assert snap["transactions"][0]["title"].startswith("voiture paie")
+    finally:
+        stop_table(table)
+
+
+def test_a_classic_record_decodes_in_a_fresh_interpreter(data_dir: Path) -> None:
+    """The one decoder knows the classic kinds without a game being built first."""
+    code = (
+        "import json, sqlite3, sys\n"
+        "from bank.records import decode\n"
+        "rows = sqlite3.connect(sys.argv[1]).execute('SELECT payload FROM records').fetchall()\n"
+        "print(sorted({decode(json.loads(r)).name for (r,) in rows}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(data_dir / "journal.sqlite")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    names = out.stdout.strip()
+    for name in ("build", "card", "classic_jail", "mortgage", "tax", "trade", "visit"):
+        assert f"'{name}'" in names

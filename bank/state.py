@@ -33,6 +33,13 @@ class PlayerState:
     creditor: Creditor = None
     bankrupt: bool = False
 
+    def with_balance(self, balance: int) -> PlayerState:
+        """This player with *balance* (built from its fields in order, without
+        ``dataclasses.replace``: every money event does this)."""
+        values = list(_PLAYER_VALUES(self))
+        values[_BALANCE] = balance
+        return PlayerState(*values)
+
 
 @dataclass(frozen=True, slots=True)
 class PropertyState:
@@ -157,3 +164,6 @@ _STATE_VALUES = attrgetter(*_STATE_NAMES)
 _PLAYERS = _STATE_NAMES.index("players")
 _PROPERTIES = _STATE_NAMES.index("properties")
 _EXTENSION = _STATE_NAMES.index("extension")
+_PLAYER_NAMES = tuple(f.name for f in fields(PlayerState))
+_PLAYER_VALUES = attrgetter(*_PLAYER_NAMES)
+_BALANCE = _PLAYER_NAMES.index("balance")

@@ -2,7 +2,9 @@
 
 Used by ``ultibank history`` and the web view for games of the classic rules (CLASSIC.md): a
 purchase, a rent with the houses it was charged for, a build, a mortgage, a trade, a Chance or
-Community Chest card, jail, a bankruptcy, an auction... Each sentence is read from the decoded
+Community Chest card, jail, a bankruptcy, an auction; Méga's skyscrapers, depots, ×2 / ×3 rents
+and Birthday Gift, the third die (the speed die, the Force die) and Star Wars' Force battle with
+the character's side... Each sentence is read from the decoded
 record (:class:`bank.records.Record`: the command and its events) and the state the
 transaction started from, so the words say what the rules did at that moment (the houses on a
 deed when the rent was paid), never what they would do now. Names (deeds, decks, taxes,
@@ -44,8 +46,12 @@ __all__ = [
 ]
 
 LANGUAGES: Final = ("fr", "en")
-#: the core level of a lot with a hotel in the classic rules (0-4 houses, 5 a hotel)
+#: the core level of a lot with a hotel in the classic rules (0-4 houses, 5 a hotel), and of
+#: a Méga skyscraper (6)
 HOTEL: Final = 5
+SKYSCRAPER: Final = 6
+#: the Force die's faces and the symbols (Star Wars II, §7.1)
+FORCE_FACES: Final = frozenset({"light", "dark", "shift"})
 
 #: the tokens as the chart, the web page and the history name them (the LCD's are shorter)
 TOKEN_LABELS: Mapping[str, Mapping[str, str]] = {
@@ -90,14 +96,33 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "receive_bank": "{who} reçoit {money} de la banque",
         "pot": "{who} ramasse le Parc gratuit : {money}",
         "build": "{who} construit sur {deed} : {level}",
+        "build_depot": "{who} construit un dépôt sur {deed} : −{money}",
         "sell": "{who} vend un bâtiment de {deed} (reste : {level})",
+        "sell_skyscraper": "{who} vend le gratte-ciel de {deed} (reste : {level})",
+        "sell_depot": "{who} vend le dépôt de {deed} : +{money}",
+        "gift": "{who} reçoit le cadeau d'anniversaire : +{money}",
+        "force_won": "{who}{side} remporte la bataille de la Force : {face}",
+        "force_lost": "{who}{side} perd la bataille de la Force : {face}, pénalité {money}",
+        "side_light": " (côté clair)",
+        "side_dark": " (côté obscur)",
+        "face_light": "carré clair",
+        "face_dark": "carré obscur",
+        "face_shift": "bascule",
+        "symbol_light": "symbole clair",
+        "symbol_dark": "symbole obscur",
+        "die_mr": "M. Monopoly",
+        "die_bus": "bus",
+        "die_force": "dé de Force : {face}",
+        "die_light": "carré clair",
+        "die_dark": "carré obscur",
+        "die_shift": "bascule",
         "sell_group": "{who} vend tous les bâtiments du groupe {group} : +{money}",
         "mortgage": "{who} hypothèque {deed} : +{money}",
         "lift": "{who} lève l'hypothèque de {deed} : −{money}",
         "keep": "{who} garde {deed} hypothéqué : intérêts {money}",
         "trade": "Échange : {first} donne {gives_first} ; {second} donne {gives_second}",
-        "roll": "{who} lance les dés : {a} + {b} = {total}{extra}",
-        "roll_anon": "Les dés : {a} + {b} = {total}",
+        "roll": "{who} lance les dés : {dice}{extra}",
+        "roll_anon": "Les dés : {dice}",
         "card": "{who} tire {deck} {n} : {title}",
         "generic": "{who} : carte {deck}, {effect} (G{n})",
         "draw": "La banque tire une carte {deck}",
@@ -114,18 +139,24 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "house": "1 maison",
         "no_house": "aucune maison",
         "hotel": "un hôtel",
+        "skyscraper": "un gratte-ciel",
         "w_houses": " ({n} maisons)",
         "w_house": " (1 maison)",
         "w_hotel": " (hôtel)",
+        "w_skyscraper": " (gratte-ciel)",
         "w_double": " (groupe complet)",
-        "w_stations": " ({n} gares)",
-        "w_station": " (1 gare)",
+        "w_majority": " (tous les terrains du groupe sauf un : ×2)",
+        "w_triple": " (groupe complet : ×3)",
+        "w_stations": " ({n} gares{depot})",
+        "w_station": " (1 gare{depot})",
+        "w_depot": ", dépôt",
         "w_dice": " (dés {dice} × {times})",
         "x_double": " (double)",
         "x_three": " (3 doubles : prison)",
         "x_freed": " (double : libéré)",
         "x_fee": " (3e essai : paie l'amende)",
         "x_try": " (pas de double, essai {n})",
+        "x_triple": " (triple)",
         "chance": "Chance",
         "chest": "Caisse de communauté",
         "card_word": "carte",
@@ -152,14 +183,33 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "receive_bank": "{who} receives {money} from the bank",
         "pot": "{who} collects the Free Parking pot: {money}",
         "build": "{who} builds on {deed}: {level}",
+        "build_depot": "{who} builds a depot on {deed}: −{money}",
         "sell": "{who} sells a building on {deed} (now {level})",
+        "sell_skyscraper": "{who} sells the skyscraper on {deed} (now {level})",
+        "sell_depot": "{who} sells the depot on {deed}: +{money}",
+        "gift": "{who} receives the Birthday Gift: +{money}",
+        "force_won": "{who}{side} wins the Force battle: {face}",
+        "force_lost": "{who}{side} loses the Force battle: {face}, penalty {money}",
+        "side_light": " (light side)",
+        "side_dark": " (dark side)",
+        "face_light": "light square",
+        "face_dark": "dark square",
+        "face_shift": "Force shift",
+        "symbol_light": "light symbol",
+        "symbol_dark": "dark symbol",
+        "die_mr": "Mr Monopoly",
+        "die_bus": "bus",
+        "die_force": "Force die: {face}",
+        "die_light": "light square",
+        "die_dark": "dark square",
+        "die_shift": "shift",
         "sell_group": "{who} sells every building of the {group} group: +{money}",
         "mortgage": "{who} mortgages {deed}: +{money}",
         "lift": "{who} lifts the mortgage on {deed}: −{money}",
         "keep": "{who} keeps {deed} mortgaged: interest {money}",
         "trade": "Trade: {first} gives {gives_first}; {second} gives {gives_second}",
-        "roll": "{who} rolls {a} + {b} = {total}{extra}",
-        "roll_anon": "Dice: {a} + {b} = {total}",
+        "roll": "{who} rolls {dice}{extra}",
+        "roll_anon": "Dice: {dice}",
         "card": "{who} draws {deck} {n}: {title}",
         "generic": "{who}: {deck} card, {effect} (G{n})",
         "draw": "The bank draws a {deck} card",
@@ -175,18 +225,24 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "house": "1 house",
         "no_house": "no house",
         "hotel": "a hotel",
+        "skyscraper": "a skyscraper",
         "w_houses": " ({n} houses)",
         "w_house": " (1 house)",
         "w_hotel": " (hotel)",
+        "w_skyscraper": " (skyscraper)",
         "w_double": " (whole group)",
-        "w_stations": " ({n} stations)",
-        "w_station": " (1 station)",
+        "w_majority": " (all lots but one: ×2)",
+        "w_triple": " (whole group: ×3)",
+        "w_stations": " ({n} stations{depot})",
+        "w_station": " (1 station{depot})",
+        "w_depot": ", depot",
         "w_dice": " (dice {dice} × {times})",
         "x_double": " (double)",
         "x_three": " (3 doubles: jail)",
         "x_freed": " (double: free)",
         "x_fee": " (3rd try: pays the fee)",
         "x_try": " (no double, try {n})",
+        "x_triple": " (triple)",
         "chance": "Chance",
         "chest": "Community Chest",
         "card_word": "card",
@@ -226,8 +282,11 @@ _REASONS: Final[Mapping[str, Mapping[str, str]]] = {
         "card": "carte",
         "birthday": "anniversaire",
         "bankruptcy": "faillite",
+        "gift": "cadeau d'anniversaire",
+        "force": "pénalité de la Force",
+        "debt": "dette",
     },
-    "en": {},
+    "en": {"gift": "Birthday Gift", "force": "Force penalty"},
 }
 
 
@@ -252,6 +311,8 @@ class Narrator:
         raw: Mapping[str, Any] = edition.raw.get("classic", {}) if edition.raw else {}
         self._labels: Sequence[str] = raw.get("token_labels", ())
         self._kinds: Mapping[str, str] = raw.get("group_kinds", {})
+        self._sides: Sequence[str] = raw.get("sides", ())
+        self._mega = bool(raw.get("mega", False))
         self._decks = {"chance": raw.get("chance_name"), "chest": raw.get("chest_name")}
         self._taxes = {int(t["position"]): str(t["name"]) for t in raw.get("taxes", ())}
         self._cards = {
@@ -300,6 +361,8 @@ class Narrator:
         return str(name) if name else self._table.get(deck, deck)
 
     def level(self, level: int | None) -> str:
+        if level == SKYSCRAPER:
+            return self.say("skyscraper")
         if level == HOTEL:
             return self.say("hotel")
         if not level:
@@ -391,11 +454,17 @@ class Narrator:
             return self.say("pot", who=who, money=self.money(_received(record.events, card)))
         if name == "build":
             number = int(args["number"])
+            if self._is_depot(number):
+                cost = self.money(paid.get(card, 0))
+                return self.say("build_depot", who=who, deed=self.deed(number), money=cost)
             return self.say(
                 "build", who=who, deed=self.deed(number), level=self.level(after.prop(number).level)
             )
         if name == "sell_building":
             number = int(args["number"])
+            if self._is_depot(number) and not args.get("whole_group"):
+                refund = self.money(_received(record.events, card))
+                return self.say("sell_depot", who=who, deed=self.deed(number), money=refund)
             if args.get("whole_group"):
                 group = self._groups.get(self.edition.prop(number).group)
                 return self.say(
@@ -404,8 +473,9 @@ class Narrator:
                     group=group.name if group else "?",
                     money=self.money(_received(record.events, card)),
                 )
+            key = "sell_skyscraper" if before.prop(number).level == SKYSCRAPER else "sell"
             return self.say(
-                "sell", who=who, deed=self.deed(number), level=self.level(after.prop(number).level)
+                key, who=who, deed=self.deed(number), level=self.level(after.prop(number).level)
             )
         if name == "mortgage":
             number = int(args["number"])
@@ -447,6 +517,10 @@ class Narrator:
             return self.say("generic", who=who, deck=deck, n=n, effect=effect)
         if name == "draw":
             return self.say("draw", deck=self.deck(str(args["deck"])))
+        if name == "birthday_gift":
+            return self.say("gift", who=who, money=self.money(_received(record.events, card)))
+        if name == "force":
+            return self._force(record, before, int(args["card"]), who)
         if name == "time_up":
             return self.say("time_up")
         if name == "bankruptcy":
@@ -489,7 +563,10 @@ class Narrator:
             if p.group == prop.group and before.prop(p.number).owner == owner
         )
         if kind == "station":
-            return self.say("w_station") if owned == 1 else self.say("w_stations", n=owned)
+            depot = self.say("w_depot") if number in _classic_field(before, "depots", ()) else ""
+            if owned == 1:
+                return self.say("w_station", depot=depot)
+            return self.say("w_stations", n=owned, depot=depot)
         if kind == "utility":
             times = prop.rents[owned - 1] if 0 < owned <= len(prop.rents) else 0
             dice = record.arguments().get("dice")
@@ -497,11 +574,17 @@ class Narrator:
                 dice = rent // times
             return self.say("w_dice", dice=dice, times=times)
         level = before.prop(number).level or 0
+        if level == SKYSCRAPER:
+            return self.say("w_skyscraper")
         if level == HOTEL:
             return self.say("w_hotel")
         if level:
             return self.say("w_house") if level == 1 else self.say("w_houses", n=level)
-        return self.say("w_double") if prop.rents and rent == 2 * prop.rents[0] else ""
+        base = prop.rents[0] if prop.rents else 0
+        if self._mega and base and rent in (2 * base, 3 * base):
+            # Méga (§3.3): ×2 with all lots of the group but one, ×3 with all of them
+            return self.say("w_majority") if rent == 2 * base else self.say("w_triple")
+        return self.say("w_double") if base and rent == 2 * base else ""
 
     def _trade(self, args: Mapping[str, Any], before: GameState) -> str:
         first, second = int(args["first"]), int(args["second"])
@@ -531,13 +614,28 @@ class Narrator:
             gives_second=gives(second, args.get("deeds_second", ()), args.get("cards_second", ())),
         )
 
+    def _dice(self, a: int, b: int, third: Any) -> str:
+        """``3 + 4 = 7``; the speed die's number added (``3 + 4 + 1 = 8``), its symbol or the
+        Force die's face named after the total (``1 + 2 = 3, M. Monopoly``)."""
+        if isinstance(third, str) and third.isdigit():
+            return f"{a} + {b} + {third} = {a + b + int(third)}"
+        dice = f"{a} + {b} = {a + b}"
+        if third in ("mr", "bus"):
+            return f"{dice}, {self.say('die_' + third)}"
+        if third in FORCE_FACES:
+            return f"{dice}, {self.say('die_force', face=self.say('die_' + third))}"
+        return dice
+
     def _roll(self, record: Record, before: GameState, who: str) -> str:
         roll = _classic_new(record.events, "last_roll")
         if not roll:
             return record.name
         card, a, b, doubles = roll
+        # the third die of this roll (Méga's speed die, the Force die): None without one
+        third = _classic_field(apply(before, record.events), "third", None)
+        dice = self._dice(a, b, third)
         if card is None:
-            return self.say("roll_anon", a=a, b=b, total=a + b)
+            return self.say("roll_anon", dice=dice)
         extra = ""
         jail = [e.jailed for e in record.events if isinstance(e, JailChanged) and e.card == card]
         if jail and jail[-1]:
@@ -551,7 +649,36 @@ class Narrator:
                 extra = self.say("x_try", n=mine[0][1])
             elif doubles:
                 extra = self.say("x_double")
-        return self.say("roll", who=who, a=a, b=b, total=a + b, extra=extra)
+            elif isinstance(third, str) and third.isdigit() and a == b == int(third):
+                extra = self.say("x_triple")
+        return self.say("roll", who=who, dice=dice, extra=extra)
+
+    def _force(self, record: Record, before: GameState, card: int, who: str) -> str:
+        """A Force battle (§7.1): won, or lost with its penalty (paid and owed), with the face
+        it was judged on: the lander's own latest roll's Force die, else the face asked."""
+        side = self._sides[card - 1] if 1 <= card <= len(self._sides) else None
+        rule = dict(_classic_field(before, "config", ())).get("starwars.force_rule", "die")
+        face = record.arguments().get("face")
+        last = _classic_field(before, "last_roll", None)
+        third = _classic_field(before, "third", None)
+        if rule == "die" and last is not None and last[0] == card and third in FORCE_FACES:
+            face = third  # the unit knew the face: what was asked, if anything, is not it
+        word = ("symbol_" if rule == "symbol" else "face_") + str(face)
+        fields = {
+            "who": who,
+            "side": self.say("side_" + side) if side in ("light", "dark") else "",
+            "face": self.say(word) if word in self._table else "?",
+        }
+        penalty = _due(record.events, card, "force")
+        if penalty:
+            return self.say("force_lost", money=self.money(penalty), **fields)
+        return self.say("force_won", **fields)
+
+    def _is_depot(self, number: int) -> bool:
+        """Whether a building on deed *number* is a Méga train depot (a station's building)."""
+        if not self._mega or not 1 <= number <= len(self.edition.properties):
+            return False
+        return self._kinds.get(self.edition.prop(number).group) == "station"
 
 
 # ---------------------------------------------------------------------- reading the events
@@ -592,6 +719,11 @@ def _classic_new(events: Iterable[Event], field: str) -> Any:
         if e.kind == "classic" and getattr(e, "field", None) == field:
             value = getattr(e, "new", None)
     return value
+
+
+def _classic_field(state: GameState, field: str, default: Any) -> Any:
+    """A field of a classic game's state extension (*default* in any other game)."""
+    return getattr(state.extension, field, default)
 
 
 def _mortgaged(state: GameState) -> tuple[int, ...]:

@@ -129,8 +129,10 @@ def board_json(edition: Edition) -> dict[str, Any]:
     """The edition's board for the page: ring, groups with colours, properties, tokens.
 
     A classic edition adds ``classic``: the decks' names, the taxes by ring position, which
-    groups are stations and utilities, and the token labels (the page draws its ring from
-    ``ring``, whatever its length: 36 Ultime spaces, 40 classic ones).
+    groups are stations and utilities, the token labels, whether it plays the Méga rules
+    (skyscrapers, depots), its third die's faces and the characters' sides (Star Wars). The
+    page draws its ring from ``ring``, whatever its length: 36 Ultime spaces, 40 classic
+    ones, 52 Méga ones.
     """
     colours = {g.id: g.colour for g in edition.groups}
     extra: dict[str, Any] = {}
@@ -145,6 +147,9 @@ def board_json(edition: Edition) -> dict[str, Any]:
             },
             "kinds": dict(raw.get("group_kinds", {})),
             "token_labels": list(raw.get("token_labels", ())),
+            "mega": bool(raw.get("mega", False)),
+            "third_die": list(raw.get("third_die", ())),
+            "sides": list(raw.get("sides", ())),
         }
     return {
         "ruleset": edition.ruleset,
@@ -414,7 +419,8 @@ class _SnapshotBuilder:
             )
         for p, q in zip(data["properties"], sheet["properties"], strict=True):
             p.update(houses=q["houses"], hotel=q["hotel"], mortgaged=q["mortgaged"],
-                     interest_due=q["interest_due"])  # fmt: skip
+                     interest_due=q["interest_due"], skyscraper=q.get("skyscraper", False),
+                     depot=q.get("depot", False))  # fmt: skip
         config = sheet["config"]
         view = getattr(rt.unit, "step_view", None)
         data["classic"] = {

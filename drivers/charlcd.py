@@ -66,6 +66,9 @@ ICON_WORDS: dict[Icon, str] = {
     Icon.TRADE: "TRADE",
     Icon.POT: "POT",
     Icon.CARD: "CARD",
+    Icon.SKYSCRAPER: "SKYSCRAPER",
+    Icon.DEPOT: "DEPOT",
+    Icon.FORCE: "FORCE",
 }
 
 #: the same words in the unit's other languages (one language per game, status row included)
@@ -88,6 +91,9 @@ ICON_WORDS_BY_LANG: dict[str, dict[Icon, str]] = {
         Icon.TRADE: "ECHANGE",
         Icon.POT: "PARC",
         Icon.CARD: "CARTE",
+        Icon.SKYSCRAPER: "GRATTE-CIEL",
+        Icon.DEPOT: "DEPOT",
+        Icon.FORCE: "FORCE",
     },
 }
 
@@ -106,6 +112,7 @@ _FOLD = {
     "“": '"',
     "”": '"',
     "–": "-",
+    "−": "-",  # the unit's minus sign: `Dépôt −100`
     "—": "-",
     "…": "...",
     "·": "-",
@@ -123,6 +130,9 @@ WORDS: dict[str, dict[str, str]] = {
     "house": {"en": "1 house", "fr": "1 maison"},
     "houses": {"en": "{n} houses", "fr": "{n} maisons"},
     "hotel": {"en": "hotel", "fr": "hôtel"},
+    # Méga (CLASSIC.md §7.2): level 6 is a skyscraper, a depot stands on a station
+    "skyscraper": {"en": "skyscraper", "fr": "gratte-ciel"},
+    "depot": {"en": "depot", "fr": "dépôt"},
     "bare": {"en": "no building", "fr": "terrain nu"},
     "mortgaged": {"en": "mortgaged", "fr": "hypothéqué"},
     "for_sale": {"en": "for sale", "fr": "à vendre"},
@@ -146,13 +156,18 @@ class Labels:
     label (``dog`` -> ``chien``), the currency as the unit writes it, the decks' names by card
     kind (``chance`` -> ``Caisse de communauté``...), and whether the game is played in
     classic mode (keypad keys; both text lines carry the message, so a 2-row LCD shows the
-    two lines rather than a status row, and a deed has its own 4-row layout)."""
+    two lines rather than a status row, and a deed has its own 4-row layout). For the
+    terminal's help, a classic edition's extras: the faces of the unit's third die as the unit
+    names them (Méga's speed die, Star Wars' Force die), and the menu items the edition adds
+    to the classic ones, by number (``14`` -> ``Force``, ``15`` -> ``Cadeau +100``)."""
 
     lang: str = "en"
     tokens: Mapping[str, str] = field(default_factory=dict)
     currency: str = ""
     decks: Mapping[str, str] = field(default_factory=dict)
     classic: bool = False
+    third_die: tuple[str, ...] = ()
+    menu: Mapping[int, str] = field(default_factory=dict)
 
     def token(self, token: str) -> str:
         """*token*'s label (its id when the edition names none)."""
@@ -307,6 +322,10 @@ def _deed_rows(screen: Screen, cols: int, labels: Labels, fit: Callable[[str], s
     else:
         if mortgaged:
             building = word(lang, "mortgaged")
+        elif level >= 6:
+            building = word(lang, "skyscraper")
+        elif Icon.DEPOT in screen.icons:
+            building = word(lang, "depot")
         elif level >= 5:
             building = word(lang, "hotel")
         elif level >= 1:

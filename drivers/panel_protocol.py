@@ -125,6 +125,10 @@ ICON_BITS: dict[Icon, int] = {
     Icon.TRADE: 13,
     Icon.POT: 14,
     Icon.CARD: 15,
+    # version 2 only (docs/serial-protocol.md: 16 is reserved for the keypad icon)
+    Icon.FORCE: 17,
+    Icon.SKYSCRAPER: 18,
+    Icon.DEPOT: 19,
 }
 #: the keypad's keys (``bank.unit.io.KEYS``) as BUTTON ids, version 2 with ``Feature.KEYPAD``
 KEY_CODES: dict[str, int] = {**{str(d): 10 + d for d in range(10)}, "back": 20}

@@ -100,17 +100,24 @@ keys: 0-9 = keypad digits   Backspace = erase a digit
       Enter/o = OK   m = M   x/Esc = X   u = hold OK+X (undo)   r = hold X (reset)
       bank cards: {seats}
       d1-d{deeds} Enter = deed{decks}
+      menu: m, then an item's digits (m 1 1 = the dice){menu}{dice}
       ? = this help   q = quit""",
         "fr": """\
 touches : 0-9 = pavé numérique   Retour arrière = effacer un chiffre
       Entrée/o = OK   m = M   x/Échap = X   u = garder OK+X (annuler)   r = garder X (remise à zéro)
       cartes banque : {seats}
       d1-d{deeds} Entrée = titre{decks}
+      menu : m, puis les chiffres d'un article (m 1 1 = les dés){menu}{dice}
       ? = cette aide   q = quitter""",
     },
     "help.deck": {
         "en": "   {p}1-{p}{count} Enter = {name}",
         "fr": "   {p}1-{p}{count} Entrée = {name}",
+    },
+    "help.menu": {"en": "   m {digits} = {name}", "fr": "   m {digits} = {name}"},
+    "help.dice": {
+        "en": "\n      the unit rolls the dice and its third die ({faces}): nothing to type",
+        "fr": "\n      l'unité lance les dés et son troisième dé ({faces}) : rien à taper",
     },
     "hello": {
         "en": "ultibank terminal panel: ? for help, q to quit",
@@ -279,7 +286,15 @@ class KeyReader:
             if kind in self._prefix.values()
         )
         deeds = self._cards.count("deed")
-        return say(self.lang, "help.classic", seats=seats, deeds=deeds, decks=decks)
+        menu = "".join(
+            say(self.lang, "help.menu", digits=" ".join(str(item)), name=name)
+            for item, name in sorted(self._labels.menu.items())
+        )
+        faces = self._labels.third_die
+        dice = say(self.lang, "help.dice", faces=", ".join(faces)) if faces else ""
+        return say(
+            self.lang, "help.classic", seats=seats, deeds=deeds, decks=decks, menu=menu, dice=dice
+        )
 
     def keys(self, chunk: str) -> list[Action]:
         """Actions for a chunk of keys read at once (cbreak mode)."""

@@ -31,17 +31,29 @@ _WORDS: Mapping[str, Mapping[str, str]] = {
              "en": "deed {n}: {name} ({group}) · price {price}"},
     "street": {"fr": "loyer {base} · 1-4 maisons {houses} · hôtel {hotel}",
                "en": "rent {base} · 1-4 houses {houses} · hotel {hotel}"},
+    "street.mega": {"fr": "loyer {base} · maisons {houses} · hôtel {hotel} · gratte-ciel {sky}",
+                    "en": "rent {base} · houses {houses} · hotel {hotel} · skyscraper {sky}"},
     "station": {"fr": "loyer selon les gares possédées : {rents}",
                 "en": "rent by stations owned: {rents}"},
-    "utility": {"fr": "loyer : {mults} fois les dés (1 ou 2 compagnies)",
-                "en": "rent: {mults} times the dice (1 or 2 utilities)"},
+    "station.mega": {"fr": "loyer par gares possédées : {rents} · avec dépôt : {depot}",
+                     "en": "rent by stations owned: {rents} · with a depot: {depot}"},
+    "utility": {"fr": "loyer : {mults} fois les dés ({owned} compagnies)",
+                "en": "rent: {mults} times the dice ({owned} utilities)"},
     "costs": {"fr": "maison {house} · hypothèque {mortgage}",
               "en": "house {house} · mortgage {mortgage}"},
+    "costs.mega": {"fr": "maison, hôtel, gratte-ciel {house} · hypothèque {mortgage}",
+                   "en": "house, hotel, skyscraper {house} · mortgage {mortgage}"},
+    "or": {"fr": "ou", "en": "or"},
+    "side": {"fr": "côté {side}", "en": "{side} side"},
+    "side.light": {"fr": "clair", "en": "light"},
+    "side.dark": {"fr": "obscur", "en": "dark"},
     "mortgage": {"fr": "hypothèque {mortgage}", "en": "mortgage {mortgage}"},
     "card": {"fr": "{deck} {n} : {title}", "en": "{deck} {n}: {title}"},
     "card.generic": {"fr": "{deck} {n} (effet choisi sur l'unité)",
                      "en": "{deck} {n} (its effect is chosen on the unit)"},
     "bank": {"fr": "carte banque {n} : {label}", "en": "bank card {n}: {label}"},
+    "bank.side": {"fr": "carte banque {n} : {label} ({side})",
+                  "en": "bank card {n}: {label} ({side})"},
 }  # fmt: skip
 
 
@@ -87,6 +99,11 @@ class ClassicTray:
     card_table: bool
     #: (deck, number) -> the card's title, with a card table
     titles: Mapping[tuple[str, int], str]
+    #: Méga (``classic.mega``): a street's last rent is its skyscraper's, a station takes a
+    #: depot that doubles its rent
+    mega: bool = False
+    #: Star Wars (``classic.sides``): each seat's side, ``light`` or ``dark`` (empty: none)
+    sides: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, edition: Edition, lang: str) -> ClassicTray:
@@ -121,9 +138,11 @@ class ClassicTray:
             for card in table.get(deck) or ()
             if isinstance(card, Mapping) and isinstance(card.get("number"), int)
         }
+        sides = tuple(str(s) for s in table.get("sides") or ())
         return cls(
             edition, lang, labels, columns, deeds, deck_names,
-            bool(table.get("card_table", False)), titles,
+            bool(table.get("card_table", False)), titles, bool(table.get("mega", False)),
+            sides if set(sides) <= {"light", "dark"} else (),
         )  # fmt: skip
 
     @property
@@ -137,6 +156,14 @@ class ClassicTray:
     def seat_label(self, seat: int) -> str:
         return self.label(self.cards.token(seat))
 
+    def side(self, seat: int) -> str | None:
+        """Star Wars: the side of the character of bank card *seat* (``light``, ``dark``)."""
+        return self.sides[seat - 1] if 1 <= seat <= len(self.sides) else None
+
+    def side_name(self, side: str) -> str:
+        """``côté clair`` / ``light side``."""
+        return _say(self.lang, "side", side=_say(self.lang, f"side.{side}"))
+
     def money(self, amount: int) -> str:
         return money(amount, self.edition.currency)
 
@@ -145,7 +172,11 @@ class ClassicTray:
         house price and mortgage value)."""
         lang = self.lang
         if card.kind == "bank":
-            return (_say(lang, "bank", n=card.number, label=self.seat_label(card.number)),)
+            label, side = self.seat_label(card.number), self.side(card.number)
+            if side is not None:
+                return (_say(lang, "bank.side", n=card.number, label=label,
+                             side=self.side_name(side)),)  # fmt: skip
+            return (_say(lang, "bank", n=card.number, label=label),)
         if card.kind in DECKS:
             deck = self.deck_names[card.kind]
             title = self.titles.get((card.kind, card.number))
@@ -156,8 +187,9 @@ class ClassicTray:
         first = _say(lang, "deed", n=d.number, name=d.name, group=d.group,
                      price=self.money(d.price))  # fmt: skip
         mortgage = self.money(d.mortgage)
+        costs = "costs.mega" if self.mega else "costs"
         last = (
-            _say(lang, "costs", house=self.money(d.house), mortgage=mortgage)
+            _say(lang, costs, house=self.money(d.house), mortgage=mortgage)
             if d.kind == "street"
             else _say(lang, "mortgage", mortgage=mortgage)
         )
@@ -168,10 +200,22 @@ class ClassicTray:
         lang = self.lang
         if d.kind == "station":
             rents = " / ".join(str(r) for r in d.rents)
+            if self.mega:  # §7.2: a depot doubles its station's rent
+                depot = " / ".join(str(2 * r) for r in d.rents)
+                return _say(lang, "station.mega", rents=rents, depot=depot)
             return _say(lang, "station", rents=rents)
         if d.kind == "utility":
-            return _say(lang, "utility", mults=" / ".join(f"×{r}" for r in d.rents))
-        base, *houses, hotel = d.rents or (0, 0)
+            counts = [str(n) for n in range(1, len(d.rents) + 1)]
+            owned = f"{', '.join(counts[:-1])} {_say(lang, 'or')} {counts[-1]}"
+            return _say(lang, "utility", mults=" / ".join(f"×{r}" for r in d.rents), owned=owned)
+        amounts = d.rents or (0, 0)
+        if self.mega and len(amounts) > 2:  # base, 1-4 houses, hotel, skyscraper
+            base, *houses, hotel, sky = amounts
+            return _say(
+                lang, "street.mega", base=self.money(base),
+                houses=" / ".join(str(h) for h in houses), hotel=hotel, sky=self.money(sky),
+            )  # fmt: skip
+        base, *houses, hotel = amounts
         return _say(
             lang, "street", base=self.money(base), houses=" / ".join(str(h) for h in houses),
             hotel=self.money(hotel),

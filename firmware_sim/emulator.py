@@ -82,6 +82,8 @@ EVENT_COLOUR = (240, 150, 40)
 HOVER = (255, 255, 255)
 KEY_COLOUR = (70, 74, 82)
 DECK_COLOURS = {"chance": (245, 140, 40), "chest": (90, 170, 220)}
+#: a Star Wars bank card's side mark: (ring, disc) for the light and the dark side
+SIDE_COLOURS = {"light": ((170, 225, 255), (60, 150, 255)), "dark": ((20, 20, 24), (225, 35, 35))}
 #: the screens during which Backspace is ⌫ in the classic window (an amount or a pick open on
 #: the LCD, CLASSIC.md §5.6; and an auction, where digits type a bid and X would give up the
 #: sale), else it is X
@@ -872,6 +874,9 @@ class PygamePanel:
             pygame.draw.rect(win, (200, 170, 70), rect.inflate(-8, -8), width=1, border_radius=6)
             self._label(str(card.number), (rect.right - 8, rect.y + 5), 34 if big else 30,
                         (230, 200, 90), bold=True, anchor="topright")  # fmt: skip
+            side = classic.side(card.number)
+            if side is not None:  # Star Wars: the character's side, a lit or a dark disc
+                self._draw_side(rect, side, big)
             label = classic.seat_label(card.number)
             size = self._fitted(label, rect.w - 10, 24 if big else 18)
             self._label(label, (rect.centerx, rect.bottom - 7), size, PALE_INK,
@@ -902,6 +907,15 @@ class PygamePanel:
                     size = self._fitted(text, rect.w - 12, 16)
                     self._label(text, (rect.centerx, rect.y + 34 + 16 * i), size, INK,
                                 anchor="center")  # fmt: skip
+
+    def _draw_side(self, rect: pygame.Rect, side: str, big: bool) -> None:
+        """The side mark of a Star Wars bank card, in its top left corner: a light-blue disc
+        with its glow (light side), a red disc in a dark ring (dark side)."""
+        r = 11 if big else 8
+        centre = (rect.x + 6 + r, rect.y + 6 + r)
+        glow, core = SIDE_COLOURS[side]
+        pygame.draw.circle(self._target, glow, centre, r)
+        pygame.draw.circle(self._target, core, centre, r - 3)
 
     def _draw_tray(self) -> None:
         """What changes on the tray: the empty place of the card on the reader, the hover."""

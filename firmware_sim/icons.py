@@ -1,4 +1,4 @@
-"""Pictograms of the LCD glass: the ten status icons and the four players' tokens.
+"""Pictograms of the LCD glass: the status icons (ten Ultime, nine classic) and the tokens.
 
 Each pictogram is drawn with pygame primitives, in one colour, inside a box of
 :data:`ICON_SIZE` or :data:`TOKEN_SIZE`: the LCD draws it in the "on" colour when lit and in
@@ -123,6 +123,32 @@ def _card(s: pygame.Surface, c: Colour) -> None:
     _text(s, "!", (16, 8), c)
 
 
+def _skyscraper(s: pygame.Surface, c: Colour) -> None:
+    # a tall tower with its antenna and its windows, a low block beside it (bold: it is also
+    # shown at half size)
+    pygame.draw.line(s, c, (17, 0), (17, 5), width=3)
+    pygame.draw.rect(s, c, pygame.Rect(10, 5, 15, 23))
+    for y in (8, 13, 18, 23):
+        for x in (13, 19):
+            pygame.draw.rect(s, (0, 0, 0, 0), pygame.Rect(x, y, 3, 3))
+    pygame.draw.rect(s, c, pygame.Rect(27, 15, 8, 13))
+
+
+def _depot(s: pygame.Surface, c: Colour) -> None:
+    # a train shed: the roof, its open door, and the rails leaving it
+    pygame.draw.polygon(s, c, [(2, 13), (18, 1), (34, 13)])
+    pygame.draw.rect(s, c, pygame.Rect(5, 13, 26, 11))
+    pygame.draw.rect(s, (0, 0, 0, 0), pygame.Rect(13, 16, 10, 8))
+    pygame.draw.line(s, c, (0, 26), (35, 26), width=3)
+
+
+def _force(s: pygame.Surface, c: Colour) -> None:
+    # a lightsaber: the blade, and the hilt with its guard
+    pygame.draw.line(s, c, (11, 18), (32, 1), width=6)
+    pygame.draw.line(s, c, (3, 27), (10, 20), width=7)
+    pygame.draw.line(s, c, (5, 15), (14, 25), width=3)
+
+
 def _car(s: pygame.Surface, c: Colour) -> None:
     pygame.draw.polygon(s, c, [(1, 15), (3, 9), (10, 8), (14, 3), (25, 3), (30, 8), (35, 10),
                                (35, 16), (1, 16)])  # fmt: skip
@@ -172,6 +198,9 @@ _ICONS: dict[Icon, Callable[[pygame.Surface, Colour], None]] = {
     Icon.TRADE: _trade,
     Icon.POT: _pot,
     Icon.CARD: _card,
+    Icon.SKYSCRAPER: _skyscraper,
+    Icon.DEPOT: _depot,
+    Icon.FORCE: _force,
 }
 
 _TOKENS: dict[str, Callable[[pygame.Surface, Colour], None]] = {

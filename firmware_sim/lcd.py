@@ -45,6 +45,8 @@ AMOUNT_CELLS = 5
 TEXT_ROWS = 3
 TEXT_COLS = 25
 LEVELS = 5
+#: Méga's skyscraper (CLASSIC.md §5.5): the level after the hotel's 5 bars
+SKYSCRAPER_LEVEL = 6
 #: how many characters of a player's label the token area writes (CLASSIC.md §5.5)
 TOKEN_LABEL_CELLS = 8
 #: The order of the icons on the glass, left to right.
@@ -59,13 +61,16 @@ ICON_ORDER: tuple[Icon, ...] = (
     Icon.TROPHY,
     Icon.ERROR,
     Icon.READER_LOST,
-    # the classic icons (CLASSIC.md §5.5): a smaller 3 x 2 block under the number
+    # the classic icons (CLASSIC.md §5.5): a smaller 5 x 2 block under the number
     Icon.MORTGAGE,
     Icon.TAX,
     Icon.DICE,
     Icon.TRADE,
     Icon.POT,
     Icon.CARD,
+    Icon.SKYSCRAPER,
+    Icon.DEPOT,
+    Icon.FORCE,
 )
 assert set(ICON_ORDER) == set(Icon)
 #: how many icons the top row holds at full size
@@ -101,13 +106,18 @@ class LcdLayout:
     currency_origin: tuple[int, int] = (408, 152)
     icons_origin: tuple[int, int] = (15, 4)
     icon_step: int = 46
-    #: the icons after the first ten (the classic ones) in a 3-column block, at half size
-    small_icons_origin: tuple[int, int] = (8, 112)
-    small_icon_size: tuple[int, int] = (18, 14)
-    small_icon_step: tuple[int, int] = (20, 16)
+    #: the icons after the first ten (the classic ones) in a block of this many columns, at
+    #: half size, between the number and the level bars
+    small_icon_columns: int = 5
+    small_icons_origin: tuple[int, int] = (8, 110)
+    small_icon_size: tuple[int, int] = (22, 17)
+    small_icon_step: tuple[int, int] = (24, 19)
     levels_origin: tuple[int, int] = (14, 148)
     level_bar_width: int = 14
     level_step: int = 19
+    #: Méga's skyscraper: a sixth, taller and narrower bar after the five, drawn only when lit
+    #: (with the skyscraper icon), so that the Ultime glass is unchanged
+    skyscraper_bar: Rect = (108, 147, 8, 27)
     tokens_origin: tuple[int, int] = (120, 150)
     token_step: int = 46
     text_origin: tuple[int, int] = (16, 186)
@@ -131,7 +141,8 @@ class LcdLayout:
         sw, sh = self.small_icon_size
         dx, dy = self.small_icon_step
         for i, icon in enumerate(ICON_ORDER[TOP_ICONS:]):
-            icons[icon] = _rect(sx + (i % 3) * dx, sy + (i // 3) * dy, sw, sh)
+            row, col = divmod(i, self.small_icon_columns)
+            icons[icon] = _rect(sx + col * dx, sy + row * dy, sw, sh)
         tx, ty = self.tokens_origin
         tw, th = TOKEN_SIZE
         tokens = {
@@ -224,7 +235,11 @@ class LcdRenderer:
             return surf
         if colour == GHOST:  # the small block shows only when lit: the Ultime glass is unchanged
             return pygame.Surface(size, pygame.SRCALPHA)
-        return pygame.transform.smoothscale(surf, size)
+        # an LCD segment is on or off: the scaled pictogram's half-covered pixels decide
+        scaled = pygame.transform.smoothscale(surf, size)
+        return pygame.mask.from_surface(scaled, 100).to_surface(
+            setcolor=(*colour, 255), unsetcolor=(0, 0, 0, 0)
+        )
 
     def draw(self, target: pygame.Surface, screen: Screen, topleft: tuple[int, int]) -> None:
         """Blit *screen* onto *target* at *topleft*."""
@@ -232,8 +247,11 @@ class LcdRenderer:
 
     def _draw(self, surf: pygame.Surface, screen: Screen) -> None:
         lay = self.layout
+        skyscraper = screen.level is not None and screen.level >= SKYSCRAPER_LEVEL
+        # level 6 is a skyscraper: 5 bars, the sixth bar and the skyscraper icon (§5.5)
+        icons = screen.icons | {Icon.SKYSCRAPER} if skyscraper else screen.icons
         for icon, rect in lay.icon_rects.items():
-            surf.blit(self._icons[icon, icon in screen.icons], rect[:2])
+            surf.blit(self._icons[icon, icon in icons], rect[:2])
         if self.token_labels is None:
             for tok, rect in lay.token_rects.items():
                 surf.blit(self._tokens[tok, tok == screen.token], rect[:2])
@@ -244,6 +262,8 @@ class LcdRenderer:
         for i, rect in enumerate(lay.level_rects):
             lit = screen.level is not None and i < screen.level
             surf.fill(ON if lit else GHOST, pygame.Rect(rect))
+        if skyscraper:
+            surf.fill(ON, pygame.Rect(lay.skyscraper_bar))
         # The amount: a minus sign and five digits, blank cells ghosted as "8".
         amount = screen.amount
         surf.fill(ON if amount is not None and amount < 0 else GHOST, pygame.Rect(lay.sign))

@@ -54,8 +54,129 @@ def test_every_classic_scenario_is_told_in_both_languages(tmp_path: Path) -> Non
         "new_game", "visit", "auction_sale", "series_sale", "classic_go", "classic_jail",
         "classic_leave_jail", "tax", "pay_bank", "receive_bank", "collect_pot", "build",
         "sell_building", "mortgage", "trade", "interest", "roll", "card", "generic_card",
-        "bankruptcy", "undo",
+        "bankruptcy", "undo", "birthday_gift", "force",
     }  # fmt: skip
+
+
+def told(tmp_path: Path, stem: str, lang: str) -> list[str]:
+    """The titles of scenario *stem*'s transactions in *lang*, replayed from its start."""
+    edition_id, records = play(SCENARIOS[[s.stem for s in SCENARIOS].index(stem)], tmp_path)
+    narrator = Narrator(load_edition(edition_id), lang)
+    state = GameState.empty(narrator.edition)
+    titles = []
+    for record in records:
+        titles.append(narrator.title(record, state))
+        state = apply(state, record.events)
+    return titles
+
+
+#: Méga (§7.2) and Star Wars II (§7.1) in words: each scenario's sentences a player reads
+MEGA_AND_STARWARS = [
+    ("mega_skyscraper", "fr", [
+        "chien construit sur 35 Bleu foncé 1 : un gratte-ciel",
+        "voiture paie 2500 € de loyer à chien pour 35 Bleu foncé 1 (gratte-ciel)",
+        "chien vend le gratte-ciel de 36 Avenue des Champs-Élysées (reste : un hôtel)",
+    ]),
+    ("mega_skyscraper", "en", [
+        "dog builds on 35 Bleu foncé 1: a skyscraper",
+        "racing car pays dog 2500 € rent for 35 Bleu foncé 1 (skyscraper)",
+        "dog sells the skyscraper on 36 Avenue des Champs-Élysées (now a hotel)",
+    ]),
+    ("mega_skyscraper_uk", "en", [
+        "dog builds on 35 Knightsbridge: a skyscraper",
+        "racing car pays dog £2500 rent for 35 Knightsbridge (skyscraper)",
+    ]),
+    ("mega_depot", "fr", [
+        "chien construit un dépôt sur 4 Gare Montparnasse : −100 €",
+        "voiture paie 50 € de loyer à chien pour 4 Gare Montparnasse (2 gares)",
+        "voiture paie 100 € de loyer à chien pour 4 Gare Montparnasse (2 gares, dépôt)",
+        "chien vend le dépôt de 4 Gare Montparnasse : +50 €",
+    ]),
+    ("mega_depot", "en", [
+        "dog builds a depot on 4 Gare Montparnasse: −100 €",
+        "racing car pays dog 100 € rent for 4 Gare Montparnasse (2 stations, depot)",
+        "dog sells the depot on 4 Gare Montparnasse: +50 €",
+    ]),
+    ("mega_gift_notes", "fr", ["chien reçoit le cadeau d'anniversaire : +100 €"]),
+    ("mega_gift_notes_uk", "en", ["dog receives the Birthday Gift: +£100"]),
+    ("mega_rent_x3", "fr", [
+        "voiture paie 2 € de loyer à chien pour 1 Boulevard de Belleville",
+        "voiture paie 4 € de loyer à chien pour 1 Boulevard de Belleville "
+        "(tous les terrains du groupe sauf un : ×2)",
+        "voiture paie 6 € de loyer à chien pour 1 Boulevard de Belleville (groupe complet : ×3)",
+    ]),
+    ("mega_rent_x3", "en", [
+        "racing car pays dog 4 € rent for 1 Boulevard de Belleville (all lots but one: ×2)",
+        "racing car pays dog 6 € rent for 1 Boulevard de Belleville (whole group: ×3)",
+    ]),
+    ("mega_utilities", "fr", [
+        "voiture paie 100 € de loyer à chien pour 27 Compagnie de distribution des eaux "
+        "(dés 5 × 20)",
+    ]),
+    ("mega_auction_space", "fr", ["chien remporte 20 Avenue Matignon aux enchères pour 150 €"]),
+    ("mega_speed_die", "fr", [
+        "chien lance les dés : 3 + 4 + 1 = 8",
+        "voiture lance les dés : 2 + 5 + 2 = 9",
+        "voiture lance les dés : 1 + 2 = 3, M. Monopoly",
+        "chien lance les dés : 4 + 6 = 10, bus",
+        "voiture lance les dés : 5 + 5 = 10, M. Monopoly (double)",
+    ]),
+    ("mega_speed_die", "en", [
+        "dog rolls 3 + 4 + 1 = 8",
+        "racing car rolls 1 + 2 = 3, Mr Monopoly",
+        "dog rolls 4 + 6 = 10, bus",
+    ]),
+    ("mega_triples", "fr", [
+        "chien lance les dés : 3 + 3 + 3 = 9 (triple)",
+        "voiture lance les dés : 1 + 1 = 2 (double : libéré)",  # a jailed roller: two dice
+    ]),
+    ("mega_triples", "en", ["dog rolls 3 + 3 + 3 = 9 (triple)"]),
+    ("sw_force_die_faces", "fr", [
+        "Obi-Wan lance les dés : 3 + 4 = 7, dé de Force : bascule",
+        "Obi-Wan lance les dés : 5 + 6 = 11, dé de Force : carré clair",
+        "Obi-Wan (côté clair) remporte la bataille de la Force : carré clair",
+        "Obi-Wan (côté clair) perd la bataille de la Force : carré obscur, pénalité 200 cr",
+        "Obi-Wan (côté clair) perd la bataille de la Force : bascule, pénalité 200 cr",
+        "Dooku (côté obscur) perd la bataille de la Force : carré clair, pénalité 200 cr",
+        "Dooku lance les dés : 1 + 2 = 3, dé de Force : bascule (pas de double, essai 1)",
+    ]),
+    ("sw_force_die_faces", "en", [
+        "Obi-Wan rolls 3 + 4 = 7, Force die: shift",
+        "Obi-Wan (light side) wins the Force battle: light square",
+        "Obi-Wan (light side) loses the Force battle: dark square, penalty 200 cr",
+    ]),
+    ("sw_force_symbol", "fr", [
+        "Anakin (côté clair) remporte la bataille de la Force : symbole clair",
+        "Jango (côté obscur) perd la bataille de la Force : symbole clair, pénalité 150 cr",
+        "Jango (côté obscur) remporte la bataille de la Force : symbole obscur",
+    ]),
+    ("sw_force_penalty_pot", "fr", [
+        "Droïde (côté obscur) perd la bataille de la Force : carré clair, pénalité 200 cr",
+    ]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("stem", "lang", "lines"), MEGA_AND_STARWARS)
+def test_mega_and_star_wars_transactions_in_words(
+    tmp_path: Path, stem: str, lang: str, lines: list[str]
+) -> None:
+    titles = told(tmp_path, stem, lang)
+    for line in lines:
+        assert line in titles, (line, titles)
+
+
+def test_the_new_money_reasons_are_worded(tmp_path: Path) -> None:
+    edition_id, records = play(
+        SCENARIOS[[s.stem for s in SCENARIOS].index("sw_force_penalty_pot")], tmp_path
+    )
+    narrator = Narrator(load_edition(edition_id), "fr")
+    state = GameState.empty(narrator.edition)
+    details = []
+    for record in records:
+        details.append(narrator.detail(record, state))
+        state = apply(state, record.events)
+    assert "Droïde → la banque 100 cr (pénalité de la Force); Droïde doit 100 cr" in details
+    assert any("Droïde → la banque 100 cr (dette)" in d for d in details)
 
 
 @pytest.mark.parametrize(

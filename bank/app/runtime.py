@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from types import FrameType
@@ -395,13 +396,30 @@ def _stop_extras(charts: Any, web: Any) -> None:
 
 def panel_labels(edition: Edition, lang: str) -> Labels:
     """What a panel names from *edition* in *lang*: the tokens' LCD labels, the currency as
-    the unit writes it, the decks' names, and whether the game is played in classic mode."""
+    the unit writes it, the decks' names, and whether the game is played in classic mode
+    (with the third die's faces and the edition's own menu items, as the unit says them)."""
     if edition.ruleset == "classic":
         from bank.rulesets.classic.edition import classic_edition
 
         ed = classic_edition(edition)
         tokens = dict(zip(edition.token_names, ed.token_labels, strict=False))
-        return Labels(lang, tokens, ed.currency_lcd, dict(ed.deck_names), classic=True)
+        labels = Labels(lang, tokens, ed.currency_lcd, dict(ed.deck_names), classic=True)
+        if not (ed.third_die or ed.sides or ed.mega):
+            return labels
+        from bank.rulesets.classic import text  # noqa: F401  (registers the classic texts)
+        from bank.unit.text import language_of, say
+
+        speak = language_of(lang, edition.language)
+        faces = (
+            face
+            if face.isdigit()
+            else say(speak, f"c.force.die.{face}" if face == "shift" else f"c.die.{face}")
+            for face in ed.third_die
+        )
+        menu = {14: say(speak, "c.menu.14")} if ed.sides else {}
+        if ed.mega:
+            menu[15] = say(speak, "c.menu.gift", amount=ed.birthday_gift)
+        return replace(labels, third_die=tuple(dict.fromkeys(faces)), menu=menu)
     tokens = {t: token_name(lang, t) for t in edition.token_names}
     return Labels(lang, tokens, edition.currency)
 

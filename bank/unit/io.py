@@ -283,6 +283,10 @@ class Icon(Enum):
     TRADE = "trade"
     POT = "pot"
     CARD = "card"
+    # Méga and Star Wars (CLASSIC.md §5.5, §7)
+    SKYSCRAPER = "skyscraper"
+    DEPOT = "depot"
+    FORCE = "force"
 
 
 class Cue(Enum):

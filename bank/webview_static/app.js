@@ -46,6 +46,10 @@
       session: { build: "Building: {who}", sell: "Selling: {who}", mortgage: "Mortgages: {who}" },
       series: "Auction {i}/{n} after a bankruptcy", roll: "last roll: {who} {a} + {b}",
       eliminated: "out",
+      AUCTION: ["AUCTION", ""], BUS_TICKET: ["BUS", "TICKET"], BIRTHDAY_GIFT: ["BIRTHDAY", "GIFT"],
+      megastock: "{S} skyscrapers, {D} depots", skyscraper: "skyscraper", depot: "depot",
+      face: { mr: "Mr Monopoly", bus: "bus", light: "light square", dark: "dark square", shift: "Force shift" },
+      side: { light: "light side", dark: "dark side" },
     },
     fr: {
       title: "vue de la table", live: "en direct", reconnecting: "reconnexion…", connecting: "connexion…",
@@ -74,6 +78,10 @@
       session: { build: "Construire : {who}", sell: "Vendre : {who}", mortgage: "Hypothèques : {who}" },
       series: "Enchère {i}/{n} après une faillite", roll: "dernier lancer : {who} {a} + {b}",
       eliminated: "éliminé",
+      AUCTION: ["ENCHÈRE", ""], BUS_TICKET: ["TICKET", "BUS"], BIRTHDAY_GIFT: ["CADEAU", ""],
+      megastock: "{S} gratte-ciel, {D} dépôts", skyscraper: "gratte-ciel", depot: "dépôt",
+      face: { mr: "M. Monopoly", bus: "bus", light: "carré clair", dark: "carré obscur", shift: "bascule" },
+      side: { light: "côté clair", dark: "côté obscur" },
     },
   };
   const words = () => WORDS[lang] || WORDS.en;
@@ -102,6 +110,8 @@
   };
   const prop = (n) => board.properties[n - 1];
   const classic = () => board.ruleset === "classic";
+  const mega = () => classic() && !!board.classic && board.classic.mega;
+  const isStation = (n) => !!board.classic && board.classic.kinds[prop(n).group] === "station";
   const tokenIcon = (token, cls, label) =>
     TOKENS.has(token)
       ? `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true"><use href="#tok-${token}"/></svg>`
@@ -125,6 +135,10 @@
   const BAND = 30;
   let PER = 9; // spaces per side, corner included
   let W = (SIZE - 2 * C) / 8;
+  // a space narrower than this (Méga's 52: 60 units) lays a side space's number, owner and
+  // buildings out in a row, not a column, and uses smaller words
+  const TIGHT = 75;
+  const tight = () => W < TIGHT;
 
   function geometry(pos) {
     const side = Math.floor(pos / PER);
@@ -145,6 +159,20 @@
     if (g.band === "bottom") return { x: g.x, y: g.y + g.h - BAND, w: g.w, h: BAND };
     if (g.band === "right") return { x: g.x + g.w - BAND, y: g.y, w: BAND, h: g.h };
     return { x: g.x, y: g.y, w: BAND, h: g.h };
+  }
+
+  // Where a property's number, owner and buildings go: a column, or, on a tight side space
+  // (wide and short), a row from the band outwards.
+  function layout(g) {
+    const [cx, cy] = contentCentre(g);
+    const hs = Math.min(14, (W - 16) / 4 - 3);
+    const r = Math.min(21, W / 2 - 8);
+    if (tight() && (g.band === "left" || g.band === "right")) {
+      const dir = g.band === "left" ? 1 : -1; // away from the band
+      const x0 = cx - dir * 36;
+      return { num: [x0, cy], owner: [cx + dir * 2, cy], houses: [cx + dir * 38, cy], r, hs, stack: true, dir };
+    }
+    return { num: [cx, cy - 30], owner: [cx, cy + 2], houses: [cx, cy + 28], r, hs, stack: false };
   }
 
   function contentCentre(g) {
@@ -172,6 +200,7 @@
     svg.textContent = "";
     PER = Math.max(2, Math.round(board.ring.length / 4));
     W = (SIZE - 2 * C) / (PER - 1);
+    svg.classList.toggle("tight", tight());
     el("rect", { class: "centre", x: C, y: C, width: SIZE - 2 * C, height: SIZE - 2 * C }, svg);
     const title = el("text", { class: "title", x: SIZE / 2, y: SIZE / 2 - 60 }, svg);
     title.textContent = "ultibank";
@@ -181,7 +210,8 @@
     if (classic()) {
       el("text", { class: "subtitle", id: "board-pot", x: SIZE / 2, y: SIZE / 2 + 200 }, svg);
       el("text", { class: "subtitle", id: "board-stock", x: SIZE / 2, y: SIZE / 2 + 240 }, svg);
-      el("text", { class: "subtitle", id: "board-roll", x: SIZE / 2, y: SIZE / 2 + 280 }, svg);
+      if (mega()) el("text", { class: "subtitle", id: "board-megastock", x: SIZE / 2, y: SIZE / 2 + 275 }, svg);
+      el("text", { class: "subtitle", id: "board-roll", x: SIZE / 2, y: SIZE / 2 + (mega() ? 320 : 280) }, svg);
     }
     // the colour groups as a legend in the middle
     const groups = board.groups;
@@ -201,30 +231,69 @@
         el("rect", { class: "space", x: g.x, y: g.y, width: g.w, height: g.h }, cell);
         const b = bandRect(g);
         el("rect", { x: b.x, y: b.y, width: b.w, height: b.h, fill: p.colour, stroke: "#9aa3b0", "stroke-width": 2 }, cell);
-        const [cx, cy] = contentCentre(g);
-        const num = el("text", { class: "num", x: cx, y: cy - 30 }, cell);
+        const at = layout(g);
+        const [cx, cy] = at.owner;
+        const num = el("text", { class: "num", x: at.num[0], y: at.num[1] }, cell);
         num.textContent = String(number);
         const owner = el("g", { class: "owner", id: `owner-${number}`, visibility: "hidden" }, cell);
-        el("circle", { cx, cy: cy + 2, r: Math.min(21, W / 2 - 8), fill: "#888" }, owner);
-        el("use", { href: "#tok-car", x: cx - 14, y: cy - 12, width: 28, height: 28 }, owner);
-        el("text", { class: "initial", x: cx, y: cy + 3 }, owner);
+        el("circle", { cx, cy, r: at.r, fill: "#888" }, owner);
+        el("use", { href: "#tok-car", x: cx - 14, y: cy - 14, width: 28, height: 28 }, owner);
+        el("text", { class: "initial", x: cx, y: cy + 1 }, owner);
         el("title", {}, owner);
         if (classic()) {
-          // houses 1-4 as small squares, a hotel as one long block; mortgaged: a sash
-          const hs = Math.min(14, (W - 16) / 4 - 3);
+          // houses 1-4 as small squares (a 2 x 2 block on a tight side space), a hotel as one
+          // long red block, a Méga skyscraper as a tall dark tower with windows, a depot as
+          // a brown shed on a station; mortgaged: a sash
+          const hs = at.hs;
+          const [hx, hy] = at.houses;
+          // stacked: a 2 x 2 block centred on (hx, hy); else a row whose top is hy
+          const house = (k) => at.stack
+            ? { x: hx - hs - 1.5 + (k % 2) * (hs + 3), y: hy - hs - 1.5 + Math.floor(k / 2) * (hs + 3) }
+            : { x: hx - 2 * (hs + 3) + k * (hs + 3) + 1.5, y: hy };
           for (let k = 0; k < 4; k++) {
-            el("rect", { class: "house", id: `house-${number}-${k + 1}`, x: cx - 2 * (hs + 3) + k * (hs + 3) + 1.5, y: cy + 28, width: hs, height: hs, visibility: "hidden" }, cell);
+            el("rect", { class: "house", id: `house-${number}-${k + 1}`, ...house(k), width: hs, height: hs, visibility: "hidden" }, cell);
           }
-          el("rect", { class: "hotel", id: `hotel-${number}`, x: cx - 2 * (hs + 3) + 1.5, y: cy + 28, width: 4 * (hs + 3) - 3, height: hs, visibility: "hidden" }, cell);
+          const block = at.stack
+            ? { x: hx - hs - 1.5, y: hy - hs - 1.5, width: 2 * hs + 3, height: 2 * hs + 3 }
+            : { x: hx - 2 * (hs + 3) + 1.5, y: hy, width: 4 * (hs + 3) - 3, height: hs };
+          el("rect", { class: "hotel", id: `hotel-${number}`, ...block, visibility: "hidden" }, cell);
+          if (mega()) {
+            const tw = 2 * hs + 3;
+            const th = 2 * hs + 12;
+            const tx = hx - tw / 2;
+            const ty = at.stack ? hy - th / 2 : hy - 2;
+            const tower = el("g", { class: "skyscraper", id: `skyscraper-${number}`, visibility: "hidden" }, cell);
+            el("rect", { x: tx, y: ty, width: tw, height: th, rx: 1.5 }, tower);
+            for (let row = 0; row < 3; row++) {
+              for (let col = 0; col < 2; col++) {
+                el("rect", { class: "window", x: tx + 2 + col * (tw / 2 - 1), y: ty + 3 + row * ((th - 4) / 3), width: tw / 2 - 5, height: Math.max(2, (th - 4) / 3 - 3) }, tower);
+              }
+            }
+            el("title", {}, tower).textContent = t("skyscraper");
+            if (isStation(number)) {
+              const shed = el("g", { class: "depot", id: `depot-${number}`, visibility: "hidden" }, cell);
+              const dw = at.stack ? 2 * hs + 8 : 4 * (hs + 3) + 6;
+              const dh = at.stack ? 2 * hs + 6 : hs + 6;
+              const dx = hx - dw / 2;
+              const dy = at.stack ? hy - dh / 2 : hy - 3;
+              el("path", { d: `M${dx} ${dy + dh}V${dy + dh * 0.35}L${dx + dw / 2} ${dy}L${dx + dw} ${dy + dh * 0.35}V${dy + dh}Z` }, shed);
+              const dt = el("text", { x: dx + dw / 2, y: dy + dh * 0.62 }, shed);
+              dt.textContent = "D";
+              el("title", {}, shed).textContent = t("depot");
+            }
+          }
           // under the owner's token, over the space; the word where the houses would be
           const sash = el("g", { class: "mortgage", id: `mortgage-${number}`, visibility: "hidden" });
           cell.insertBefore(sash, owner);
           el("rect", { x: g.x + 3, y: g.y + 3, width: g.w - 6, height: g.h - 6 }, sash);
-          const mt = el("text", { x: cx, y: cy + 35 }, sash);
+          // stacked: the word against the space's outer edge, whatever its length
+          const mt = at.stack
+            ? el("text", { x: at.dir > 0 ? g.x + g.w - 5 : g.x + 5, y: cy, "text-anchor": at.dir > 0 ? "end" : "start" }, sash)
+            : el("text", { x: hx, y: hy + 7 }, sash);
           mt.textContent = t("mortgagedShort");
         } else {
           for (let k = 0; k < 5; k++) {
-            el("circle", { class: "pip", id: `pip-${number}-${k + 1}`, cx: cx - 28 + k * 14, cy: cy + 36, r: 5.5 }, cell);
+            el("circle", { class: "pip", id: `pip-${number}-${k + 1}`, cx: cx - 28 + k * 14, cy: cy + 34, r: 5.5 }, cell); // cy: the owner's, 2 below the centre
           }
         }
         el("rect", { class: "hl", id: `hl-${number}`, x: g.x + 4, y: g.y + 4, width: g.w - 8, height: g.h - 8, visibility: "hidden" }, cell);
@@ -270,9 +339,13 @@
           $(`house-${p.number}-${k}`).setAttribute("visibility", !p.hotel && k <= (p.houses || 0) ? "visible" : "hidden");
         }
         $(`hotel-${p.number}`).setAttribute("visibility", p.hotel ? "visible" : "hidden");
+        const tower = $(`skyscraper-${p.number}`);
+        if (tower) tower.setAttribute("visibility", p.skyscraper ? "visible" : "hidden");
+        const shed = $(`depot-${p.number}`);
+        if (shed) shed.setAttribute("visibility", p.depot ? "visible" : "hidden");
         $(`mortgage-${p.number}`).setAttribute("visibility", p.mortgaged ? "visible" : "hidden");
-        $(`space-${prop(p.number).position}`).dataset.state =
-          p.hotel ? "hotel" : p.mortgaged ? "mortgaged" : `houses-${p.houses || 0}`;
+        $(`space-${prop(p.number).position}`).dataset.state = p.skyscraper ? "skyscraper"
+          : p.hotel ? "hotel" : p.mortgaged ? "mortgaged" : p.depot ? "depot" : `houses-${p.houses || 0}`;
       } else {
         for (let k = 1; k <= 5; k++) {
           const pip = $(`pip-${p.number}-${k}`);
@@ -290,9 +363,19 @@
       const c = s.classic;
       $("board-pot").textContent = c && c.pot_on ? t("pot", { n: `${money(c.pot)} ${board.currency}` }) : "";
       $("board-stock").textContent = c ? t("stock", { h: c.bank.houses, H: c.bank.hotels }) : "";
+      if (mega()) $("board-megastock").textContent = c ? t("megastock", { S: c.bank.skyscrapers, D: c.bank.depots }) : "";
       const r = c && c.last_roll;
-      $("board-roll").textContent = r ? t("roll", { who: r.card == null ? "" : tokenOf(r.card), a: r.dice[0], b: r.dice[1] }) : "";
+      $("board-roll").textContent = r ? rollWords(r) : "";
     }
+  }
+
+  // The last roll: the white dice, then the third die (Méga's speed die: its number added,
+  // or Mr. Monopoly, the bus; Star Wars' Force die: its face).
+  function rollWords(r) {
+    let text = t("roll", { who: r.card == null ? "" : tokenOf(r.card), a: r.dice[0], b: r.dice[1] }).replace(/ {2,}/g, " ");
+    if (typeof r.third === "number") text += ` + ${r.third}`;
+    else if (r.third) text += ` · ${(words().face || WORDS.en.face)[r.third] || r.third}`;
+    return text;
   }
 
   // ------------------------------------------------------------------ panels
@@ -312,6 +395,7 @@
         if (p.bankrupt) { cls.push("bankrupt"); badges.push(`<span class="badge bankrupt">${esc(t("bankrupt"))}</span>`); }
         if (p.jailed) { cls.push("jailed"); badges.push(`<span class="badge jail">${esc(t("jail"))}</span>`); }
         if (p.jailed && p.jail_tries) badges.push(`<span class="badge jail">${esc(t("tries", { n: p.jail_tries }))}</span>`);
+        if (p.side) badges.push(`<span class="badge side ${esc(p.side)}">${esc((words().side || WORDS.en.side)[p.side] || p.side)}</span>`);
         if (p.jail_cards && p.jail_cards.length) badges.push(`<span class="badge jailcard">${esc(words().jailcards(p.jail_cards.length))}</span>`);
         if (p.debt > 0) {
           const to = p.creditor == null ? t("thebank") : tokenOf(p.creditor);

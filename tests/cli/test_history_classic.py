@@ -19,7 +19,14 @@ from pathlib import Path
 import pytest
 
 from bank.cli import main
-from tests.web.conftest import play_classic_script, start_table, stop_table
+from tests.web.conftest import (
+    MEGA_SCRIPT,
+    STARWARS_SCRIPT,
+    play_classic_script,
+    play_script,
+    start_table,
+    stop_table,
+)
 
 
 @pytest.fixture
@@ -167,3 +174,101 @@ def test_a_classic_record_decodes_in_a_fresh_interpreter(data_dir: Path) -> None
     names = out.stdout.strip()
     for name in ("build", "card", "classic_jail", "mortgage", "tax", "trade", "visit"):
         assert f"'{name}'" in names
+
+
+# ---------------------------------------------------------------------- Méga and Star Wars II
+
+
+@pytest.fixture
+def mega_dir(tmp_path: Path) -> Path:
+    """``tests/web/mega_table.tap``: a skyscraper, hotels, a depot, three utilities, the
+    speed die, the Birthday Gift."""
+    play_script(tmp_path, MEGA_SCRIPT, ["--edition", "mega-fr"])
+    return tmp_path
+
+
+@pytest.fixture
+def starwars_dir(tmp_path: Path) -> Path:
+    """``tests/web/starwars_table.tap``: the sides, the Force die, a battle won and one lost."""
+    play_script(tmp_path, STARWARS_SCRIPT, ["--edition", "starwars-ep2-fr"])
+    return tmp_path
+
+
+def test_a_mega_game_is_told_in_french_and_english(
+    mega_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fr = texts(history(capsys, mega_dir, "show", "1"))
+    assert len(fr) == 40
+    assert fr[19] == (
+        "chien construit sur 1 Boulevard de Belleville : un gratte-ciel — "
+        "chien → la banque 50 € (construction)"
+    )
+    assert fr[22].startswith("voiture construit un dépôt sur 4 Gare Montparnasse : −100 €")
+    assert fr[26] == "bateau lance les dés : 3 + 4 + 2 = 9"
+    assert fr[27].startswith(
+        "bateau paie 140 € de loyer à chapeau pour 27 Compagnie de distribution des eaux "
+        "(dés 7 × 20)"
+    )
+    assert fr[36].startswith(
+        "chapeau paie 100 € de loyer à voiture pour 4 Gare Montparnasse (2 gares, dépôt)"
+    )
+    assert fr[37].startswith(
+        "chapeau paie 750 € de loyer à chien pour 1 Boulevard de Belleville (gratte-ciel)"
+    )
+    assert fr[38] == (
+        "bateau reçoit le cadeau d'anniversaire : +100 € — "
+        "la banque → bateau 100 € (cadeau d'anniversaire)"
+    )
+    assert fr[39] == "chien lance les dés : 2 + 5 = 7, M. Monopoly"
+    en = texts(history(capsys, mega_dir, "show", "1", "--lang", "en"))
+    assert en[19].startswith("dog builds on 1 Boulevard de Belleville: a skyscraper")
+    assert en[22].startswith("racing car builds a depot on 4 Gare Montparnasse: −100 €")
+    assert en[37].startswith(
+        "top hat pays dog 750 € rent for 1 Boulevard de Belleville (skyscraper)"
+    )
+    assert en[38].startswith("ship receives the Birthday Gift: +100 €")
+    assert en[39] == "dog rolls 2 + 5 = 7, Mr Monopoly"
+
+
+def test_a_mega_export_carries_the_words(
+    mega_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = json.loads(history(capsys, mega_dir, "export", "1", "--json"))
+    assert len(rows) == 40
+    assert rows[38]["command"] == "birthday_gift"
+    assert rows[38]["text"].startswith("bateau reçoit le cadeau d'anniversaire : +100 €")
+    assert rows[22]["text"].startswith("voiture construit un dépôt sur 4 Gare Montparnasse")
+    assert any(e["kind"] == "classic" and e["field"] == "depots" for e in rows[22]["events"])
+    table = list(csv.DictReader(io.StringIO(
+        history(capsys, mega_dir, "export", "1", "--csv", "--lang", "en")
+    )))  # fmt: skip
+    assert table[19]["text"].startswith("dog builds on 1 Boulevard de Belleville: a skyscraper")
+    assert table[39]["text"] == "dog rolls 2 + 5 = 7, Mr Monopoly"
+    # no transaction falls back to its bare command name
+    assert all(row["text"].split(" — ")[0] != row["command"] for row in table)
+
+
+def test_a_star_wars_game_is_told_with_the_sides_and_the_force(
+    starwars_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (line,) = history(capsys, starwars_dir).splitlines()
+    assert "starwars-ep2-fr" in line and "9 transactions" in line
+    fr = texts(history(capsys, starwars_dir, "show", "1"))
+    assert fr[0] == (
+        "Nouvelle partie : Obi-Wan, Anakin, Padmé, Mace Windu, Clone, Dooku, Jango, Droïde"
+    )
+    assert fr[3] == "Anakin lance les dés : 3 + 4 = 7, dé de Force : bascule"
+    assert fr[4] == (
+        "Anakin (côté clair) perd la bataille de la Force : bascule, pénalité 200 cr — "
+        "Anakin → la banque 200 cr (pénalité de la Force)"
+    )
+    assert fr[6] == "Mace Windu (côté clair) remporte la bataille de la Force : carré clair"
+    en = texts(history(capsys, starwars_dir, "show", "1", "--lang", "en"))
+    assert en[4].startswith(
+        "Anakin (light side) loses the Force battle: Force shift, penalty 200 cr"
+    )
+    assert en[6] == "Mace Windu (light side) wins the Force battle: light square"
+    assert en[8] == "Jango rolls 2 + 1 = 3, Force die: dark square"
+    rows = json.loads(history(capsys, starwars_dir, "export", "1", "--json", "--lang", "en"))
+    assert [r["command"] for r in rows].count("force") == 2
+    assert rows[4]["text"].endswith("Anakin → the bank 200 cr (Force penalty)")

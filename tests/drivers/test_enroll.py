@@ -303,7 +303,7 @@ def test_a_classic_bank_card_is_named_by_its_token(tmp_path: Path) -> None:
         (
             ["write-card", "deed:99", "--reader", "udp:127.0.0.1:9"],
             2,
-            "ultibank write-card: argument card: deed cards run 1..28, not 99 "
+            "ultibank write-card: argument card: deed cards run 1..37, not 99 "
             "(see `ultibank write-card --help`)",
         ),
         (

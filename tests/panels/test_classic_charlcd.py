@@ -19,6 +19,12 @@ from bank.unit.io import Icon, Screen
 from board_assets import load_edition
 from drivers import charlcd
 from drivers.charlcd import Labels
+from tests.panels.mega_screens import (
+    FORCE_LOST,
+    SKYSCRAPER_BUILT,
+    depot_deed,
+    skyscraper_deed,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "tests" / "scripts" / "classic").glob("*.expect"))
@@ -294,3 +300,137 @@ def test_classic_rows_always_fit_the_glass(
     for row in out:
         assert len(row) == cols
         assert all((" " <= ch <= "}" and ch != "\\") or (glyphs and ch < "\x08") for ch in row)
+
+
+# ---------------------------------------------------------------- Méga and Star Wars (issue 13)
+
+
+def test_the_scenarios_include_mega_and_star_wars_screens() -> None:
+    """The all-screens tests above run over the mega_* and sw_* scenarios too."""
+    screens = classic_screens()
+    assert {e for e, _ in screens} >= {"mega-fr", "mega-uk", "starwars-ep2-fr"}
+    mega = [s for e, s in screens if e.startswith("mega")]
+    assert any(s.level == 6 and Icon.SKYSCRAPER in s.icons for s in mega)
+    assert any(s.name == "deed" and Icon.DEPOT in s.icons for s in mega)
+    assert any(s.name == "dice" and "+" in s.lines[0] and s.lines[0].count("+") == 2 for s in mega)
+    assert any(s.name == "gift" for s in mega)
+    sw = [s for e, s in screens if e.startswith("starwars")]
+    assert any(s.name == "force" and Icon.FORCE in s.icons for s in sw)
+    assert any(s.token == "obiwan" for s in sw) and any(s.token == "dooku" for s in sw)
+
+
+@pytest.mark.parametrize(("cols", "rows"), [(20, 4), (16, 2)])
+def test_no_character_of_a_classic_screen_becomes_a_question_mark(cols: int, rows: int) -> None:
+    """The unit writes a payment with the minus sign (`Dépôt −100`, `Dooku −200`, `Maison 1
+    −50`): the A00 ROM has none, and the glass showed `Depot ?100`."""
+    for edition, screen in classic_screens():
+        out = charlcd.layout(screen, cols, rows, glyphs=False, labels=labels_of(edition))
+        assert "".join(out).count("?") <= "".join(screen.lines).count("?"), (screen, out)
+    assert charlcd.fold("Dooku −200") == "Dooku -200"
+
+
+# The Méga and Star Wars labels name the third die's faces and the menu's extra items in the
+# unit's words: they are made inside the tests (at collection they would register the classic
+# texts before tests/unit/test_text.py lists the shared ones).
+MEGA_FR, MEGA_UK, STAR_WARS = "mega-fr", "mega-uk", "starwars-ep2-fr"
+
+
+@pytest.mark.parametrize(
+    ("screen", "edition", "rows"),
+    [
+        (
+            skyscraper_deed("Bleu foncé 1", "chien", "loyer 2500 €"),
+            MEGA_FR,
+            ["35 Bleu fonce 1", "chien  gratte-ciel", "Loyer 2500 E", "carte paie le loyer"],
+        ),
+        (
+            skyscraper_deed("Knightsbridge", "dog", "rent 2500 £"),
+            MEGA_UK,
+            ["35 Knightsbridge", "dog  skyscraper", "Rent 2500 L", "card pays the rent"],
+        ),
+        (
+            depot_deed("Gare Montparnasse", "chien dépôt 100 €"),
+            MEGA_FR,
+            ["4 Gare Montparnasse", "chien  depot", "Loyer 100 E", "carte paie le loyer"],
+        ),
+        (
+            depot_deed("King's Cross Stat…", "dog depot 100 £"),
+            MEGA_UK,
+            ["4 King's Cross Stat.", "dog  depot", "Rent 100 L", "card pays the rent"],
+        ),
+        (
+            skyscraper_deed("Av. Champs-Élysé…", "brouette", "loyer 2500 €", "wheelbarrow"),
+            MEGA_FR,
+            ["35 Av. Champs-Elyse.", "brouette gratte-ciel", "Loyer 2500 E", "carte paie le loyer"],
+        ),
+    ],
+)
+def test_a_mega_deed_on_a_20x4(screen: Screen, edition: str, rows: list[str]) -> None:
+    """A skyscraper (level 6) or a depot is said like a classic deed's buildings:
+    ``chien  gratte-ciel`` / ``Loyer 2500 €``."""
+    assert charlcd.layout(screen, 20, 4, glyphs=False, labels=labels_of(edition)) == tuple(
+        r.ljust(20) for r in rows
+    )
+
+
+def test_the_new_icons_have_words_in_both_languages() -> None:
+    assert charlcd.layout(SKYSCRAPER_BUILT, 20, 4, glyphs=False, labels=labels_of(MEGA_FR)) == (
+        "#35         L6 #####",
+        "GRATTE-CIEL      200",
+        "35 Bleu fonce 1     ",
+        "Gratte-ciel -200    ",
+    )
+    uk = Screen("built", ("4 Euston", "Depot −100"), amount=100, icons=frozenset({Icon.DEPOT}))
+    out = charlcd.layout(uk, 20, 4, glyphs=False, labels=labels_of(MEGA_UK))
+    assert out[0] == "DEPOT" + " " * 12 + "100"
+    assert charlcd.layout(FORCE_LOST, 20, 4, glyphs=False, labels=labels_of(STAR_WARS)) == (
+        "Dooku            200",
+        "FORCE               ",
+        "Vaincu par la Force ",
+        "Dooku -200          ",
+    )
+    for icon in (Icon.SKYSCRAPER, Icon.DEPOT, Icon.FORCE):
+        for lang in ("en", "fr"):
+            word = charlcd.ICON_WORDS_BY_LANG[lang][icon]
+            assert word.isupper() and len(word) <= 11, (lang, icon)
+
+
+@pytest.mark.parametrize(
+    ("screen", "edition", "big", "small"),
+    [
+        (
+            Screen("dice", ("chien : 3+3+3=9", "Triple !"), token="dog"),
+            MEGA_FR,
+            ("chien", "chien : 3+3+3=9", "Triple !", ""),
+            ("chien : 3+3+3=9", "Triple !"),
+        ),
+        (
+            Screen("dice", ("voiture : 5 + 5 = 10", "double · M. Monopoly"), token="racecar"),
+            MEGA_FR,
+            ("voiture", "voiture : 5 + 5 = 10", "double - M. Monopoly", ""),
+            ("voiture: 5+5=10", "double-M. Mono."),
+        ),
+        (
+            Screen(
+                "dice",
+                ("Obi-Wan : 3 + 4 = 7", "clair +3 · obscur +4"),
+                token="obiwan",
+                icons=frozenset({Icon.FORCE}),
+            ),
+            STAR_WARS,
+            ("Obi-Wan", "FORCE", "Obi-Wan : 3 + 4 = 7", "clair +3 - obscur +4"),
+            ("Obi-Wan: 3+4=7", "cla +3-obsc. +4"),
+        ),
+    ],
+)
+def test_the_dice_screen_with_the_third_die(
+    screen: Screen, edition: str, big: tuple[str, ...], small: tuple[str, ...]
+) -> None:
+    """The third die's number in the sum, its symbol or the Force die's face on line 2."""
+    labels = labels_of(edition)
+    assert charlcd.layout(screen, 20, 4, glyphs=False, labels=labels) == tuple(
+        r.ljust(20) for r in big
+    )
+    assert charlcd.layout(screen, 16, 2, glyphs=False, labels=labels) == tuple(
+        r.ljust(16) for r in small
+    )

@@ -126,8 +126,8 @@ class ClassicBox:
     """A classic unit behind the GPIO panel: what the panel posts goes to the unit, what the
     unit shows goes back to the LCD (the daemon's loop, in a few lines)."""
 
-    def __init__(self, panel: GpioPanel) -> None:
-        self.game = Game(load_edition("classic-fr"))
+    def __init__(self, panel: GpioPanel, edition: str = "classic-fr") -> None:
+        self.game = Game(load_edition(edition))
         self.unit = build_unit(self.game)
         self.panel = panel
         self.screens: list[str] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -367,7 +368,14 @@ def test_version_2_ignores_icon_bits_it_does_not_know_and_version_1_refuses_them
 
 # ---------------------------------------------------------------- classic screens
 
-CLASSIC_EDITIONS = ("classic-fr", "classic-uk", "starwars-ep2-fr", "one-piece-fr")
+CLASSIC_EDITIONS = (
+    "classic-fr",
+    "classic-uk",
+    "starwars-ep2-fr",
+    "one-piece-fr",
+    "mega-fr",
+    "mega-uk",
+)
 
 
 def _labels() -> list[str]:
@@ -385,7 +393,8 @@ CLASSIC_TOKENS = _labels()
 
 
 def test_the_token_field_takes_every_classic_players_label() -> None:
-    assert len(CLASSIC_TOKENS) == 2 * (8 + 8 + 8 + 6)
+    assert len(CLASSIC_TOKENS) == 2 * (8 + 8 + 8 + 6 + 8 + 8)
+    assert {"Obi-Wan", "Droïde", "Mace Windu", "brouette"} <= set(CLASSIC_TOKENS)
     for version in (1, 2):
         for token in CLASSIC_TOKENS:
             screen = Screen("balance", ("x",), amount=1500, token=token)
@@ -406,7 +415,7 @@ classic_screens = st.builds(
     amount=st.none() | st.integers(-1_000_000, 1_000_000),
     number=st.none() | st.integers(1, 37),
     token=st.none() | st.sampled_from(CLASSIC_TOKENS),
-    level=st.none() | st.integers(0, 5),
+    level=st.none() | st.integers(0, 6),
     icons=st.frozensets(st.sampled_from(list(Icon))),
     countdown=st.none() | st.integers(0, 60),
     colour=st.none() | st.binary(min_size=3, max_size=3).map(lambda b: "#" + b.hex()),
@@ -433,7 +442,8 @@ def test_the_largest_version_2_screen_fits_one_frame() -> None:
         colour="#ffffff",
         off=True,
     )
-    room_for_icons = pp.MAX_ICON_BYTES - 2  # bits 16..31 are free today
+    used = max(pp.ICON_BITS.values()) // 8 + 1  # the bytes today's icons take
+    room_for_icons = pp.MAX_ICON_BYTES - used  # the bits above them, still free
     assert len(pp.encode_show(fat)) + room_for_icons <= pp.MAX_PAYLOAD
 
 
@@ -441,7 +451,8 @@ def test_every_screen_of_the_classic_scenarios_crosses_the_wire_unchanged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The classic unit's real screens (every scenario of tests/scripts/classic, French and
-    English): version 2 carries each field as it is; version 1 too, for these editions."""
+    English): version 2 carries each field as it is; version 1 too, but for the icons above
+    bit 15 (the skyscraper, the depot, the Force)."""
     from bank.app.script import ScriptRunner
     from bank.cli import main
     from bank.unit.io import Output, ShowScreen
@@ -463,6 +474,15 @@ def test_every_screen_of_the_classic_scenarios_crosses_the_wire_unchanged(
     names = {s.name for s in shown}
     assert {"deed", "entry", "pick", "menu", "trade", "dice", "interest", "auction"} <= names
     assert any(s.level == 5 for s in shown) and any(s.colour for s in shown)
+    # the mega_* and sw_* scenarios are among them: a skyscraper (level 6), the new icons,
+    # the third die in a dice total, Star Wars' characters, the Force battle, the gift
+    assert any(s.level == 6 and Icon.SKYSCRAPER in s.icons for s in shown)
+    assert any(Icon.DEPOT in s.icons for s in shown) and any(Icon.FORCE in s.icons for s in shown)
+    assert any(s.name == "dice" and s.lines[0].count("+") == 2 for s in shown)
+    assert {"obiwan", "dooku"} <= {s.token for s in shown}
+    assert {"force", "gift"} <= names
     for screen in set(shown):
         assert pp.decode_show(pp.encode_show(screen)) == screen, screen
-        assert pp.decode_show(pp.encode_show(screen, 1), 1) == screen, screen
+        # version 1 has bits 0..15 only: Méga's and Star Wars' icons (16..31) are left out
+        v1 = replace(screen, icons=frozenset(i for i in screen.icons if pp.ICON_BITS[i] < 16))
+        assert pp.decode_show(pp.encode_show(screen, 1), 1) == v1, screen

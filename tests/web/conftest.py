@@ -136,19 +136,38 @@ CLASSIC_SCRIPT = Path(__file__).resolve().parent / "classic_table.tap"
 CLASSIC_ARGS = ["--edition", "classic-fr", "--set", "variants.free_parking=taxes"]
 
 
-def play_classic_script(data_dir: Path) -> None:
-    """Play ``classic_table.tap`` through ``ultibank script`` into *data_dir*'s journal."""
+#: a 4-player Méga game: skyscraper, hotels, a depot, three utilities, the speed die
+MEGA_SCRIPT = Path(__file__).resolve().parent / "mega_table.tap"
+#: an 8-player Star Wars II game: the sides, the Force die, a Force battle won and one lost
+STARWARS_SCRIPT = Path(__file__).resolve().parent / "starwars_table.tap"
+
+
+def play_script(data_dir: Path, script: Path, args: list[str]) -> None:
+    """Play *script* through ``ultibank script`` into *data_dir*'s journal (and state file)."""
     from bank.cli import main
 
     data_dir.mkdir(parents=True, exist_ok=True)
-    argv = ["script", str(CLASSIC_SCRIPT), *CLASSIC_ARGS, "--data-dir", str(data_dir)]
+    argv = ["script", str(script), *args, "--data-dir", str(data_dir)]
     assert main([*argv, "--state", str(data_dir / "state.json")]) == 0
+
+
+def play_classic_script(data_dir: Path) -> None:
+    """Play ``classic_table.tap`` through ``ultibank script`` into *data_dir*'s journal."""
+    play_script(data_dir, CLASSIC_SCRIPT, CLASSIC_ARGS)
 
 
 def start_classic_table(root: Path, overrides: list[str] | None = None) -> Table:
     """The classic game of ``classic_table.tap``, resumed by a real daemon with the web view."""
     play_classic_script(root)
     return start_table(root, overrides=['game.edition="classic-fr"', *(overrides or [])])
+
+
+def start_script_table(
+    root: Path, script: Path, edition: str, overrides: list[str] | None = None
+) -> Table:
+    """The game of *script* on *edition*, resumed by a real daemon with the web view."""
+    play_script(root, script, ["--edition", edition])
+    return start_table(root, overrides=[f'game.edition="{edition}"', *(overrides or [])])
 
 
 def key(table: Table, digits: str) -> None:

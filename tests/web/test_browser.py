@@ -245,3 +245,151 @@ def test_classic_page_draws_the_ring_buildings_mortgages_and_eight_players(
             assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
     finally:
         stop_table(table)
+
+
+def inside(driver: Any, position: int) -> list[str]:
+    """The ids (or tags) of what the space at ring *position* draws outside its own square."""
+    result: list[str] = driver.execute_script(
+        "const cell = document.getElementById(`space-${arguments[0]}`);"
+        "const box = cell.querySelector('rect.space').getBBox();"
+        "const out = [];"
+        "for (const n of cell.querySelectorAll('text, circle, rect, path')) {"
+        "  if (n.closest('title') || n === cell.querySelector('rect.space')) continue;"
+        "  const b = n.getBBox();"
+        "  if (b.width === 0 && b.height === 0) continue;"
+        "  if (b.x < box.x - 0.5 || b.y < box.y - 0.5 || b.x + b.width > box.x + box.width + 0.5"
+        "      || b.y + b.height > box.y + box.height + 0.5)"
+        "    out.push(n.id || n.parentNode.id || n.tagName);"
+        "}"
+        "return out;",
+        position,
+    )
+    return result
+
+
+def test_mega_page_draws_the_52_spaces_skyscrapers_depots_and_the_speed_die(
+    tmp_path: Path,
+) -> None:
+    """Set ``ULTIBANK_DOCS_SCREENSHOT=1`` to refresh ``docs/web-mega.png`` from this test."""
+    from tests.web.conftest import MEGA_SCRIPT, start_script_table
+
+    table = start_script_table(tmp_path / "data", MEGA_SCRIPT, "mega-fr")
+    try:
+        with open_browser(1400, 1100) as driver:
+            load(driver, table)
+            wait_for(driver, "return document.querySelectorAll('.player').length === 4")
+            assert (
+                driver.execute_script("return document.querySelectorAll('[id^=space-]').length")
+                == 52
+            )
+            # 13 spaces a side: 0-12 share the bottom row, 13-25 the left column ...
+            boxes = driver.execute_script(
+                "return [...Array(52).keys()].map((i) => {"
+                "const b = document.querySelector(`#space-${i} rect.space`).getBBox();"
+                "return [b.x, b.y, b.width, b.height]; })"
+            )
+            for side in range(4):
+                row = boxes[13 * side : 13 * side + 13]
+                fixed = 1 if side % 2 == 0 else 0  # the bottom and top rows share y
+                assert len({round(b[fixed]) for b in row[1:]}) == 1, side
+            # each space draws inside its own square (numbers, tokens, buildings)
+            for position in range(52):
+                assert inside(driver, position) == [], position
+
+            def visible(node_id: str) -> bool:
+                node = driver.find_element("id", node_id)
+                return bool(node.get_attribute("visibility") == "visible")
+
+            assert visible("skyscraper-1") and not visible("hotel-1")
+            assert visible("hotel-2") and visible("hotel-3") and not visible("skyscraper-2")
+            assert visible("depot-4") and not visible("depot-15")
+            assert [visible(f"house-5-{k}") for k in range(1, 5)] == [True, False, False, False]
+            assert visible("mortgage-10")
+            assert driver.find_element("id", "space-1").get_attribute("data-state") == (
+                "skyscraper"
+            )
+            station = driver.find_element("id", "space-6")  # deed 4, Gare Montparnasse
+            assert station.get_attribute("data-state") == "depot"
+            assert driver.find_elements("id", "depot-1") == []  # a street has no depot
+            for n in (7, 12, 27):  # the three utilities, tophat's
+                fill = driver.find_element("css selector", f"#owner-{n} circle")
+                assert fill.get_attribute("fill") == "#1f77b4"
+            centre = driver.find_element("id", "board").text
+            assert "29 maisons, 10 hôtels" in centre and "7 gratte-ciel, 3 dépôts" in centre
+            assert "dernier lancer : chien 2 + 5 · M. Monopoly" in centre
+            assert "ENCHÈRE" in driver.find_element("id", "space-14").text
+            assert "CADEAU" in driver.find_element("id", "space-47").text
+            first = driver.find_element("css selector", "#log li").text
+            assert "chien lance les dés : 2 + 5 = 7, M. Monopoly" in first
+            shot = tmp_path / "web-mega.png"
+            assert driver.save_screenshot(str(shot))
+            if os.environ.get("ULTIBANK_DOCS_SCREENSHOT"):
+                shutil.copyfile(shot, DOCS / "web-mega.png")
+
+            # a roll with the speed die's number, seen live
+            table.rt.daemon.call(lambda: table.rt.unit.queue_roll((4, 1), "3"))
+            table.press(Button.MENU)
+            key(table, "11")
+            table.tap("bank:2")
+            wait_for(
+                driver,
+                "return document.getElementById('board-roll').textContent"
+                ".includes('voiture 4 + 1 + 3')",
+            )
+            assert severe_console_errors(driver) == []
+        with open_browser(*PHONE) as driver:  # the 52 spaces still fit a phone
+            load(driver, table)
+            wait_for(driver, "return document.querySelectorAll('.player').length === 4")
+            assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+    finally:
+        stop_table(table)
+
+
+def test_star_wars_page_shows_each_characters_side_and_the_force_die(tmp_path: Path) -> None:
+    from tests.web.conftest import STARWARS_SCRIPT, start_script_table
+
+    table = start_script_table(tmp_path / "data", STARWARS_SCRIPT, "starwars-ep2-fr")
+    try:
+        with open_browser(1400, 1100) as driver:
+            load(driver, table)
+            wait_for(driver, "return document.querySelectorAll('.player').length === 8")
+            sides = driver.execute_script(
+                "return [...document.querySelectorAll('.player')].map("
+                "(p) => [p.dataset.card, p.querySelector('.badge.side').textContent])"
+            )
+            assert sides == [[str(c), "côté clair"] for c in range(1, 6)] + [
+                [str(c), "côté obscur"] for c in range(6, 9)
+            ]
+            light, dark = driver.execute_script(
+                "return ['light', 'dark'].map((s) => getComputedStyle("
+                "document.querySelector(`.badge.side.${s}`)).backgroundColor)"
+            )
+            assert light != dark
+            centre = driver.find_element("id", "board").text
+            assert "dernier lancer : Jango 2 + 1 · carré obscur" in centre
+            log = driver.find_element("id", "log").text
+            assert "Anakin (côté clair) perd la bataille de la Force : bascule" in log
+            assert severe_console_errors(driver) == []
+    finally:
+        stop_table(table)
+
+
+def test_the_english_mega_board_keeps_its_words_inside_their_spaces(tmp_path: Path) -> None:
+    from tests.web.conftest import MEGA_SCRIPT, start_script_table
+
+    table = start_script_table(tmp_path / "data", MEGA_SCRIPT, "mega-uk")
+    try:
+        with open_browser(1400, 1100) as driver:
+            load(driver, table)
+            wait_for(driver, "return document.querySelectorAll('.player').length === 4")
+            assert driver.execute_script("return document.documentElement.lang") == "en"
+            for position in range(52):
+                assert inside(driver, position) == [], position
+            assert "AUCTION" in driver.find_element("id", "space-14").text
+            assert "BIRTHDAY" in driver.find_element("id", "space-47").text
+            centre = driver.find_element("id", "board").text
+            assert "7 skyscrapers, 3 depots" in centre
+            assert "last roll: dog 2 + 5 · Mr Monopoly" in centre
+            assert severe_console_errors(driver) == []
+    finally:
+        stop_table(table)

@@ -208,3 +208,34 @@ def test_the_end_chart_of_a_classic_game_is_written(tmp_path: Path) -> None:
         load_edition("classic-fr"), classic_records(tmp_path), tmp_path / "wealth.png", "en"
     )
     assert _png_size(out.read_bytes()) == (800, 540)
+
+
+def test_a_mega_series_counts_skyscrapers_and_depots_as_the_ranking_does(
+    tmp_path: Path,
+) -> None:
+    """``mega_table.tap``: the brown group built to a skyscraper, a depot on a station."""
+    from bank.journal import Journal
+    from tests.web.conftest import MEGA_SCRIPT, play_script
+
+    play_script(tmp_path, MEGA_SCRIPT, ["--edition", "mega-fr"])
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        records = list(journal.records())
+    mega = load_edition("mega-fr")
+    series = wealth_series(mega, records)
+    dog, racecar, _tophat, ship = series.players
+    # transaction 20, the skyscraper on Belleville: 50 paid, the worth unchanged
+    assert dog.money[19] == dog.money[18] - 50 and dog.total[19] == dog.total[18]
+    # transaction 23, the depot on Gare Montparnasse: 100 paid, the worth unchanged
+    assert racecar.money[22] == racecar.money[21] - 100
+    assert racecar.total[22] == racecar.total[21]
+    # at the end: cash, deeds at their price, the skyscraper as the hotel and the 4 houses
+    # it replaced plus its own price (E10), the two hotels, the depot at its cost
+    assert dog.money[-1] == 2500 - 200 - 15 * 50 - 50 + 750
+    assert dog.total[-1] == dog.money[-1] + (60 + 60 + 80) + (5 * 50 + 50) + 2 * (5 * 50)
+    assert racecar.total[-1] == racecar.money[-1] + 200 + 200 + 100
+    assert ship.total[-1] == ship.money[-1] + 3 * 100 + 3 * 50 + 140 // 2
+    state = json.loads((tmp_path / "state.json").read_text())
+    assert [p.total[-1] for p in series.players] == [p["worth"] for p in state["players"]]
+    need_matplotlib()
+    png = render_wealth_png(series, lang="fr", worth=True)
+    assert _png_size(png) == (800, 450)

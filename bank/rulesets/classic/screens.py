@@ -12,6 +12,7 @@ from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
 from bank.rulesets.classic.config import FORCE_FACES
 from bank.rulesets.classic.edition import classic_edition
+from bank.rulesets.classic.mega import SKYSCRAPER
 from bank.rulesets.classic.state import classic
 from bank.state import GameState, PlayerState
 from bank.unit.io import Icon, Screen
@@ -31,9 +32,11 @@ _MENU_ICONS = {
     11: Icon.DICE,
     12: Icon.CARD,
     13: Icon.POT,
-    # 14, the Force: no Force icon in the screen model yet (the panels' icon sets are full)
+    14: Icon.FORCE,
     16: Icon.DEBT,
 }
+#: Méga's buildings (§7.2): the icon each one lights (``Built.building``, ``BuildingSold``)
+_BUILDING_ICONS = {"skyscraper": Icon.SKYSCRAPER, "depot": Icon.DEPOT}
 
 
 class ClassicScreens(Screens):
@@ -72,6 +75,16 @@ class ClassicScreens(Screens):
     def deed_name(self, number: int) -> str:
         """``12 Av. Mozart``: the number and the name, fitted to one line."""
         return short_name(f"{number} {self.ed.deed(number).name}")
+
+    def buildings(self, state: GameState, number: int, building: str = "") -> frozenset[Icon]:
+        """The Méga icons of deed *number*: the skyscraper on a lot that has one, the depot on
+        a station that has one, and *building* (the one just built or sold) whatever is left."""
+        icons = {_BUILDING_ICONS[building]} if building else set()
+        if state.prop(number).level == SKYSCRAPER:
+            icons.add(Icon.SKYSCRAPER)
+        if number in classic(state).depots:
+            icons.add(Icon.DEPOT)
+        return frozenset(icons)
 
     def deed_colour(self, number: int) -> str | None:
         group = self.ed.deed(number).group
@@ -151,7 +164,9 @@ class ClassicScreens(Screens):
         d = self.ed.deed(number)
         prop = state.prop(number)
         mortgaged = number in classic(state).mortgaged
-        icons = frozenset({Icon.MORTGAGE}) if mortgaged else _NO_ICONS
+        icons = self.buildings(state, number)
+        if mortgaged:
+            icons |= {Icon.MORTGAGE}
         owner = self.token(state, prop.owner) if prop.owner is not None else ""
         if prop.owner is None:
             second, amount = self.say("c.deed.price", money=self.money(d.price)), d.price
@@ -201,6 +216,7 @@ class ClassicScreens(Screens):
             number=number,
             token=self.card_token(payer),
             level=state.prop(number).level,
+            icons=self.buildings(state, number),
         )
 
     def no_rent(self, number: int, reason: str) -> Screen:
@@ -246,8 +262,10 @@ class ClassicScreens(Screens):
             icons=_NO_ICONS,
         )
 
-    def pick(self, title: str, option: str) -> Screen:
-        return self.screen("pick", title, option)
+    def pick(self, title: str, option: str, purpose: str = "") -> Screen:
+        """A pick's title and the option shown; the Force battle's pick lights the Force."""
+        icons = frozenset({Icon.FORCE}) if purpose == "force" else _NO_ICONS
+        return self.screen("pick", title, option, icons=icons)
 
     # ------------------------------------------------------------ menu
 
@@ -292,10 +310,14 @@ class ClassicScreens(Screens):
         )
 
     def session_result(
-        self, name: str, state: GameState, number: int, text: str, amount: int
+        self, name: str, state: GameState, number: int, text: str, amount: int, building: str = ""
     ) -> Screen:
+        """A deed tapped in a session; *building* is Méga's skyscraper or depot just built or
+        sold (its icon lights even once it is gone)."""
         prop = state.prop(number)
-        icons = frozenset({Icon.MORTGAGE}) if number in classic(state).mortgaged else _NO_ICONS
+        icons = self.buildings(state, number, building)
+        if number in classic(state).mortgaged:
+            icons |= {Icon.MORTGAGE}
         return self.screen(
             name,
             self.deed_name(number),
@@ -350,7 +372,8 @@ class ClassicScreens(Screens):
     ) -> Screen:
         """`chien : 3 + 4 = 7` / `double`: the text carries the dice (§8.3's transcript line).
 
-        A third die showing a number is added on line 1 (`chien : 3+4+2=9`, written tight to
+        The Force shift (the symbols move) lights the Force icon. A third die showing a number
+        is added on line 1 (`chien : 3+4+2=9`, written tight to
         fit 20 cells); a symbol face (`M. Monopoly`, `Bus`, ...) is named on line 2, after
         what the white dice did (`double · Bus`). The text carries every die, so a panel
         shows the third die without knowing it.
@@ -374,6 +397,7 @@ class ClassicScreens(Screens):
             first,
             second,
             token=self.card_token(card) if card is not None else None,
+            icons=frozenset({Icon.FORCE}) if third == "shift" else _NO_ICONS,
         )
 
     def force(self, state: GameState, done: o.ForceFought) -> Screen:
@@ -386,7 +410,12 @@ class ClassicScreens(Screens):
             first = self.say("c.force.lost.1")
             second = self.say("c.force.lost.2", token=self.token(state, card), amount=done.amount)
         return self.screen(
-            "force", first, second, amount=done.amount or None, token=self.card_token(card)
+            "force",
+            first,
+            second,
+            amount=done.amount or None,
+            token=self.card_token(card),
+            icons=frozenset({Icon.FORCE}),
         )
 
     def face(self, third: str) -> str:

@@ -865,7 +865,7 @@ class ClassicUnit(UnitShell):
             "force": f"c.pick.force.{self._force_reading()}",
         }
         text = self._pick_text(pick, pick.options[pick.index])
-        return self.screens.pick(self.screens.say(titles[pick.purpose]), text)
+        return self.screens.pick(self.screens.say(titles[pick.purpose]), text, pick.purpose)
 
     def _pick_key(self, pick: Pick, key: str) -> None:
         typed = pick.typed[:-1] if key == "back" else pick.typed + key
@@ -1290,10 +1290,12 @@ class ClassicUnit(UnitShell):
                 text = scr.say("c.built.hotel", amount=done.amount)
             else:
                 text = scr.say("c.built.house", n=level, amount=done.amount)
-            screen = scr.session_result("built", after, number, text, done.amount)
+            screen = scr.session_result("built", after, number, text, done.amount, done.building)
         elif isinstance(done, o.BuildingSold):
             text = scr.say("c.sold", amount=done.amount)
-            screen = scr.session_result("building_sold", after, number, text, done.amount)
+            screen = scr.session_result(
+                "building_sold", after, number, text, done.amount, done.building
+            )
         elif isinstance(done, o.Mortgaged):
             text = scr.say("c.mortgaged", amount=done.amount)
             screen = scr.session_result("mortgaged", after, number, text, done.amount)

@@ -58,3 +58,9 @@ class UnitConfig:
     hold_seconds: float = 5.0
     #: language of the LCD texts: one of bank.unit.text.LANGUAGES; None means the edition's
     language: str | None = None
+    #: seconds an amount entry or a pick may be left without a key before it is abandoned
+    #: (the classic unit, CLASSIC.md §5.2; ``unit.entry_seconds``)
+    entry_seconds: float = 30.0
+    #: seconds a trade offer may wait for the partner's answer before it is dropped
+    #: (the classic unit, §5.3; ``unit.trade_seconds``)
+    trade_seconds: float = 60.0

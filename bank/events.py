@@ -85,7 +85,7 @@ class MoneyMoved(Event):
             if card is not None:
                 p = state.player(card)
                 assert p is not None, f"no player {card}"
-                state = state.with_player(replace(p, balance=p.balance + delta))
+                state = state.with_player(p.with_balance(p.balance + delta))
         return state
 
     def inverse(self) -> Event:

@@ -11,7 +11,11 @@ and ``board_assets`` (the edition names).
 
     [game]    edition, data_dir, strict_modes
     [rules]   the ruleset's configuration (Ultime: auction_seconds, jailed_owner_collects, ...)
-    [unit]    idle_seconds, hold_seconds, language
+    [unit]    idle_seconds, hold_seconds, language, entry_seconds, trade_seconds
+    [classic] [variants]  a classic game's decisions and house rules (CLASSIC.md §6.1-§6.2),
+              checked by the ruleset that reads them; recorded with a new game; an Ultime
+              game ignores them. Every table a registered ruleset names in ``config_tables``
+              is read so (``rulesets.config_tables()``)
     [reader]  paths (list), deck, rearm_seconds
     [panel]   backends (list), serial_port, gpio_* pins (and the keypad's), lcd_*
     [control] socket
@@ -36,7 +40,13 @@ from board_assets import DEFAULT_RULESET, edition_names, load_edition
 DEFAULTS: dict[str, dict[str, Any]] = {
     "game": {"edition": "ultime-fr", "data_dir": "", "strict_modes": True},
     "rules": {},
-    "unit": {"idle_seconds": 10.0, "hold_seconds": 5.0, "language": ""},
+    "unit": {
+        "idle_seconds": 10.0,
+        "hold_seconds": 5.0,
+        "language": "",
+        "entry_seconds": 30.0,
+        "trade_seconds": 60.0,
+    },
     "reader": {"paths": ["sim"], "deck": "", "rearm_seconds": "auto"},
     "panel": {
         "backends": ["terminal"],
@@ -107,9 +117,15 @@ class Settings:
         return None if value == "auto" else float(value)
 
     def rules(self) -> object:
-        """The ``[rules]`` table as the configuration of the edition's ruleset."""
+        """The ``[rules]`` table, with the ruleset's own tables (``[classic]``, ``[variants]``)
+        as sub-tables, as the configuration of the edition's ruleset; the tables of another
+        ruleset are ignored (an Ultime game ignores ``[classic]``, CLASSIC.md §6)."""
         spec = rulesets.for_edition(load_edition(self.edition))
-        return spec.config(dict(self.raw["rules"]))
+        raw: dict[str, Any] = dict(self.raw["rules"])
+        for table in spec.config_tables:
+            if self.raw.get(table):
+                raw[table] = dict(self.raw[table])
+        return spec.config(raw)
 
     def unit(self) -> UnitConfig:
         u = self.raw["unit"]
@@ -117,6 +133,8 @@ class Settings:
             idle_seconds=float(u["idle_seconds"]),
             hold_seconds=float(u["hold_seconds"]),
             language=str(u["language"]) or None,
+            entry_seconds=float(u["entry_seconds"]),
+            trade_seconds=float(u["trade_seconds"]),
         )
 
 
@@ -221,6 +239,9 @@ SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
         # below 0.2 s an ordinary press of X would already archive the game
         "hold_seconds": NumberRange(0.2, 60, unit="seconds").check,
         "language": _one_of("", *LANGUAGES),
+        # the classic unit's entry and trade offer (CLASSIC.md §6.3)
+        "entry_seconds": NumberRange(1, 3600, unit="seconds").check,
+        "trade_seconds": NumberRange(1, 3600, unit="seconds").check,
     },
     "reader": {
         "paths": _specs(("sim", "usb", "tty", "udp", "pcsc"), "reader paths"),
@@ -254,8 +275,17 @@ SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
 def check_value(table: str, key: str, value: Any, where: str) -> Any:
     """*value* for ``table.key`` as the program uses it; SettingsError naming *where*, the key,
     the value and what is allowed when it is unknown or out of range."""
+    own = _ruleset_tables()
+    if table in own:
+        try:
+            # checked by the ruleset that reads the table, as its new games will read it
+            own[table].config({table: {key: value}})
+        except BankError as err:
+            raise SettingsError(f"{where}: {err}") from err
+        return value
     if table not in DEFAULTS:
-        raise SettingsError(f"{where}: unknown table [{table}]; known: {', '.join(DEFAULTS)}")
+        known = ", ".join([*DEFAULTS, *own])
+        raise SettingsError(f"{where}: unknown table [{table}]; known: {known}")
     if table == "rules":
         try:
             # the [rules] keys are checked as the default ruleset's (Ultime) decisions
@@ -270,6 +300,11 @@ def check_value(table: str, key: str, value: Any, where: str) -> Any:
         return SCHEMA[table][key](value)
     except ValueError as err:
         raise SettingsError(f"{where}: {table}.{key} = {shown(value)}: expected {err}") from err
+
+
+def _ruleset_tables() -> dict[str, rulesets.RulesetSpec]:
+    """The tables a ruleset reads besides ``[rules]`` (``classic``, ``variants``), with it."""
+    return {t: spec for spec in map(rulesets.find, rulesets.names()) for t in spec.config_tables}
 
 
 def _merge(raw: dict[str, dict[str, Any]], table: str, key: str, value: Any, where: str) -> None:
@@ -307,6 +342,7 @@ def load_settings(
     message about it names the flag.
     """
     raw = {t: dict(v) for t, v in DEFAULTS.items()}
+    raw.update({t: {} for t in _ruleset_tables()})  # only the keys given: the rest, defaults
     given: set[str] = set()
     source = "defaults"
     file = Path(path).expanduser() if path else default_config_file()

@@ -13,7 +13,8 @@ that :meth:`GameState.empty` starts every game of that ruleset with it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, Protocol
 
 from board_assets import Edition
@@ -31,6 +32,13 @@ class PlayerState:
     debt: int = 0
     creditor: Creditor = None
     bankrupt: bool = False
+
+    def with_balance(self, balance: int) -> PlayerState:
+        """This player with *balance* (built from its fields in order, without
+        ``dataclasses.replace``: every money event does this)."""
+        values = list(_PLAYER_VALUES(self))
+        values[_BALANCE] = balance
+        return PlayerState(*values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +114,23 @@ class GameState:
 
     def with_player(self, player: PlayerState) -> GameState:
         players = tuple(player if p.card == player.card else p for p in self.players)
-        return replace(self, players=players)
+        return self._with(_PLAYERS, players)
 
     def with_property(self, prop: PropertyState) -> GameState:
         props = list(self.properties)
         props[prop.number - 1] = prop
-        return replace(self, properties=tuple(props))
+        return self._with(_PROPERTIES, tuple(props))
+
+    def with_extension(self, extension: StateExtension) -> GameState:
+        return self._with(_EXTENSION, extension)
+
+    def _with(self, index: int, value: object) -> GameState:
+        """This state with field number *index* set to *value*: the fields read in one C
+        call and passed in order (``dataclasses.replace`` checks more than it copies, and a
+        resume does this for every money event)."""
+        values = list(_STATE_VALUES(self))
+        values[index] = value
+        return GameState(*values)
 
     def to_json(self) -> dict[str, Any]:
         """The state file of SCRIPTS.md (extra keys allowed)."""
@@ -137,3 +156,14 @@ class GameState:
             **(self.extension.to_json() if self.extension is not None else {}),
             "ranking": list(self.ranking),
         }
+
+
+_STATE_NAMES = tuple(f.name for f in fields(GameState))
+#: a state's field values in the order of its constructor's arguments, read in one C call
+_STATE_VALUES = attrgetter(*_STATE_NAMES)
+_PLAYERS = _STATE_NAMES.index("players")
+_PROPERTIES = _STATE_NAMES.index("properties")
+_EXTENSION = _STATE_NAMES.index("extension")
+_PLAYER_NAMES = tuple(f.name for f in fields(PlayerState))
+_PLAYER_VALUES = attrgetter(*_PLAYER_NAMES)
+_BALANCE = _PLAYER_NAMES.index("balance")

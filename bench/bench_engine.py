@@ -72,7 +72,7 @@ def _in_memory(n: int) -> list[Result]:
 def _durable(root: Path, n: int, rounds: int) -> list[Result]:
     # The same accepted transactions (purchases, rents, raises, salaries) a real game makes,
     # found in memory first so that only committed transactions are timed.
-    commands = iter(_long_game(Game(EDITION), n + 30))
+    commands = iter(long_game(Game(EDITION), n + 30))
     journal = Journal(root / "journal.sqlite")
     game = Game(EDITION, journal=journal)
 
@@ -125,7 +125,7 @@ def _durable(root: Path, n: int, rounds: int) -> list[Result]:
     ]  # fmt: skip
 
 
-def _long_game(game: Game, n: int) -> list[Command]:
+def long_game(game: Game, n: int) -> list[Command]:
     """*n* transactions of one game that never ends: purchases, rents, raises, salaries.
 
     Returns the accepted commands, for a replay.
@@ -150,7 +150,7 @@ def _resume(root: Path, n: int, runs: int) -> list[Result]:
     path = root / "resume.sqlite"
     with Journal(path) as journal:
         game = Game(EDITION, journal=journal)
-        _long_game(game, n)
+        long_game(game, n)
         count, final = game.seq, game.state
     assert not final.game_over
 

@@ -31,8 +31,9 @@ Everyday use:
 
 EPILOG = """\
 Configuration: a TOML file (--config, default ~/.config/ultibank/config.toml) with tables
-[game] [rules] [unit] [reader] [panel] [control] [web]; --set TABLE.KEY=VALUE overrides any
-value, e.g. --set rules.auction_seconds=15. See README.md for every key.
+[game] [rules] [unit] [reader] [panel] [control] [web], and a classic game's [classic] and
+[variants]; --set TABLE.KEY=VALUE overrides any value, e.g. --set rules.auction_seconds=15.
+See README.md for every key.
 """
 
 

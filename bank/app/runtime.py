@@ -684,7 +684,12 @@ def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
     edition = args.edition
     if edition is None and extra is not None and "game.edition" in extra.given:
         edition = extra.edition  # --set game.edition=... or the config file's [game] edition
-    # the [rules] table is read by the ruleset of the edition the script runs (known there)
+    # the [rules] table, with the file's ruleset tables ([classic], [variants]) as its
+    # sub-tables, is read by the ruleset of the edition the script runs (known there)
+    rules_table: dict[str, Any] | None = None
+    if extra is not None:
+        rules_table = dict(extra.raw["rules"])
+        rules_table.update({t: dict(extra.raw[t]) for t in own_tables if extra.raw.get(t)})
     return run_script(
         args.file,
         edition=edition,
@@ -693,7 +698,7 @@ def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
         config=extra.unit() if extra else None,
         seed=getattr(args, "seed", None),
         ruleset_sets=sets,
-        rules_table=dict(extra.raw["rules"]) if extra else None,
+        rules_table=rules_table,
     )
 
 

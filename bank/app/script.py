@@ -383,12 +383,13 @@ def _ruleset_config(
     seed: int | None,
     sets: Sequence[tuple[str, str, Any]],
 ) -> object:
-    """The edition's ruleset configuration from the ``[rules]`` table, ``--set`` of the
-    ruleset's own tables and ``--seed``."""
+    """The edition's ruleset configuration from the ``[rules]`` table (with the configuration
+    file's ``[classic]``/``[variants]`` as sub-tables), ``--set`` of the ruleset's own tables
+    (which win over the file's) and ``--seed``."""
     spec = rulesets.for_edition(edition)
     tables = rulesets.config_tables()
     raw: dict[str, Any] = {k: v for k, v in (table or {}).items() if k not in tables}
-    for name in tables:
+    for name in spec.config_tables:  # a table of another ruleset's is ignored (CLASSIC.md §6)
         raw_table = (table or {}).get(name)
         if isinstance(raw_table, Mapping):
             raw[name] = dict(raw_table)

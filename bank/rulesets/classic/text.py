@@ -242,6 +242,14 @@ SHORTS_FR: Mapping[str, str] = {
     "no skyscraper left": "Plus de gratte-ciel",
     "skyscraper already": "Déjà un gratte-ciel",
     "must lift": "Levée obligatoire",
+    "bad roll": "Lancer impossible",
+    "can still pay": "Encore payable",
+    "choose": "Choisissez",
+    "dice total": "Total de 2 à 12",
+    "no such tax": "Pas de taxe ici",
+    "no time limit": "Pas de temps limité",
+    "no virtual decks": "Pas de pioche",
+    "passed go?": "Passé par Départ ?",
 }
 
 register_messages(MESSAGES)

@@ -45,10 +45,6 @@ __all__ = ["ClassicUnit"]
 NOTES: Final = (500, 100, 50, 20, 10, 5, 1)
 #: Méga's banknotes start at 1000 (§5.2)
 MEGA_NOTES: Final = (1000, *NOTES)
-#: an entry left this long without a key is abandoned (``unit.entry_seconds``)
-ENTRY_SECONDS: Final = 30.0
-#: an offer left this long unanswered is dropped (``unit.trade_seconds``)
-TRADE_SECONDS: Final = 60.0
 #: the dice totals a pick offers, in order, before ``lancer`` (§5.2)
 DICE_TOTALS: Final = (7, 8, 9, 10, 11, 12, 2, 3, 4, 5, 6)
 #: the menu items every 40-space edition has; 13 with the pot variant, 14 in Star Wars (an
@@ -410,7 +406,7 @@ class ClassicUnit(UnitShell):
         super()._timeout()
 
     def _entry_expiry(self) -> float:
-        return self._now + float(getattr(self.config, "entry_seconds", ENTRY_SECONDS))
+        return self._now + self.config.entry_seconds
 
     def _idle_expiry(self) -> float:
         return self._now + self.config.idle_seconds
@@ -1338,9 +1334,7 @@ class ClassicUnit(UnitShell):
             if d.cash and d.cash_from is None:
                 self._refuse_rule(RuleError("who pays the cash?", "cash payer"))
                 return
-            self.step = Offer(
-                d, self._now + float(getattr(self.config, "trade_seconds", TRADE_SECONDS))
-            )
+            self.step = Offer(d, self._now + self.config.trade_seconds)
             self._show(self.screens.trade_offer(self._state, d.second))
 
     def _trading_tap(self, step: Trading, card: CardId) -> None:

@@ -47,6 +47,8 @@ AREA = "classic"
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE_GAME = ROOT / "docs" / "example-game.tap"
 CLASSIC = "classic-fr"
+#: the Méga game of issue 13 (37 deeds, the speed die, skyscrapers, depots)
+MEGA = "mega-fr"
 ULTIME = "ultime-fr"
 SEED = 1
 JOURNAL_FILE = "journal.sqlite"
@@ -216,6 +218,9 @@ def _whole_game(root: Path, gestures: int, runs: int) -> list[Result]:
     game = classic_game(SEED, gestures, CLASSIC, 8)
     script = root / "classic-game.tap"
     script.write_text(game.script(), encoding="utf-8")
+    mega = classic_game(SEED, gestures, MEGA, 8)
+    mega_script = root / "mega-game.tap"
+    mega_script.write_text(mega.script(), encoding="utf-8")
     # the Ultime example game again and again, a reset (X held) between: as many gestures
     example = EXAMPLE_GAME.read_text(encoding="utf-8")
     times = max(1, round(gestures / _gestures(EXAMPLE_GAME)))
@@ -224,6 +229,7 @@ def _whole_game(root: Path, gestures: int, runs: int) -> list[Result]:
     work = root / "script-data"
     jobs = {
         "classic": (script, CLASSIC),
+        "mega": (mega_script, MEGA),
         "ultime": (EXAMPLE_GAME, ULTIME),
         "ultime repeated": (repeated, ULTIME),
     }
@@ -237,7 +243,7 @@ def _whole_game(root: Path, gestures: int, runs: int) -> list[Result]:
     tx_ultime = _transactions(work, ULTIME)
     shutil.rmtree(work, ignore_errors=True)
     p50 = {name: percentile(values, 50) for name, values in samples.items()}
-    n = {"classic": game.gestures, "ultime": _gestures(EXAMPLE_GAME),
+    n = {"classic": game.gestures, "mega": mega.gestures, "ultime": _gestures(EXAMPLE_GAME),
          "ultime repeated": _gestures(repeated)}  # fmt: skip
     per = {name: p50[name] / n[name] for name in jobs}
     ms = 1e3
@@ -256,6 +262,15 @@ def _whole_game(root: Path, gestures: int, runs: int) -> list[Result]:
                note=f"baseline: the Ultime example game {times} times in a row; a durable "
                f"commit every {n['classic'] / game.transactions:.1f} gestures in classic, "
                f"{n['ultime'] / tx_ultime:.1f} in Ultime"),
+        Result(AREA, f"8-player Méga game ({MEGA}) of {n['mega']:,} gestures by `ultibank "
+               "script`, whole process p50", p50["mega"], "s", baseline=p50["ultime repeated"],
+               ratio=p50["mega"] / p50["ultime repeated"],
+               note=f"seed {SEED}: {_kinds(mega)}; {mega.refusals} refused; "
+               f"{mega.transactions} durable transactions; the same baseline"),
+        Result(AREA, "Méga, per gesture (whole process / gestures)", per["mega"] * ms, "ms",
+               baseline=per["ultime repeated"] * ms,
+               ratio=per["mega"] / per["ultime repeated"],
+               note="baseline: the Ultime example game played as many gestures in a row"),
         Result(AREA, "per gesture, against the Ultime example game played once",
                per["classic"] * ms, "ms", baseline=per["ultime"] * ms,
                ratio=per["classic"] / per["ultime"],

@@ -141,8 +141,12 @@ class _Table:
     def group_of(self, deed: int) -> tuple[int, ...]:
         return self.ed.group(self.ed.deed(deed).group)
 
-    def built(self, deed: int) -> bool:
-        return any(self.level(d) for d in self.group_of(deed))
+    def built(self, deed: int, card: int | None = None) -> bool:
+        """Whether *deed*'s group has buildings (in Méga: on *card*'s lots of it, §7.2)."""
+        lots = self.group_of(deed)
+        if self.ed.mega and card is not None:
+            lots = tuple(d for d in lots if self.owner(d) == card)
+        return any(self.level(d) for d in lots)
 
     def debtor(self) -> int | None:
         debts = self.ext.debts
@@ -261,9 +265,15 @@ class _Table:
         lots = self.rnd.choice(groups)
         cost = self.ed.deed(lots[0]).house
         self.menu(7, card)
+        whole = len(lots) == len(self.group_of(lots[0]))
         for _ in range(self.rnd.randint(1, 2 * len(lots))):
             low = min(lots, key=lambda d: (self.level(d), d))
-            if self.level(low) >= HOTEL or cost > self.cash(card):
+            if cost > self.cash(card):
+                break
+            if self.level(low) == HOTEL and self.ed.mega and whole and self.ext.skyscrapers:
+                self.do(f"tap deed:{low}")  # a Méga skyscraper on a whole group of hotels
+                continue
+            if self.level(low) >= HOTEL:
                 break
             if self.level(low) == HOTEL - 1 and self.ext.hotels == 0:
                 break
@@ -274,21 +284,30 @@ class _Table:
         self.settle()
 
     def full_groups(self, card: int) -> list[tuple[int, ...]]:
+        """The lots *card* may build on, by group: a whole group, or in Méga all lots of a
+        group but one (the majority rule, §7.2; only the lots owned take buildings)."""
         out = []
+        spare = 1 if self.ed.mega else 0
         for group in sorted({d.group for d in self.ed.deeds}):
             lots = self.ed.group(group)
             if self.ed.deed(lots[0]).kind != "street":
                 continue
-            if all(self.owner(d) == card and d not in self.ext.mortgaged for d in lots):
-                out.append(lots)
+            mine = tuple(d for d in lots if self.owner(d) == card)
+            if len(mine) >= len(lots) - spare and not any(d in self.ext.mortgaged for d in mine):
+                out.append(mine)
         return out
 
     def sell(self, card: int, until: int | None = None) -> bool:
         """A sell session: the highest lots first, until *until* is raised (all: None)."""
         owned = [d.number for d in self.ed.deeds if self.owner(d.number) == card]
-        if not any(self.level(d) for d in owned):
+        depots = [d for d in owned if d in self.ext.depots]
+        if not any(self.level(d) for d in owned) and not depots:
             return False
         self.menu(8, card)
+        for d in depots:  # a Méga depot: a station tap in the sell session sells it
+            if until is not None and self.debtor() != card:
+                break
+            self.do(f"tap deed:{d}")
         for _ in range(12 if until is None else 200):
             high = max(owned, key=lambda d: (self.level(d), -d))
             if not self.level(high) or (until is not None and self.debtor() != card):
@@ -297,6 +316,8 @@ class _Table:
                 break
             if self.level(high) == HOTEL and self.ext.houses < HOTEL - 1:
                 break  # the bank cannot break the hotel: the whole group, not this gesture
+            if self.level(high) > HOTEL and not self.ext.hotels:
+                break  # nor a Méga skyscraper without a hotel to put back
             self.do(f"tap deed:{high}")
         self.end_session()
         return True
@@ -308,7 +329,11 @@ class _Table:
             cost = {d: -(-self.ed.deed(d).mortgage * 11 // 10) for d in mine}
             mine = [d for d in mine if cost[d] <= self.cash(card)]
         else:
-            mine = [d for d in owned if d not in self.ext.mortgaged and not self.built(d)]
+            mine = [
+                d for d in owned
+                if d not in self.ext.mortgaged and d not in self.ext.depots
+                and not self.built(d, card)
+            ]  # fmt: skip
         if not mine:
             return False
         self.menu(9, card)

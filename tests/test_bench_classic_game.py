@@ -114,3 +114,19 @@ def test_the_tap_figure_times_one_durable_go_per_tap(
     finally:
         table.close()
     assert [a - b for a, b in zip(after, before, strict=True)] == [200] * players
+
+
+def test_a_mega_game_builds_under_the_majority_rule_and_replays_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Méga workload of `python -m bench classic` (issue 13): the generator builds with
+    all lots of a group but one (§7.2), raises money from depots and lots of other players'
+    built groups, and `ultibank script` replays it to the transcript the generator saw."""
+    mega = classic_game(1, 2000, "mega-fr", 8)
+    assert mega.gestures == 2000 and mega.screens["built"] and mega.screens["building_sold"]
+    assert mega.eliminated >= 1 and mega.refusals <= 0.01 * mega.gestures
+    path = tmp_path / "mega.tap"
+    path.write_text(mega.script(), encoding="utf-8")
+    argv = ["script", str(path), "--edition", "mega-fr", "--data-dir", str(tmp_path / "d")]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == mega.transcript

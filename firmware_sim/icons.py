@@ -150,11 +150,11 @@ def _force(s: pygame.Surface, c: Colour) -> None:
 
 
 def _keypad(s: pygame.Surface, c: Colour) -> None:
-    # the 3 x 4 keypad: twelve keys in a frame (bold: it is shown at half size)
-    pygame.draw.rect(s, c, pygame.Rect(6, 0, 24, 28), width=2)
+    # the 3 x 4 keypad's twelve keys, on a grid that the classic block's 22 x 17 keeps
+    # apart (each key a block of pixels there, a pixel from the next)
     for row in range(4):
         for col in range(3):
-            pygame.draw.rect(s, c, pygame.Rect(9 + 6 * col, 3 + 6 * row, 5, 5))
+            pygame.draw.rect(s, c, pygame.Rect(5 + 8 * col, 1 + 7 * row, 5, 4))
 
 
 def _car(s: pygame.Surface, c: Colour) -> None:

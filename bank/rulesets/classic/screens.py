@@ -35,9 +35,9 @@ _MENU_ICONS = {
     14: Icon.FORCE,
     16: Icon.DEBT,
 }
-#: Méga's buildings (§7.2): the icon each one lights (``Built.building``, ``BuildingSold``)
 #: the icons of a screen with a number entry open (CLASSIC.md §5.2, §5.5)
 _ENTRY_ICONS: frozenset[Icon] = frozenset({Icon.KEYPAD})
+#: Méga's buildings (§7.2): the icon each one lights (``Built.building``, ``BuildingSold``)
 _BUILDING_ICONS = {"skyscraper": Icon.SKYSCRAPER, "depot": Icon.DEPOT}
 
 

@@ -69,6 +69,7 @@ ICON_WORDS: dict[Icon, str] = {
     Icon.SKYSCRAPER: "SKYSCRAPER",
     Icon.DEPOT: "DEPOT",
     Icon.FORCE: "FORCE",
+    Icon.KEYPAD: "KEYPAD",
 }
 
 #: the same words in the unit's other languages (one language per game, status row included)
@@ -94,6 +95,7 @@ ICON_WORDS_BY_LANG: dict[str, dict[Icon, str]] = {
         Icon.SKYSCRAPER: "GRATTE-CIEL",
         Icon.DEPOT: "DEPOT",
         Icon.FORCE: "FORCE",
+        Icon.KEYPAD: "CLAVIER",
     },
 }
 

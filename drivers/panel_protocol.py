@@ -125,7 +125,8 @@ ICON_BITS: dict[Icon, int] = {
     Icon.TRADE: 13,
     Icon.POT: 14,
     Icon.CARD: 15,
-    # version 2 only (docs/serial-protocol.md: 16 is reserved for the keypad icon)
+    # version 2 only (docs/serial-protocol.md)
+    Icon.KEYPAD: 16,
     Icon.FORCE: 17,
     Icon.SKYSCRAPER: 18,
     Icon.DEPOT: 19,

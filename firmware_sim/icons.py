@@ -149,6 +149,14 @@ def _force(s: pygame.Surface, c: Colour) -> None:
     pygame.draw.line(s, c, (5, 15), (14, 25), width=3)
 
 
+def _keypad(s: pygame.Surface, c: Colour) -> None:
+    # the 3 x 4 keypad's twelve keys, on a grid that the classic block's 22 x 17 keeps
+    # apart (each key a block of pixels there, a pixel from the next)
+    for row in range(4):
+        for col in range(3):
+            pygame.draw.rect(s, c, pygame.Rect(5 + 8 * col, 1 + 7 * row, 5, 4))
+
+
 def _car(s: pygame.Surface, c: Colour) -> None:
     pygame.draw.polygon(s, c, [(1, 15), (3, 9), (10, 8), (14, 3), (25, 3), (30, 8), (35, 10),
                                (35, 16), (1, 16)])  # fmt: skip
@@ -201,6 +209,7 @@ _ICONS: dict[Icon, Callable[[pygame.Surface, Colour], None]] = {
     Icon.SKYSCRAPER: _skyscraper,
     Icon.DEPOT: _depot,
     Icon.FORCE: _force,
+    Icon.KEYPAD: _keypad,
 }
 
 _TOKENS: dict[str, Callable[[pygame.Surface, Colour], None]] = {

@@ -71,6 +71,7 @@ ICON_ORDER: tuple[Icon, ...] = (
     Icon.SKYSCRAPER,
     Icon.DEPOT,
     Icon.FORCE,
+    Icon.KEYPAD,
 )
 assert set(ICON_ORDER) == set(Icon)
 #: how many icons the top row holds at full size

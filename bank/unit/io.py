@@ -287,6 +287,9 @@ class Icon(Enum):
     SKYSCRAPER = "skyscraper"
     DEPOT = "depot"
     FORCE = "force"
+    # classic (CLASSIC.md §5.5): a number entry is open (§5.2: the keypad, or the three
+    # buttons, is typing a number now)
+    KEYPAD = "keypad"
 
 
 class Cue(Enum):

@@ -700,7 +700,7 @@ class UnitShell:
         left = step.shown - 1
         if left > 0:
             self.step = replace(step, shown=left)
-            self._show(self._auction_screen(step.auction, left))
+            self._show(self._auction_screen(step.auction, left, step.typed))
             self._play(Cue.AUCTION_TICK)
         else:
             self._auction_over(step.auction)

@@ -301,7 +301,8 @@ def test_level_6_is_a_skyscraper_on_the_glass() -> None:
 
 def test_the_classic_icons_and_the_sixth_bar_overlap_nothing_on_the_glass() -> None:
     small = [pygame.Rect(LAY.icon_rects[i]) for i in ICON_ORDER[TOP_ICONS:]]
-    assert len(small) == 9  # mortgage, tax, dice, trade, pot, card, skyscraper, depot, Force
+    # mortgage, tax, dice, trade, pot, card, skyscraper, depot, Force, keypad: the 5 x 2 block
+    assert len(small) == 10
     others = [
         *(pygame.Rect(r) for r in LAY.level_rects),
         pygame.Rect(LAY.skyscraper_bar),

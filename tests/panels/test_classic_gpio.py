@@ -185,7 +185,7 @@ def test_the_keypad_types_an_amount_into_a_classic_entry(factory: MockFactory) -
         for key in "155*0":
             press(wiring, relay, key)
         assert lcds[-1].lines()[:3] == [
-            " " * 17 + "150",
+            "CLAVIER" + " " * 10 + "150",  # the keypad icon: an entry is open
             "Montant ?" + " " * 11,
             "150  \x03 valider" + " " * 6,
         ]

@@ -134,7 +134,8 @@ def _state(data: Path) -> dict[str, object]:
 def test_a_short_classic_game_on_the_terminal_over_a_real_pty(tmp_path: Path) -> None:
     """`ultibank run --panel terminal --edition classic-fr`, keys typed on a pseudo-terminal:
     two players, a deed bought, 150 received through the menu and typed on the keypad (with
-    a ⌫), a Community Chest card, a bad typed card refused; the stored game says so."""
+    a ⌫, the status row saying CLAVIER while the entry is open), a Community Chest card, a
+    bad typed card refused; the stored game says so."""
     data = tmp_path / "data"
     term = Pty(
         "bank.cli", "run", "--panel", "terminal", "--edition", "classic-fr", "--reader", "sim",
@@ -143,9 +144,12 @@ def test_a_short_classic_game_on_the_terminal_over_a_real_pty(tmp_path: Path) ->
     try:
         term.wait_for(lambda: b"? pour l'aide" in term.screen, what="the hello")
 
-        def typed(keys: bytes, shown: bytes, what: str) -> None:
+        def typed(keys: bytes, shown: bytes, what: str) -> bytes:
+            """Type *keys*, wait for *shown*; what the terminal printed since."""
+            start = len(term.screen)
             term.type(keys)
-            term.wait_for(lambda: shown in term.screen, what=what)
+            term.wait_for(lambda: shown in term.screen[start:], what=what)
+            return term.screen[start:]
 
         typed(b"b1", b"|Joueur 1: chien", "bank card 1")
         typed(b"b2", b"|Joueur 2: voiture", "bank card 2")
@@ -154,10 +158,12 @@ def test_a_short_classic_game_on_the_terminal_over_a_real_pty(tmp_path: Path) ->
         typed(b"b1", b"|Achat 60 \xe2\x82\xac", "the purchase")
         typed(b"m", b"|D\xc3\xa9part +200", "the menu")
         typed(b"6", b"|Recevoir banque", "menu item 6")
-        typed(b"b2", b"|Montant ?", "the amount entry")
+        entry = typed(b"b2", b"|Montant ?", "the amount entry")
+        assert b"|CLAVIER" in entry  # the keypad icon's word on the status row
         typed(b"155", b"|155  \xe2\x9c\x93 valider", "the digits")
         typed(b"\x7f0", b"|150  \xe2\x9c\x93 valider", "erase and a digit")
-        typed(b"o", b"|Solde 1650 \xe2\x82\xac", "the payment")
+        paid = typed(b"o", b"|Solde 1650 \xe2\x82\xac", "the payment")
+        assert b"CLAVIER" not in paid  # the entry is closed
         typed(b"k2\r", b"|Erreur de la banque", "Community Chest 2")
         typed(b"b1", b"|chien +200", "the card's drawer")
         typed(b"d99\r", "pas de titre 99 : d1 à d28".encode(), "the refusal")

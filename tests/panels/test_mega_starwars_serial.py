@@ -34,11 +34,12 @@ def tap(rt: Runtime, card: str) -> None:
 
 
 def test_the_new_icons_take_the_bits_the_protocol_reserved() -> None:
-    """docs/serial-protocol.md §4: 17 Force, 18 skyscraper, 19 depot (16 stays the keypad's)."""
+    """docs/serial-protocol.md §4: 16 keypad, 17 Force, 18 skyscraper, 19 depot."""
     assert pp.icon_mask(frozenset({Icon.FORCE})) == 1 << 17
     assert pp.icon_mask(frozenset({Icon.SKYSCRAPER})) == 1 << 18
     assert pp.icon_mask(frozenset({Icon.DEPOT})) == 1 << 19
-    assert sorted(pp.ICON_BITS.values()) == [*range(16), 17, 18, 19]
+    assert pp.icon_mask(frozenset({Icon.KEYPAD})) == 1 << 16
+    assert sorted(pp.ICON_BITS.values()) == [*range(20)]
     # a version 1 panel's mask keeps its 16 bits only
     assert pp.icon_mask(NEW_ICONS | {Icon.MORTGAGE}, 1) == 1 << 10
 

@@ -35,6 +35,8 @@ _MENU_ICONS = {
     14: Icon.FORCE,
     16: Icon.DEBT,
 }
+#: the icons of a screen with a number entry open (CLASSIC.md §5.2, §5.5)
+_ENTRY_ICONS: frozenset[Icon] = frozenset({Icon.KEYPAD})
 #: Méga's buildings (§7.2): the icon each one lights (``Built.building``, ``BuildingSold``)
 _BUILDING_ICONS = {"skyscraper": Icon.SKYSCRAPER, "depot": Icon.DEPOT}
 
@@ -259,12 +261,13 @@ class ClassicScreens(Screens):
             title,
             self.say("c.entry.value", value=value, step=step),
             amount=value,
-            icons=_NO_ICONS,
+            icons=_ENTRY_ICONS,
         )
 
     def pick(self, title: str, option: str, purpose: str = "") -> Screen:
-        """A pick's title and the option shown; the Force battle's pick lights the Force."""
-        icons = frozenset({Icon.FORCE}) if purpose == "force" else _NO_ICONS
+        """A pick's title and the option shown (an entry: the keypad icon); the Force battle's
+        pick lights the Force too."""
+        icons = _ENTRY_ICONS | {Icon.FORCE} if purpose == "force" else _ENTRY_ICONS
         return self.screen("pick", title, option, icons=icons)
 
     # ------------------------------------------------------------ menu
@@ -331,8 +334,11 @@ class ClassicScreens(Screens):
 
     # ------------------------------------------------------------ the trade
 
-    def trade_panel(self, title: str, second: str) -> Screen:
-        return self.screen("trade", title, second, icons=frozenset({Icon.TRADE}))
+    def trade_panel(self, title: str, second: str, typing: bool = False) -> Screen:
+        """A panel of the trade; *typing*: the cash panel with an amount typed that no payer's
+        card has closed yet (the keypad icon too)."""
+        icons = _ENTRY_ICONS | {Icon.TRADE} if typing else frozenset({Icon.TRADE})
+        return self.screen("trade", title, second, icons=icons)
 
     def trade_offer(self, state: GameState, second: int) -> Screen:
         return self.screen(

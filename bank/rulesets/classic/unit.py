@@ -1296,7 +1296,8 @@ class ClassicUnit(UnitShell):
                 second = say("c.trade.cash.who", amount=d.cash)
             else:
                 second = say("c.trade.cash.2", amount=d.cash, token=scr.token(s, d.cash_from))
-            return scr.trade_panel(say("c.trade.cash"), second)
+            typing = d.cash_typed and d.cash_from is None
+            return scr.trade_panel(say("c.trade.cash"), second, typing)
         if panel == "cards":
             second = say(
                 "c.trade.cards.2", a=a[:4], b=b[:4], ca=len(d.cards_first), cb=len(d.cards_second)
@@ -1555,7 +1556,8 @@ class ClassicUnit(UnitShell):
             number=auction.number,
             countdown=shown,
             token=scr.card_token(auction.bidder) if auction.bidder else None,
-            icons=frozenset({Icon.AUCTION}),
+            # a typed bid is an entry open (§5.2, §5.5): the keypad icon while it stands
+            icons=frozenset({Icon.AUCTION, Icon.KEYPAD}) if typed else frozenset({Icon.AUCTION}),
         )
 
     def _auction_won_screen(self, auction: Auction) -> Screen:

@@ -21,6 +21,9 @@ from typing import Any, ClassVar
 from bank.events import Event, register_events
 from bank.state import GameState
 
+#: how many recent rollers the state keeps for the claim window (§3.4)
+ROLLERS_KEPT = 64
+
 #: a roll: (card or None, first die, second die, doubles in a row so far)
 Roll = tuple[int | None, int, int, int]
 
@@ -154,4 +157,67 @@ class ClassicSet(Event):
         }
 
 
-register_events(ClassicSet)
+_ROLLERS = _INDEX["rollers"]
+
+
+def _with_rollers(state: GameState, rollers: tuple[int | None, ...]) -> GameState:
+    values = list(_EXT_VALUES(classic(state)))
+    values[_ROLLERS] = rollers
+    return state.with_extension(ClassicState(*values))
+
+
+@dataclass(frozen=True, slots=True)
+class _RollerChange(Event):
+    """A roll's *card* (None: anonymous) at the back of the recent rollers, and *dropped*: the
+    card that left the front when the list was full, or nothing.
+
+    Enough to apply the change and to undo it without the list itself, so the record's size
+    does not grow with the game.
+    """
+
+    card: int | None
+    dropped: tuple[int | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.dropped) > 1:
+            raise ValueError("a roll drops at most one recent roller")
+        object.__setattr__(self, "dropped", tuple(self.dropped))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": self.card, "dropped": list(self.dropped), "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class RollerPushed(_RollerChange):
+    """*card* joined the recent rollers at the back; *dropped* fell off the front."""
+
+    kind: ClassVar[str] = "roller"
+
+    def apply(self, state: GameState) -> GameState:
+        rollers = classic(state).rollers
+        return _with_rollers(state, (*rollers[len(self.dropped) :], self.card))
+
+    def inverse(self) -> Event:
+        return RollerPopped(self.card, self.dropped)
+
+
+@dataclass(frozen=True, slots=True)
+class RollerPopped(_RollerChange):
+    """The undo of :class:`RollerPushed`: *card* leaves the back, *dropped* comes back in front."""
+
+    kind: ClassVar[str] = "roller_undone"
+
+    def apply(self, state: GameState) -> GameState:
+        rollers = classic(state).rollers
+        return _with_rollers(state, (*self.dropped, *rollers[:-1]))
+
+    def inverse(self) -> Event:
+        return RollerPushed(self.card, self.dropped)
+
+
+def push_roller(rollers: tuple[int | None, ...], card: int | None) -> RollerPushed:
+    """The event that appends *card* to *rollers*, keeping the last :data:`ROLLERS_KEPT`."""
+    return RollerPushed(card, rollers[: max(0, len(rollers) + 1 - ROLLERS_KEPT)])
+
+
+register_events(ClassicSet, RollerPushed, RollerPopped)

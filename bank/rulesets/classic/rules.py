@@ -781,8 +781,7 @@ class ClassicRulesEngine:
             d1, d2 = die(ext.seed, k, 0), die(ext.seed, k, 1)
         third = self._third(tx.state, cfg, cmd, k)
         number = int(third) if third is not None and third.isdigit() else 0
-        tx.set_field("rolls", k)
-        tx.emit(push_roller(ext.rollers, cmd.card))
+        tx.emit(push_roller(ext.rollers, cmd.card))  # the roll counted (k), its roller kept
         card = cmd.card
         # §7.2: a triple (the speed die's number on a double) is not a double (E2)
         triple = d1 == d2 == number

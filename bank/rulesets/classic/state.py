@@ -157,19 +157,29 @@ class ClassicSet(Event):
         }
 
 
-_ROLLERS = _INDEX["rollers"]
+_ROLLS, _ROLLERS = _INDEX["rolls"], _INDEX["rollers"]
 
 
-def _with_rollers(state: GameState, rollers: tuple[int | None, ...]) -> GameState:
+def _rolled(
+    state: GameState, push: bool, card: int | None, dropped: tuple[int | None, ...]
+) -> GameState:
+    """*state* with a roll counted and *card* pushed (or the roll and the push undone)."""
     values = list(_EXT_VALUES(classic(state)))
-    values[_ROLLERS] = rollers
+    rollers: tuple[int | None, ...] = values[_ROLLERS]
+    if push:
+        values[_ROLLS] += 1
+        values[_ROLLERS] = (*rollers[len(dropped) :], card)
+    else:
+        values[_ROLLS] -= 1
+        values[_ROLLERS] = (*dropped, *rollers[:-1])
     return state.with_extension(ClassicState(*values))
 
 
 @dataclass(frozen=True, slots=True)
 class _RollerChange(Event):
-    """A roll's *card* (None: anonymous) at the back of the recent rollers, and *dropped*: the
-    card that left the front when the list was full, or nothing.
+    """One more roll of the unit's dice (``rolls`` counts it), *card*'s (None: anonymous) at the
+    back of the recent rollers, and *dropped*: the card that left the front when the list was
+    full, or nothing.
 
     Enough to apply the change and to undo it without the list itself, so the record's size
     does not grow with the game.
@@ -189,13 +199,13 @@ class _RollerChange(Event):
 
 @dataclass(frozen=True, slots=True)
 class RollerPushed(_RollerChange):
-    """*card* joined the recent rollers at the back; *dropped* fell off the front."""
+    """The unit rolled for *card*: one more roll, *card* at the back of the recent rollers,
+    *dropped* off the front."""
 
     kind: ClassVar[str] = "roller"
 
     def apply(self, state: GameState) -> GameState:
-        rollers = classic(state).rollers
-        return _with_rollers(state, (*rollers[len(self.dropped) :], self.card))
+        return _rolled(state, True, self.card, self.dropped)
 
     def inverse(self) -> Event:
         return RollerPopped(self.card, self.dropped)
@@ -203,20 +213,21 @@ class RollerPushed(_RollerChange):
 
 @dataclass(frozen=True, slots=True)
 class RollerPopped(_RollerChange):
-    """The undo of :class:`RollerPushed`: *card* leaves the back, *dropped* comes back in front."""
+    """The undo of :class:`RollerPushed`: one roll less, *card* leaves the back of the recent
+    rollers, *dropped* comes back in front."""
 
     kind: ClassVar[str] = "roller_undone"
 
     def apply(self, state: GameState) -> GameState:
-        rollers = classic(state).rollers
-        return _with_rollers(state, (*self.dropped, *rollers[:-1]))
+        return _rolled(state, False, self.card, self.dropped)
 
     def inverse(self) -> Event:
         return RollerPushed(self.card, self.dropped)
 
 
 def push_roller(rollers: tuple[int | None, ...], card: int | None) -> RollerPushed:
-    """The event that appends *card* to *rollers*, keeping the last :data:`ROLLERS_KEPT`."""
+    """The event of a roll for *card*: counted, and *card* appended to *rollers* (the recent
+    rollers before it), keeping the last :data:`ROLLERS_KEPT`."""
     return RollerPushed(card, rollers[: max(0, len(rollers) + 1 - ROLLERS_KEPT)])
 
 

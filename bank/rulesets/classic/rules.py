@@ -35,14 +35,12 @@ from bank.rulesets.classic import force, mega
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import GENERIC_EFFECTS, ClassicEdition, classic_edition
-from bank.rulesets.classic.state import ClassicSet, ClassicState, classic
+from bank.rulesets.classic.state import ClassicSet, ClassicState, classic, push_roller
 from bank.state import Creditor, GameState
 from board_assets import Edition
 
 #: the core level of a lot with a hotel
 HOTEL = 5
-#: how many recent rollers the state keeps for the claim window (§3.4)
-ROLLERS_KEPT = 64
 
 
 def die(seed: int, k: int, i: int) -> int:
@@ -783,8 +781,7 @@ class ClassicRulesEngine:
             d1, d2 = die(ext.seed, k, 0), die(ext.seed, k, 1)
         third = self._third(tx.state, cfg, cmd, k)
         number = int(third) if third is not None and third.isdigit() else 0
-        tx.set_field("rolls", k)
-        tx.set_field("rollers", (*ext.rollers, cmd.card)[-ROLLERS_KEPT:])
+        tx.emit(push_roller(ext.rollers, cmd.card))  # the roll counted (k), its roller kept
         card = cmd.card
         # §7.2: a triple (the speed die's number on a double) is not a double (E2)
         triple = d1 == d2 == number

@@ -21,6 +21,9 @@ from typing import Any, ClassVar
 from bank.events import Event, register_events
 from bank.state import GameState
 
+#: how many recent rollers the state keeps for the claim window (§3.4)
+ROLLERS_KEPT = 64
+
 #: a roll: (card or None, first die, second die, doubles in a row so far)
 Roll = tuple[int | None, int, int, int]
 
@@ -154,4 +157,78 @@ class ClassicSet(Event):
         }
 
 
-register_events(ClassicSet)
+_ROLLS, _ROLLERS = _INDEX["rolls"], _INDEX["rollers"]
+
+
+def _rolled(
+    state: GameState, push: bool, card: int | None, dropped: tuple[int | None, ...]
+) -> GameState:
+    """*state* with a roll counted and *card* pushed (or the roll and the push undone)."""
+    values = list(_EXT_VALUES(classic(state)))
+    rollers: tuple[int | None, ...] = values[_ROLLERS]
+    if push:
+        values[_ROLLS] += 1
+        values[_ROLLERS] = (*rollers[len(dropped) :], card)
+    else:
+        values[_ROLLS] -= 1
+        values[_ROLLERS] = (*dropped, *rollers[:-1])
+    return state.with_extension(ClassicState(*values))
+
+
+@dataclass(frozen=True, slots=True)
+class _RollerChange(Event):
+    """One more roll of the unit's dice (``rolls`` counts it), *card*'s (None: anonymous) at the
+    back of the recent rollers, and *dropped*: the card that left the front when the list was
+    full, or nothing.
+
+    Enough to apply the change and to undo it without the list itself, so the record's size
+    does not grow with the game.
+    """
+
+    card: int | None
+    dropped: tuple[int | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.dropped) > 1:
+            raise ValueError("a roll drops at most one recent roller")
+        object.__setattr__(self, "dropped", tuple(self.dropped))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": self.card, "dropped": list(self.dropped), "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class RollerPushed(_RollerChange):
+    """The unit rolled for *card*: one more roll, *card* at the back of the recent rollers,
+    *dropped* off the front."""
+
+    kind: ClassVar[str] = "roller"
+
+    def apply(self, state: GameState) -> GameState:
+        return _rolled(state, True, self.card, self.dropped)
+
+    def inverse(self) -> Event:
+        return RollerPopped(self.card, self.dropped)
+
+
+@dataclass(frozen=True, slots=True)
+class RollerPopped(_RollerChange):
+    """The undo of :class:`RollerPushed`: one roll less, *card* leaves the back of the recent
+    rollers, *dropped* comes back in front."""
+
+    kind: ClassVar[str] = "roller_undone"
+
+    def apply(self, state: GameState) -> GameState:
+        return _rolled(state, False, self.card, self.dropped)
+
+    def inverse(self) -> Event:
+        return RollerPushed(self.card, self.dropped)
+
+
+def push_roller(rollers: tuple[int | None, ...], card: int | None) -> RollerPushed:
+    """The event of a roll for *card*: counted, and *card* appended to *rollers* (the recent
+    rollers before it), keeping the last :data:`ROLLERS_KEPT`."""
+    return RollerPushed(card, rollers[: max(0, len(rollers) + 1 - ROLLERS_KEPT)])
+
+
+register_events(ClassicSet, RollerPushed, RollerPopped)

@@ -8,6 +8,7 @@ for ``emulate``, ``firmware_sim``.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import logging
 import os
@@ -336,9 +337,41 @@ class Runtime:
 # ---------------------------------------------------------------------- commands
 
 
+#: how long stopping may take before the process ends itself (every confirmed transaction is
+#: on disk already): a stuck thread must never keep a stopped box from restarting
+STOP_GRACE_SECONDS = 15.0
+
+
+def stop_watchdog(seconds: float = STOP_GRACE_SECONDS) -> threading.Thread:
+    """Start a watchdog for the stop a signal asked for: if the process is still alive after
+    *seconds* (a thread that does not end, an exit that waits for one), it writes every
+    thread's stack to stderr, so the log says what hung, and ends the process with status 1.
+    Nothing is lost: every transaction the unit confirmed is in the journal."""
+
+    def bite() -> None:
+        time.sleep(seconds)
+        try:
+            print(
+                f"ultibank: stopping took more than {seconds:g} s; ending now. The threads:",
+                file=sys.stderr,
+                flush=True,
+            )
+            faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+        finally:
+            os._exit(1)
+
+    watchdog = threading.Thread(target=bite, name="ultibank stop watchdog", daemon=True)
+    watchdog.start()
+    return watchdog
+
+
 def _stop_on_signals(stop: Callable[[], None]) -> None:
+    armed: list[threading.Thread] = []
+
     def handler(signum: int, frame: FrameType | None) -> None:
         log.info("signal %d: stopping", signum)
+        if not armed:  # asked to stop from outside (systemd, Ctrl-C): it must end, whatever hangs
+            armed.append(stop_watchdog())
         stop()
 
     signal.signal(signal.SIGTERM, handler)

@@ -220,3 +220,30 @@ def test_a_stopped_loop_answers_calls_at_once() -> None:
     assert time.monotonic() - started < 2
     with pytest.raises(TimeoutError, match="stopped"):
         daemon.call(lambda: "after", timeout=30)
+
+
+def test_a_stop_that_hangs_ends_the_process_and_says_where(tmp_path: Path) -> None:
+    """Asked to stop, the process ends within the watchdog's grace even when a thread never
+    ends (the interpreter would wait for it forever at exit); stderr holds every thread's
+    stack, so the log says what hung."""
+    import subprocess
+    import sys
+
+    program = (
+        "import threading\n"
+        "from bank.app.runtime import stop_watchdog\n"
+        "def stuck_for_good():\n"
+        "    threading.Event().wait()\n"
+        "threading.Thread(target=stuck_for_good, name='stuck').start()\n"
+        "stop_watchdog(0.5)\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", program], cwd=root, capture_output=True, text=True, timeout=30,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert time.monotonic() - started < 20
+    assert "ultibank: stopping took more than 0.5 s; ending now. The threads:" in done.stderr
+    assert "stuck_for_good" in done.stderr

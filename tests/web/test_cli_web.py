@@ -76,11 +76,11 @@ def daemon(
     finally:
         proc.terminate()
         try:
-            proc.wait(10)
+            proc.wait(30)
         except subprocess.TimeoutExpired:
             proc.kill()
             _, err = proc.communicate(5)
-            raise AssertionError(f"SIGTERM: still running after 10 s: {err[-2000:]}") from None
+            raise AssertionError(f"SIGTERM: still running after 30 s: {err[-2000:]}") from None
 
 
 def _port(line: str) -> int:

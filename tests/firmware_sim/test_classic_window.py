@@ -429,26 +429,6 @@ def test_a_bigger_board_fits_the_same_tray(columns: list[int]) -> None:
         assert not any(rect.colliderect(other) for other in rects[i + 1 :])
 
 
-@pytest.mark.parametrize("screen", [(1024, 768), (800, 600), (640, 480)])
-def test_the_classic_window_fits_a_small_screen(tmp_path: Path, screen: tuple[int, int]) -> None:
-    from .test_window_fit import _every_spot_clickable
-
-    inputs: list[Input] = []
-    panel = PygamePanel("classic-fr", clock=VirtualClock(1000.0), player=RecordingPlayer(),
-                        screen_size=screen)  # fmt: skip
-    panel.start(inputs.append)
-    panel.open()
-    panel.step()
-    pygame.event.clear()
-    try:
-        assert panel.window.get_size()[0] <= screen[0]
-        assert panel.window.get_size()[1] <= screen[1]
-        _every_spot_clickable(panel, inputs)
-    finally:
-        panel.close()
-        pygame.display.quit()
-
-
 def test_the_glass_writes_a_classic_players_label_and_the_houses() -> None:
     pygame.display.init()
     lay = LcdLayout()

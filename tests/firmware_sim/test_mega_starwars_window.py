@@ -197,11 +197,9 @@ def test_the_mega_tray_holds_37_deeds_each_clickable_and_readable(edition: str) 
         assert not any(r.colliderect(o) for o in rects[i + 1 :])
 
 
-@pytest.mark.parametrize("edition", ["mega-fr", "mega-uk", "starwars-ep2-fr"])
+@pytest.mark.parametrize("edition", ["classic-fr", "mega-fr", "mega-uk", "starwars-ep2-fr"])
 @pytest.mark.parametrize("screen", [(1024, 768), (800, 600), (640, 480)])
-def test_the_mega_and_star_wars_windows_fit_a_small_screen(
-    edition: str, screen: tuple[int, int]
-) -> None:
+def test_the_classic_windows_fit_a_small_screen(edition: str, screen: tuple[int, int]) -> None:
     from .test_window_fit import _every_spot_clickable
 
     inputs: list[Input] = []

@@ -36,7 +36,15 @@ from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.text import SHORTS_FR
 from bank.unit.io import Button, CardId, Cue, Icon, Input, Output, Screen
-from bank.unit.shell import Bidding, Finished, Idle, JailChoice, Settling, UnitShell
+from bank.unit.shell import (
+    AwaitWinner,
+    Bidding,
+    Finished,
+    Idle,
+    JailChoice,
+    Settling,
+    UnitShell,
+)
 from bank.unit.text import engine_short, fit
 
 __all__ = ["ClassicUnit"]
@@ -121,12 +129,15 @@ class Pick:
     purpose: str
     options: tuple[int, ...]
     index: int
-    expires: float
+    #: None: a question, which waits without a timeout (READINGS B1)
+    expires: float | None
     card: int | None = None
     number: int | None = None
     deck: str | None = None
     choice: int | None = None
     typed: str = ""
+    #: a dice pick whose first option is the payer's own last roll, `(dernier lancer)` (A24)
+    last: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +172,10 @@ class TradeDraft:
 
 @dataclass(frozen=True, slots=True)
 class Trading:
+    """A trade being composed: no timeout (READINGS A10, B1); X abandons it."""
+
     draft: TradeDraft
-    expires: float
+    expires: None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +193,25 @@ class CardDrawn:
     deck: str
     number: int
     expires: float
+
+
+@dataclass(frozen=True, slots=True)
+class PayOrDraw:
+    """Community Chest 13 (READINGS E17): ✓ pays, M draws a Chance, X abandons; no timeout."""
+
+    deck: str
+    number: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitDraw:
+    """`Tirez une Chance` / `Tirez une Caisse` (READINGS C7, C16, E7, E17): the next card of
+    *deck* applies to *card*, the drawer, without `Qui a tiré ?`. A tag of that deck, or ✓
+    with virtual decks; X abandons; no timeout."""
+
+    deck: str
+    card: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,12 +447,14 @@ class ClassicUnit(UnitShell):
 
     def _refuse_rule(self, err: RuleError) -> None:
         self._play(Cue.ERROR)
+        self._show(self.screens.refused(self._rule_text(err)))
+
+    def _rule_text(self, err: RuleError) -> str:
+        """A refusal's reason in one LCD line."""
         key = err.key.strip().lower()
         if self.lang == "fr" and key in SHORTS_FR:
-            text = fit(SHORTS_FR[key].format(**err.fields) if err.fields else SHORTS_FR[key])
-        else:
-            text = engine_short(self.lang, err.key, **err.fields)
-        self._show(self.screens.refused(text))
+            return fit(SHORTS_FR[key].format(**err.fields) if err.fields else SHORTS_FR[key])
+        return engine_short(self.lang, err.key, **err.fields)
 
     # ------------------------------------------------------------ the keypad
 
@@ -437,9 +471,13 @@ class ClassicUnit(UnitShell):
             step.auction.deadline = self._now + step.auction.seconds  # typing never loses it
             self._show_bidding(step.auction, typed)
         elif isinstance(step, Trading) and _TRADE_PANELS[step.draft.panel] == "cash":
+            # digits after a payer's card start a new amount, awaiting a payer card (A22)
             d = step.draft
-            text = str(d.cash) if d.cash_typed else ""
-            text = text[:-1] if key == "back" else (text + key)[:6]
+            shown = str(d.cash) if d.cash else ""
+            if key == "back":
+                text = shown[:-1]
+            else:
+                text = ((shown if d.cash_typed else "") + key)[:6]
             draft = replace(d, cash=int(text or 0), cash_typed=bool(text), cash_from=None)
             self._trade_panel(draft)
         else:
@@ -502,6 +540,10 @@ class ClassicUnit(UnitShell):
                 self._to_idle()
             else:
                 self._refuse("c.err.need_bank")
+        elif isinstance(step, PayOrDraw):
+            self._pay_or_draw_button(step, button)
+        elif isinstance(step, AwaitDraw):
+            self._await_draw_button(step, button)
         elif isinstance(step, JailChoice):
             how = {Button.OK: "fee", Button.MENU: "card", Button.CANCEL: "double"}[button]
             self._run(c.LeaveJail(step.card, how), lambda tx: self._jail_out(tx, step.card))
@@ -563,6 +605,10 @@ class ClassicUnit(UnitShell):
                 self._play_card(step.deck, step.number, card.number, None, None)
             else:
                 self._refuse("c.err.need_bank")
+        elif isinstance(step, AwaitDraw):
+            self._await_draw_tap(step, card)
+        elif isinstance(step, PayOrDraw):
+            self._refuse("err.not_now")
         elif isinstance(step, Bankruptcy):
             debtor = self._state.debtor()
             if card.kind == "bank" and debtor is not None and card.number == debtor.card:
@@ -731,19 +777,21 @@ class ClassicUnit(UnitShell):
     def _open_dice_pick(self, card: int, number: int) -> None:
         last = classic(self._state).last_roll
         options: tuple[int, ...] = (*DICE_TOTALS, 0)  # 0: lancer
-        if last is not None and last[0] == card:
-            total = last[1] + last[2]
-            options = (total, *(t for t in options if t != total))
-        self.step = Pick("dice", options, 0, self._entry_expiry(), card=card, number=number)
+        mine = last is not None and last[0] == card
+        if last is not None and mine:
+            # the payer's own roll, the latest: an extra first option (READINGS A1, A24)
+            options = (last[1] + last[2], *options)
+        self.step = Pick(
+            "dice", options, 0, self._entry_expiry(), card=card, number=number, last=mine
+        )
         self._show(self._pick_screen(self.step))
 
-    def _pick_text(self, pick: Pick, value: int) -> str:
+    def _pick_text(self, pick: Pick, value: int, index: int = -1) -> str:
         say = self.screens.say
         if pick.purpose == "dice":
             if value == 0:
                 return say("c.pick.roll")
-            last = classic(self._state).last_roll
-            if last is not None and last[0] == pick.card and last[1] + last[2] == value:
+            if pick.last and index == 0:
                 return say("c.pick.last", n=value)
             return str(value)
         if pick.purpose == "passed_go":
@@ -781,32 +829,41 @@ class ClassicUnit(UnitShell):
             "generic": "c.pick.generic",
             "force": f"c.pick.force.{self._force_reading()}",
         }
-        text = self._pick_text(pick, pick.options[pick.index])
+        text = self._pick_text(pick, pick.options[pick.index], pick.index)
         return self.screens.pick(self.screens.say(titles[pick.purpose]), text, pick.purpose)
 
+    def _pick_expiry(self, pick: Pick) -> float | None:
+        """A question waits (no timeout, B1); a pick of a number times out (30 s)."""
+        return None if pick.expires is None else self._entry_expiry()
+
     def _pick_key(self, pick: Pick, key: str) -> None:
-        typed = pick.typed[:-1] if key == "back" else pick.typed + key
-        for candidate in (typed, typed[-1:] if typed else ""):
-            if candidate and candidate.isdigit() and int(candidate) in pick.options:
-                index = pick.options.index(int(candidate))
-                self.step = replace(
-                    pick, index=index, typed=candidate, expires=self._entry_expiry()
-                )
-                self._show(self._pick_screen(self.step))
-                return
+        """Digits accumulate, two at most (a third starts over); the option typed shows and ✓
+        takes it; a prefix of an option waits for the next digit; a typed digit never selects
+        `lancer` (READINGS A14)."""
         if key == "back":
-            self.step = replace(pick, typed=typed, expires=self._entry_expiry())
-            self._show(self._pick_screen(self.step))
+            typed = pick.typed[:-1]
+        else:
+            typed = pick.typed + key if len(pick.typed) < 2 else key
+        typable = tuple(v for v in pick.options if not (pick.purpose == "dice" and v == 0))
+        index = pick.index
+        if typed and int(typed) in typable:
+            index = pick.options.index(int(typed))
+        elif typed and not any(str(v).startswith(typed) for v in typable if v >= 10):
+            self.step = replace(pick, typed="", expires=self._pick_expiry(pick))
+            self._refuse("c.err.no_item", n=typed)
             return
-        self._refuse("c.err.no_item", n=typed)
+        self.step = replace(pick, index=index, typed=typed, expires=self._pick_expiry(pick))
+        self._show(self._pick_screen(self.step))
 
     def _pick_button(self, pick: Pick, button: Button) -> None:
         if button is Button.MENU:
             index = (pick.index + 1) % len(pick.options)
-            self.step = replace(pick, index=index, typed="", expires=self._entry_expiry())
+            self.step = replace(pick, index=index, typed="", expires=self._pick_expiry(pick))
             self._show(self._pick_screen(self.step))
+        elif button is Button.CANCEL and pick.purpose == "passed_go":
+            self._choose(pick, 0)  # X means "not passed": the card goes on (§4.1, C20)
         elif button is Button.CANCEL:
-            self._to_idle()
+            self._to_idle()  # a choice card's X abandons the card (C20)
         else:
             self._choose(pick, pick.options[pick.index])
 
@@ -878,8 +935,12 @@ class ClassicUnit(UnitShell):
         step = say("c.entry.ok") if entry.step == 0 else f"+{self._notes()[entry.step - 1]}"
         return self.screens.entry(say("c.entry.amount"), entry.value, step)
 
-    def _open_entry(self, purpose: str, card: int | None, trade: TradeDraft | None = None) -> None:
-        self.step = Entry(purpose, card, self._entry_expiry(), trade=trade)
+    def _open_entry(
+        self, purpose: str, card: int | None, trade: TradeDraft | None = None, typed: str = ""
+    ) -> None:
+        """The amount entry; *typed*: the digits already typed on the trade's `Argent` panel."""
+        ops = tuple(("d", int(ch)) for ch in typed)
+        self.step = Entry(purpose, card, self._entry_expiry(), ops=ops, trade=trade)
         self._show(self._entry_screen(self.step))
 
     def _entry_key(self, entry: Entry, key: str) -> None:
@@ -1040,8 +1101,8 @@ class ClassicUnit(UnitShell):
             return
         item, scr = menu.item, self.screens
         debtor = s.debtor()
-        if debtor is not None and card != debtor.card:
-            self._refuse("c.err.need_bank")
+        if debtor is not None and card != debtor.card and item != 10:
+            self._refuse("c.err.need_bank")  # a trade's debtor may be A or B (READINGS A10)
             return
         for_debt = debtor is not None
         if item == 1:
@@ -1070,7 +1131,7 @@ class ClassicUnit(UnitShell):
             self._show(scr.session(s, _SESSIONS[item], card))
         elif item == 10:
             draft = TradeDraft(first=card, for_debt=for_debt)
-            self.step = Trading(draft, self._idle_expiry())
+            self.step = Trading(draft)
             self._show(scr.trade_panel(scr.say("c.trade.second"), scr.token(s, card)))
         elif item == 11:
             self._roll(card)
@@ -1271,7 +1332,7 @@ class ClassicUnit(UnitShell):
     # ------------------------------------------------------------ the trade
 
     def _trade_panel(self, draft: TradeDraft) -> None:
-        self.step = Trading(draft, self._idle_expiry())
+        self.step = Trading(draft)
         self._show(self._trade_screen(draft))
 
     def _trade_screen(self, d: TradeDraft) -> Screen:
@@ -1325,27 +1386,37 @@ class ClassicUnit(UnitShell):
             self._refuse("c.err.need_bank")
             return
         panel = _TRADE_PANELS[d.panel]
-        if button is Button.MENU:
+        if button is Button.MENU:  # after `Résumé`, back to `Titres` (READINGS A10)
             self._trade_panel(replace(d, panel=(d.panel + 1) % len(_TRADE_PANELS)))
         elif panel == "cash":
-            self._open_entry("trade", None, d)
-        elif panel in ("deeds", "cards"):
-            self._trade_panel(replace(d, panel=_TRADE_PANELS.index("summary")))
-        else:
-            if d.cash and d.cash_from is None:
-                self._refuse_rule(RuleError("who pays the cash?", "cash payer"))
-                return
-            self.step = Offer(d, self._now + self.config.trade_seconds)
-            self._show(self.screens.trade_offer(self._state, d.second))
+            typed = str(d.cash) if d.cash_typed and d.cash else ""
+            self._open_entry("trade", None, d, typed)
+        else:  # ✓ on `Titres`, `Cartes prison` or `Résumé` makes the offer at once (A10)
+            self._make_offer(d)
+
+    def _make_offer(self, d: TradeDraft) -> None:
+        """The offer, as the summary shows it: an amount typed with no payer card is ignored,
+        and an empty offer is refused while the composition goes on (READINGS A10)."""
+        if d.cash_from is None:
+            d = replace(d, cash=0, cash_typed=False)
+        if not (d.deeds_first or d.deeds_second or d.cash or d.cards_first or d.cards_second):
+            self._refuse_rule(RuleError("the offer is empty", "empty trade"))
+            return
+        assert d.second is not None
+        self.step = Offer(d, self._now + self.config.trade_seconds)
+        self._show(self.screens.trade_offer(self._state, d.second))
 
     def _trading_tap(self, step: Trading, card: CardId) -> None:
         d = step.draft
         s = self._state
         if d.second is None:
+            debtor = s.debtor()
             if card.kind != "bank" or s.player(card.number) is None:
                 self._refuse("c.err.need_bank")
             elif card.number == d.first:
                 self._refuse_rule(RuleError("same player", "same player"))
+            elif debtor is not None and debtor.card not in (d.first, card.number):
+                self._refuse("c.err.need_bank")  # during a debt the debtor is A or B (A10)
             else:
                 self._trade_panel(replace(d, second=card.number))
             return
@@ -1370,11 +1441,13 @@ class ClassicUnit(UnitShell):
             else:
                 self._refuse_rule(RuleError("not theirs", "not your property"))
         elif panel == "cash" and card.kind == "bank" and card.number in (d.first, d.second):
+            # the payer's card takes the digits typed so far, or keeps the amount (A22)
             if not d.cash:
                 self._refuse("c.err.zero")
             else:
-                self._trade_panel(replace(d, cash_from=card.number))
+                self._trade_panel(replace(d, cash_from=card.number, cash_typed=False))
         elif panel == "cards" and card.kind == "bank" and card.number in (d.first, d.second):
+            # the first card the player holds (order acquired) not already moving (A10, C15)
             giver = card.number
             held = list(classic(s).cards_of(giver))
             given = d.cards_first if giver == d.first else d.cards_second
@@ -1386,12 +1459,20 @@ class ClassicUnit(UnitShell):
                 self._trade_panel(replace(d, cards_first=(*d.cards_first, held[0])))
             else:
                 self._trade_panel(replace(d, cards_second=(*d.cards_second, held[0])))
-        elif panel == "cards" and card.kind in ("chance", "chest"):
+        elif panel == "cards" and card.kind in ("chance", "chest") and self._is_jail_card(card):
+            # a held jail card's tag moves that card; tapped again, it moves back (A10, C15)
             holder = next((h for h, deck in classic(s).jail_cards if deck == card.kind), None)
-            if holder == d.first and card.kind not in d.cards_first:
-                self._trade_panel(replace(d, cards_first=(*d.cards_first, card.kind)))
-            elif holder == d.second and card.kind not in d.cards_second:
-                self._trade_panel(replace(d, cards_second=(*d.cards_second, card.kind)))
+            deck = card.kind
+            if holder == d.first:
+                moved = deck in d.cards_first
+                cards = tuple(x for x in d.cards_first if x != deck) if moved else (
+                    *d.cards_first, deck)  # fmt: skip
+                self._trade_panel(replace(d, cards_first=cards))
+            elif holder == d.second:
+                moved = deck in d.cards_second
+                cards = tuple(x for x in d.cards_second if x != deck) if moved else (
+                    *d.cards_second, deck)  # fmt: skip
+                self._trade_panel(replace(d, cards_second=cards))
             else:
                 self._refuse_rule(RuleError("no jail card", "no jail card"))
         else:
@@ -1410,9 +1491,30 @@ class ClassicUnit(UnitShell):
             d.cards_second,
             for_debt=d.for_debt,
         )
-        self._run(
-            command,
-            lambda tx: self.screens.screen(
+        debtor = self._state.debtor()
+        self._debtor_before = debtor.card if debtor is not None else None
+        try:
+            tx = self.game.execute(command)
+        except RuleError as err:
+            # refused at acceptance (a payer short of cash): the trade is dropped (A10)
+            self._debtor_before = None
+            self._play(Cue.ERROR)
+            self.step = Idle()
+            self._sync()
+            scr = self.screens
+            self._show(
+                scr.screen(
+                    "trade_refused",
+                    scr.say("c.trade_refused"),
+                    self._rule_text(err),
+                    icons=frozenset({Icon.ERROR}),
+                )
+            )
+            return
+        self.step = Idle()
+        self._after(
+            tx,
+            self.screens.screen(
                 "traded", self.screens.say("c.traded"), icons=frozenset(), amount=d.cash or None
             ),
         )
@@ -1453,18 +1555,20 @@ class ClassicUnit(UnitShell):
         try:
             tx = self.game.execute(c.PlayCard(deck, number, card, choice, passed_go))
         except RuleError as err:
-            if err.key == "choose":
+            entry = self._rules.ed.cards.get((deck, number))
+            if err.key == "choose" and entry is not None and entry.effect == "pay_or_draw":
+                self.step = PayOrDraw(deck, number, card)
+                self._show(self._pay_or_draw_screen(self.step))
+            elif err.key == "choose":
                 options = tuple(range(1, int(err.fields.get("options", 2)) + 1))  # type: ignore[call-overload]
-                self.step = Pick(
-                    "choice", options, 0, self._entry_expiry(), card=card, number=number, deck=deck
-                )
+                self.step = Pick("choice", options, 0, None, card=card, number=number, deck=deck)
                 self._show(self._pick_screen(self.step))
             elif err.key == "passed go?":
                 self.step = Pick(
                     "passed_go",
                     (1, 0),
                     0,
-                    self._entry_expiry(),
+                    None,
                     card=card,
                     number=number,
                     deck=deck,
@@ -1479,8 +1583,20 @@ class ClassicUnit(UnitShell):
         scr = self.screens
         after = self._state
         if done.draw is not None:
-            text = scr.say("c.card.draw", deck=self._rules.ed.deck_names[done.draw])
-        elif done.landing is not None:
+            # the next card of that deck applies to the drawer (C7, E17)
+            self.step = Idle()
+            self._after(tx, self._await_draw_screen(done.draw))
+            if isinstance(self.step, Idle):
+                self.step = AwaitDraw(done.draw, card)
+            return
+        if isinstance(done.landing, o.Short):
+            # the card is applied; the deed stays shown: M arms the auction, X leaves (A2, E20)
+            self.step = Idle()
+            self._after(tx, self._short_screen(done.landing))
+            if isinstance(self.step, Idle):
+                self.step = DeedCheck(done.landing.number, self._idle_expiry())
+            return
+        if done.landing is not None:
             shown = self._landing_screen(done.landing, getattr(done.landing, "number", 0))
             text = shown.lines[0 if isinstance(done.landing, o.RentPaid) else 1]
         elif done.amount:
@@ -1494,6 +1610,64 @@ class ClassicUnit(UnitShell):
             text = scr.say("c.card.done", token=scr.token(after, card))
         self.step = Idle()
         self._after(tx, scr.card_done(after, deck, number, card, text, done.amount))
+
+    def _short_screen(self, short: o.Short) -> Screen:
+        """A card move onto an unowned deed the drawer may not buy (E20)."""
+        key = "c.first_lap.auction" if short.reason == "first lap" else "c.short"
+        return self.screens.short(short.number, key)
+
+    def _pay_or_draw_screen(self, step: PayOrDraw) -> Screen:
+        scr = self.screens
+        entry = self._rules.ed.cards.get((step.deck, step.number))
+        amount = dict(entry.args).get("amount", 0) if entry is not None else 0
+        ed = self._rules.ed
+        title = entry.title if entry is not None else ed.deck_names[step.deck]
+        return scr.screen(
+            "card",
+            title,
+            scr.say("c.card.pay_or_draw", amount=amount, deck=ed.deck_names["chance"]),
+            number=step.number,
+            icons=frozenset({Icon.CARD}),
+        )
+
+    def _await_draw_screen(self, deck: str) -> Screen:
+        scr = self.screens
+        virtual = self._rules.settings(self._state).variants.virtual_decks
+        return scr.screen(
+            "card",
+            scr.say(f"c.card.draw.{deck}"),
+            scr.say("c.card.draw.ok" if virtual else "c.card.draw.tap"),
+            icons=frozenset({Icon.CARD}),
+        )
+
+    def _pay_or_draw_button(self, step: PayOrDraw, button: Button) -> None:
+        if button is Button.CANCEL:
+            self._to_idle()  # X abandons the card (E17)
+        else:  # ✓ pays (choice 0), M draws a Chance (choice 1)
+            choice = 1 if button is Button.MENU else 0
+            self._play_card(step.deck, step.number, step.card, choice, None)
+
+    def _await_draw_button(self, step: AwaitDraw, button: Button) -> None:
+        if button is Button.CANCEL:
+            self._to_idle()
+            return
+        if button is not Button.OK or not self._rules.settings(self._state).variants.virtual_decks:
+            self._refuse("c.err.need_card")  # a tag of that deck; not the menu (C16)
+            return
+        # virtual decks: ✓ draws the next card of that deck for the drawer (E7)
+        tx = self._execute(c.DrawCard(step.deck))
+        if tx is None:
+            return
+        drawn = tx.outcome
+        assert isinstance(drawn, o.Drawn)
+        self.step = Idle()
+        self._play_card(step.deck, drawn.number, step.card, None, None)
+
+    def _await_draw_tap(self, step: AwaitDraw, card: CardId) -> None:
+        if card.kind != step.deck:
+            self._refuse("c.err.need_card")
+            return
+        self._play_card(step.deck, card.number, step.card, None, None)
 
     def _bankrupt_screen(self, tx: Transaction) -> Screen:
         done = tx.outcome
@@ -1596,6 +1770,22 @@ class ClassicUnit(UnitShell):
     def _auction_closed(self) -> None:
         if self._series is not None:
             self._next_in_series()
+
+    def _bid(self, step: Bidding, card: int | None) -> None:
+        super()._bid(step, card)
+        if self.step is step and step.typed:
+            # a refused typed bid drops its digits (READINGS C1)
+            self.step = replace(step, typed="")
+
+    def _sell(self, auction: Auction, card: int) -> None:
+        anonymous = isinstance(self.step, AwaitWinner)
+        super()._sell(auction, card)
+        if anonymous and isinstance(self.step, AwaitWinner):
+            # an anonymous winner's card refused: the sale is given up, the deed stays
+            # unowned (§3.2, READINGS A3)
+            self.step = Idle()
+            self._show(self._auction_cancelled_screen(auction, no_bid=False))
+            self._auction_closed()
 
     # ------------------------------------------------------------ keyboard shortcuts (§5.6)
 

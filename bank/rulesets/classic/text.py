@@ -43,6 +43,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.auction.sold": {"fr": "{token} paie {amount}", "en": "{token} pays {amount}"},
     "c.auction.none.1": {"fr": "Enchère annulée", "en": "Auction cancelled"},
     "c.auction.none.2": {"fr": "Aucune offre", "en": "No bid"},
+    "c.auction.given_up": {"fr": "Titre non vendu", "en": "Deed not sold"},
     # entries
     "c.entry.amount": {"fr": "Montant ?", "en": "Amount?"},
     "c.entry.value": {"fr": "{value}  ✓ {step}", "en": "{value}  ✓ {step}"},

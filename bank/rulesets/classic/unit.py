@@ -935,12 +935,8 @@ class ClassicUnit(UnitShell):
         step = say("c.entry.ok") if entry.step == 0 else f"+{self._notes()[entry.step - 1]}"
         return self.screens.entry(say("c.entry.amount"), entry.value, step)
 
-    def _open_entry(
-        self, purpose: str, card: int | None, trade: TradeDraft | None = None, typed: str = ""
-    ) -> None:
-        """The amount entry; *typed*: the digits already typed on the trade's `Argent` panel."""
-        ops = tuple(("d", int(ch)) for ch in typed)
-        self.step = Entry(purpose, card, self._entry_expiry(), ops=ops, trade=trade)
+    def _open_entry(self, purpose: str, card: int | None, trade: TradeDraft | None = None) -> None:
+        self.step = Entry(purpose, card, self._entry_expiry(), trade=trade)
         self._show(self._entry_screen(self.step))
 
     def _entry_key(self, entry: Entry, key: str) -> None:
@@ -1388,9 +1384,8 @@ class ClassicUnit(UnitShell):
         panel = _TRADE_PANELS[d.panel]
         if button is Button.MENU:  # after `Résumé`, back to `Titres` (READINGS A10)
             self._trade_panel(replace(d, panel=(d.panel + 1) % len(_TRADE_PANELS)))
-        elif panel == "cash":
-            typed = str(d.cash) if d.cash_typed and d.cash else ""
-            self._open_entry("trade", None, d, typed)
+        elif panel == "cash":  # the amount entry; its value awaits a payer card (A22)
+            self._open_entry("trade", None, d)
         else:  # ✓ on `Titres`, `Cartes prison` or `Résumé` makes the offer at once (A10)
             self._make_offer(d)
 
@@ -1784,7 +1779,15 @@ class ClassicUnit(UnitShell):
             # an anonymous winner's card refused: the sale is given up, the deed stays
             # unowned (§3.2, READINGS A3)
             self.step = Idle()
-            self._show(self._auction_cancelled_screen(auction, no_bid=False))
+            scr = self.screens
+            self._show(
+                scr.screen(
+                    "auction_cancelled",
+                    scr.say("c.auction.none.1"),
+                    scr.say("c.auction.given_up"),
+                    number=auction.number,
+                )
+            )
             self._auction_closed()
 
     # ------------------------------------------------------------ keyboard shortcuts (§5.6)

@@ -352,9 +352,9 @@ def test_interest_questions_after_a_trade_come_in_deed_order(play: Any) -> None:
 
 
 def test_the_argent_panel_digits_cards_and_the_amount_entry(play: Any) -> None:
-    """READINGS A22: the payer's card takes the digits typed so far, or keeps the previous
-    amount when none; digits typed after a card make a new amount awaiting a payer card; the
-    amount entry's value does the same."""
+    """READINGS A22, A10: the payer's card takes the digits typed so far, or keeps the amount
+    already set when none were typed; ✓'s amount entry starts from the typed digits and its
+    value waits for a payer card; digits still waiting at the offer are left out."""
     run = play(
         """
         tap deed:1
@@ -371,14 +371,15 @@ def test_the_argent_panel_digits_cards_and_the_amount_entry(play: Any) -> None:
         key 0
         tap bank:1               # 100 by dog
         key 5
-        key 0                    # a new amount, 50, awaiting a payer card
+        key 0                    # 50, awaiting a payer card
         tap bank:2               # 50 by racecar
         tap bank:1               # no digits: keeps 50, now by dog
-        press ok                 # the amount entry
-        key 2
+        key 3
+        press ok                 # the amount entry, from 3
         key 0
-        press ok                 # 20, awaiting a payer card
-        tap bank:2               # 20 by racecar
+        press ok                 # 30, awaiting a payer card
+        tap bank:2               # 30 by racecar
+        key 9                    # typed, no payer card: left out of the offer
         press menu
         press menu
         press ok
@@ -386,12 +387,26 @@ def test_the_argent_panel_digits_cards_and_the_amount_entry(play: Any) -> None:
         """
     )
     cash = [s.split(" / ", 1)[1] for s in run.screens("trade") if "| Argent" in s]
-    assert "100 par chien" in cash and "50 : qui paie ?" in cash
-    assert "50 par voiture" in cash and "50 par chien" in cash
-    assert cash[-1] == "20 par voiture"
+    assert cash == [
+        "rien",
+        "1 : qui paie ?",
+        "10 : qui paie ?",
+        "100 : qui paie ?",
+        "100 par chien",
+        "5 : qui paie ?",
+        "50 : qui paie ?",
+        "50 par voiture",
+        "50 par chien",
+        "3 : qui paie ?",
+        "30 : qui paie ?",
+        "30 par voiture",
+        "9 : qui paie ?",
+    ]
+    entries = [s.split()[1] for s in run.screens("entry")]
+    assert entries == ["3", "30"]
     assert run.errors() == 1
     assert run.owner(1) == 2
-    assert run.balance(1) == 1440 + 20 and run.balance(2) == 1500 - 20
+    assert run.balance(1) == 1440 + 30 and run.balance(2) == 1500 - 30
 
 
 # ---------------------------------------------------------------- picks with digits (A14, A13)
@@ -680,3 +695,17 @@ def test_a_second_deed_tapped_while_a_deed_shows_is_refused(play: Any) -> None:
     run = play("tap deed:1\ntap deed:3\ntap bank:1\n")
     assert run.errors() == 1
     assert run.owner(1) == 1 and run.owner(3) is None
+
+
+# ---------------------------------------------------------------- questions wait (B1)
+
+
+def test_the_card_questions_wait_without_a_timeout(play: Any) -> None:
+    """READINGS B1, C20, E17: `Qui a tiré ?`, `Passé par Départ ?`, Community Chest 13's
+    question and `Tirez une Chance` wait however long the table takes."""
+    run = play("tap chance:14\nwait 120\ntap bank:1\n")
+    assert run.balance(1) == 1550
+    run = play("tap chance:3\ntap bank:2\nwait 120\npress cancel\n")
+    assert run.owner(17) == 2 and run.balance(2) == 1500 - 240
+    run = play("tap chest:13\ntap bank:1\nwait 120\npress menu\nwait 120\ntap chance:14\n")
+    assert run.balance(1) == 1550

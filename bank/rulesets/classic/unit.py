@@ -163,8 +163,11 @@ class TradeDraft:
     deeds_first: tuple[int, ...] = ()
     deeds_second: tuple[int, ...] = ()
     cash: int = 0
+    #: the amount and its payer, set by the payer's card on `Argent`
     cash_from: int | None = None
-    cash_typed: bool = False
+    #: digits typed on `Argent` (or the amount entry's value), awaiting a payer card (A22);
+    #: an offer made while they wait leaves them out (A10)
+    typed: str = ""
     cards_first: tuple[str, ...] = ()
     cards_second: tuple[str, ...] = ()
     for_debt: bool = False
@@ -188,11 +191,12 @@ class Offer:
 
 @dataclass(frozen=True, slots=True)
 class CardDrawn:
-    """A Chance / Community Chest card tapped: the drawer's bank card applies it."""
+    """A Chance / Community Chest card tapped: the drawer's bank card applies it; X abandons
+    it; no timeout (§4.1)."""
 
     deck: str
     number: int
-    expires: float
+    expires: None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,8 +321,9 @@ class ClassicUnit(UnitShell):
                 "second": d.second,
                 "deeds_first": list(d.deeds_first),
                 "deeds_second": list(d.deeds_second),
-                "cash": d.cash,
+                "cash": d.cash if d.cash_from is not None else 0,
                 "cash_from": d.cash_from,
+                "cash_typed": int(d.typed) if d.typed else None,
                 "cards_first": list(d.cards_first),
                 "cards_second": list(d.cards_second),
             }
@@ -471,15 +476,10 @@ class ClassicUnit(UnitShell):
             step.auction.deadline = self._now + step.auction.seconds  # typing never loses it
             self._show_bidding(step.auction, typed)
         elif isinstance(step, Trading) and _TRADE_PANELS[step.draft.panel] == "cash":
-            # digits after a payer's card start a new amount, awaiting a payer card (A22)
+            # digits await a payer card; the amount set before stays until one taps (A22)
             d = step.draft
-            shown = str(d.cash) if d.cash else ""
-            if key == "back":
-                text = shown[:-1]
-            else:
-                text = ((shown if d.cash_typed else "") + key)[:6]
-            draft = replace(d, cash=int(text or 0), cash_typed=bool(text), cash_from=None)
-            self._trade_panel(draft)
+            typed = d.typed[:-1] if key == "back" else (d.typed + key)[:6]
+            self._trade_panel(replace(d, typed=typed))
         else:
             self._refuse("err.not_now")
 
@@ -678,7 +678,7 @@ class ClassicUnit(UnitShell):
                     )
                 )
                 return
-            self.step = CardDrawn(card.kind, card.number, self._idle_expiry())
+            self.step = CardDrawn(card.kind, card.number)
             self._show(self.screens.card(card.kind, card.number))
 
     def _is_jail_card(self, card: CardId) -> bool:
@@ -887,7 +887,7 @@ class ClassicUnit(UnitShell):
             self._show(self._pick_screen(self.step))
         elif pick.purpose == "number":
             assert pick.deck is not None
-            self.step = CardDrawn(pick.deck, value, self._idle_expiry())
+            self.step = CardDrawn(pick.deck, value)
             self._show(self.screens.card(pick.deck, value))
         elif pick.purpose == "choice":
             assert pick.deck is not None and pick.number is not None and pick.card is not None
@@ -935,8 +935,12 @@ class ClassicUnit(UnitShell):
         step = say("c.entry.ok") if entry.step == 0 else f"+{self._notes()[entry.step - 1]}"
         return self.screens.entry(say("c.entry.amount"), entry.value, step)
 
-    def _open_entry(self, purpose: str, card: int | None, trade: TradeDraft | None = None) -> None:
-        self.step = Entry(purpose, card, self._entry_expiry(), trade=trade)
+    def _open_entry(
+        self, purpose: str, card: int | None, trade: TradeDraft | None = None, typed: str = ""
+    ) -> None:
+        """The amount entry; *typed*: the digits already typed on the trade's `Argent` panel."""
+        ops = tuple(("d", int(ch)) for ch in typed)
+        self.step = Entry(purpose, card, self._entry_expiry(), ops=ops, trade=trade)
         self._show(self._entry_screen(self.step))
 
     def _entry_key(self, entry: Entry, key: str) -> None:
@@ -983,7 +987,8 @@ class ClassicUnit(UnitShell):
             return
         if entry.purpose == "trade":
             assert entry.trade is not None
-            self._trade_panel(replace(entry.trade, cash=amount, cash_typed=True, cash_from=None))
+            # the entry's value becomes the typed amount, awaiting a payer card (A22)
+            self._trade_panel(replace(entry.trade, typed=str(amount)))
             return
         card = entry.card
         assert card is not None
@@ -1347,14 +1352,13 @@ class ClassicUnit(UnitShell):
             )
             return scr.trade_panel(say("c.trade.deeds"), second)
         if panel == "cash":
-            if not d.cash:
-                second = none
-            elif d.cash_from is None:
-                second = say("c.trade.cash.who", amount=d.cash)
-            else:
+            if d.typed:
+                second = say("c.trade.cash.who", amount=int(d.typed))
+            elif d.cash and d.cash_from is not None:
                 second = say("c.trade.cash.2", amount=d.cash, token=scr.token(s, d.cash_from))
-            typing = d.cash_typed and d.cash_from is None
-            return scr.trade_panel(say("c.trade.cash"), second, typing)
+            else:
+                second = none
+            return scr.trade_panel(say("c.trade.cash"), second, bool(d.typed))
         if panel == "cards":
             second = say(
                 "c.trade.cards.2", a=a[:4], b=b[:4], ca=len(d.cards_first), cb=len(d.cards_second)
@@ -1384,16 +1388,17 @@ class ClassicUnit(UnitShell):
         panel = _TRADE_PANELS[d.panel]
         if button is Button.MENU:  # after `Résumé`, back to `Titres` (READINGS A10)
             self._trade_panel(replace(d, panel=(d.panel + 1) % len(_TRADE_PANELS)))
-        elif panel == "cash":  # the amount entry; its value awaits a payer card (A22)
-            self._open_entry("trade", None, d)
+        elif panel == "cash":  # the amount entry, from the digits typed (A22)
+            self._open_entry("trade", None, d, d.typed)
         else:  # ✓ on `Titres`, `Cartes prison` or `Résumé` makes the offer at once (A10)
             self._make_offer(d)
 
     def _make_offer(self, d: TradeDraft) -> None:
         """The offer, as the summary shows it: an amount typed with no payer card is ignored,
         and an empty offer is refused while the composition goes on (READINGS A10)."""
+        d = replace(d, typed="")
         if d.cash_from is None:
-            d = replace(d, cash=0, cash_typed=False)
+            d = replace(d, cash=0)
         if not (d.deeds_first or d.deeds_second or d.cash or d.cards_first or d.cards_second):
             self._refuse_rule(RuleError("the offer is empty", "empty trade"))
             return
@@ -1437,10 +1442,11 @@ class ClassicUnit(UnitShell):
                 self._refuse_rule(RuleError("not theirs", "not your property"))
         elif panel == "cash" and card.kind == "bank" and card.number in (d.first, d.second):
             # the payer's card takes the digits typed so far, or keeps the amount (A22)
-            if not d.cash:
+            amount = int(d.typed) if d.typed else d.cash
+            if not amount:
                 self._refuse("c.err.zero")
             else:
-                self._trade_panel(replace(d, cash_from=card.number, cash_typed=False))
+                self._trade_panel(replace(d, cash=amount, cash_from=card.number, typed=""))
         elif panel == "cards" and card.kind == "bank" and card.number in (d.first, d.second):
             # the first card the player holds (order acquired) not already moving (A10, C15)
             giver = card.number
@@ -1556,7 +1562,9 @@ class ClassicUnit(UnitShell):
                 self._show(self._pay_or_draw_screen(self.step))
             elif err.key == "choose":
                 options = tuple(range(1, int(err.fields.get("options", 2)) + 1))  # type: ignore[call-overload]
-                self.step = Pick("choice", options, 0, None, card=card, number=number, deck=deck)
+                self.step = Pick(  # a destination: a pick, 30 s (READINGS B1)
+                    "choice", options, 0, self._entry_expiry(), card=card, number=number, deck=deck
+                )
                 self._show(self._pick_screen(self.step))
             elif err.key == "passed go?":
                 self.step = Pick(

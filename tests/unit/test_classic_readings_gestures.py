@@ -548,6 +548,13 @@ def test_chest_13_ok_pays_m_waits_for_a_chance_x_abandons(play: Any) -> None:
     assert run.balance(1) == 1550
     run = play("tap chest:13\ntap bank:1\npress cancel\ntap bank:1\n")
     assert run.balance(1) == 1500 and run.state["undo_available"] is False
+    # M moves nothing, so it is no transaction: after X at `Tirez une Chance` an undo still
+    # reaches the purchase before the card
+    run = play(
+        "tap deed:1\ntap bank:1\ntap chest:13\ntap bank:1\npress menu\npress cancel\n"
+        "hold ok+cancel 5.5\n"
+    )
+    assert run.owner(1) is None and run.balance(1) == 1500
 
 
 def test_tirez_une_caisse_waits_for_that_decks_tag_not_the_menu(play: Any) -> None:

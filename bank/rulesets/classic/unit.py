@@ -1553,8 +1553,11 @@ class ClassicUnit(UnitShell):
             self.step = Pick("generic", options, 0, self._entry_expiry(), card=card, deck=deck)
             self._show(self._pick_screen(self.step))
             return
+        command = c.PlayCard(deck, number, card, choice, passed_go)
+        if self._draws_only(command, card):
+            return
         try:
-            tx = self.game.execute(c.PlayCard(deck, number, card, choice, passed_go))
+            tx = self.game.execute(command)
         except RuleError as err:
             entry = self._rules.ed.cards.get((deck, number))
             if err.key == "choose" and entry is not None and entry.effect == "pay_or_draw":
@@ -1613,6 +1616,21 @@ class ClassicUnit(UnitShell):
             text = scr.say("c.card.done", token=scr.token(after, card))
         self.step = Idle()
         self._after(tx, scr.card_done(after, deck, number, card, text, done.amount))
+
+    def _draws_only(self, command: c.PlayCard, card: int) -> bool:
+        """A card whose only effect is to draw the next card of a deck (Community Chest 13's M,
+        Chance 6 back onto a Community Chest space) changes nothing: it is not journalled, and
+        the unit waits for that deck's next card (`Tirez une Chance`, READINGS C7, E17)."""
+        try:
+            decision = self._rules.decide(self._state, command)
+        except RuleError:
+            return False  # refused or a question: executing it says so
+        done = decision.outcome
+        if decision.events or not isinstance(done, o.CardPlayed) or done.draw is None:
+            return False
+        self.step = AwaitDraw(done.draw, card)
+        self._show(self._await_draw_screen(done.draw))
+        return True
 
     def _short_screen(self, short: o.Short) -> Screen:
         """A card move onto an unowned deed the drawer may not buy (E20)."""

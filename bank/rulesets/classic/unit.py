@@ -196,7 +196,7 @@ class CardDrawn:
 
     deck: str
     number: int
-    expires: None = None
+    expires: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -641,6 +641,9 @@ def test_an_anonymous_winner_who_cannot_pay_gives_the_sale_up(play: Any) -> None
     assert run.balance(1) == 50 and run.balance(2) == 1500
     assert run.screens("auction_cancelled")
     assert run.last_screen().startswith("balance [racecar]")
+    # a card that is not in the game is refused without giving the sale up: racecar claims
+    run = play("tap deed:28\npress menu\npress ok\npress ok\nwait 10.5\ntap bank:5\ntap bank:2\n")
+    assert run.owner(28) == 2 and run.balance(2) == 1490
 
 
 def test_auction_typed_bids_and_buttons(play: Any) -> None:

@@ -1800,6 +1800,10 @@ class ClassicUnit(UnitShell):
 
     def _sell(self, auction: Auction, card: int) -> None:
         anonymous = isinstance(self.step, AwaitWinner)
+        player = self._state.player(card)
+        if anonymous and (player is None or player.bankrupt):
+            self._refuse("err.not_player")  # not an active card: the winner may still claim
+            return
         super()._sell(auction, card)
         if anonymous and isinstance(self.step, AwaitWinner):
             # an anonymous winner's card refused: the sale is given up, the deed stays

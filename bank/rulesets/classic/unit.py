@@ -808,12 +808,10 @@ class ClassicUnit(UnitShell):
         return str(value)
 
     def _choice_text(self, pick: Pick, value: int) -> str:
-        """A choice card's option: `payer 10` / `Chance`, or the space the token stood on."""
+        """A choice card's option: the space the token stood on (Community Chest 13 is a
+        question of its own, :class:`PayOrDraw`)."""
         ed, say = self._rules.ed, self.screens.say
         entry = ed.cards.get((pick.deck or "", pick.number or 0))
-        if entry is not None and entry.effect == "pay_or_draw":
-            amount = dict(entry.args).get("amount", 0)
-            return say("c.pick.pay", amount=amount) if value == 1 else ed.deck_names["chance"]
         spaces = ed.spaces((pick.deck or "").upper())
         if entry is not None and 1 <= value <= len(spaces):
             return say("c.pick.from", deck=ed.deck_names[pick.deck or ""], pos=spaces[value - 1])

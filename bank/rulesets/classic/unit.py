@@ -129,7 +129,7 @@ class Pick:
     purpose: str
     options: tuple[int, ...]
     index: int
-    #: None: a question, which waits without a timeout (READINGS B1)
+    #: None: a question, which waits as long as it takes (READINGS B1)
     expires: float | None
     card: int | None = None
     number: int | None = None
@@ -175,10 +175,10 @@ class TradeDraft:
 
 @dataclass(frozen=True, slots=True)
 class Trading:
-    """A trade being composed: no timeout (READINGS A10, B1); X abandons it."""
+    """A trade being composed: no timeout (READINGS B1), X abandons it."""
 
     draft: TradeDraft
-    expires: None = None
+    expires: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +191,8 @@ class Offer:
 
 @dataclass(frozen=True, slots=True)
 class CardDrawn:
-    """A Chance / Community Chest card tapped: the drawer's bank card applies it; X abandons
-    it; no timeout (§4.1)."""
+    """A Chance / Community Chest card tapped: the drawer's bank card applies it; no timeout
+    (§4.1: X before the bank card abandons it)."""
 
     deck: str
     number: int
@@ -830,10 +830,6 @@ class ClassicUnit(UnitShell):
         text = self._pick_text(pick, pick.options[pick.index], pick.index)
         return self.screens.pick(self.screens.say(titles[pick.purpose]), text, pick.purpose)
 
-    def _pick_expiry(self, pick: Pick) -> float | None:
-        """A question waits (no timeout, B1); a pick of a number times out (30 s)."""
-        return None if pick.expires is None else self._entry_expiry()
-
     def _pick_key(self, pick: Pick, key: str) -> None:
         """Digits accumulate, two at most (a third starts over); the option typed shows and ✓
         takes it; a prefix of an option waits for the next digit; a typed digit never selects
@@ -852,6 +848,11 @@ class ClassicUnit(UnitShell):
             return
         self.step = replace(pick, index=index, typed=typed, expires=self._pick_expiry(pick))
         self._show(self._pick_screen(self.step))
+
+    def _pick_expiry(self, pick: Pick) -> float | None:
+        """A pick waits 30 s from its last key; a question (`Passé par Départ ?`) as long as
+        it takes (READINGS B1)."""
+        return None if pick.expires is None else self._entry_expiry()
 
     def _pick_button(self, pick: Pick, button: Button) -> None:
         if button is Button.MENU:
@@ -1572,7 +1573,7 @@ class ClassicUnit(UnitShell):
                     "passed_go",
                     (1, 0),
                     0,
-                    None,
+                    None,  # a question: no timeout (READINGS B1)
                     card=card,
                     number=number,
                     deck=deck,

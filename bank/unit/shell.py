@@ -76,6 +76,7 @@ from bank.unit.io import (
     ReaderStatus,
     Screen,
     ShowScreen,
+    SpeechAsked,
     Tick,
 )
 from bank.unit.screens import Screens
@@ -105,6 +106,15 @@ _MAX_TIMEOUTS_PER_INPUT: Final = 100_000
 
 
 # ---------------------------------------------------------------- the shell's steps
+
+
+#: the buttons of each hold: releasing any of them ends it
+_HOLD_BUTTONS: dict[str, frozenset[Button]] = {
+    "undo": frozenset({Button.OK, Button.CANCEL}),
+    "reset": frozenset({Button.CANCEL}),
+    "speech": frozenset({Button.MENU}),
+    "again": frozenset({Button.OK}),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +198,8 @@ class UnitShell:
         self._down: dict[Button, float] = {}
         self._consumed: set[Button] = set()
         self._hold: tuple[str, float] | None = None
+        #: whether the unit speaks (hold M to switch; panels with a voice follow it)
+        self.speech_on = self.config.speech
         self._lost: set[str] = set()
         #: why the journal cannot take a transaction now (None: it can), complete for logs
         self.fault: str | None = None
@@ -451,7 +463,10 @@ class UnitShell:
     def _hold_deadline(self) -> float | None:
         if self._hold is None or not self.is_on:
             return None
-        return self._hold[1] + self.config.hold_seconds
+        kind, since = self._hold
+        if kind in ("speech", "again"):
+            return since + self.config.speech_hold_seconds
+        return since + self.config.hold_seconds
 
     def _step_deadline(self) -> float | None:
         """When the current step times out: a check screen's return, the auction's next second,
@@ -499,14 +514,18 @@ class UnitShell:
             self._consumed |= {Button.OK, Button.CANCEL}
         elif button is Button.CANCEL:
             self._hold = ("reset", self._now)
+        elif len(self._down) == 1 and button is Button.MENU:
+            self._hold = ("speech", self._now)
+        elif len(self._down) == 1 and button is Button.OK:
+            self._hold = ("again", self._now)
+        else:  # two buttons other than ✓ + X: no hold
+            self._hold = None
 
     def _on_release(self, button: Button) -> None:
         if button not in self._down:
             return
         del self._down[button]
-        if self._hold is not None and (
-            button is Button.CANCEL or (self._hold[0] == "undo" and button is Button.OK)
-        ):
+        if self._hold is not None and _HOLD_BUTTONS[self._hold[0]] & {button}:
             self._hold = None
         if button in self._consumed:
             self._consumed.discard(button)
@@ -521,8 +540,14 @@ class UnitShell:
         self._consumed |= set(self._down)
         if kind == "undo":
             self._undo()
-        else:
+        elif kind == "reset":
             self._reset()
+        elif kind == "speech":
+            self.speech_on = not self.speech_on
+            self._out.append(SpeechAsked(self._now, "on" if self.speech_on else "off"))
+            self._play(Cue.READ)
+        else:
+            self._out.append(SpeechAsked(self._now, "again"))
 
     def _undo(self) -> None:
         try:

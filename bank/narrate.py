@@ -878,10 +878,18 @@ class UltimeNarrator:
                 moves.append(f"{_ultime_word(lang, 'winner')}: {who(e.winner)}")
         return "; ".join(moves)
 
-    def payment(self, e: MoneyMoved, before: GameState) -> str:
+    def payment(self, e: MoneyMoved, before: GameState, number: int | None = None) -> str:
         """One payment as a clause: ``chien paie 200 à voiture (loyer)``."""
         tokens = _tokens(before)
         why = _ultime_word(self.lang, e.reason) if e.reason else ""
+        pay = _ULTIME_PAY[self.lang]
+        if e.reason in ("purchase", "rent") and e.payer is not None and number:
+            return pay[e.reason].format(
+                who=self.who(e.payer, tokens),
+                money=self.money(e.amount),
+                payee=self.who(e.payee, tokens),
+                prop=self.prop(number),
+            )
         if e.payer is None:
             text = _ULTIME_PAY[self.lang]["receive"].format(
                 who=self.who(e.payee, tokens), money=self.money(e.amount)
@@ -904,11 +912,15 @@ class UltimeNarrator:
 _ULTIME_PAY: Final[Mapping[str, Mapping[str, str]]] = {
     "fr": {
         "pay": "{who} paie {money} à {payee}",
+        "purchase": "{who} achète {prop} pour {money}",
+        "rent": "{who} paie {money} de loyer à {payee}",
         "receive": "{who} reçoit {money}",
         "transfer": "{prop} va à {who}",
     },
     "en": {
         "pay": "{who} pays {payee} {money}",
+        "purchase": "{who} buys {prop} for {money}",
+        "rent": "{who} pays {payee} {money} rent",
         "receive": "{who} receives {money}",
         "transfer": "{prop} goes to {who}",
     },

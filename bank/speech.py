@@ -15,15 +15,15 @@ unit produced into sentences; an engine (``drivers.speech``) turns a sentence in
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt
 from bank.narrate import Narrator, UltimeNarrator, states_before, token_label
-from bank.records import Record
+from bank.records import Record, StoredEntry, decode_entries
 from bank.state import GameState
-from bank.unit.io import Cue, Output, PlayCue, Screen, ShowScreen
+from bank.unit.io import Cue, Output, PlayCue, Screen, ShowScreen, SpeechAsked
 from board_assets import Edition
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "Announcer",
     "SpokenNarrator",
     "SpokenUltimeNarrator",
+    "Voice",
     "number_words",
     "spoken",
 ]
@@ -175,7 +176,7 @@ def number_words(n: int, lang: str) -> str:
 #: how each currency sign is said: (singular, plural) by language
 _CURRENCIES: Final[Mapping[str, Mapping[str, tuple[str, str]]]] = {
     "€": {"fr": ("euro", "euros"), "en": ("euro", "euros")},
-    "M€": {"fr": ("million", "millions"), "en": ("million", "million")},
+    "M€": {"fr": ("million d'euros", "millions d'euros"), "en": ("million", "million")},
     "£": {"fr": ("livre", "livres"), "en": ("pound", "pounds")},
     "$": {"fr": ("dollar", "dollars"), "en": ("dollar", "dollars")},
     "₥": {"fr": ("million", "millions"), "en": ("million", "million")},
@@ -212,15 +213,41 @@ _ABBREVIATIONS: Final[Mapping[str, Sequence[tuple[str, str]]]] = {
 
 #: signs of the LCD and of the history's sentences, as said
 _SIGNS: Final[Mapping[str, Sequence[tuple[str, str]]]] = {
-    "fr": (("✓", " OK "), ("×", " fois "), ("+", " plus "), ("−", " moins "),
-           ("→", " à "), ("·", ", "), ("…", ""), ("#", " numéro "), ("%", " pour cent")),
-    "en": (("✓", " OK "), ("×", " times "), ("+", " plus "), ("−", " minus "),
-           ("→", " to "), ("·", ", "), ("…", ""), ("#", " number "), ("%", " percent")),
+    "fr": (("✓", " OK "), ("×", " fois "), ("+", " plus "), ("−", " moins "), ("→", " à "),
+           ("=", " font "), ("·", ", "), ("/", ", "), ("…", ""), ("#", " numéro "),
+           ("%", " pour cent")),
+    "en": (("✓", " OK "), ("×", " times "), ("+", " plus "), ("−", " minus "), ("→", " to "),
+           ("=", " makes "), ("·", ", "), ("/", ", "), ("…", ""), ("#", " number "),
+           ("%", " percent")),
 }  # fmt: skip
 
 _AMOUNT_AFTER = re.compile(r"(?<![\w])(-?\d+)\s?(M€|₥|€|£|\$|฿|cr\b|k\b)")
 _AMOUNT_BEFORE = re.compile(r"(M€|₥|€|£|\$|฿)\s?(\d+)")
 _NUMBER = re.compile(r"\d+")
+_ORDINAL = {
+    "fr": re.compile(r"\b(\d+)(?:e|ème|er|re)\b"),
+    "en": re.compile(r"\b(\d+)(?:st|nd|rd|th)\b"),
+}
+_EN_ORDINALS: Final = {
+    1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh",
+    8: "eighth", 9: "ninth", 10: "tenth", 11: "eleventh", 12: "twelfth",
+}  # fmt: skip
+
+
+def ordinal_words(n: int, lang: str) -> str:
+    """*n*-th in words: ``troisième``, ``premier``; ``third``, ``first``."""
+    if lang == "fr":
+        if n == 1:
+            return "premier"
+        word = number_words(n, "fr")
+        if word.endswith("cinq"):
+            return word + "uième"
+        if word.endswith("neuf"):
+            return word[:-1] + "vième"
+        if word.endswith(("vingts", "cents")):
+            word = word[:-1]
+        return word.removesuffix("e") + "ième"
+    return _EN_ORDINALS.get(n) or number_words(n, "en") + "th"
 
 
 def spoken(text: str, lang: str) -> str:
@@ -233,12 +260,27 @@ def spoken(text: str, lang: str) -> str:
         text = re.sub(pattern, word, text)
     for sign, word in _SIGNS[lang]:
         text = text.replace(sign, word)
+    text = _ORDINAL[lang].sub(lambda m: ordinal_words(int(m[1]), lang), text)
     text = _NUMBER.sub(lambda m: number_words(int(m[0]), lang), text)
     text = text.replace("(", ", ").replace(")", ",").replace(";", ",").replace(" :", ",")
     text = re.sub(r"\s+", " ", text)
     text = re.sub(r"\s+([,.])", r"\1", text)
     text = re.sub(r",(\s*,)+", ",", text)
     return text.strip(" ,")
+
+
+def _joined(lines: Sequence[str]) -> str:
+    """The LCD's lines as one sentence: a line ending in ``?``, ``!`` or ``.`` keeps its own
+    stop, the others are closed by a full stop."""
+    out = ""
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        if out and out[-1] not in "?!.:":
+            out += "."
+        out += (" " if out else "") + line
+    return out
 
 
 # ---------------------------------------------------------------------- the narrators, spoken
@@ -259,6 +301,11 @@ class SpokenNarrator(Narrator):
 class SpokenUltimeNarrator(UltimeNarrator):
     """The Ultime sentences of the history and the web view, for the ear."""
 
+    def who(self, card: object, tokens: Mapping[int, str]) -> str:
+        if card is None:
+            return "la banque" if self.lang == "fr" else "the bank"
+        return super().who(card, tokens)
+
     def money(self, amount: int) -> str:
         return money_words(amount, self.edition.currency, self.lang)
 
@@ -275,7 +322,7 @@ class SpokenUltimeNarrator(UltimeNarrator):
 #: said in any case
 _ACTED_ON: Final = frozenset(
     {"error", "game_over", "jail_choice", "auction", "auction_offer", "auction_end",
-     "balance", "debt", "deed", "late", "card", "menu", "pick", "trade", "trade_offer",
+     "balance", "debt", "deed", "late", "card", "menu", "pick", "trade_offer",
      "interest", "info", "no_rent", "speech"}
 )  # fmt: skip
 _ALWAYS: Final = frozenset({"error", "game_over", "speech"})
@@ -336,7 +383,7 @@ class Announcer:
             else SpokenUltimeNarrator(edition, self.lang)
         )
         self.last: str | None = None
-        self._words = _PHRASES[self.lang]
+        self.words = _PHRASES[self.lang]
         #: the auction's (deed, bid, leader) last said, so a tick says only its last seconds
         self._bid: tuple[int | None, int | None, str | None] | None = None
 
@@ -358,12 +405,21 @@ class Announcer:
         return Sentence(text, moved)
 
     def _ultime_money(self, record: Record, before: GameState, text: str) -> str:
+        """An Ultime title names the gesture (``voiture arrive sur …``); the money it moved is
+        said after it, and a purchase or a rent says the deed itself, so it replaces it."""
         narrator = self.narrator
         assert isinstance(narrator, SpokenUltimeNarrator)
-        parts = [text]
-        for e in record.events:
-            if isinstance(e, MoneyMoved) and e.amount:
-                parts.append(spoken(narrator.payment(e, before), self.lang))
+        number = record.arguments().get("number")
+        deed = number if isinstance(number, int) else None
+        clauses = [
+            spoken(narrator.payment(e, before, deed), self.lang)
+            for e in record.events
+            if isinstance(e, MoneyMoved) and e.amount
+        ]
+        own = any(
+            isinstance(e, MoneyMoved) and e.reason in ("purchase", "rent") for e in record.events
+        )
+        parts = clauses if own and deed is not None else [text, *clauses]
         return ". ".join(dict.fromkeys(parts))
 
     # ------------------------------------------------------------------ screens
@@ -371,7 +427,7 @@ class Announcer:
     def screen(self, screen: Screen, state: GameState | None = None) -> Sentence | None:
         """The sentence of a screen a player acts on, or None."""
         name = screen.name
-        w = self._words
+        w = self.words
         if name not in _ACTED_ON:
             return None
         if name == "speech":
@@ -401,12 +457,14 @@ class Announcer:
             return Sentence(w["winner"].format(who=self.token(screen.token)), True)
         if not screen.lines:
             return None
-        return Sentence(spoken(". ".join(screen.lines), self.lang), name in _MONEY_SCREENS)
+        # a menu item is its first line (the second is the buttons' hint)
+        lines = screen.lines[:1] if name == "menu" else screen.lines
+        return Sentence(spoken(_joined(lines), self.lang), name in _MONEY_SCREENS)
 
     def _deeds(self, token: str, state: GameState) -> str:
         cards = [p.card for p in state.players if p.token == token]
         n = sum(1 for prop in state.properties if cards and prop.owner == cards[0])
-        return self._words["deed"] if n == 1 else spoken(self._words["deeds"].format(n=n),
+        return self.words["deed"] if n == 1 else spoken(self.words["deeds"].format(n=n),
                                                          self.lang)  # fmt: skip
 
     def token(self, token: str) -> str:
@@ -455,3 +513,57 @@ class Announcer:
 
     def _wanted(self, sentence: Sentence) -> bool:
         return self.mode == "all" or (self.mode == "money" and sentence.money)
+
+
+class JournalLike(Protocol):
+    @property
+    def last_seq(self) -> int: ...
+
+    def entries(self, game_id: int | None = None, after: int = 0) -> Iterable[StoredEntry]: ...
+
+
+class Voice:
+    """The unit's voice, following it input by input: what to say now.
+
+    Keeps up with the journal (the records each input committed), the unit's speech switch
+    (hold M) and "say it again" (hold ✓). Text only: a :class:`drivers.speech.Speaker` or a
+    transcript says the sentences."""
+
+    def __init__(self, announcer: Announcer, on: bool = True) -> None:
+        self.announcer = announcer
+        self.on = on
+        self._seq: int | None = None
+
+    def hear(
+        self, outputs: Sequence[Output], journal: JournalLike | None, state: GameState | None
+    ) -> list[str]:
+        """The sentences to say for one input's *outputs* (empty while speech is off, but for
+        the speech gestures themselves)."""
+        records = self._new_records(journal)
+        texts = self.announcer.announce(outputs, records, state)
+        words = self.announcer.words
+        for out in outputs:
+            if not isinstance(out, SpeechAsked):
+                continue
+            if out.what == "on":
+                self.on = True
+                texts = [words["speech_on"]]
+            elif out.what == "off":
+                self.on = False
+                return [words["speech_off"]]
+            elif out.what == "again":
+                return [self.announcer.last] if self.announcer.last else []
+        return texts if self.on else []
+
+    def _new_records(self, journal: JournalLike | None) -> list[Record]:
+        if journal is None:
+            return []
+        last = journal.last_seq
+        if self._seq is None or last < self._seq:
+            self._seq = last
+            return []
+        if last == self._seq:
+            return []
+        entries = list(journal.entries(after=self._seq))
+        self._seq = last
+        return decode_entries(entries)

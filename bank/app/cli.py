@@ -186,6 +186,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="a classic edition's dice seed for a new game (default 0); --set "
         "classic.KEY=VALUE and variants.KEY=VALUE choose its decisions and house rules",
     )
+    p.add_argument(
+        "--say",
+        nargs="?",
+        const="all",
+        choices=("all", "money", "off"),
+        help="print what the speaking unit says, a 'say' line each sentence (all: every "
+        "transaction and screen a player acts on; money: money and refusals; off: only "
+        "after hold menu S switches it on)",
+    )
 
     socket_help = "control socket of the daemon (default DATA_DIR/control.sock)"
     where = "the data directory of the daemon (the one it was started with)"

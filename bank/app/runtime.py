@@ -730,6 +730,7 @@ def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
         state_out=args.state,
         config=extra.unit() if extra else None,
         seed=getattr(args, "seed", None),
+        say=getattr(args, "say", None),
         ruleset_sets=sets,
         rules_table=rules_table,
     )

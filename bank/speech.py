@@ -190,7 +190,9 @@ _CURRENCIES: Final[Mapping[str, Mapping[str, tuple[str, str]]]] = {
 def money_words(amount: int, currency: str, lang: str) -> str:
     """``600 €`` as it is said: ``six cents euros``; ``£1`` ``one pound``."""
     one, many = _CURRENCIES.get(currency, {}).get(lang, (currency, currency))
-    unit = one if abs(amount) == 1 else many
+    # French says "zéro euro", "un euro"; English "zero pounds", "one pound"
+    single = abs(amount) == 1 or (lang == "fr" and amount == 0)
+    unit = one if single else many
     if lang == "fr" and amount >= 10**6 and amount % 10**6 == 0 and unit in ("euros", "livres"):
         unit = "d'" + unit if unit == "euros" else "de " + unit  # un million d'euros
     return f"{number_words(amount, lang)} {unit}".strip()
@@ -419,6 +421,8 @@ class Announcer:
         own = any(
             isinstance(e, MoneyMoved) and e.reason in ("purchase", "rent") for e in record.events
         )
+        if record.name == "auction_sale":  # the title says the winner and the price
+            return text
         parts = clauses if own and deed is not None else [text, *clauses]
         return ". ".join(dict.fromkeys(parts))
 

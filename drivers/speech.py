@@ -107,7 +107,7 @@ class EspeakEngine:
         if exe is None:
             raise DriverError(
                 "speech: espeak-ng is not installed (sudo apt install espeak-ng), "
-                "or set [speech] engine = \"piper\" with a voice model"
+                'or set [speech] engine = "piper" with a voice model'
             )
         self.exe = exe
         self.voice = settings.voice or _ESPEAK_VOICES.get(lang, "en-gb")

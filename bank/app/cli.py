@@ -132,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
     )
     _add_web_options(p)
+    _add_speech_option(p)
 
     p = add(
         "emulate",
@@ -158,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
     )
     _add_web_options(p)
+    _add_speech_option(p)
 
     p = add(
         "script",
@@ -341,6 +343,17 @@ _SETTING_FLAGS = (
     ("--web-host", "web_host", "web.host"),
     ("--web-port", "web_port", "web.port"),
 )
+
+
+def _add_speech_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--speak",
+        action="store_true",
+        help="the unit speaks: every transaction and every screen a player acts on, said "
+        "aloud with espeak-ng ([speech] in the configuration: engine, voice, rate, volume, "
+        "what is said); at the table, hold M 3 s to switch it on or off, hold ✓ 3 s to hear "
+        "the last sentence again",
+    )
 
 
 def _add_web_options(p: argparse.ArgumentParser) -> None:

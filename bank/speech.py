@@ -204,7 +204,8 @@ _ABBREVIATIONS: Final[Mapping[str, Sequence[tuple[str, str]]]] = {
         (r"\bAv\.", "avenue"), (r"\bBd\.?", "boulevard"), (r"\bFbg\.?", "faubourg"),
         (r"\bFg\.?", "faubourg"), (r"\bPl\.", "place"), (r"\bSt\b-?", "saint "),
         (r"\bSte\b-?", "sainte "), (r"\bR\.", "rue"), (r"\bM\.", "monsieur"),
-        (r"\bcomp\.", "compagnie"), (r"\bhyp\.", "hypothèque"), (r"\bmais\.", "maisons"), (r"\bsvp\b", "s'il vous plaît"),
+        (r"\bcomp\.", "compagnie"), (r"\bhyp\.", "hypothèque"), (r"\bmais\.", "maisons"),
+        (r"\bsvp\b", "s'il vous plaît"),
     ),
     "en": (
         (r"\bAve?\.", "avenue"), (r"\bSt\.(?= Station)", "street"), (r"\bSt\.", "street"),

@@ -202,8 +202,8 @@ def test_the_table_gestures_switch_speech_and_repeat_the_last_sentence(
         "hold menu 2\n"  # shorter than 3 s: an M press (the menu), no switch
     )
     assert main(["script", str(script), "--say", "--data-dir", str(tmp_path / "d")]) == 0
-    lines = [l.split(None, 1)[1] for l in capsys.readouterr().out.splitlines()]
-    talk = [l for l in lines if l.startswith(("say ", "speech "))]
+    lines = [ln.split(None, 1)[1] for ln in capsys.readouterr().out.splitlines()]
+    talk = [ln for ln in lines if ln.startswith(("say ", "speech "))]
     assert talk == [
         "say Nouvelle partie, voiture, hélicoptère",
         "say voiture achète Rue de Vaugirard pour cent millions d'euros",
@@ -216,7 +216,7 @@ def test_the_table_gestures_switch_speech_and_repeat_the_last_sentence(
         "say hélicoptère : mille quatre cent vingt millions d'euros",
         "say Départ plus deux cents",
     ]
-    assert any(l.startswith("screen menu") for l in lines[-4:])
+    assert any(ln.startswith("screen menu") for ln in lines[-4:])
 
 
 def test_a_refused_gesture_says_its_reason(
@@ -226,7 +226,7 @@ def test_a_refused_gesture_says_its_reason(
     script.write_text("tap bank:1\ntap bank:2\npress ok\ntap bank:3\ntap prop:3\ntap prop:4\n")
     assert main(["script", str(script), "--say", "--data-dir", str(tmp_path / "d")]) == 0
     lines = capsys.readouterr().out.splitlines()
-    said = [l.split(" say ", 1)[1] for l in lines if " say " in l]
+    said = [ln.split(" say ", 1)[1] for ln in lines if " say " in ln]
     # a card that is not in the game, then a property card where a bank card is expected
     assert "Refusé. Carte hors partie" in said
     assert "Refusé. Carte banque s'il vous plaît" in said
@@ -238,7 +238,7 @@ def test_money_mode_says_money_and_refusals_only(
     script = tmp_path / "m.tap"
     script.write_text("tap bank:1\ntap bank:2\npress ok\ntap prop:3\ntap bank:1\ntap prop:9\n")
     assert main(["script", str(script), "--say", "money", "--data-dir", str(tmp_path)]) == 0
-    said = [l.split(" say ", 1)[1] for l in capsys.readouterr().out.splitlines() if " say " in l]
+    said = [ln.split(" say ", 1)[1] for ln in capsys.readouterr().out.splitlines() if " say " in ln]
     assert said == ["voiture achète Rue de Vaugirard pour cent millions d'euros"]
 
 
@@ -253,7 +253,8 @@ from bank.unit.io import Cue
 from drivers.speech import EspeakEngine, SpeechSettings, Speaker
 from firmware_sim.sounds import MixerPlayer, MixerSpeechPlayer
 mixer = MixerPlayer()
-speaker = Speaker(EspeakEngine(SpeechSettings(), "fr"), MixerSpeechPlayer(mixer), cue_busy=mixer.busy)
+voice = MixerSpeechPlayer(mixer)
+speaker = Speaker(EspeakEngine(SpeechSettings(), "fr"), voice, cue_busy=mixer.busy)
 mixer.play(Cue.KACHING)
 speaker.say("chien achète Rue de la Paix pour quatre cents euros")
 assert speaker.wait_idle(10)

@@ -110,13 +110,25 @@ class EspeakEngine:
                 'or set [speech] engine = "piper" with a voice model'
             )
         self.exe = exe
+        # the engine runs below the bank's priority: a sentence never slows a tap down
+        nice = shutil.which("nice")
+        self.prefix = [nice, "-n", "10"] if nice else []
         self.voice = settings.voice or _ESPEAK_VOICES.get(lang, "en-gb")
         self.rate = max(80, min(450, int(settings.rate)))
         # espeak-ng's amplitude runs 0-200 (100 is its default); the setting is 0-100 %
         self.amplitude = max(0, min(200, int(settings.volume) * 2))
 
     def synthesize(self, text: str) -> bytes:
-        argv = [self.exe, "-v", self.voice, "-s", str(self.rate), "-a", str(self.amplitude)]
+        argv = [
+            *self.prefix,
+            self.exe,
+            "-v",
+            self.voice,
+            "-s",
+            str(self.rate),
+            "-a",
+            str(self.amplitude),
+        ]
         try:
             done = subprocess.run(
                 [*argv, "--stdout", text],

@@ -276,3 +276,25 @@ print(speaker.latencies[0][1])
     second = 44100 * 2 * 2  # the mixer's rate, 16-bit, as SDL opened it (stereo at most)
     assert len(data) > second  # more than the cue alone: the sentence played after it
     assert rms(data[second // 2 :]) > 100  # speech after the cue, not silence
+
+
+def test_the_terminal_holds_m_and_ok_for_the_voice_on_a_real_pseudo_terminal() -> None:
+    """``v`` holds M (voice on/off) and ``a`` holds ✓ (say it again), and ``?`` says so."""
+    from tests.panels.test_terminal_panel import Pty
+
+    term = Pty("tests.panels.term_prog", "0.3")
+    try:
+        term.wait_for(lambda: b"+--------------------+" in term.screen, what="the screen")
+        for key, button in ((b"v", "menu"), (b"a", "ok")):
+            before = len(term.inputs)
+            term.type(key)
+            term.wait_for(lambda b=before: len(term.inputs) >= b + 2, what=f"the {button} hold")
+            held = term.inputs[before : before + 2]
+            assert held[0].startswith("ButtonPressed") and f"'{button}'" in held[0]
+            assert held[1].startswith("ButtonReleased") and f"'{button}'" in held[1]
+        term.type(b"?")
+        term.wait_for(lambda: b"voice on/off" in term.screen, what="the help")
+        term.type(b"q")
+        assert term.proc.wait(timeout=10) == 0
+    finally:
+        term.close()

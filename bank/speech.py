@@ -205,7 +205,8 @@ _ABBREVIATIONS: Final[Mapping[str, Sequence[tuple[str, str]]]] = {
         (r"\bFg\.?", "faubourg"), (r"\bPl\.", "place"), (r"\bSt\b-?", "saint "),
         (r"\bSte\b-?", "sainte "), (r"\bR\.", "rue"), (r"\bM\.", "monsieur"),
         (r"\bcomp\.", "compagnie"), (r"\bhyp\.", "hypothèque"), (r"\bmais\.", "maisons"),
-        (r"\bsvp\b", "s'il vous plaît"),
+        (r"\bsvp\b", "s'il vous plaît"), (r"\bdistrib\.", "de distribution"),
+        (r"\b1 (?=(?:maison|carte|gare|compagnie|case|fois|pénalité|enchère)\b)", "une "),
     ),
     "en": (
         (r"\bAve?\.", "avenue"), (r"\bSt\.(?= Station)", "street"), (r"\bSt\.", "street"),
@@ -259,6 +260,7 @@ def spoken(text: str, lang: str) -> str:
     lang = "fr" if lang == "fr" else "en"
     text = _AMOUNT_AFTER.sub(lambda m: money_words(int(m[1]), m[2], lang), text)
     text = _AMOUNT_BEFORE.sub(lambda m: money_words(int(m[2]), m[1], lang), text)
+    text = text.replace("(s)", "")  # "1 carte(s)": the plural marker is not said
     for pattern, word in _ABBREVIATIONS[lang]:
         text = re.sub(pattern, word, text)
     for sign, word in _SIGNS[lang]:

@@ -197,6 +197,13 @@ def build_parser() -> argparse.ArgumentParser:
         "transaction and screen a player acts on; money: money and refusals; off: only "
         "after hold menu S switches it on)",
     )
+    p.add_argument(
+        "--record",
+        type=Path,
+        metavar="DIR",
+        help="say the sentences with espeak-ng into DIR: 0001.wav and 0001.txt for each input "
+        "that speaks (implies --say)",
+    )
 
     socket_help = "control socket of the daemon (default DATA_DIR/control.sock)"
     where = "the data directory of the daemon (the one it was started with)"

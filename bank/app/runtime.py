@@ -760,6 +760,7 @@ def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
         config=extra.unit() if extra else None,
         seed=getattr(args, "seed", None),
         say=getattr(args, "say", None),
+        record=getattr(args, "record", None),
         ruleset_sets=sets,
         rules_table=rules_table,
     )

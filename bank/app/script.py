@@ -246,6 +246,7 @@ class ScriptRunner:
         deck: Deck | None = None,
         echo: bool = False,
         say: str | None = None,
+        record: Path | None = None,
     ) -> None:
         self.edition = load_edition(edition)
         self.data_dir = data_dir
@@ -263,6 +264,13 @@ class ScriptRunner:
             lang = config.language if config is not None else None
             self.voice = Voice(Announcer(self.edition, lang, say), on=say != "off")
             self.unit.speech_on = self.voice.on
+        #: with ``--record DIR``: each spoken input's sentences said by espeak-ng into a WAV
+        self._recorder: tuple[Any, Any] | None = None
+        if record is not None:
+            from drivers.speech import EspeakEngine, SpeechSettings, WavDirPlayer
+
+            lang = self.voice.announcer.lang if self.voice is not None else "fr"
+            self._recorder = (EspeakEngine(SpeechSettings(), lang), WavDirPlayer(record))
         self._emit(self.unit.power_on(self.now))
 
     def _open(self) -> Game:
@@ -289,8 +297,13 @@ class ScriptRunner:
                 self.out.write(f"{o.at:8.3f} speech {o.what}\n")
         if self.voice is not None:
             state = self.game.state if self.journal is not None else None
-            for text in self.voice.hear(outputs, self.journal, state):
+            texts = self.voice.hear(outputs, self.journal, state)
+            for text in texts:
                 self.out.write(f"{self.now:8.3f} say {text}\n")
+            if texts and self._recorder is not None:
+                engine, player = self._recorder
+                sentence = ". ".join(texts)
+                player.play(engine.synthesize(sentence), sentence)
 
     def _feed(self, inp: Input) -> None:
         self._emit(self.unit.handle(inp))
@@ -475,6 +488,7 @@ def run_script(
     ruleset_sets: Sequence[tuple[str, str, Any]] = (),
     rules_table: Mapping[str, Any] | None = None,
     say: str | None = None,
+    record: str | Path | None = None,
 ) -> int:
     """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable.
 
@@ -527,7 +541,14 @@ def run_script(
         if str(state_out) == "-":
             transcript = err if err is not None else sys.stderr
         runner = ScriptRunner(
-            edition, directory, transcript, rules=rules, config=config, echo=echo, say=say
+            edition,
+            directory,
+            transcript,
+            rules=rules,
+            config=config,
+            echo=echo,
+            say=say if say is not None or record is None else "all",
+            record=Path(record) if record is not None else None,
         )
         if (seed is not None or ruleset_sets) and runner.game.state.started:
             # §6: the values recorded with a stored game win; say so rather than ignore them

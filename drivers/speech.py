@@ -19,11 +19,12 @@ and the cue sound of the same gesture plays first (the speaker waits for the pan
 
 from __future__ import annotations
 
-import contextlib
 import io
 import logging
+import os
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import wave
@@ -214,40 +215,48 @@ def wav_duration(data: bytes) -> float:
 
 
 class AplayPlayer:
-    """ALSA's ``aplay``, one process a sentence, killed to cut it."""
+    """ALSA's ``aplay``, one process a sentence (from a temporary WAV file), killed to cut it:
+    :meth:`play` never waits for the sound to be played."""
 
     def __init__(self, device: str = "") -> None:
         exe = shutil.which("aplay")
         if exe is None:
             raise DriverError("speech: aplay is not installed (sudo apt install alsa-utils)")
-        self.argv = [exe, "-q", *(["-D", device] if device else []), "-"]
+        self.argv = [exe, "-q", *(["-D", device] if device else [])]
         self._proc: subprocess.Popen[bytes] | None = None
+        self._file: Path | None = None
         self._failed = False
 
     def play(self, wav: bytes, text: str) -> None:
         self.stop()
+        fd, name = tempfile.mkstemp(prefix="ultibank-say-", suffix=".wav")
+        with os.fdopen(fd, "wb") as f:
+            f.write(wav)
+        self._file = Path(name)
         try:
-            proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL
-            )
+            self._proc = subprocess.Popen(
+                [*self.argv, name], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )  # fmt: skip
         except OSError as err:
             raise DriverError(f"speech: aplay failed: {err}") from err
-        self._proc = proc
-        assert proc.stdin is not None
-        with contextlib.suppress(BrokenPipeError):
-            proc.stdin.write(wav)
-        with contextlib.suppress(BrokenPipeError):
-            proc.stdin.close()
 
     def stop(self) -> None:
         proc, self._proc = self._proc, None
-        if proc is not None and proc.poll() is None:
-            proc.kill()
         if proc is not None:
-            _, err = proc.communicate()
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            err = proc.stderr.read() if proc.stderr is not None else b""
+            if proc.stderr is not None:
+                proc.stderr.close()
             if proc.returncode not in (0, -9) and not self._failed:
                 self._failed = True  # said once: no sound card is a setup fact, not news
-                log.warning("speech: aplay: %s", err.decode(errors="replace").strip())
+                lines = err.decode(errors="replace").strip().splitlines() or ["failed"]
+                log.warning("speech: aplay cannot play (no sound device?): %s", lines[-1])
+        if self._file is not None:
+            self._file.unlink(missing_ok=True)
+            self._file = None
 
     def busy(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
@@ -370,9 +379,9 @@ class Speaker:
                     continue
             try:
                 self.player.play(wav, text)
-            except DriverError as err:
+            except Exception as err:  # a player's fault never stops the voice, nor the bank
                 if not self._warned:
                     self._warned = True
-                    log.warning("%s", err)
+                    log.warning("speech: %s", err)
                 continue
             self.latencies.append((text, self.clock() - asked))

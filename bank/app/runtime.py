@@ -557,9 +557,9 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
             raise BankError("the pygame panel runs with `ultibank emulate`, not `ultibank run`")
         _open_panels(runtime, panels, stop.set)
         _stop_on_signals(stop.set)
+        voice = _start_speech(runtime, args)  # before the loop: it hears the first input
         runtime.start()
         charts, web = _start_extras(runtime, args)
-        voice = _start_speech(runtime, args)
         where = ", ".join(real) if real else "none (tap with `ultibank tap CARD`)"
         print(
             f"ultibank running: game in {settings.data_dir}; readers: {where}; "
@@ -648,9 +648,9 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             )
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)
+            voice = _start_speech(runtime, args, panel)
             runtime.start()
             charts, web = _start_extras(runtime, args)
-            voice = _start_speech(runtime, args, panel)
             shot: list[BaseException] = []
             if args.screenshot:
                 threading.Thread(
@@ -680,9 +680,9 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
+            voice = _start_speech(runtime, args)
             runtime.start()
             charts, web = _start_extras(runtime, args)
-            voice = _start_speech(runtime, args)
             while not stop.wait(0.5) and not runtime.daemon.stopping:
                 pass
     except DriverError as err:

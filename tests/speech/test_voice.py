@@ -298,3 +298,28 @@ def test_the_terminal_holds_m_and_ok_for_the_voice_on_a_real_pseudo_terminal() -
         assert term.proc.wait(timeout=10) == 0
     finally:
         term.close()
+
+
+@pytest.mark.skipif(shutil.which("aplay") is None, reason="aplay is not installed")
+def test_aplay_never_blocks_and_a_missing_sound_card_is_said_once(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """``play`` returns at once whatever the sound device; without one, one warning line."""
+    import time
+
+    from drivers.speech import AplayPlayer
+
+    player = AplayPlayer(device="ultibank-no-such-device")
+    silence = io.BytesIO()
+    with wave.open(silence, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(22050)
+        w.writeframes(b"\0\0" * 22050 * 5)  # five seconds
+    t0 = time.perf_counter()
+    for _ in range(3):
+        player.play(silence.getvalue(), "silence")
+    player.stop()
+    assert time.perf_counter() - t0 < 2.0
+    warnings = [r for r in caplog.records if "aplay cannot play" in r.getMessage()]
+    assert len(warnings) == 1 and "\n" not in warnings[0].getMessage()

@@ -59,6 +59,7 @@ from bank.unit.io import (
 )
 from bank.unit.shell import build_unit
 from board_assets import EditionError, edition_names, load_edition
+from drivers.base import DriverError
 from drivers.deck import Deck, normalize_uid, simulated_deck, with_foreign
 
 __all__ = ["Action", "parse_script", "run_script"]
@@ -534,22 +535,32 @@ def run_script(
         # said before the script runs, not after (a traceback once the game was played)
         print(f"--state {state_out}: no directory {Path(state_out).parent}", file=sys.stderr)
         return 2
+    if record is not None:
+        try:
+            Path(record).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            print(f"--record {record}: cannot make the directory: {err}", file=sys.stderr)
+            return 2
     with tempfile.TemporaryDirectory(prefix="ultibank-script-") as tmp:
         directory = Path(data_dir) if data_dir is not None else Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
         transcript = out
         if str(state_out) == "-":
             transcript = err if err is not None else sys.stderr
-        runner = ScriptRunner(
-            edition,
-            directory,
-            transcript,
-            rules=rules,
-            config=config,
-            echo=echo,
-            say=say if say is not None or record is None else "all",
-            record=Path(record) if record is not None else None,
-        )
+        try:
+            runner = ScriptRunner(
+                edition,
+                directory,
+                transcript,
+                rules=rules,
+                config=config,
+                echo=echo,
+                say=say if say is not None or record is None else "all",
+                record=Path(record) if record is not None else None,
+            )
+        except DriverError as err:  # --record without espeak-ng
+            print(f"ultibank: {err}", file=sys.stderr)
+            return 2
         if (seed is not None or ruleset_sets) and runner.game.state.started:
             # §6: the values recorded with a stored game win; say so rather than ignore them
             print(

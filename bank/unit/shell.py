@@ -108,15 +108,6 @@ _MAX_TIMEOUTS_PER_INPUT: Final = 100_000
 # ---------------------------------------------------------------- the shell's steps
 
 
-#: the buttons of each hold: releasing any of them ends it
-_HOLD_BUTTONS: dict[str, frozenset[Button]] = {
-    "undo": frozenset({Button.OK, Button.CANCEL}),
-    "reset": frozenset({Button.CANCEL}),
-    "speech": frozenset({Button.MENU}),
-    "again": frozenset({Button.OK}),
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Off:
     """Powered off: only a button press does something (it switches the unit on)."""
@@ -197,6 +188,8 @@ class UnitShell:
         self._out: list[Output] = []
         self._down: dict[Button, float] = {}
         self._consumed: set[Button] = set()
+        #: the button pressed with no other down, while no other joins it (a speech hold)
+        self._alone: Button | None = None
         self._hold: tuple[str, float] | None = None
         #: whether the unit speaks (hold M to switch; panels with a voice follow it)
         self.speech_on = self.config.speech
@@ -463,10 +456,7 @@ class UnitShell:
     def _hold_deadline(self) -> float | None:
         if self._hold is None or not self.is_on:
             return None
-        kind, since = self._hold
-        if kind in ("speech", "again"):
-            return since + self.config.speech_hold_seconds
-        return since + self.config.hold_seconds
+        return self._hold[1] + self.config.hold_seconds
 
     def _step_deadline(self) -> float | None:
         """When the current step times out: a check screen's return, the auction's next second,
@@ -514,23 +504,42 @@ class UnitShell:
             self._consumed |= {Button.OK, Button.CANCEL}
         elif button is Button.CANCEL:
             self._hold = ("reset", self._now)
-        elif len(self._down) == 1 and button is Button.MENU:
-            self._hold = ("speech", self._now)
-        elif len(self._down) == 1 and button is Button.OK:
-            self._hold = ("again", self._now)
-        else:  # two buttons other than ✓ + X: no hold
-            self._hold = None
+        if len(self._down) > 1:  # a chord: no button of it is a speech hold
+            self._alone = None
+        else:
+            self._alone = button
 
     def _on_release(self, button: Button) -> None:
         if button not in self._down:
             return
-        del self._down[button]
-        if self._hold is not None and _HOLD_BUTTONS[self._hold[0]] & {button}:
+        pressed_at = self._down.pop(button)
+        if self._hold is not None and (
+            button is Button.CANCEL or (self._hold[0] == "undo" and button is Button.OK)
+        ):
             self._hold = None
         if button in self._consumed:
             self._consumed.discard(button)
             return
+        alone, self._alone = self._alone == button, None
+        if (
+            alone
+            and button in (Button.MENU, Button.OK)
+            and self._now - pressed_at >= self.config.speech_hold_seconds
+        ):
+            self._speech_gesture(button)
+            return
         self._on_button(button)
+
+    def _speech_gesture(self, button: Button) -> None:
+        """M or ✓ held alone (released after ``speech_hold_seconds``): the voice on or off, or
+        the latest sentence again. Acts on release, like every button, so a ✓ that becomes
+        ✓ + X (undo) is never taken for a speech hold."""
+        if button is Button.MENU:
+            self.speech_on = not self.speech_on
+            self._out.append(SpeechAsked(self._now, "on" if self.speech_on else "off"))
+            self._play(Cue.READ)
+        else:
+            self._out.append(SpeechAsked(self._now, "again"))
 
     def _fire_hold(self) -> None:
         assert self._hold is not None
@@ -540,14 +549,8 @@ class UnitShell:
         self._consumed |= set(self._down)
         if kind == "undo":
             self._undo()
-        elif kind == "reset":
-            self._reset()
-        elif kind == "speech":
-            self.speech_on = not self.speech_on
-            self._out.append(SpeechAsked(self._now, "on" if self.speech_on else "off"))
-            self._play(Cue.READ)
         else:
-            self._out.append(SpeechAsked(self._now, "again"))
+            self._reset()
 
     def _undo(self) -> None:
         try:

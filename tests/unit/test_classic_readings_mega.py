@@ -190,11 +190,10 @@ def test_e9_depots_and_trades(table: Table, edition: str) -> None:
 # ---------------------------------------------------------------- E10, E11: values and rents
 
 #: dog buys the three browns (200), a hotel on each (5 × 50 each) and a skyscraper on M1 (50)
-SKYSCRAPER = (
-    P2
-    + "tap deed:1\ntap bank:1\ntap deed:2\ntap bank:1\ntap deed:3\ntap bank:1\n"
-    + build(1, *([1, 2, 3] * 5), 1)
+BROWNS = "tap deed:1\ntap bank:1\ntap deed:2\ntap bank:1\ntap deed:3\ntap bank:1\n" + build(
+    1, *([1, 2, 3] * 5), 1
 )
+SKYSCRAPER = P2 + BROWNS
 
 
 @pytest.mark.parametrize("edition", MEGA)
@@ -221,6 +220,25 @@ def test_e10_encore_possible_counts_the_chain_at_half(table: Table, edition: str
     assert player(state, 1)["debt"] == 100
     debt = screens(transcript, "debt")[-1]
     assert "500" in debt.split("|", 1)[1], debt
+
+
+@pytest.mark.parametrize("edition", MEGA)
+def test_e10_the_bankruptcy_sale_counts_the_chain_at_half(table: Table, edition: str) -> None:
+    """READINGS E10: dog (no cash, the brown chain) owes racecar 1400 (M37 with 3 houses):
+    more than the 500 he could raise, so he goes bankrupt; his buildings are sold to the bank
+    at half, the skyscraper lot's whole chain too: 150 + 125 + 125 = 400 go to racecar
+    (550 after buying M36, M37 and 6 houses at 200), who gets the browns unmortgaged."""
+    text = P3 + BROWNS + item(5, 1, 1500)  # dog 0
+    text += "tap deed:36\ntap bank:2\ntap deed:37\ntap bank:2\n" + build(2, *([36, 37] * 3))
+    text += "tap deed:37\ntap bank:1\n"  # 1400 owed to racecar
+    _, owing = table.play(text, edition)
+    assert player(owing, 1)["debt"] == 1400 and player(owing, 2)["balance"] == 550
+    _, state = table.play(text + "press menu\nkey 16\npress ok\ntap bank:1\n", edition)
+    assert player(state, 1)["bankrupt"] is True and player(state, 2)["balance"] == 950
+    assert [deed(state, n)["owner"] for n in (1, 2, 3)] == [2, 2, 2]
+    assert [deed(state, n)["level"] for n in (1, 2, 3)] == [0, 0, 0]
+    assert state["bank"]["houses"] == 26 and state["bank"]["hotels"] == 12
+    assert state["bank"]["skyscrapers"] == 8
 
 
 @pytest.mark.parametrize(("setting", "rent"), [("false", 2), ("true", 4)])

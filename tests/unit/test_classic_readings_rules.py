@@ -274,6 +274,15 @@ def test_b1_trade_composition_has_no_timeout(table: Table) -> None:
     assert deed(state, 1)["owner"] == 2
 
 
+def test_b1_tout_vendre_has_no_timeout(table: Table, tmp_path: Path) -> None:
+    """READINGS B1: `tout vendre ? ✓` is a question: 100 s later ✓ still sells the whole
+    brown group at half (two hotels, each 50 + 4 × 50: 125 back each), dog 160 + 250."""
+    house = small_bank(tmp_path)
+    _, state = table.play(P2 + SHORTAGE + "wait 100\npress ok\n", str(house))
+    assert deed(state, 1)["level"] == 0 and deed(state, 2)["level"] == 0
+    assert player(state, 1)["balance"] == 410
+
+
 def test_b2_a_hold_does_not_let_the_clock_run(table: Table) -> None:
     """READINGS B2: holding does not advance the virtual clock: a menu opened 9 s before a
     2 s hold of ✓ and X (no undo: too short) still applies its item to the next card."""
@@ -296,11 +305,13 @@ def test_b2_a_hold_is_no_x_press_on_release(table: Table) -> None:
         ("press menu\nkey 6\ntap bank:1\nkey 50\nwait 30\npress ok\n", 1500),  # abandoned
         ("tap deed:1\nwait 10\ntap bank:1\n", 1500),  # the check screen is gone
         ("press menu\nwait 9.999\ntap bank:1\n", 1700),  # just before: item 1 applies
+        # the dice pick is gone after 30 s: the 7 typed then is refused, nothing paid
+        ("tap deed:8\ntap bank:2\ntap deed:8\ntap bank:1\nwait 30\nkey 7\npress ok\n", 1500),
     ],
 )
 def test_b3_a_timeout_fires_at_exactly_its_limit(table: Table, text: str, dog: int) -> None:
     """READINGS B3: a step times out at its limit exactly (``wait 10`` closes the menu and a
-    deed's check screen, ``wait 30`` an amount entry), not a moment before."""
+    deed's check screen, ``wait 30`` an amount entry and a pick), not a moment before."""
     _, state = table.play(P2 + text)
     assert player(state, 1)["balance"] == dog
     assert deed(state, 1)["owner"] is None
@@ -360,6 +371,15 @@ def test_c4_lifting_a_mortgage_is_refused_during_a_debt(table: Table) -> None:
     assert player(state, 1)["debt"] == 60 and player(state, 1)["balance"] == 0
 
 
+def small_bank(tmp_path: Path) -> Path:
+    """classic-fr with a bank of 8 houses (a house edition), so that two groups empty it."""
+    text = (EDITIONS_DIR / "classic-fr.toml").read_text(encoding="utf-8")
+    assert "\nhouses = 32\n" in text
+    house = tmp_path / "maison.toml"
+    house.write_text(text.replace("\nhouses = 32\n", "\nhouses = 8\n", 1), encoding="utf-8")
+    return house
+
+
 SHORTAGE = """tap deed:1
 tap bank:1
 tap deed:2
@@ -405,9 +425,7 @@ def test_c6_x_at_tout_vendre_cancels_that_tap_and_the_session_goes_on(
     """READINGS C6: in a bank of 8 houses, brown carries two hotels and light blue the 8
     houses; breaking a hotel asks `tout vendre ? ✓`; X cancels that tap only, and the
     session goes on: the next tap sells a light blue house for 25."""
-    text = (EDITIONS_DIR / "classic-fr.toml").read_text(encoding="utf-8")
-    house = tmp_path / "maison.toml"
-    house.write_text(text.replace("\nhouses = 32\n", "\nhouses = 8\n", 1), encoding="utf-8")
+    house = small_bank(tmp_path)
     # dog: 1500 - 60 - 60 - 100 - 100 - 120 = 1060; brown 10 × 50, light blue 8 × 50: 160
     _, before = table.play(P2 + SHORTAGE, str(house))
     assert player(before, 1)["balance"] == 160 and before["bank"]["houses"] == 0
@@ -573,6 +591,28 @@ def test_e15_an_unpaid_interest_adds_a_debt_and_the_next_question_comes_first(
     assert racecar["debt"] == 0 and racecar["balance"] == 96
     assert [deed(state, n)["owner"] for n in (1, 2, 3)] == [2, 2, 2]
     assert player(state, 1)["balance"] == 1440
+
+
+def test_e15_debts_to_two_creditors_are_settled_in_the_order_they_arose(table: Table) -> None:
+    """READINGS E15: racecar (0 cash) owes dog 25 of station rent, then, trading during the
+    debt, receives tophat's mortgaged Rue de la Paix and keeps it: the interest (20) is a
+    second debt, to the bank. Mortgaging Belleville (+30) pays dog's 25 first, then 5 of the
+    bank's 20: racecar still owes the bank 15, dog is paid in full."""
+    text = P3 + "tap deed:3\ntap bank:1\n"  # dog: Gare Montparnasse, 1300
+    text += "tap deed:28\ntap bank:3\npress menu\nkey 9\ntap bank:3\ntap deed:28\npress ok\n"
+    text += "tap deed:1\ntap bank:2\n" + item(5, 2, 1440)  # racecar: Belleville, 0 cash
+    text += "tap deed:3\ntap bank:2\n"  # one station: 25 owed to dog
+    text += "press menu\nkey 10\ntap bank:2\ntap bank:3\ntap deed:28\n"
+    text += "press menu\npress menu\npress menu\npress ok\npress ok\n"  # offered, accepted
+    text += "press ok\n"  # keep the mortgage: 20 owed to the bank
+    _, owing = table.play(text)
+    assert player(owing, 2)["debt"] == 45 and player(owing, 2)["creditor"] == 1
+    text += "press menu\nkey 9\ntap bank:2\ntap deed:1\n"
+    _, state = table.play(text)
+    assert player(state, 1)["balance"] == 1325
+    racecar = player(state, 2)
+    assert racecar["debt"] == 15 and racecar["creditor"] is None and racecar["balance"] == 0
+    assert deed(state, 28)["owner"] == 2 and state["pot"] == 0
 
 
 def test_e16_ok_at_the_jail_question_without_the_fee_closes_the_question(table: Table) -> None:

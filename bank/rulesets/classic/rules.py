@@ -103,7 +103,21 @@ class _Tx:
         if rest:
             p = self.state.player(payer)
             assert p is not None
-            creditor = p.creditor if p.debt else creditor
+            to_pot = pot and creditor is None
+            later = [d for d in self.ext.later_debts if d[0] == payer]
+            if later or (
+                p.debt and (p.creditor != creditor or (payer in self.ext.pot_debts) != to_pot)
+            ):
+                # a debt to another creditor than the one being paid: a debt of its own,
+                # settled after those before it (READINGS E15)
+                queue = list(self.ext.later_debts)
+                last = later[-1] if later else None
+                if last is not None and last[1] == creditor and last[3] == to_pot:
+                    queue[queue.index(last)] = (payer, creditor, last[2] + rest, to_pot)
+                else:
+                    queue.append((payer, creditor, rest, to_pot))
+                self.set_field("later_debts", tuple(queue))
+                return rest
             self.emit(DebtChanged(payer, p.debt, p.debt + rest, p.creditor, creditor))
             if payer not in self.ext.debts:
                 self.set_field("debts", (*self.ext.debts, payer))
@@ -125,8 +139,20 @@ class _Tx:
         if to_pot and p.creditor is None:
             self.to_pot(pay)
         if not left:
-            self.set_field("debts", tuple(d for d in self.ext.debts if d != card))
             self.set_field("pot_debts", tuple(d for d in self.ext.pot_debts if d != card))
+            later = next((d for d in self.ext.later_debts if d[0] == card), None)
+            if later is None:
+                self.set_field("debts", tuple(d for d in self.ext.debts if d != card))
+                return
+            # the next debt of this player, in the order they arose (E15)
+            _, creditor, amount, into_pot = later
+            queue = list(self.ext.later_debts)
+            queue.remove(later)
+            self.set_field("later_debts", tuple(queue))
+            self.emit(DebtChanged(card, 0, amount, None, creditor))
+            if into_pot:
+                self.set_field("pot_debts", (*self.ext.pot_debts, card))
+            self.settle(card)
 
     def owner(self, card: int, number: int, level: int) -> None:
         prop = self.state.prop(number)
@@ -1009,7 +1035,7 @@ class ClassicRulesEngine:
         debtor = tx.state.player(cmd.card)
         assert debtor is not None
         possible = self.liquidation(tx.state, cmd.card, cfg)
-        if possible >= debtor.debt:
+        if possible >= debtor.debt + ext.owed_later(cmd.card):
             raise RuleError("the debt can still be paid", "can still pay", possible=possible)
         creditor = debtor.creditor
         owned = tx.state.owned_by(cmd.card)
@@ -1025,6 +1051,8 @@ class ClassicRulesEngine:
         tx.emit(DebtChanged(cmd.card, p.debt, 0, p.creditor, None))
         tx.set_field("debts", tuple(d for d in tx.ext.debts if d != cmd.card))
         tx.set_field("pot_debts", tuple(d for d in tx.ext.pot_debts if d != cmd.card))
+        # the bankrupt's later debts go with them (everything went to the current creditor)
+        tx.set_field("later_debts", tuple(d for d in tx.ext.later_debts if d[0] != cmd.card))
         held = tx.ext.cards_of(cmd.card)
         kept = tuple(jc for jc in tx.ext.jail_cards if jc[0] != cmd.card)
         received: list[int] = []
@@ -1049,6 +1077,13 @@ class ClassicRulesEngine:
         for other in tx.state.players:  # debts owed to the bankrupt go to the bank (A18)
             if other.debt and other.creditor == cmd.card:
                 tx.emit(DebtChanged(other.card, other.debt, other.debt, cmd.card, None))
+        tx.set_field(
+            "later_debts",
+            tuple(
+                (d, None if cr == cmd.card else cr, amount, pot)
+                for d, cr, amount, pot in tx.ext.later_debts
+            ),
+        )
         tx.emit(PlayerBankrupt(cmd.card))
         tx.set_field("eliminated", (*tx.ext.eliminated, cmd.card))
         ended = self._end(tx, cfg)

@@ -213,6 +213,22 @@ def test_e10_e13_a_skyscraper_counts_its_whole_chain(table: Table, edition: str)
 
 
 @pytest.mark.parametrize("edition", MEGA)
+def test_e10_in_the_fast_game_a_skyscraper_counts_five_buildings(
+    table: Table, edition: str
+) -> None:
+    """READINGS E10: in the fast game a hotel replaces 3 houses, so a skyscraper lot is worth
+    5 × the house price: dog's worth is still his 2500 (1650 cash, 200 of deeds, 250 + 200 +
+    200 of buildings); 3 houses per hotel went back to the bank."""
+    text = P2 + "tap deed:1\ntap bank:1\ntap deed:2\ntap bank:1\ntap deed:3\ntap bank:1\n"
+    text += build(1, *([1, 2, 3] * 4), 1)
+    _, state = table.play(text, edition, "--set", "variants.fast_game=true")
+    dog = player(state, 1)
+    assert dog["balance"] == 2500 - 200 - 3 * 4 * 50 - 50 == 1650
+    assert dog["worth"] == 2500 and deed(state, 1)["level"] == 6
+    assert state["bank"]["houses"] == 32 and state["bank"]["skyscrapers"] == 7
+
+
+@pytest.mark.parametrize("edition", MEGA)
 def test_e10_encore_possible_counts_the_chain_at_half(table: Table, edition: str) -> None:
     """READINGS E10: in a debt, `Encore possible` counts the skyscraper lot's 6 buildings at
     half (150), the hotels' 5 (125 each) and the mortgages (30 + 30 + 40): 500."""

@@ -251,6 +251,14 @@ def test_b1_the_menu_waits_10_s_restarted_by_each_key(table: Table) -> None:
     assert player(state, 1)["balance"] == 1300
 
 
+def test_b1_a_refused_digit_restarts_the_menu_too(table: Table) -> None:
+    """READINGS B1: every key restarts the menu's 10 s, one that selects nothing too: 9 s, `0`
+    (no item 0: the error cue), 9 s more, and the card still applies item 1 (+200)."""
+    transcript, state = table.play(P2 + "press menu\nwait 9\nkey 0\nwait 9\ntap bank:1\n")
+    assert "error" in cues(transcript)
+    assert player(state, 1)["balance"] == 1700
+
+
 def test_b1_an_amount_entry_waits_30_s(table: Table) -> None:
     """READINGS B1: an amount entry is abandoned after 30 s without a key, not before: 29 s
     then ✓ receives the 50 typed."""

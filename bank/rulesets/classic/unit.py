@@ -1000,7 +1000,10 @@ class ClassicUnit(UnitShell):
 
     def _menu_key(self, menu: Menu, key: str) -> None:
         """A digit selects its item; the next digit makes a two-digit item when one exists
-        (``1`` ``1`` is 11), else the error cue and the item stays (``9`` ``1`` keeps 9)."""
+        (``1`` ``1`` is 11), else the error cue and the item stays (``9`` ``1`` keeps 9).
+        Every key, a refused one too, restarts the menu's 10 s (READINGS B1)."""
+        menu = replace(menu, expires=self._idle_expiry())
+        self.step = menu
         items = self._items()
         if key == "back":
             self._open_menu(menu.item)

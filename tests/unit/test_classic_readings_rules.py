@@ -525,8 +525,10 @@ def test_c10_a_lancer_roll_never_counts_toward_three_doubles(table: Table) -> No
     """READINGS C10 (and E3): dog's two doubles, then a double rolled by `lancer`, then a
     double: dog is not jailed, the row restarted after the `lancer` roll."""
     text = P2 + "tap deed:8\ntap bank:2\n"
-    text += "roll 1 1\nroll 2 2\nroll 3 3\nroll 4 4\n" + roll(1) + roll(1)
-    text += "tap deed:8\ntap bank:1\n" + lancer() + roll(1)
+    text += "roll 1 1\nroll 2 2\nroll 5 6\nroll 3 3\nroll 4 4\n" + roll(1) + roll(1)
+    # an anonymous roll (no row broken, A12): dog's roll is not the latest, so the pick has
+    # no `(dernier lancer)` and `lancer` is the 12th option
+    text += roll(None) + "tap deed:8\ntap bank:1\n" + lancer() + roll(1)
     _, state = table.play(text)
     assert player(state, 1)["jailed"] is False
     assert state["last_roll"] == {"card": 1, "dice": [4, 4], "third": None, "doubles": 1}

@@ -25,7 +25,14 @@ IDS = (
 )
 #: `READINGS A4`, `READINGS E10, E13`, `READINGS A1 and A24`: the ids a docstring names
 NAMED = re.compile(r"READINGS\s+([A-E]\d+(?:(?:\s*,\s*|\s+and\s+)[A-E]\d+)*)")
-TEST_REF = re.compile(r"`([\w/.]+\.py)::([\w:]+)`")
+#: a test: `tests/unit/test_x.py::test_name` (or `::Class::test_name`), or the short
+#: `decks_debts::test_name` for tests/unit/test_classic_readings_decks_debts.py
+TEST_REF = re.compile(r"`([\w/.]+)::([\w:]+)`")
+
+
+def file_of(ref: str) -> str:
+    """The file a test reference names (the short form is a readings file of tests/unit)."""
+    return ref if ref.endswith(".py") else f"tests/unit/test_classic_readings_{ref}.py"
 
 
 def ids_named(docstring: str | None) -> set[str]:
@@ -46,7 +53,7 @@ def rows() -> dict[str, list[tuple[str, str]]]:
         ident, tests, text = cells
         assert ident not in table, f"{ident} has two rows"
         assert text, f"{ident} has no one-line reading"
-        refs = TEST_REF.findall(tests)
+        refs = [(file_of(f), name) for f, name in TEST_REF.findall(tests)]
         assert refs or tests == "—", f"{ident}: test column {tests!r}"
         table[ident] = refs
         order.append(ident)
@@ -101,6 +108,11 @@ def test_each_reading_is_named_by_a_test_docstring(ident: str) -> None:
         assert not named, f"{ident} is named by {named}: fill in its row of docs/readings.md"
         pytest.skip(f"{ident}: pending (no test merged yet)")
     assert named, f"no test docstring names READINGS {ident}"
+
+
+def test_a_short_reference_names_a_readings_file() -> None:
+    assert file_of("decks_debts") == "tests/unit/test_classic_readings_decks_debts.py"
+    assert file_of("tests/unit/test_x.py") == "tests/unit/test_x.py"
 
 
 def test_the_docstring_parser_reads_lists_of_ids() -> None:

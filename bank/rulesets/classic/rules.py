@@ -104,29 +104,20 @@ class _Tx:
             p = self.state.player(payer)
             assert p is not None
             to_pot = pot and creditor is None
-            later = [d for d in self.ext.later_debts if d[0] == payer]
-            if later or (
-                p.debt and (p.creditor != creditor or (payer in self.ext.pot_debts) != to_pot)
-            ):
-                # a debt to another creditor than the one being paid: a debt of its own,
-                # settled after those before it (READINGS E15)
-                queue = list(self.ext.later_debts)
-                last = later[-1] if later else None
-                if last is not None and last[1] == creditor and last[3] == to_pot:
-                    queue[queue.index(last)] = (payer, creditor, last[2] + rest, to_pot)
-                else:
-                    queue.append((payer, creditor, rest, to_pot))
-                self.set_field("later_debts", tuple(queue))
+            if p.debt and (p.creditor != creditor or (payer in self.ext.pot_debts) != to_pot):
+                # a second creditor: that debt waits behind the one being settled (C22)
+                self.set_field("queued", (*self.ext.queued, (payer, creditor, rest, to_pot)))
                 return rest
             self.emit(DebtChanged(payer, p.debt, p.debt + rest, p.creditor, creditor))
             if payer not in self.ext.debts:
                 self.set_field("debts", (*self.ext.debts, payer))
-            if pot and creditor is None and payer not in self.ext.pot_debts:
+            if to_pot and payer not in self.ext.pot_debts:
                 self.set_field("pot_debts", (*self.ext.pot_debts, payer))
         return rest
 
     def settle(self, card: int) -> None:
-        """Pay *card*'s debt from its cash, as far as it goes."""
+        """Pay *card*'s debt from its cash, as far as it goes; a paid debt makes way for the
+        next one the player owes another creditor (C22)."""
         p = self.state.player(card)
         assert p is not None
         if not p.debt or p.balance <= 0:
@@ -140,17 +131,16 @@ class _Tx:
             self.to_pot(pay)
         if not left:
             self.set_field("pot_debts", tuple(d for d in self.ext.pot_debts if d != card))
-            later = next((d for d in self.ext.later_debts if d[0] == card), None)
-            if later is None:
+            waiting = next((q for q in self.ext.queued if q[0] == card), None)
+            if waiting is None:
                 self.set_field("debts", tuple(d for d in self.ext.debts if d != card))
                 return
-            # the next debt of this player, in the order they arose (E15)
-            _, creditor, amount, into_pot = later
-            queue = list(self.ext.later_debts)
-            queue.remove(later)
-            self.set_field("later_debts", tuple(queue))
+            queued = list(self.ext.queued)
+            queued.remove(waiting)
+            self.set_field("queued", tuple(queued))
+            _, creditor, amount, pot = waiting
             self.emit(DebtChanged(card, 0, amount, None, creditor))
-            if into_pot:
+            if pot:
                 self.set_field("pot_debts", (*self.ext.pot_debts, card))
             self.settle(card)
 
@@ -280,6 +270,12 @@ class ClassicRulesEngine:
         if whole and (double or not any(n in ext.mortgaged for n in group)):
             return deed.rents[0] * 2
         return deed.rents[0]
+
+    def owed(self, state: GameState, card: int) -> int:
+        """All that *card* owes: the debt being settled and those waiting behind it (C22)."""
+        p = state.player(card)
+        waiting = sum(q[2] for q in classic(state).queued if q[0] == card)
+        return (p.debt if p is not None else 0) + waiting
 
     def liquidation(self, state: GameState, card: int, cfg: ClassicConfig) -> int:
         """What selling every building and mortgaging every deed would raise (§3.12)."""
@@ -1035,7 +1031,7 @@ class ClassicRulesEngine:
         debtor = tx.state.player(cmd.card)
         assert debtor is not None
         possible = self.liquidation(tx.state, cmd.card, cfg)
-        if possible >= debtor.debt + ext.owed_later(cmd.card):
+        if possible >= self.owed(tx.state, cmd.card):
             raise RuleError("the debt can still be paid", "can still pay", possible=possible)
         creditor = debtor.creditor
         owned = tx.state.owned_by(cmd.card)
@@ -1051,8 +1047,16 @@ class ClassicRulesEngine:
         tx.emit(DebtChanged(cmd.card, p.debt, 0, p.creditor, None))
         tx.set_field("debts", tuple(d for d in tx.ext.debts if d != cmd.card))
         tx.set_field("pot_debts", tuple(d for d in tx.ext.pot_debts if d != cmd.card))
-        # the bankrupt's later debts go with them (everything went to the current creditor)
-        tx.set_field("later_debts", tuple(d for d in tx.ext.later_debts if d[0] != cmd.card))
+        # the debts the bankrupt still owed other creditors go unpaid (nothing is left); those
+        # owed to the bankrupt go to the bank (A18)
+        tx.set_field(
+            "queued",
+            tuple(
+                (q[0], None if q[1] == cmd.card else q[1], q[2], q[3])
+                for q in tx.ext.queued
+                if q[0] != cmd.card
+            ),
+        )
         held = tx.ext.cards_of(cmd.card)
         kept = tuple(jc for jc in tx.ext.jail_cards if jc[0] != cmd.card)
         received: list[int] = []
@@ -1077,13 +1081,6 @@ class ClassicRulesEngine:
         for other in tx.state.players:  # debts owed to the bankrupt go to the bank (A18)
             if other.debt and other.creditor == cmd.card:
                 tx.emit(DebtChanged(other.card, other.debt, other.debt, cmd.card, None))
-        tx.set_field(
-            "later_debts",
-            tuple(
-                (d, None if cr == cmd.card else cr, amount, pot)
-                for d, cr, amount, pot in tx.ext.later_debts
-            ),
-        )
         tx.emit(PlayerBankrupt(cmd.card))
         tx.set_field("eliminated", (*tx.ext.eliminated, cmd.card))
         ended = self._end(tx, cfg)

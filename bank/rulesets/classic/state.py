@@ -61,10 +61,10 @@ class ClassicState:
     debts: tuple[int, ...] = ()
     #: debtors whose debt goes into the Free Parking pot (A6)
     pot_debts: tuple[int, ...] = ()
-    #: the later debts of a player already in debt to another creditor (or one owed to the
-    #: pot), in the order they arose: (debtor, creditor, amount, into the pot); each becomes
-    #: the player's debt when the one before it is paid (READINGS E15)
-    later_debts: tuple[tuple[int, int | None, int, bool], ...] = ()
+    #: (debtor, creditor or None, amount, into the pot) of the debts a player owes another
+    #: creditor behind the one being settled, in the order they arose (C22: a short payer of
+    #: "pay each other player" owes several creditors)
+    queued: tuple[tuple[int, int | None, int, bool], ...] = ()
     #: (deck, cards drawn so far) of the virtual decks (CLASSIC-READINGS D2)
     draws: tuple[tuple[str, int], ...] = ()
     #: the configuration recorded with the game (``table.key``, value)
@@ -85,10 +85,6 @@ class ClassicState:
 
     def tries(self, card: int) -> int:
         return dict(self.jail_tries).get(card, 0)
-
-    def owed_later(self, card: int) -> int:
-        """What *card* owes beyond its current debt (its later debts, E15)."""
-        return sum(amount for debtor, _, amount, _ in self.later_debts if debtor == card)
 
     def cards_of(self, card: int) -> tuple[str, ...]:
         """The decks of *card*'s jail cards, in the order acquired."""

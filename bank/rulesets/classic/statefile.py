@@ -34,8 +34,6 @@ def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool
         "players": [
             {
                 **entry,
-                # the current debt and the later ones to other creditors (READINGS E15)
-                "debt": p.debt + ext.owed_later(p.card),
                 "jail_cards": list(ext.cards_of(p.card)),
                 # an undone "go to jail" may leave a free player's count: shown only in jail
                 "jail_tries": tries.get(p.card, 0) if p.jailed else 0,

@@ -5,10 +5,11 @@ what they amount to, the transaction's outcome), the journal commits them durabl
 in-memory state (a cache of the journal) is updated. Nothing is confirmed to players before the
 commit. Undo cancels the last undo group (a transaction, plus the steps the ruleset says join
 it, such as properties given up to settle a debt it caused) by journalling its inverse events,
-so replaying the journal always gives the live state. A transparent command made since (a roll
-of the classic unit's dice) is not undone but replayed: the undo's events take it back and
-decide it again on the state without the undone group, so its effects are those it would have
-had without it (the classic rules' undo, a replay without the undone transaction). The
+so replaying the journal always gives the live state. A transparent command made since is
+never undone; one that says ``replayed_by_undo`` (a roll of the classic unit's dice) is
+replayed: the undo's events take it back and decide it again on the state without the undone
+group, so its effects are those it would have had without it (the classic rules' undo, a
+replay without the undone transaction). The
 ruleset comes from the edition (``edition.ruleset``, through :mod:`bank.rulesets`) unless one
 is given.
 Imports the engine, the ruleset registry and, by protocol, any journal with
@@ -121,7 +122,11 @@ class Game:
                 # a debt opened by a command undo skips over: its payment cannot be undone,
                 # so neither can what settles it (nor the transaction before)
                 self._undo_events, self._undo_group, self._trail = [], None, []
-            elif self._undo_group is not None and tx.events:
+            elif (
+                self._undo_group is not None
+                and tx.events
+                and getattr(tx.command, "replayed_by_undo", False)
+            ):  # any other transparent command (a virtual deck's draw) keeps its events
                 self._trail.append((tx.command, tx.events))
             return
         if isinstance(tx.command, Undo):
@@ -178,8 +183,8 @@ class Game:
         return tx
 
     def _undo(self) -> tuple[Event, ...]:
-        """The events of an undo: everything since the undo group began taken back, then the
-        transparent commands made since decided again, in order, on the state without it (one
+        """The events of an undo: the undo group and the replayed commands made since taken
+        back, then those commands decided again, in order, on the state without the group (one
         the rules now refuse is left out)."""
         done = [*self._undo_events, *(e for _, events in self._trail for e in events)]
         out = invert(done)

@@ -316,6 +316,15 @@ def test_b2_a_hold_does_not_let_the_clock_run(table: Table) -> None:
     assert player(state, 1)["balance"] == 1700  # item 1: Départ +200
 
 
+def test_b2_a_hold_does_not_run_the_auction_countdown(table: Table) -> None:
+    """READINGS B2: dog bids 10, 9 s pass, a 2 s hold of ✓ and X takes no time: racecar's bid
+    of 20 still comes before the hammer, and racecar buys Belleville for 20."""
+    text = P2 + "tap deed:1\npress menu\npress ok\ntap bank:1\nwait 9\nhold ok+cancel 2\n"
+    _, state = table.play(text + "tap bank:2\nwait 10.5\n")
+    assert deed(state, 1)["owner"] == 2 and player(state, 2)["balance"] == 1480
+    assert player(state, 1)["balance"] == 1500
+
+
 def test_b2_a_hold_is_no_x_press_on_release(table: Table) -> None:
     """READINGS B2: the buttons of a hold do not also act as presses on release: the undo
     hold (refused: nothing to undo) leaves the 25 typed in the entry, which ✓ then takes."""

@@ -74,9 +74,10 @@ def test_a4_a_debt_opened_by_a_roll_leaves_nothing_to_undo_once_settled(table: T
 def test_a4_the_rolls_since_are_decided_again_without_the_undone_transaction(
     table: Table,
 ) -> None:
-    """READINGS A4: racecar sent to jail by the menu (the last transaction), then 1-1 (a double
-    that frees him, no row), 2-2 and 3-3. Undoing the jailing replays the three rolls for a
-    free racecar: three doubles in a row, so he ends in jail by the dice, 3 doubles shown."""
+    """READINGS A4, C12: racecar sent to jail by the menu (the last transaction), then 1-1 (a
+    double that frees him, no row), 2-2 and 3-3. Undoing the jailing replays the three rolls
+    for a free racecar: three doubles in a row, so he ends in jail by the dice, 3 doubles
+    shown; the same after a power cut before the undo."""
     text = P2 + item(2, 2) + "roll 1 1\nroll 2 2\nroll 3 3\n" + roll(2) * 3
     _, before = table.play(text)
     assert player(before, 2)["jailed"] is False and before["last_roll"]["doubles"] == 2
@@ -87,6 +88,9 @@ def test_a4_the_rolls_since_are_decided_again_without_the_undone_transaction(
     assert state["undo_available"] is False
     _, cycled = table.play(text + "hold ok+cancel 5\npower off\npower on\n")
     assert cycled == state  # the journal gives the same state back
+    # READINGS C12 too: the rolls to replay are known again after a power cut
+    _, later = table.play(text + "power off\npower on\nhold ok+cancel 5\n")
+    assert later == state
 
 
 def test_a5_undo_after_the_interest_answer_cancels_the_whole_trade(table: Table) -> None:

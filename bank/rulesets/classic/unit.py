@@ -146,7 +146,8 @@ class Session:
 
     kind: str
     card: int
-    expires: float
+    #: None while `tout vendre ? ✓` is asked: a question has no timeout (READINGS B1)
+    expires: float | None
     for_debt: bool = False
     #: a sell tap the stock could not take apart: the deed whose whole group ✓ would sell
     #: (`tout vendre ? ✓`, CLASSIC.md §3.8; X cancels that tap, the session goes on: C6)
@@ -255,6 +256,10 @@ class ClassicUnit(UnitShell):
     screens: ClassicScreens
     #: the auction's refusals, in the classic texts
     _ERR_BIDS = "c.err.bids"
+    #: a hold takes no time on a script's clock, and a hold of X let go early is no press of
+    #: X (READINGS B2, C21)
+    TIMELESS_HOLDS = True
+    _LONG_PRESS = 1.0
     _ERR_NEED_BANK = "c.err.need_bank"
 
     def __init__(self, game: Game, config: object | None = None) -> None:
@@ -546,7 +551,11 @@ class ClassicUnit(UnitShell):
             self._await_draw_button(step, button)
         elif isinstance(step, JailChoice):
             how = {Button.OK: "fee", Button.MENU: "card", Button.CANCEL: "double"}[button]
-            self._run(c.LeaveJail(step.card, how), lambda tx: self._jail_out(tx, step.card))
+            tx = self._run(c.LeaveJail(step.card, how), lambda tx: self._jail_out(tx, step.card))
+            if tx is None and how == "fee" and self._fee_short(step.card):
+                # READINGS E16: `Pas assez` (shown by the refusal) and the question closes,
+                # the player still in jail: nobody is stuck at a question they cannot answer
+                self.step = Idle()
         elif isinstance(step, Interest):
             if button is Button.CANCEL:
                 self._refuse("c.err.interest")
@@ -1043,7 +1052,10 @@ class ClassicUnit(UnitShell):
 
     def _menu_key(self, menu: Menu, key: str) -> None:
         """A digit selects its item; the next digit makes a two-digit item when one exists
-        (``1`` ``1`` is 11), else the error cue and the item stays (``9`` ``1`` keeps 9)."""
+        (``1`` ``1`` is 11), else the error cue and the item stays (``9`` ``1`` keeps 9).
+        Every key, a refused one too, restarts the menu's 10 s (READINGS B1)."""
+        menu = replace(menu, expires=self._idle_expiry())
+        self.step = menu
         items = self._items()
         if key == "back":
             self._open_menu(menu.item)
@@ -1178,6 +1190,11 @@ class ClassicUnit(UnitShell):
         self.step = Idle()
         self._after(tx, self.screens.force(self._state, done))
 
+    def _fee_short(self, card: int) -> bool:
+        """Whether *card* lacks the cash for the jail fee (READINGS E16)."""
+        player = self._state.player(card)
+        return player is not None and player.balance < self._rules.ed.jail_fee
+
     def _jail_out(self, tx: Transaction, card: int) -> Screen:
         return self.screens.result(
             "jail_out",
@@ -1228,7 +1245,9 @@ class ClassicUnit(UnitShell):
         s = self._state
         scr = self.screens
         command: Command
-        step = replace(step, sell_all=None)  # another deed tapped: that question is dropped
+        # another deed tapped: that question is dropped; any tap, refused or not, restarts the
+        # session's 10 s (READINGS B4)
+        step = replace(step, sell_all=None, expires=self._idle_expiry())
         self.step = step
         if step.kind == "build":
             command = c.Build(step.card, number)
@@ -1240,7 +1259,7 @@ class ClassicUnit(UnitShell):
             self._refuse("err.unknown_card")
             return
         if step.kind == "sell" and not whole_group and self._needs_whole_group(command):
-            self.step = replace(step, sell_all=number, expires=self._idle_expiry())
+            self.step = replace(step, sell_all=number, expires=None)
             level = s.prop(number).level or 0
             short = "c.sell_all.hotels" if level == SKYSCRAPER else "c.sell_all.houses"
             self._play(Cue.ERROR)

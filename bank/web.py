@@ -51,6 +51,7 @@ from bank.narrate import Narrator, states_before
 from bank.ratelimit import RateLimitedLog
 from bank.records import Record, RecordList, last_undo_group
 from bank.unit.shell import UnitShell
+from bank.unit.text import damage_summary
 from board_assets import Edition
 
 try:
@@ -434,6 +435,13 @@ class _SnapshotBuilder:
             "config": config,
         }
 
+    def _damage(self, lang: str) -> str | None:
+        """Damage found in the journal and not acknowledged yet (``Journal abîmé : …``)."""
+        rt = self.runtime
+        if not getattr(rt, "journal_loss", None) or rt.journal is None:
+            return None
+        return damage_summary(rt.journal.lost, lang)
+
     def _auction(self) -> dict[str, Any] | None:
         unit: UnitShell = self.runtime.unit
         return unit.auction_view(self.runtime.daemon.clock())
@@ -490,6 +498,7 @@ class _SnapshotBuilder:
                 "off": screen.off,
             },
             auction=self._auction(),
+            journal_damage=self._damage(lang),
             transactions=self._transactions(cache, undo, tokens, lang),
             chart=f"/chart.png?game={game_id}&seq={len(cache.records)}"
             if state.game_over

@@ -27,7 +27,7 @@ from bank import rulesets
 from bank.app.script import Action, parse_script, run_script
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon, sd_notify
-from bank.datadir import prepare_data_dir
+from bank.datadir import open_data_dir, prepare_data_dir
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
@@ -48,7 +48,7 @@ from bank.unit.io import (
     ShowScreen,
 )
 from bank.unit.shell import build_unit
-from bank.unit.text import token_name
+from bank.unit.text import damage_summary, printable, token_name
 from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
 from drivers.charlcd import Labels
@@ -63,6 +63,10 @@ JOURNAL_FILE = "journal.sqlite"
 DECK_FILE = "deck.toml"
 #: the longest ``wait`` or ``hold`` a control line may ask for (seconds, all its actions together)
 MAX_CONTROL_SECONDS = 60.0
+
+
+#: the control line by which a person acknowledges damage found in the journal
+ACK_LINE = "acknowledge damage"
 
 
 def output_line(out: Output) -> str:
@@ -139,7 +143,13 @@ class Runtime:
             print(f"ultibank: journal recovery: {problem}", file=sys.stderr)
         for loss in self.journal.loss:
             print(f"ultibank: JOURNAL LOSS: {loss}", file=sys.stderr)
-        self.journal_loss.extend(self.journal.loss)
+        if self.journal.loss:
+            print(
+                f"ultibank: {damage_summary(self.journal.lost)} — shown on the unit until "
+                f"acknowledged (`ultibank acknowledge`, or the control line `{ACK_LINE}`)",
+                file=sys.stderr,
+            )
+        self.journal_loss = list(self.journal.loss)
         try:
             return Game(self.edition, rules=self.settings.rules(), journal=self.journal)
         except BaseException:
@@ -183,9 +193,19 @@ class Runtime:
         sd_notify(f"READY=1\nSTATUS=game in {self.settings.data_dir}")
 
     def _report_loss(self) -> None:
-        """Loudly, on every panel: the journal lost acknowledged transactions (see open)."""
-        if self.journal_loss:
-            self.daemon.dispatch(self.unit.alert("fault.damaged", "fault.lost"))
+        """Loudly, on every panel, until acknowledged: damage found at open (see open)."""
+        if self.journal_loss and self.journal is not None:
+            self.daemon.dispatch(self.unit.show_damage(self.clock(), True, self.journal.lost))
+
+    def acknowledge_damage(self) -> list[Output]:
+        """A person saw the damage and checked the balances (the ``acknowledge damage`` line):
+        stop showing it; it stays in the journal for ``history``. In the loop thread."""
+        if self.journal is None or not self.journal_loss:
+            return []
+        count = self.journal.acknowledge_damage()
+        log.warning("journal damage acknowledged (%d finding(s))", count)
+        self.journal_loss = []
+        return self.unit.show_damage(self.clock(), False)
 
     def _checkpoint(self) -> None:
         """The daemon is idle: fold the WAL into journal.sqlite (a fault is not ours to show)."""
@@ -229,7 +249,7 @@ class Runtime:
         self.game = self._open_game()
         out = self.unit.power_on(now, self.game)
         if self.journal is not None and self.journal.loss:
-            out += self.unit.alert("fault.damaged", "fault.lost")
+            out += self.unit.show_damage(now, True, self.journal.lost)
         return out
 
     def _own(self, fn: Callable[[], object], seen: list[Output]) -> None:
@@ -306,6 +326,11 @@ class Runtime:
             data["screen"] = screen.text() if screen is not None else None
             data["fault"] = self.unit.fault
             data["journal_loss"] = self.journal_loss
+            data["journal_damage"] = (
+                damage_summary(self.journal.lost, self.unit.lang)
+                if self.journal_loss and self.journal is not None
+                else None
+            )
             return data
 
         result: dict[str, Any] = self.daemon.call(read)
@@ -315,6 +340,11 @@ class Runtime:
         """Answer one control line: a tap-script line, or ``state``."""
         if line.strip().lower() == "state":
             return {"ok": True, "state": self.state()}
+        if " ".join(line.lower().split()) == ACK_LINE:
+            with self._control_lock:
+                seen: list[Output] = []
+                self._own(lambda: self.daemon.dispatch(self.acknowledge_damage()), seen)
+            return {"ok": True, "output": [output_line(o) for o in seen]}
         try:
             # the game's cards, and the other ruleset's (refused by the unit as such)
             actions = parse_script(line, "control", with_foreign(self.cards))
@@ -537,6 +567,11 @@ def _kind(spec: str) -> str:
     return spec.strip().lower().split(":", 1)[0]
 
 
+def _strict(settings: Settings) -> bool:
+    """``game.strict_modes``: refuse a data directory other users could tamper with."""
+    return bool(settings.get("game", "strict_modes"))
+
+
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank run``: the daemon with the configured readers and panels."""
     readers = args.reader or list(settings.get("reader", "paths"))
@@ -683,8 +718,12 @@ def _screenshot_later(
 
 def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank tap|press|hold|state``: one line to the running daemon."""
+    if settings.control_socket.parent == settings.data_dir:
+        open_data_dir(settings.data_dir, _strict(settings), create=False)
     if args.command == "state":
         lines = ["state"]
+    elif args.command == "acknowledge":
+        lines = [ACK_LINE]
     elif args.command == "hold":
         lines = [f"hold {args.buttons} {args.seconds}"]
     else:  # `tap bank:1 bank:2`: one line each, in order, over one connection
@@ -696,7 +735,7 @@ def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
         if "state" in answer:
             print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
         for text in answer.get("output", []):
-            print(text)
+            print(printable(str(text)))  # a house edition's name never drives the terminal
     return 0
 
 
@@ -732,6 +771,7 @@ def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
         seed=getattr(args, "seed", None),
         ruleset_sets=sets,
         rules_table=rules_table,
+        strict=_strict(extra) if extra is not None else True,
     )
 
 
@@ -745,6 +785,9 @@ def cmd_readers(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank enroll``: tap every card of the deck to record its UID."""
     from drivers.enroll import enroll
+
+    if args.deck is None:  # the deck goes in the data directory: through its door first
+        open_data_dir(settings.data_dir, _strict(settings))
 
     reader = args.reader or next(
         (p for p in settings.get("reader", "paths") if p.strip().lower() != "sim"), None
@@ -762,7 +805,8 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
             panel = make_panel(spec, settings, time.monotonic, lambda: None)
             panel.start(lambda inp: None)
             panels.append(panel)
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        if args.deck is None:
+            open_data_dir(settings.data_dir, _strict(settings))
         return int(
             enroll(
                 reader,

@@ -32,6 +32,7 @@ from typing import Any, TextIO
 
 from bank import rulesets
 from bank.config import UnitConfig
+from bank.datadir import DataDirError, open_data_dir, write_output
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
@@ -454,6 +455,7 @@ def run_script(
     seed: int | None = None,
     ruleset_sets: Sequence[tuple[str, str, Any]] = (),
     rules_table: Mapping[str, Any] | None = None,
+    strict: bool = True,
 ) -> int:
     """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable.
 
@@ -464,6 +466,8 @@ def run_script(
     *seed* (``--seed``), *ruleset_sets* (``--set classic.KEY=V``, ``--set variants.KEY=V``) and
     *rules_table* (the ``[rules]`` table) make the configuration of the edition's ruleset when
     given (CLASSIC.md §8.1); a classic script without ``--seed`` rolls with seed 0.
+    A *data_dir* goes through the data directory's checks (:func:`bank.datadir.open_data_dir`;
+    *strict* is ``game.strict_modes``) before anything in it is read or written.
     """
     # sys.stdout looked up now, not when this module was imported (it may have been replaced)
     out = out if out is not None else sys.stdout
@@ -474,6 +478,12 @@ def run_script(
     except (OSError, UnicodeDecodeError) as err:
         print(f"{path}: cannot read the script: {err}", file=sys.stderr)
         return 2
+    if data_dir is not None:
+        try:
+            open_data_dir(Path(data_dir), strict)
+        except DataDirError as err:
+            print(f"ultibank: {err}", file=sys.stderr)
+            return 2
     if edition is None:
         stored = stored_edition(Path(data_dir)) if data_dir is not None else None
         edition = stored if stored in edition_names() else DEFAULT_EDITION
@@ -501,7 +511,6 @@ def run_script(
         return 2
     with tempfile.TemporaryDirectory(prefix="ultibank-script-") as tmp:
         directory = Path(data_dir) if data_dir is not None else Path(tmp)
-        directory.mkdir(parents=True, exist_ok=True)
         transcript = out
         if str(state_out) == "-":
             transcript = err if err is not None else sys.stderr
@@ -524,7 +533,7 @@ def run_script(
             out.write(text)
         else:
             try:
-                Path(state_out).write_text(text, encoding="utf-8")
+                write_output(Path(state_out), text)
             except OSError as err:
                 print(f"--state {state_out}: cannot write the state: {err}", file=sys.stderr)
                 return 2

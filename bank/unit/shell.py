@@ -192,6 +192,11 @@ class UnitShell:
         #: why the journal cannot take a transaction now (None: it can), complete for logs
         self.fault: str | None = None
         self._fault_retry_at: float | None = None
+        #: damage found when the journal opened and not acknowledged yet: the idle screen gives
+        #: way to it (``Journal abîmé`` / how many transactions were lost) until a person
+        #: acknowledges it (:meth:`show_damage`)
+        self.damage: int | None = None
+        self._damage_shown = False
 
     def _screens(self, game: Game, lang: str) -> Screens:
         """The screen builders for *game*'s edition (a ruleset gives its own)."""
@@ -219,6 +224,28 @@ class UnitShell:
         self._sync()
         self._show(self._step_screen())
         return self._end()
+
+    def show_damage(self, at: float, damaged: bool, lost: int | None = None) -> list[Output]:
+        """Show (or, once acknowledged, stop showing) damage found in the journal: *lost*
+        acknowledged transactions (None: a number that cannot be told). While *damaged*, the
+        idle and new-game screens give way to the damage on every panel; play goes on."""
+        self._begin(at)
+        self._damage_shown = damaged
+        self.damage = lost if damaged else None
+        if self.is_on:
+            if damaged:
+                self._play(Cue.ERROR)
+            self._show(self._step_screen())
+        return self._end()
+
+    def damage_screen(self) -> Screen:
+        """``Journal abîmé`` and how many acknowledged transactions were lost."""
+        if self.damage:
+            second = say(self.lang, "fault.lost_n", n=self.damage)
+        else:
+            second = say(self.lang, "fault.check")
+        return Screen("damage", (say(self.lang, "fault.damaged"), second),
+                      icons=frozenset({Icon.ERROR}))  # fmt: skip
 
     def power_off(self, at: float) -> list[Output]:
         """Cut the power: the screen goes dark and a step in progress is abandoned."""
@@ -385,6 +412,8 @@ class UnitShell:
         return out
 
     def _show(self, screen: Screen) -> None:
+        if self._damage_shown and screen.name in ("idle", "new_game"):
+            screen = self.damage_screen()
         self.screen = screen
         if self._lost and not screen.off:
             screen = replace(screen, icons=screen.icons | {Icon.READER_LOST})

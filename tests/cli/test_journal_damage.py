@@ -1,0 +1,195 @@
+"""Damage found in the journal at open is shown where the players look, until acknowledged.
+
+Issue 17, point 1: a flipped bit in ``journal.sqlite``, a lost write-ahead log, an unreadable
+tip, a game ended behind the daemon's back or an older file put back must show on the unit's
+screen, in the state's ``journal_loss``/``journal_damage``, in ``history`` and on the web view
+until a person sends ``acknowledge damage``; an emptied journal beside a tip that names
+transactions is refused, never replaced by a new game.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bank.errors import CorruptJournal
+from bank.journal import Journal
+from bank.runtime import Runtime
+from bank.settings import load_settings
+from tests.support.fakes import FakeClock
+
+START = ("tap bank:1", "tap bank:2", "press ok")
+
+
+def _runtime(data: Path) -> Runtime:
+    rt = Runtime(load_settings(None, [f'game.data_dir="{data}"']))
+    rt.start(control=False)
+    return rt
+
+
+@pytest.fixture
+def stopping() -> Iterator[list[Runtime]]:
+    made: list[Runtime] = []
+    yield made
+    for rt in made:
+        rt.stop()
+
+
+def _play(data: Path, stopping: list[Runtime], go: int) -> dict[str, Any]:
+    rt = _runtime(data)
+    stopping.append(rt)
+    for line in (*START, *(["press menu", "tap bank:1"] * go)):
+        assert rt.handle_line(line)["ok"], line
+    state = rt.state()
+    rt.stop()
+    stopping.remove(rt)
+    return state
+
+
+def _balance(state: dict[str, Any], card: int) -> int:
+    return int(next(p["balance"] for p in state["players"] if p["card"] == card))
+
+
+def _flip_in_main_file(path: Path, needle: bytes) -> None:
+    raw = bytearray(path.read_bytes())
+    at = raw.find(needle)
+    assert at >= 0, f"{needle!r} not in {path}"
+    raw[at + len(needle) - 1] ^= 0x01  # one bit of one digit of one amount
+    path.write_bytes(bytes(raw))
+
+
+def test_a_bit_flipped_in_the_main_file_is_shown_everywhere_until_acknowledged(
+    tmp_path: Path, stopping: list[Runtime]
+) -> None:
+    data = tmp_path / "data"
+    played = _play(data, stopping, 12)  # the start, then 12 times GO: 13 transactions
+    assert _balance(played, 1) == 1500 + 12 * 200
+    journal = data / "journal.sqlite"
+    with Journal(journal) as j:
+        seqs = [e.seq for e in j.entries()]
+    assert not Path(f"{journal}-wal").exists() or Path(f"{journal}-wal").stat().st_size == 0
+    # the 6th transaction's record: its sequence number in its payload is unique enough
+    with sqlite3.connect(journal) as db:
+        payload = db.execute("SELECT payload FROM records WHERE seq = ?", (seqs[5],)).fetchone()[0]
+    db.close()
+    _flip_in_main_file(journal, payload[-40:].encode())
+
+    rt = _runtime(data)
+    stopping.append(rt)
+    state = rt.state()
+    lost = 13 - 5
+    assert state["journal_damage"] == f"Journal abîmé : {lost} opérations perdues"
+    assert state["journal_loss"] and "quarantine table" in state["journal_loss"][0]
+    screen = str(state["screen"])
+    assert screen.startswith("damage") and "Journal abîmé" in screen and f"{lost} opér" in screen
+    # play goes on (the damage is the idle screen, not a fault)
+    out = rt.handle_line("press menu")["output"] + rt.handle_line("tap bank:1")["output"]
+    assert "cue kaching" in out, out
+    # the web view says it too
+    from bank.web import _SnapshotBuilder
+
+    snap = rt.daemon.call(_SnapshotBuilder(rt).snapshot)
+    assert snap["journal_damage"] == f"Journal abîmé : {lost} opérations perdues"
+    rt.stop()
+    stopping.remove(rt)
+
+    # a restart does not forget it: nobody acknowledged it yet
+    rt = _runtime(data)
+    stopping.append(rt)
+    assert rt.state()["journal_damage"] == f"Journal abîmé : {lost} opérations perdues"
+    answer = rt.handle_line("acknowledge   Damage")
+    assert answer["ok"] and any(line.startswith("screen idle") for line in answer["output"])
+    state = rt.state()
+    assert state["journal_loss"] == [] and state["journal_damage"] is None
+    assert str(state["screen"]).startswith("idle")
+    rt.stop()
+    stopping.remove(rt)
+    rt = _runtime(data)
+    stopping.append(rt)
+    assert rt.state()["journal_damage"] is None  # acknowledged for good
+    assert rt.handle_line("acknowledge damage") == {"ok": True, "output": []}
+
+
+@pytest.mark.parametrize("how", ["zero", "blank"])
+def test_an_emptied_journal_beside_its_tip_is_refused_never_replaced(
+    tmp_path: Path, how: str
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    clock = FakeClock(1_700_000_000.0)
+    with Journal(path, clock=clock) as j:
+        j.new_game({"edition": "ultime-fr"})
+        for i in range(7):
+            j.append({"i": i})
+    tip = Path(f"{path}.tip")
+    before = tip.read_bytes()
+    if how == "zero":
+        os.truncate(path, 0)
+    else:  # an empty SQLite database written over it
+        path.unlink()
+        sqlite3.connect(path).execute("VACUUM").connection.close()
+    with pytest.raises(CorruptJournal) as caught:
+        Journal(path, clock=clock)
+    message = str(caught.value)
+    assert "\n" not in message and "transaction 7" in message and "emptied" in message
+    assert tip.read_bytes() == before  # the proof is kept
+    aside = list(tmp_path.glob("journal.sqlite.empty-*"))
+    assert len(aside) == 1, "the emptied file is kept aside"
+    # a second start is refused the same way: no new game over the lost one
+    with pytest.raises(CorruptJournal, match="emptied"):
+        Journal(path, clock=clock)
+    assert tip.read_bytes() == before
+    # what the message says: the tip moved aside, a new journal starts
+    tip.rename(tmp_path / "journal.sqlite.tip.old")
+    with Journal(path, clock=clock) as j:
+        assert j.current_game is None and j.loss == []
+
+
+def test_a_game_ended_behind_the_daemons_back_is_resumed_and_shown(
+    tmp_path: Path, stopping: list[Runtime]
+) -> None:
+    data = tmp_path / "data"
+    played = _play(data, stopping, 3)
+    with sqlite3.connect(data / "journal.sqlite") as db:
+        db.execute("UPDATE games SET ended = 1 WHERE ended IS NULL")
+    db.close()
+    rt = _runtime(data)
+    stopping.append(rt)
+    state = rt.state()
+    assert state["players"] == played["players"]  # resumed, not archived in silence
+    assert state["journal_damage"] and "ended outside ultibank" in state["journal_loss"][0]
+
+
+def test_an_older_main_file_put_back_is_shown(tmp_path: Path, stopping: list[Runtime]) -> None:
+    data = tmp_path / "data"
+    _play(data, stopping, 2)
+    old = tmp_path / "old.sqlite"
+    shutil.copy(data / "journal.sqlite", old)
+    rt = _runtime(data)
+    stopping.append(rt)
+    for line in ["press menu", "tap bank:1"] * 4:
+        assert rt.handle_line(line)["ok"]
+    rt.stop()
+    stopping.remove(rt)
+    shutil.copy(old, data / "journal.sqlite")
+    rt = _runtime(data)
+    stopping.append(rt)
+    state = rt.state()
+    assert state["journal_damage"] == "Journal abîmé : 4 opérations perdues"
+    assert str(state["screen"]).startswith("damage")
+
+
+def test_a_garbage_tip_is_shown_as_possible_loss(tmp_path: Path, stopping: list[Runtime]) -> None:
+    data = tmp_path / "data"
+    _play(data, stopping, 2)
+    (data / "journal.sqlite.tip").write_bytes(b"garbage" * 20)
+    rt = _runtime(data)
+    stopping.append(rt)
+    state = rt.state()
+    assert state["journal_damage"] == "Journal abîmé : pertes possibles, vérifiez les soldes"
+    assert "Vérifiez les soldes" in str(state["screen"])

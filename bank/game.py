@@ -81,6 +81,9 @@ class Game:
         self._undo_events: list[Event] = []
         self._undo_group: int | None = None
         self._group_had_debt = False
+        #: the last undo group's transaction opened the debt being settled, and nothing joined
+        #: it since: undoing it takes the debt away with it (a ruleset that allows it)
+        self._group_opened_debt = False
         if journal is not None:
             self._replay(journal.records())
 
@@ -107,13 +110,18 @@ class Game:
 
     def _advance(self, tx: Transaction) -> None:
         """Apply a committed transaction and keep the undo group up to date."""
+        in_debt_before = self.state.debtor() is not None
         self.state = apply(self.state, tx.events)
         if tx.command.transparent:
+            if tx.events:
+                self._group_opened_debt = False  # the debt is no longer the group's alone
             if self.state.debtor() is not None and tx.events:
                 # a debt opened by a command undo skips over: its payment cannot be undone,
                 # so neither can what settles it (nor the transaction before)
                 self._undo_events, self._undo_group = [], None
+                self._group_opened_debt = False
             return
+        self._group_opened_debt = False
         if isinstance(tx.command, Undo):
             self._undo_events, self._undo_group = [], None
         elif self.ruleset.joins_undo_group(tx.command):
@@ -123,6 +131,7 @@ class Game:
             self._undo_events = list(tx.events)
             self._undo_group = tx.undo_group
             self._group_had_debt = self.state.debtor() is not None
+            self._group_opened_debt = self._group_had_debt and not in_debt_before
 
     # ------------------------------------------------------------------ commands
 
@@ -178,7 +187,9 @@ class Game:
     def _undo_refusal(self) -> None:
         if self.state.game_over:
             raise GameOver("the game is over", "game over")
-        if self.state.debtor() is not None:
+        if self.state.debtor() is not None and not (
+            self._group_opened_debt and getattr(self.ruleset, "undo_opens_debt", False)
+        ):
             raise UndoRefused("no undo while a debt is being settled", "debt first")
         refuse = getattr(self.ruleset, "refuse_undo", None)
         if refuse is not None:  # the optional hook of bank.ruleset.RefusesUndo
@@ -188,7 +199,11 @@ class Game:
                 "nothing to undo: only the last transaction, once, and never an event card",
                 "nothing to undo",
             )
-        if self._group_had_debt and not self.ruleset.undo_after_settled_debt():
+        if (
+            self._group_had_debt
+            and not self._group_opened_debt
+            and not self.ruleset.undo_after_settled_debt()
+        ):
             raise UndoRefused("a settled debt cannot be undone", "debt settled")
 
     @property
@@ -207,6 +222,7 @@ class Game:
         self.state = GameState.empty(self.edition)
         self._seq = 0
         self._undo_events, self._undo_group, self._group_had_debt = [], None, False
+        self._group_opened_debt = False
 
     # ------------------------------------------------------------------ helpers for the unit
 

@@ -28,18 +28,18 @@ def test_the_view_holds_a_window_whatever_the_length_of_the_game(tmp_path: Path)
                 rt.daemon.call(builder.snapshot)
         snap = rt.daemon.call(builder.snapshot)
         assert snap["seq"] == total
-        assert len(builder._cache.records) <= WINDOW  # noqa: SLF001
+        assert len(builder._cache.records) <= WINDOW
         shown = [t["n"] for t in snap["transactions"]]
         assert shown == list(range(total, total - RECENT, -1))
         assert snap["transactions"][0]["undoable"] is True
         # the chart still gets every transaction, read back from the journal
         game_id, _, records = rt.daemon.call(builder.records)
         assert game_id is not None and [r.number for r in records] == list(range(1, total + 1))
-        assert len(builder._cache.records) <= WINDOW  # noqa: SLF001
+        assert len(builder._cache.records) <= WINDOW
         # a view opened on a long game reads only its end
         fresh = _SnapshotBuilder(rt)
         again = rt.daemon.call(fresh.snapshot)
-        assert again["seq"] == total and len(fresh._cache.records) == WINDOW  # noqa: SLF001
+        assert again["seq"] == total and len(fresh._cache.records) == WINDOW
         assert [t["n"] for t in again["transactions"]] == shown
         assert [t["title"] for t in again["transactions"]] == [
             t["title"] for t in snap["transactions"]

@@ -171,6 +171,14 @@ class ReadOnlyJournal(Journal):
         and look like a loss; a loss the writer found is kept in the quarantine table, which
         every ``history`` command repeats."""
 
+    def _record_damage(self, lost: int | None, what: str) -> None:
+        """A reader writes nothing: the finding is said (``history`` repeats it on stderr), and
+        the daemon keeps it when it next opens the journal."""
+        from bank.journal import Damage
+
+        self.loss.append(what)
+        self._damage.append(Damage(0, time.time(), lost, what))
+
     def _ended_outside(self, game_id: int) -> None:
         message = (
             f"game {game_id} is marked ended outside ultibank; the daemon resumes it and shows "

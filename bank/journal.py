@@ -132,6 +132,19 @@ CREATE TABLE IF NOT EXISTS damage (
 """
 
 
+#: how each archived game ended (its records and last checksum), written with the reset that
+#: archived it: an older file put back, which lost records of an archived game, is found at
+#: open (made where missing, like ``damage``)
+_GAME_ENDS_TABLE: Final = """
+CREATE TABLE IF NOT EXISTS game_ends (
+    game    INTEGER PRIMARY KEY,
+    records INTEGER NOT NULL,
+    last    INTEGER,
+    chain   BLOB
+)
+"""
+
+
 class JournalLocked(JournalError):
     """Another process (usually another ultibank) holds the journal."""
 
@@ -349,6 +362,7 @@ class Journal:
             self._prepare()
             self._resume()
             self._open_tip(existed)
+            self._check_game_ends()
             self._load_damage()
             self._opened = True
         except BaseException:
@@ -429,6 +443,7 @@ class Journal:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute(_DAMAGE_TABLE)
+            conn.execute(_GAME_ENDS_TABLE)
         except sqlite3.Error as err:
             raise _translate(err, self.path, "opening the journal") from err
 
@@ -570,6 +585,58 @@ class Journal:
         self.recovery.append(message)
         log.warning("journal recovery: %s", message)
         self._record_damage(moved, message)
+
+    def _check_game_ends(self) -> None:
+        """Every archived game still ends as it did when it was archived (a few indexed reads,
+        whatever the length of the games): an older file put back beside a newer write-ahead
+        log can lose an archived game's last records, which no tip would notice."""
+        try:
+            rows = (
+                self._db()
+                .execute(
+                    "SELECT e.game, e.records, e.last, e.chain, "
+                    "(SELECT count(*) FROM records r WHERE r.game = e.game), "
+                    "(SELECT chain FROM records r WHERE r.game = e.game AND r.seq = e.last) "
+                    "FROM game_ends e ORDER BY e.game"
+                )
+                .fetchall()
+            )
+        except sqlite3.Error as err:
+            if "no such table" in str(err):  # a reader on a journal no writer upgraded yet
+                return
+            raise _translate(err, self.path, "checking the archived games") from err
+        for game_id, records, last, chain, found, found_chain in rows:
+            if found == records and (last is None or found_chain == chain):
+                continue
+            if self._known_damage(game_id):
+                continue
+            missing = max(records - found, 0)
+            message = (
+                f"{self.path}: archived game {game_id} had {records} transaction(s) when it was "
+                f"archived, the journal now holds {found}"
+                + ("" if found_chain == chain else " and its last one differs")
+                + f". {self.path.name} was replaced by an older copy, or damaged; "
+                f"`ultibank history` shows what is left."
+            )
+            log.error("journal: %s", message)
+            self._record_damage(missing or None, message)
+
+    def _known_damage(self, game_id: int) -> bool:
+        """Whether archived game *game_id*'s damage is already kept (said once): a finding
+        about it, or its bad tail set aside in the quarantine."""
+        try:
+            row = (
+                self._db()
+                .execute(
+                    "SELECT 1 FROM damage WHERE what LIKE ? "
+                    "UNION ALL SELECT 1 FROM quarantine WHERE game = ? LIMIT 1",
+                    (f"%archived game {game_id} had %", game_id),
+                )
+                .fetchone()
+            )
+        except sqlite3.Error:
+            return False
+        return row is not None
 
     # -- damage: kept until a person acknowledges it ------------------------------------------
 
@@ -864,6 +931,12 @@ class Journal:
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                if self._game is not None:  # how the game being archived ends, for later opens
+                    conn.execute(
+                        "INSERT OR REPLACE INTO game_ends (game, records, last, chain) "
+                        "SELECT ?, count(*), max(seq), ? FROM records WHERE game = ?",
+                        (self._game, self._head, self._game),
+                    )
                 conn.execute("UPDATE games SET ended = ? WHERE ended IS NULL", (now,))
                 cursor = conn.execute(
                     "INSERT INTO games (started, meta) VALUES (?, ?)", (now, meta_text)

@@ -525,9 +525,7 @@ class _SnapshotBuilder:
             auction=self._auction(),
             journal_damage=self._damage(lang),
             transactions=self._transactions(cache, undo, tokens, lang),
-            chart=f"/chart.png?game={game_id}&seq={cache.count}"
-            if state.game_over
-            else None,
+            chart=f"/chart.png?game={game_id}&seq={cache.count}" if state.game_over else None,
         )
         if self._state_file is not None and state.started:
             self._classic(data, undo, lang)

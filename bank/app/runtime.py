@@ -136,6 +136,8 @@ class Runtime:
         self.control: ControlServer | None = None
         self._thread: threading.Thread | None = None
         self._control_lock = threading.Lock()  # one control line acts at a time
+        self._foreign: tuple[CardRanges, CardRanges] | None = None
+        self._foreign = (self.cards, with_foreign(self.cards))
 
     def _open_game(self) -> Game:
         self.journal = Journal(self.settings.data_dir / JOURNAL_FILE)
@@ -307,7 +309,7 @@ class Runtime:
         elif action.verb == "info":
             self._own(lambda: d.feed(InfoAsked(self.clock(), action.name)), seen)
         elif action.verb == "roll":
-            self._own(lambda: self.unit.queue_roll(action.dice), seen)
+            self._own(lambda: self.unit.queue_roll(action.dice, action.third), seen)
         elif action.verb == "power":
             self._own(lambda: d.dispatch(self._power(action.on)), seen)
         elif action.verb == "reader":
@@ -320,8 +322,15 @@ class Runtime:
         """The state file of SCRIPTS.md plus the screen on the LCD."""
 
         def read() -> dict[str, Any]:
-            data = self.game.state.to_json()
-            data["undo_available"] = self.game.undo_available
+            game = self.game
+            # the ruleset's own state file where it has one (classic: the last roll with its
+            # third die, jail cards, the pot...), as `ultibank script --state` writes it
+            own = rulesets.for_edition(game.edition).state_file
+            if own is not None:
+                data = own(game.ruleset, game.state, game.undo_available)
+            else:
+                data = game.state.to_json()
+            data["undo_available"] = game.undo_available
             screen = self.daemon.last_screen
             data["screen"] = screen.text() if screen is not None else None
             data["fault"] = self.unit.fault
@@ -336,6 +345,11 @@ class Runtime:
         result: dict[str, Any] = self.daemon.call(read)
         return result
 
+    def _third_die(self) -> tuple[str, ...]:
+        """The faces a ``roll A B T`` line may give T (Méga's speed die): the edition's."""
+        spec = rulesets.for_edition(self.edition)
+        return tuple(spec.third_die(self.edition)) if spec.third_die is not None else ()
+
     def handle_line(self, line: str) -> dict[str, Any]:
         """Answer one control line: a tap-script line, or ``state``."""
         if line.strip().lower() == "state":
@@ -346,8 +360,12 @@ class Runtime:
                 self._own(lambda: self.daemon.dispatch(self.acknowledge_damage()), seen)
             return {"ok": True, "output": [output_line(o) for o in seen]}
         try:
-            # the game's cards, and the other ruleset's (refused by the unit as such)
-            actions = parse_script(line, "control", with_foreign(self.cards))
+            # the game's cards, and the other ruleset's (refused by the unit as such): worked
+            # out once, not per line (listing the editions needs file descriptors, and a line
+            # must work while they run out)
+            if self._foreign is None or self._foreign[0] is not self.cards:
+                self._foreign = (self.cards, with_foreign(self.cards))
+            actions = parse_script(line, "control", self._foreign[1], self._third_die())
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))

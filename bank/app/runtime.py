@@ -602,6 +602,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     stop = threading.Event()
     charts: Any = None
     web: Any = None
+    voice: Any = None
     try:
         for path in real:
             runtime.add_reader(path)
@@ -609,6 +610,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
             raise BankError("the pygame panel runs with `ultibank emulate`, not `ultibank run`")
         _open_panels(runtime, panels, stop.set)
         _stop_on_signals(stop.set)
+        voice = _start_speech(runtime, args)  # before the loop: it hears the first input
         runtime.start()
         charts, web = _start_extras(runtime, args)
         where = ", ".join(real) if real else "none (tap with `ultibank tap CARD`)"
@@ -622,9 +624,31 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:
+        if voice is not None:
+            voice.close()
         _stop_extras(charts, web)
         runtime.stop()
     return _loop_status(runtime)
+
+
+def _start_speech(runtime: Runtime, args: argparse.Namespace, panel: Any = None) -> Any:
+    """The unit's voice, as ``[speech]`` and ``--speak`` say (None: never asked for). The
+    engine opens at the first sentence, so an unused voice costs nothing."""
+    from bank.app.voice import SpeechService, speech_settings
+
+    table = runtime.settings.raw["speech"]
+    mode = str(table["say"])
+    if getattr(args, "speak", False) and mode == "off":
+        mode = "all"
+    player = cue_busy = None
+    if panel is not None and getattr(panel, "player", None) is not None:
+        from firmware_sim.sounds import MixerPlayer, MixerSpeechPlayer
+
+        mixer = panel.player
+        if isinstance(mixer, MixerPlayer):
+            player, cue_busy = (lambda: MixerSpeechPlayer(mixer)), mixer.busy
+    service = SpeechService(runtime, speech_settings(table), mode, player=player, cue_busy=cue_busy)
+    return service.start()
 
 
 def _loop_status(runtime: Runtime) -> int:
@@ -664,6 +688,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     stop = threading.Event()
     charts: Any = None
     web: Any = None
+    voice: Any = None
     try:
         for path in readers:
             runtime.add_reader(path)
@@ -676,6 +701,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             )
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)
+            voice = _start_speech(runtime, args, panel)
             runtime.start()
             charts, web = _start_extras(runtime, args)
             shot: list[BaseException] = []
@@ -707,6 +733,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
+            voice = _start_speech(runtime, args)
             runtime.start()
             charts, web = _start_extras(runtime, args)
             while not stop.wait(0.5) and not runtime.daemon.stopping:
@@ -714,6 +741,8 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:
+        if voice is not None:
+            voice.close()
         _stop_extras(charts, web)
         runtime.stop()
     return _loop_status(runtime)
@@ -787,6 +816,8 @@ def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
         state_out=args.state,
         config=extra.unit() if extra else None,
         seed=getattr(args, "seed", None),
+        say=getattr(args, "say", None),
+        record=getattr(args, "record", None),
         ruleset_sets=sets,
         rules_table=rules_table,
         strict=_strict(extra) if extra is not None else True,

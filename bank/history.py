@@ -273,11 +273,11 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
                 status = game_status(journal, g)
                 players = g.meta.get("players", "")
                 edition = g.meta.get("edition", "")
-                print(
+                line = (
                     f"{g.id:4d}  {_when(g.started)}  {status:8s}  {g.records:5d} transactions"
-                    f"  {edition} {players}".rstrip(),
-                    file=out,
+                    f"  {edition} {players}".rstrip()
                 )
+                print(printable(line), file=out)
             return 0
         number = _game_number(args.game, args.action)
         if number not in {g.id for g in games}:

@@ -482,7 +482,7 @@ class Journal:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _SCHEMA.split(";"):
+            for statement in (*_SCHEMA.split(";"), _DAMAGE_TABLE, _GAME_ENDS_TABLE):
                 if statement.strip():
                     conn.execute(statement)
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")

@@ -122,8 +122,7 @@ class Runtime:
         self.edition = load_edition(settings.edition)
         prepare_data_dir(settings.data_dir, strict=bool(settings.get("game", "strict_modes")))
         self.journal: Journal | None = None
-        #: acknowledged transactions found missing when the journal opened (``state``)
-        self.journal_loss: list[str] = []
+        self._journal_loss: list[str] = []
         self.game = self._open_game()
         self.unit = build_unit(self.game, settings.unit())
         self.daemon = Daemon(self.unit, clock=clock)
@@ -151,12 +150,20 @@ class Runtime:
                 f"acknowledged (`ultibank acknowledge`, or the control line `{ACK_LINE}`)",
                 file=sys.stderr,
             )
-        self.journal_loss = list(self.journal.loss)
+        self._journal_loss = list(self.journal.loss)
         try:
             return Game(self.edition, rules=self.settings.rules(), journal=self.journal)
         except BaseException:
             self.journal.close()
             raise
+
+    @property
+    def journal_loss(self) -> list[str]:
+        """Damage found in the journal and not acknowledged yet (``state``, the web view): the
+        open journal's, or the last one's while powered off."""
+        if self.journal is not None:
+            self._journal_loss = list(self.journal.loss)
+        return self._journal_loss
 
     # ------------------------------------------------------------------ wiring
 
@@ -206,7 +213,6 @@ class Runtime:
             return []
         count = self.journal.acknowledge_damage()
         log.warning("journal damage acknowledged (%d finding(s))", count)
-        self.journal_loss = []
         return self.unit.show_damage(self.clock(), False)
 
     def _checkpoint(self) -> None:

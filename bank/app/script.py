@@ -76,6 +76,9 @@ _HOLDS = {
     "ok": (Button.OK,),
     "ok+cancel": (Button.OK, Button.CANCEL),
     "cancel+ok": (Button.OK, Button.CANCEL),
+    # damage found in the journal acknowledged on the unit
+    "menu+ok": (Button.MENU, Button.OK),
+    "ok+menu": (Button.MENU, Button.OK),
 }
 
 
@@ -160,10 +163,10 @@ def _parse_line(
             raise ValueError(f"no button {words[1]!r}: press ok, menu or cancel")
         return Action(number, text, verb, buttons=(_BUTTONS[args[0]],))
     if verb == "hold":
-        arity(2, "hold cancel S | hold ok+cancel S | hold menu S | hold ok S")
+        arity(2, "hold cancel S | hold ok+cancel S | hold menu S | hold ok S | hold menu+ok S")
         if args[0] not in _HOLDS:
             raise ValueError(
-                f"cannot hold {words[1]!r}: hold cancel S, ok+cancel S, menu S or ok S"
+                f"cannot hold {words[1]!r}: hold cancel S, ok+cancel S, menu S, ok S or menu+ok S"
             )
         seconds = _seconds(args[1], "hold", positive=True)
         return Action(number, text, verb, buttons=_HOLDS[args[0]], seconds=seconds)

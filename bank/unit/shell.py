@@ -531,6 +531,10 @@ class UnitShell:
         if Button.OK in self._down and Button.CANCEL in self._down:
             self._hold = ("undo", self._now)
             self._consumed |= {Button.OK, Button.CANCEL}
+        elif self._damage_shown and Button.OK in self._down and Button.MENU in self._down:
+            # M + ✓ held while damage to the journal shows: a person acknowledges it
+            self._hold = ("acknowledge", self._now)
+            self._consumed |= {Button.OK, Button.MENU}
         elif button is Button.CANCEL:
             self._hold = ("reset", self._now)
         if len(self._down) > 1:  # a chord: no button of it is a speech hold
@@ -543,7 +547,9 @@ class UnitShell:
             return
         pressed_at = self._down.pop(button)
         if self._hold is not None and (
-            button is Button.CANCEL or (self._hold[0] == "undo" and button is Button.OK)
+            button is Button.CANCEL
+            or (self._hold[0] == "undo" and button is Button.OK)
+            or (self._hold[0] == "acknowledge" and button in (Button.OK, Button.MENU))
         ):
             self._hold = None
         if button in self._consumed:
@@ -578,8 +584,20 @@ class UnitShell:
         self._consumed |= set(self._down)
         if kind == "undo":
             self._undo()
+        elif kind == "acknowledge":
+            self._acknowledge_damage()
         else:
             self._reset()
+
+    def _acknowledge_damage(self) -> None:
+        """M + ✓ held on the damage: the journal keeps that a person saw it; it stops showing."""
+        acknowledge = getattr(self.game.journal, "acknowledge_damage", None)
+        if acknowledge is not None:
+            acknowledge()
+        self._damage_shown = False
+        self.damage = None
+        self._play(Cue.READ)
+        self._show(self._step_screen())
 
     def _undo(self) -> None:
         try:

@@ -256,3 +256,27 @@ def test_a_garbage_tip_with_a_lost_wal_is_shown(tmp_path: Path) -> None:
         assert j.loss and j.lost is None  # cannot be counted, but shown, not only logged
     with Journal(path) as j:
         assert j.loss  # until acknowledged
+
+
+def test_damage_is_acknowledged_on_the_unit_by_holding_m_and_ok(
+    tmp_path: Path, stopping: list[Runtime]
+) -> None:
+    data = tmp_path / "data"
+    _play(data, stopping, 2)
+    (data / "journal.sqlite.tip").write_bytes(b"garbage" * 20)
+    rt = Runtime(load_settings(None, [f'game.data_dir="{data}"', "unit.hold_seconds=0.3"]))
+    stopping.append(rt)
+    rt.start(control=False)
+    assert str(rt.state()["screen"]).startswith("damage")
+    # a short press of the chord does nothing to it; M + ✓ held does
+    rt.handle_line("press menu")
+    rt.handle_line("press cancel")
+    assert rt.state()["journal_damage"] is not None
+    answer = rt.handle_line("hold menu+ok 0.5")
+    assert answer["ok"] and any(line.startswith("screen idle") for line in answer["output"])
+    state = rt.state()
+    assert state["journal_damage"] is None and state["journal_loss"] == []
+    rt.stop()
+    stopping.remove(rt)
+    with Journal(data / "journal.sqlite") as j:
+        assert j.loss == []  # kept as acknowledged in the journal

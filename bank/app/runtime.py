@@ -646,13 +646,23 @@ def _start_speech(runtime: Runtime, args: argparse.Namespace, panel: Any = None)
     mode = str(table["say"])
     if getattr(args, "speak", False) and mode == "off":
         mode = "all"
-    player = cue_busy = None
-    if panel is not None and getattr(panel, "player", None) is not None:
+    player: Any = None
+    cue_busy: Any = None
+    if panel is not None:
+        # the emulator's mixer opens in its own thread: looked up at the first sentence
+        from drivers.speech import AplayPlayer
         from firmware_sim.sounds import MixerPlayer, MixerSpeechPlayer
 
-        mixer = panel.player
-        if isinstance(mixer, MixerPlayer):
-            player, cue_busy = (lambda: MixerSpeechPlayer(mixer)), mixer.busy
+        def player() -> Any:
+            mixer = getattr(panel, "player", None)
+            if isinstance(mixer, MixerPlayer):
+                return MixerSpeechPlayer(mixer)
+            return AplayPlayer(str(table["device"]))
+
+        def cue_busy() -> bool:
+            mixer = getattr(panel, "player", None)
+            return isinstance(mixer, MixerPlayer) and mixer.busy()
+
     service = SpeechService(runtime, speech_settings(table), mode, player=player, cue_busy=cue_busy)
     return service.start()
 

@@ -277,6 +277,13 @@ class ScriptRunner:
             lang = self.voice.announcer.lang if self.voice is not None else "fr"
             self._recorder = (EspeakEngine(SpeechSettings(), lang), WavDirPlayer(record))
         self._emit(self.unit.power_on(self.now))
+        self._show_damage()
+
+    def _show_damage(self) -> None:
+        """Damage found in the journal and not acknowledged: shown as on every panel."""
+        journal = self.journal
+        if journal is not None and journal.loss:
+            self._emit(self.unit.show_damage(self.now, True, journal.lost))
 
     def _open(self) -> Game:
         self.journal = Journal(self.data_dir / JOURNAL_FILE)
@@ -332,6 +339,7 @@ class ScriptRunner:
     def _power_on(self) -> None:
         self.game = self._open()
         self._emit(self.unit.power_on(self.now, self.game))
+        self._show_damage()
 
     def _power_off(self) -> None:
         self._emit(self.unit.power_off(self.now))

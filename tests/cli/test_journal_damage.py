@@ -280,3 +280,25 @@ def test_damage_is_acknowledged_on_the_unit_by_holding_m_and_ok(
     stopping.remove(rt)
     with Journal(data / "journal.sqlite") as j:
         assert j.loss == []  # kept as acknowledged in the journal
+
+
+def test_a_tap_script_on_a_damaged_journal_shows_it_and_can_acknowledge_it(
+    tmp_path: Path, stopping: list[Runtime]
+) -> None:
+    import io
+
+    from bank.script import run_script
+
+    data = tmp_path / "data"
+    _play(data, stopping, 2)
+    (data / "journal.sqlite.tip").write_bytes(b"garbage" * 20)
+    script = tmp_path / "ack.tap"
+    script.write_text("hold menu+ok 5.5\n", encoding="utf-8")
+    out = io.StringIO()
+    assert run_script(script, data_dir=data, out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[1].endswith("cue error"), lines
+    assert "screen damage" in lines[2] and "Vérifiez les soldes" in lines[2], lines
+    assert lines[-1].split(None, 1)[1].startswith("screen idle"), lines
+    with Journal(data / "journal.sqlite") as j:
+        assert j.loss == []

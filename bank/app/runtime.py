@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import faulthandler
-import json
 import logging
 import os
 import signal
@@ -24,8 +23,9 @@ from types import FrameType
 from typing import Any
 
 from bank import rulesets
+from bank.app.client import cmd_control  # noqa: F401 - its old place
 from bank.app.script import Action, parse_script, run_script
-from bank.control import ControlServer, send_lines
+from bank.control import ControlServer
 from bank.daemon import Daemon, sd_notify
 from bank.datadir import prepare_data_dir
 from bank.errors import BankError, JournalError, ScriptError
@@ -679,25 +679,6 @@ def _screenshot_later(
     finally:
         stop.set()
         panel.close()  # wakes a window loop that sleeps until its next event
-
-
-def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
-    """``ultibank tap|press|hold|state``: one line to the running daemon."""
-    if args.command == "state":
-        lines = ["state"]
-    elif args.command == "hold":
-        lines = [f"hold {args.buttons} {args.seconds}"]
-    else:  # `tap bank:1 bank:2`: one line each, in order, over one connection
-        lines = [f"{args.command} {what}" for what in args.what]
-    for answer in send_lines(settings.control_socket, lines, timeout=60):
-        if not answer.get("ok"):
-            print(f"ultibank: {answer.get('error')}", file=sys.stderr)
-            return 2  # the ones after it are not sent
-        if "state" in answer:
-            print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
-        for text in answer.get("output", []):
-            print(text)
-    return 0
 
 
 def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:

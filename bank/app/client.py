@@ -1,0 +1,33 @@
+"""``ultibank tap|press|hold|state``: lines to a running daemon through its control socket.
+
+Kept apart from :mod:`bank.app.runtime` so that these commands import only the control
+client and the settings, never a ruleset, the journal or a driver.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from bank.control_client import send_lines
+from bank.settings import Settings
+
+
+def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
+    """``ultibank tap|press|hold|state``: one line to the running daemon."""
+    if args.command == "state":
+        lines = ["state"]
+    elif args.command == "hold":
+        lines = [f"hold {args.buttons} {args.seconds}"]
+    else:  # `tap bank:1 bank:2`: one line each, in order, over one connection
+        lines = [f"{args.command} {what}" for what in args.what]
+    for answer in send_lines(settings.control_socket, lines, timeout=60):
+        if not answer.get("ok"):
+            print(f"ultibank: {answer.get('error')}", file=sys.stderr)
+            return 2  # the ones after it are not sent
+        if "state" in answer:
+            print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
+        for text in answer.get("output", []):
+            print(text)
+    return 0

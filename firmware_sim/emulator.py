@@ -275,6 +275,7 @@ class PygamePanel:
         self._ui_thread = threading.get_ident()
         try:
             pygame.display.init()
+            _native_framebuffer()
             pygame.font.init()
             pygame.display.set_caption(self.title)
             pygame.display.set_icon(_window_icon())
@@ -1153,6 +1154,17 @@ class PygamePanel:
 
 
 _SYMBOL = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
+
+
+def _native_framebuffer() -> None:
+    """On X11, show the window's surface with X's own images (MIT-SHM), not through an OpenGL
+    texture: SDL's default there loads the OpenGL stack (Mesa's llvmpipe on a machine without
+    a GPU, some 90 MB resident) and uploads and presents the whole window for any change,
+    where X puts just the changed rectangles. Set before the window's surface is made; a
+    value in the environment (``SDL_FRAMEBUFFER_ACCELERATION``) wins. Other drivers (Wayland
+    has no framebuffer of its own in SDL 2) keep SDL's choice."""
+    if pygame.display.get_driver() == "x11":
+        os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
 
 
 def _desktop_size() -> tuple[int, int] | None:

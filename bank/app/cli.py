@@ -96,7 +96,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     _add_data_dir(p, "where the game journal lives")
 
 
-class Command:
+class Subcommand:
     """One subcommand of ``ultibank``.
 
     *arguments* adds the command's own arguments to its parser; it runs only when the command
@@ -264,8 +264,8 @@ def _write_card_arguments(p: argparse.ArgumentParser) -> None:
 _RUNTIME = "bank.app.runtime"
 
 #: every subcommand, in the order ``ultibank --help`` lists them
-COMMANDS: tuple[Command, ...] = (
-    Command(
+COMMANDS: tuple[Subcommand, ...] = (
+    Subcommand(
         "run",
         "run the bank daemon with the configured readers and panels",
         f"{_RUNTIME}:cmd_run",
@@ -274,7 +274,7 @@ COMMANDS: tuple[Command, ...] = (
         "game; every transaction is journalled before the unit confirms it. A control socket "
         "takes `ultibank tap/press/state`. Stops cleanly on SIGTERM or Ctrl-C.",
     ),
-    Command(
+    Subcommand(
         "emulate",
         "play on this computer: the pygame unit (or a terminal view without a display)",
         f"{_RUNTIME}:cmd_emulate",
@@ -283,7 +283,7 @@ COMMANDS: tuple[Command, ...] = (
         "every card (click a card to tap it). With --reader, real cards are read too. Without "
         "a display it says so and runs in the terminal.",
     ),
-    Command(
+    Subcommand(
         "script",
         "run a tap script on a virtual clock and print the transcript",
         f"{_RUNTIME}:cmd_script",
@@ -296,19 +296,19 @@ COMMANDS: tuple[Command, ...] = (
         "does not parse.",
         settings=False,
     ),
-    Command(
+    Subcommand(
         "tap",
         "tap cards on the running daemon, in order: bank:N, bank:car, prop:N, event:N, uid:HEX",
         "bank.app.client:cmd_control",
         _tap_press_arguments,
     ),
-    Command(
+    Subcommand(
         "press",
         "press buttons on the running daemon, in order: ok, menu or cancel",
         "bank.app.client:cmd_control",
         _tap_press_arguments,
     ),
-    Command(
+    Subcommand(
         "hold",
         "hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5",
         "bank.app.client:cmd_control",
@@ -317,14 +317,14 @@ COMMANDS: tuple[Command, ...] = (
         "daemon, then release them: hold cancel 5 resets the game, hold ok+cancel 5 undoes "
         "the last transaction.",
     ),
-    Command(
+    Subcommand(
         "state",
         "print the running daemon's state (JSON)",
         "bank.app.client:cmd_control",
         _client_options,
         description="Print the running daemon's game state and the screen on its LCD (JSON).",
     ),
-    Command(
+    Subcommand(
         "history",
         "list stored games; `history show N`, `history export N --csv|--json`, "
         "`history backup FILE`",
@@ -336,7 +336,7 @@ COMMANDS: tuple[Command, ...] = (
         "`history backup FILE` copies the whole journal into FILE, safely, even while the "
         "daemon runs.",
     ),
-    Command(
+    Subcommand(
         "readers",
         "list the readers each NFC stack sees and explain the usual faults",
         f"{_RUNTIME}:cmd_readers",
@@ -344,7 +344,7 @@ COMMANDS: tuple[Command, ...] = (
         "plain words what is in the way: pcscd not running, a kernel module holding the "
         "reader, missing permissions, libusb missing, an ACR122U firmware nfcpy cannot drive.",
     ),
-    Command(
+    Subcommand(
         "enroll",
         "teach the bank your cards: tap each card of the deck when asked",
         f"{_RUNTIME}:cmd_enroll",
@@ -353,7 +353,7 @@ COMMANDS: tuple[Command, ...] = (
         "23 event cards; a classic edition: 8 bank cards, 28 deeds, 16 Chance and 16 Community "
         "Chest cards), asking you to tap each one, and writes the deck file of their UIDs.",
     ),
-    Command(
+    Subcommand(
         "write-card",
         "write a card's identity (NDEF record) onto a blank NFC tag",
         f"{_RUNTIME}:cmd_write_card",
@@ -368,7 +368,7 @@ COMMANDS: tuple[Command, ...] = (
 _BY_NAME = {command.name: command for command in COMMANDS}
 
 
-def _complete(p: argparse.ArgumentParser, command: Command) -> None:
+def _complete(p: argparse.ArgumentParser, command: Subcommand) -> None:
     """Give a command's parser its arguments (once)."""
     _add_global_options(p, top=False)
     if command.arguments is not None:

@@ -46,6 +46,7 @@ from bank.unit.io import (
     PlayCue,
     ReaderStatus,
     ShowScreen,
+    Tick,
 )
 from bank.unit.shell import build_unit
 from bank.unit.text import token_name
@@ -247,12 +248,32 @@ class Runtime:
         seen.extend(self.daemon.call(run))
 
     def _sleep(self, seconds: float, seen: list[Output]) -> None:
-        """Let *seconds* pass; add to *seen* what the unit showed meanwhile (its timeouts)."""
+        """Let *seconds* pass; add to *seen* what the unit showed meanwhile (its timeouts).
+
+        On a clock that moves only when told (``advance``, as :class:`drivers.sim.VirtualClock`
+        in tests), nothing sleeps: the clock jumps from one of the unit's deadlines to the
+        next, each with its tick, as ``ultibank script`` does.
+        """
+        advance = getattr(self.clock, "advance", None)
+        if callable(advance):
+            self._own(partial(self._advance, advance, seconds), seen)
+            return
         self.daemon.listeners.append(seen.append)
         try:
             time.sleep(seconds)
         finally:
             self.daemon.listeners.remove(seen.append)
+
+    def _advance(self, advance: Callable[[float], object], seconds: float) -> None:
+        """In the loop thread: move the clock *seconds* on, ticking at each deadline on the
+        way (a deadline a tick does not move is left to the loop's own retry)."""
+        target = self.clock() + seconds
+        while (due := self.unit.next_deadline()) is not None and due <= target:
+            advance(max(0.0, due - self.clock()))
+            self.daemon.feed(Tick(self.clock()))
+            if self.unit.next_deadline() == due:
+                break
+        advance(max(0.0, target - self.clock()))
 
     def perform(self, action: Action) -> list[Output]:
         """Run one action in real time; returns the outputs it caused.

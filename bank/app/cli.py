@@ -1,7 +1,11 @@
 """The ``ultibank`` command: the one place that wires readers, panels, the unit and the journal.
 
-Only the standard library is imported at start, so ``ultibank --help`` stays fast; each
-subcommand imports what it needs.
+Only ``argparse`` and what the interpreter loads anyway are imported at start, so
+``ultibank --help`` stays fast: each subcommand is one :class:`Subcommand` in
+:data:`COMMANDS`, whose arguments are added only when that subcommand is parsed and whose
+handler (``module:function``) is imported only when it runs. ``tap``, ``press``, ``hold``
+and ``state`` import the control client and the settings, never a ruleset
+(``tests/cli/test_startup_imports.py``).
 """
 
 from __future__ import annotations

@@ -68,3 +68,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = _group_of(item)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(trylast=True)  # after xdist wrote the groups into the node ids
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Under ``--dist loadgroup``, refuse to run if xdist could not group the tests (it marks
+    a grouped test's node id ``...@group``; under pytest 9.2 it cannot, pytest-xdist issue
+    1386): two workers would each start a pcscd, and one would wait a minute and skip."""
+    if not session.config.getoption("loadgroup", default=False):
+        return
+    for item in session.items:
+        if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid:
+            raise pytest.UsageError(
+                f"pytest-xdist cannot group tests under pytest {pytest.__version__}: install "
+                "the dev extra's pytest (pip install -e '.[dev]'), or run with -n 0"
+            )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Say it plainly, before any worker starts, when this pytest and pytest-xdist cannot
+    group tests (the check above then stops the run without saying why)."""
+    if hasattr(config, "workerinput") or config.getoption("dist", default="no") != "loadgroup":
+        return
+    from importlib.metadata import version
+
+    def parts(name: str) -> tuple[int, ...]:
+        return tuple(int(p) for p in version(name).split(".")[:2] if p.isdigit())
+
+    if parts("pytest") >= (9, 2) and parts("pytest-xdist") <= (3, 8):
+        raise pytest.UsageError(
+            f"pytest-xdist {version('pytest-xdist')} cannot group tests under pytest "
+            f"{version('pytest')} (pytest-xdist issue 1386): install the dev extra's pytest "
+            "(pip install -e '.[dev]'), or run with -n 0"
+        )

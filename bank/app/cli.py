@@ -398,9 +398,19 @@ def _complete(p: argparse.ArgumentParser, command: Subcommand) -> None:
 
 
 class _LazySubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
-    """The subcommands' parsers get their arguments only when their command is parsed."""
+    """Subcommands listed by name and help alone; a subcommand's parser is made, with its
+    arguments, only when its command is parsed (an ``ArgumentParser`` costs a quarter of a
+    millisecond to make, its arguments more)."""
 
-    pending: dict[str, argparse.ArgumentParser]
+    #: the commands listed but not made yet
+    pending: set[str]
+
+    def add_listed(self, command: Subcommand) -> None:
+        """List *command* (``--help``, the choices a mistake names) without its parser."""
+        pseudo = argparse._SubParsersAction._ChoicesPseudoAction
+        self._choices_actions.append(pseudo(command.name, (), command.help))
+        self._name_parser_map[command.name] = None  # its parser is made when used
+        self.pending.add(command.name)
 
     def __call__(
         self,
@@ -411,7 +421,13 @@ class _LazySubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
     ) -> None:
         if isinstance(values, list) and values and values[0] in self.pending:
             name = values[0]
-            _complete(self.pending.pop(name), _BY_NAME[name])
+            self.pending.discard(name)
+            del self._name_parser_map[name]  # the placeholder: add_parser refuses a name twice
+            command = _BY_NAME[name]
+            made = self.add_parser(  # no help: it is listed already
+                name, description=command.description, formatter_class=_Formatter
+            )
+            _complete(made, command)
         super().__call__(parser, namespace, values, option_string)
 
 
@@ -456,18 +472,18 @@ def build_parser(lazy: bool = False) -> argparse.ArgumentParser:
     parser.register("action", "parsers", _LazySubParsers)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     assert isinstance(sub, _LazySubParsers)
-    sub.pending = {}
+    sub.pending = set()
     for command in COMMANDS:
+        if lazy:
+            sub.add_listed(command)
+            continue
         p = sub.add_parser(
             command.name,
             help=command.help,
             description=command.description,
             formatter_class=_Formatter,
         )
-        if lazy:
-            sub.pending[command.name] = p
-        else:
-            _complete(p, command)
+        _complete(p, command)
     return parser
 
 

@@ -8,8 +8,8 @@ BIN := $(VENV)/bin
 # pytest spreads the tests over worker processes (pytest-xdist), two per core: many tests
 # wait on a reader's polling, a daemon or a browser, and another worker uses the core
 # meanwhile. tests/conftest.py keeps what cannot be shared (the one pcscd) on one worker.
-# PYTEST_WORKERS=0 runs them in one process.
-PYTEST_WORKERS ?= $(shell echo $$((2 * $$(nproc 2>/dev/null || echo 1))))
+# At most 8: each worker collects the whole suite. PYTEST_WORKERS=0 runs them in one process.
+PYTEST_WORKERS ?= $(shell n=$$((2 * $$(nproc 2>/dev/null || echo 1))); echo $$((n > 8 ? 8 : n)))
 PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
 # The tests start `ultibank` and `python -m ...` in subprocesses: the package is compiled to
 # bytecode once before them, not in each (nor at every start where PYTHONDONTWRITEBYTECODE

@@ -347,6 +347,16 @@ COMMANDS: tuple[Subcommand, ...] = (
         description="Print the running daemon's game state and the screen on its LCD (JSON).",
     ),
     Subcommand(
+        "acknowledge",
+        "acknowledge damage found in the journal (shown on the unit until then)",
+        "bank.app.client:cmd_control",
+        _client_options,
+        description="Damage found when the journal opened (transactions lost with a damaged "
+        "or older file, an unreadable tip, a game ended outside ultibank) shows on every "
+        "panel, in `state` and on the web view until a person has checked the balances with "
+        "the players and runs this. The finding stays in the journal for `history`.",
+    ),
+    Subcommand(
         "history",
         "list stored games; `history show N`, `history export N --csv|--json`, "
         "`history backup FILE`",
@@ -554,7 +564,7 @@ def _add_web_options(p: argparse.ArgumentParser) -> None:
 
 
 #: the commands that talk to a running daemon through its control socket
-CLIENT_COMMANDS = ("tap", "press", "hold", "state")
+CLIENT_COMMANDS = ("tap", "press", "hold", "state", "acknowledge")
 
 #: exit status when standard output was closed early (``ultibank history | head``), as a
 #: shell reports a command killed by SIGPIPE

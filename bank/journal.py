@@ -51,6 +51,7 @@ __all__ = [
     "JournalFull",
     "JournalLocked",
     "QuarantinedRow",
+    "Snapshot",
     "StoredRecord",
     "UnknownSchema",
     "backup_journal",
@@ -116,6 +117,24 @@ CREATE TABLE quarantine (
 """
 
 
+#: where a game's snapshots are kept (created in older journals when they are next opened;
+#: a journal without it reads as one without snapshots)
+_SNAPSHOT_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS snapshots (
+    game    INTEGER NOT NULL,
+    seq     INTEGER NOT NULL,
+    count   INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    at      REAL NOT NULL,
+    payload TEXT NOT NULL,
+    digest  BLOB NOT NULL,
+    PRIMARY KEY (game, seq)
+)
+"""
+#: snapshots kept per game (the newest is used; older ones go)
+_SNAPSHOTS_KEPT: Final = 2
+
+
 class JournalLocked(JournalError):
     """Another process (usually another ultibank) holds the journal."""
 
@@ -173,6 +192,28 @@ class QuarantinedRow:
     found: float
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game's state after record *seq* (its *count*-th), as the game layer wrote it.
+
+    Read back only once its digest, chained over record *seq*'s checksum, checks out.
+    """
+
+    game_id: int
+    seq: int
+    count: int
+    version: str
+    payload: str
+
+
+def _snapshot_digest(chain: bytes, game_id: int, seq: int, count: int, version: str,
+                     payload: str) -> bytes:  # fmt: skip
+    """A snapshot's checksum, chained over the checksum of the record it follows."""
+    h = hashlib.blake2b(chain, digest_size=_DIGEST_SIZE, person=b"ultibank-snap")
+    h.update(f"|{seq}|{game_id}|{count}|{version}|{payload}".encode())
+    return h.digest()
+
+
 def _seed(game_id: int) -> bytes:
     """The chain value before a game's first record."""
     return hashlib.blake2b(
@@ -183,9 +224,12 @@ def _seed(game_id: int) -> bytes:
 def _link(prev: bytes, seq: int, game_id: int, at: float, version: int, payload: str) -> bytes:
     """The checksum of one row, chained over the previous row's checksum."""
     h = hashlib.blake2b(prev, digest_size=_DIGEST_SIZE)
-    h.update(f"|{seq}|{game_id}|{at!r}|{version}|".encode())
-    h.update(payload.encode())
+    h.update(f"|{seq}|{game_id}|{at!r}|{version}|{payload}".encode())
     return h.digest()
+
+
+#: one encoder for every record: ``json.dumps`` with options builds a new one per call
+_RECORD_JSON: Final = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 
 
 def _corrupt_message(path: Path, detail: str) -> str:
@@ -247,15 +291,21 @@ class _Tip:
     chain: bytes
 
 
+#: the tip's checksum, personalised once: copying it is cheaper than setting it up per commit
+_TIP_HASH: Final = hashlib.blake2b(digest_size=16, person=b"ultibank-tip")
+_TIP_BODY: Final = struct.Struct("<4sQQQ16s")
+_TIP_PAD: Final = b"\0" * (_TIP_SLOT_SIZE - _TIP_SLOT.size)
+
+
 def _tip_digest(body: bytes) -> bytes:
-    return hashlib.blake2b(body, digest_size=16, person=b"ultibank-tip").digest()
+    h = _TIP_HASH.copy()
+    h.update(body)
+    return h.digest()
 
 
 def _pack_tip(tip: _Tip) -> bytes:
-    body = _TIP_SLOT.pack(
-        _TIP_MAGIC, tip.generation, tip.seq, tip.game, tip.chain.ljust(16, b"\0"), b""
-    )[:-16]
-    return (body + _tip_digest(body)).ljust(_TIP_SLOT_SIZE, b"\0")
+    body = _TIP_BODY.pack(_TIP_MAGIC, tip.generation, tip.seq, tip.game, tip.chain)
+    return body + _tip_digest(body) + _TIP_PAD
 
 
 def _unpack_tip(raw: bytes) -> _Tip | None:
@@ -291,6 +341,12 @@ class Journal:
         self._head = b""
         self._last_seq = 0
         self._verified: set[int] = set()
+        #: game -> the seq after which its chain was verified at open (a snapshot covers the rest)
+        self._tail_from: dict[int, int] = {}
+        self._snapshot: Snapshot | None = None
+        self._check_deferred = False
+        #: called (in order) by :meth:`close` before the journal closes: a clean stop's snapshot
+        self.before_close: list[Callable[[], None]] = []
         self._opened = False
         try:
             existed = self.path.exists() and self.path.stat().st_size > 0
@@ -354,11 +410,12 @@ class Journal:
         """Check the file is a sound ultibank journal of a known format; create it if empty."""
         conn = self._db()
         try:
-            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                raise CorruptJournal(
-                    _corrupt_message(self.path, "; ".join(str(p) for p in problems[:3]))
-                )
+            if self._snapshot_waiting():
+                # whole-file checks cost time in proportion to the journal: with a snapshot
+                # to resume from, they run later (audit), not in the way of the resume
+                self._check_deferred = True
+            else:
+                self._quick_check()
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             fmt = conn.execute("PRAGMA user_version").fetchone()[0]
             tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
@@ -376,8 +433,20 @@ class Journal:
                 )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
+            self._create_snapshots_table()
         except sqlite3.Error as err:
             raise _translate(err, self.path, "opening the journal") from err
+
+    def _quick_check(self) -> None:
+        """SQLite's structural check of the whole file; CorruptJournal if it fails."""
+        problems = [row[0] for row in self._db().execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            raise CorruptJournal(
+                _corrupt_message(self.path, "; ".join(str(p) for p in problems[:3]))
+            )
+
+    def _create_snapshots_table(self) -> None:
+        self._db().execute(_SNAPSHOT_SCHEMA)
 
     def _create(self) -> None:
         conn = self._db()
@@ -413,17 +482,24 @@ class Journal:
             raise _translate(err, self.path, "reading the journal") from err
         if row is not None:
             self._game = int(row[0])
-            self._head = self._verify(self._game)
+            self._head = self._verify_from_snapshot(self._game)
 
-    def _verify(self, game_id: int) -> bytes:
-        """Check *game_id*'s chain, quarantine a bad tail, and return the last good checksum."""
+    def _verify(
+        self, game_id: int, after: int = 0, head: bytes | None = None, before: int = 0
+    ) -> bytes:
+        """Check *game_id*'s chain, quarantine a bad tail, and return the last good checksum.
+
+        With *after*, only the records after that seq, chained from *head* (the checksum of
+        record *after*, which *before* records precede in the game): a snapshot covers the rest.
+        """
         try:
             rows = self._db().execute(
-                "SELECT seq, at, version, payload, chain FROM records WHERE game = ? ORDER BY seq",
-                (game_id,),
+                "SELECT seq, at, version, payload, chain FROM records WHERE game = ? AND seq > ? "
+                "ORDER BY seq",
+                (game_id, after),
             )
-            head = _seed(game_id)
-            good = 0
+            head = _seed(game_id) if head is None else head
+            good = before
             bad: tuple[int, str] | None = None
             for seq, at, version, payload, chain in rows:
                 try:
@@ -443,7 +519,8 @@ class Journal:
             raise _translate(err, self.path, f"verifying game {game_id}") from err
         if bad is not None:
             self._quarantine(game_id, good, *bad)
-        self._verified.add(game_id)
+        if not after:
+            self._verified.add(game_id)
         return head
 
     def _quarantine(self, game_id: int, good: int, seq: int, why: str) -> None:
@@ -472,6 +549,207 @@ class Journal:
         )
         self.recovery.append(message)
         log.warning("journal recovery: %s", message)
+
+    # -- snapshots: resuming without replaying the whole game -------------------------------
+
+    def _snapshot_waiting(self) -> bool:
+        """Whether the open game has a snapshot to resume from (looked up, not yet checked)."""
+        try:
+            row = (
+                self._db()
+                .execute(
+                    "SELECT 1 FROM snapshots WHERE game = "
+                    "(SELECT id FROM games WHERE ended IS NULL ORDER BY id DESC LIMIT 1) LIMIT 1"
+                )
+                .fetchone()
+            )
+        except sqlite3.Error:  # no such table (an older or foreign file), or damage: check all
+            return False
+        return row is not None
+
+    def _verify_from_snapshot(self, game_id: int) -> bytes:
+        """Verify *game_id*'s chain after its newest sound snapshot (all of it without one)."""
+        snap = self._read_snapshot(game_id)
+        if snap is None:
+            if self._check_deferred:  # the snapshot that deferred the whole-file check is bad
+                self._check_deferred = False
+                try:
+                    self._quick_check()
+                except sqlite3.Error as err:
+                    raise _translate(err, self.path, "opening the journal") from err
+            return self._verify(game_id)
+        chain = self._chain_in_game(game_id, snap.seq)
+        assert chain is not None  # _read_snapshot checked it
+        head = self._verify(game_id, after=snap.seq, head=chain, before=snap.count)
+        self._tail_from[game_id] = snap.seq
+        self._snapshot = snap
+        return head
+
+    def _chain_in_game(self, game_id: int, seq: int) -> bytes | None:
+        try:
+            row = (
+                self._db()
+                .execute("SELECT chain FROM records WHERE seq = ? AND game = ?", (seq, game_id))
+                .fetchone()
+            )
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "reading the journal") from err
+        return row[0] if row is not None and isinstance(row[0], bytes) else None
+
+    def _read_snapshot(self, game_id: int) -> Snapshot | None:
+        """The newest snapshot of *game_id* if it passes its check; a bad one is reported."""
+        try:
+            row = (
+                self._db()
+                .execute(
+                    "SELECT seq, count, version, payload, digest FROM snapshots WHERE game = ? "
+                    "ORDER BY seq DESC LIMIT 1",
+                    (game_id,),
+                )
+                .fetchone()
+            )
+        except sqlite3.Error:
+            return None  # no snapshots table: a journal written before snapshots
+        if row is None:
+            return None
+        seq, count, version, payload, digest = row
+        why = None
+        try:
+            chain = self._chain_in_game(game_id, int(seq))
+            if chain is None:
+                why = f"the journal holds no record {seq} for it to follow"
+            elif digest != _snapshot_digest(chain, game_id, seq, count, version, payload):
+                why = "its checksum does not match: it was edited or damaged"
+        except (TypeError, ValueError, AttributeError):
+            why = "its row is not readable"
+        if why is None:
+            return Snapshot(game_id, int(seq), int(count), str(version), str(payload))
+        self._report_snapshot(game_id, seq, why)
+        return None
+
+    def _report_snapshot(self, game_id: int, seq: object, why: str) -> None:
+        """A snapshot failed its check: report it, drop it (a new one is written), use none."""
+        message = (
+            f"{self.path}: game {game_id}: the snapshot after record {seq} failed its check "
+            f"({why}); it is not used: the game is replayed from its first record instead, and "
+            f"a new snapshot written. No transaction is lost."
+        )
+        self.recovery.append(message)
+        log.warning("journal recovery: %s", message)
+        # a reader cannot delete; the writer drops it at its next open
+        with contextlib.suppress(sqlite3.Error):
+            self._db().execute("DELETE FROM snapshots WHERE game = ? AND seq = ?", (game_id, seq))
+
+    def snapshot(self) -> Snapshot | None:
+        """The current game's newest snapshot that passed its check at open (None: none).
+
+        The records after it were verified at open; :meth:`entries` with ``after=snap.seq``
+        gives them.
+        """
+        snap = self._snapshot
+        return snap if snap is not None and snap.game_id == self._game else None
+
+    def save_snapshot(self, count: int, version: str, payload: str) -> None:
+        """Store the game layer's snapshot of the current game after its last record.
+
+        *count* is the number of records it covers, *version* the shape of the state it
+        holds. Checked against the last record's checksum when read back. Not waited on the
+        disk: a snapshot lost to a power cut only makes the next resume replay more.
+        """
+        game_id = self._current("snapshot")
+        conn = self._db()
+        try:
+            row = conn.execute(
+                "SELECT seq, chain FROM records WHERE game = ? ORDER BY seq DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            if row is None or row[1] != self._head:
+                raise JournalError(
+                    f"cannot snapshot game {game_id} of {self.path}: its last record is not the "
+                    f"one this journal wrote last"
+                )
+            seq = int(row[0])
+            digest = _snapshot_digest(self._head, game_id, seq, count, version, payload)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.execute(
+                        "INSERT OR REPLACE INTO snapshots (game, seq, count, version, at, "
+                        "payload, digest) VALUES (?,?,?,?,?,?,?)",
+                        (game_id, seq, count, version, float(self._clock()), payload, digest),
+                    )
+                    conn.execute(
+                        "DELETE FROM snapshots WHERE game != ? OR seq NOT IN (SELECT seq FROM "
+                        "snapshots WHERE game = ? ORDER BY seq DESC LIMIT ?)",
+                        (game_id, game_id, _SNAPSHOTS_KEPT),
+                    )
+                    conn.execute("COMMIT")
+                except BaseException:
+                    _rollback(conn)
+                    raise
+            finally:
+                conn.execute("PRAGMA synchronous=FULL")
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "writing a snapshot") from err
+        self._snapshot = Snapshot(game_id, seq, count, version, payload)
+
+    def audit(self) -> list[str]:
+        """The checks a resume from a snapshot left for later; returns what they found.
+
+        SQLite's whole-file check, and the checksum chain of the current game's records that
+        the snapshot covers. A damaged record there is reported (here, in :attr:`recovery` and
+        the log) but not set aside: the snapshot, checked against a later checksum, already
+        holds what it did, so the game goes on; only its history is damaged. Takes time in
+        proportion to the game (call it when idle); does nothing the second time.
+        """
+        found: list[str] = []
+        if self._check_deferred:
+            self._check_deferred = False
+            try:
+                self._quick_check()
+            except CorruptJournal as err:
+                found.append(str(err))
+            except sqlite3.Error as err:
+                found.append(str(_translate(err, self.path, "checking the journal")))
+        for game_id, upto in list(self._tail_from.items()):
+            found += self._audit_prefix(game_id, upto)
+        for message in found:
+            self.recovery.append(message)
+            log.warning("journal audit: %s", message)
+        return found
+
+    def _audit_prefix(self, game_id: int, upto: int) -> list[str]:
+        """Verify *game_id*'s chain up to record *upto*; report bad records, move nothing."""
+        del self._tail_from[game_id]
+        self._verified.add(game_id)
+        bad: list[int] = []
+        try:
+            rows = self._db().execute(
+                "SELECT seq, at, version, payload, chain FROM records WHERE game = ? AND seq <= ?"
+                " ORDER BY seq",
+                (game_id, upto),
+            )
+            head = _seed(game_id)
+            for seq, at, version, payload, chain in rows:
+                try:
+                    expected = _link(head, seq, game_id, at, version, payload)
+                except (TypeError, AttributeError):
+                    expected = b""
+                if chain != expected:
+                    bad.append(seq)
+                head = chain if isinstance(chain, bytes) else b""
+        except sqlite3.Error as err:
+            return [str(_translate(err, self.path, f"verifying game {game_id}"))]
+        if not bad:
+            return []
+        listed = ", ".join(map(str, bad[:10])) + (" ..." if len(bad) > 10 else "")
+        return [
+            f"{self.path}: game {game_id}: {len(bad)} record(s) before the snapshot the game "
+            f"resumed from do not match their checksums (damaged or edited: {listed}). The "
+            f"game goes on from the snapshot, which holds what they did; their history may "
+            f"read wrong."
+        ]
 
     # -- the tip: detecting acknowledged transactions that went missing ---------------------
 
@@ -659,7 +937,7 @@ class Journal:
             if not isinstance(record, dict):
                 raise BadRecord(f"a record must be a dict, not {type(record).__name__}")
             try:
-                payload = json.dumps(record, separators=(",", ":"), allow_nan=False)
+                payload = _RECORD_JSON.encode(record)
             except (TypeError, ValueError) as err:
                 raise BadRecord(
                     f"record is not JSON-serialisable ({err}): {record!r:.200}"
@@ -754,7 +1032,11 @@ class Journal:
                 return iter(())
             game_id = self._game
         if game_id not in self._verified:
-            self._verify(game_id)
+            upto = self._tail_from.get(game_id)
+            if upto is None:
+                self._verify(game_id)
+            elif after < upto:
+                self.audit()
         try:
             rows = (
                 self._db()
@@ -873,7 +1155,13 @@ class Journal:
 
     def close(self) -> None:
         """Checkpoint, close the database and release the lock; safe to call twice."""
+        hooks, self.before_close = self.before_close, []
         if self._opened and self._conn is not None:
+            for hook in hooks:
+                try:
+                    hook()
+                except JournalError as err:  # a snapshot is a cache: the journal is complete
+                    log.warning("at close: %s", err)
             try:
                 self.checkpoint()
             except JournalError as err:  # the WAL keeps the transactions; SQLite retries

@@ -133,12 +133,13 @@ class Game:
             return
         keeper = cast(KeepsSnapshots, journal)
         snap = keeper.snapshot()
-        if snap is not None and self._restore(snap.version, snap.payload):
+        restored = snap is not None and self._restore(snap.version, snap.payload)
+        if snap is not None and restored:
             self._replay(entry.record for entry in keeper.entries(after=snap.seq))
         else:
             self._replay(journal.records())
-            if self._seq >= SNAPSHOT_EVERY or (snap is not None and self._seq):
-                self.save_snapshot()
+        if self._seq - self._snapshot_count >= SNAPSHOT_EVERY or (snap and not restored):
+            self.save_snapshot()  # the next resume replays less (or: rebuilt for this code)
         keeper.before_close.append(self._snapshot_at_stop)
 
     def _restore(self, version: str, payload: str) -> bool:
@@ -185,7 +186,10 @@ class Game:
 
         A snapshot that cannot be written is logged and skipped: it only shortens resumes.
         """
-        if not callable(getattr(self.journal, "save_snapshot", None)) or self._seq == 0:
+        if self._seq == 0:
+            return False
+        self._snapshot_count = self._seq  # a failed one is tried again after as many
+        if not callable(getattr(self.journal, "save_snapshot", None)):
             return False
         keeper = cast(KeepsSnapshots, self.journal)
         snap = GameSnapshot(
@@ -196,7 +200,6 @@ class Game:
             self._group_had_debt,
             self.ruleset_name,
         )
-        self._snapshot_count = self._seq  # a failed one is tried again after as many
         try:
             keeper.save_snapshot(self._seq, state_version(), dump(snap))
         except (SnapshotError, BankError) as err:

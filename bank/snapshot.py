@@ -38,7 +38,7 @@ __all__ = [
 #: bump when the meaning of a state field changes without its name changing
 CORE_STATE_VERSION: Final = 1
 #: a snapshot every this many transactions (and at a clean stop): a resume replays fewer
-SNAPSHOT_EVERY: Final = 500
+SNAPSHOT_EVERY: Final = 250
 
 _TUPLE: Final = "()"
 _FROZENSET: Final = "{}"

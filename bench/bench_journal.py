@@ -89,7 +89,7 @@ def _appends(root: Path, n: int, rounds: int) -> list[Result]:
             "durable append throughput",
             ours.ops_per_s,
             "ops/s",
-            target=at_least(0.8, ratio=True),
+            target=at_least(0.95, ratio=True),
             baseline=bare.ops_per_s,
             ratio=ours.ops_per_s / bare.ops_per_s,
             note=note,

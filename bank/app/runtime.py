@@ -194,6 +194,9 @@ class Runtime:
                 self.journal.checkpoint()
             except JournalError as err:
                 log.warning("idle checkpoint: %s", err)
+            # the checks a resume from a snapshot left for later (once; nothing after that)
+            for problem in self.journal.audit():
+                print(f"ultibank: journal audit: {problem}", file=sys.stderr)
 
     def stop(self) -> None:
         """Stop everything; every confirmed transaction is already in the journal."""

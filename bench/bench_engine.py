@@ -19,8 +19,10 @@ from typing import Any, cast
 
 from bank.commands import Command, Land, NewGame
 from bank.errors import RuleError
+from bank.events import apply
 from bank.game import Game
 from bank.journal import Journal
+from bank.records import encode
 from bank.rulesets.ultime.commands import PassGo
 from bank.snapshot import SNAPSHOT_EVERY
 from bench.common import (
@@ -124,6 +126,54 @@ def _durable(root: Path, n: int, rounds: int) -> list[Result]:
                ratio=g.p50 / b.p50),
         Result(AREA, "durable transaction p99", g.p99 * 1e3, "ms", baseline=b.p99 * 1e3,
                ratio=g.p99 / b.p99, target=at_most(1 / 0.9, ratio=True)),
+    ]  # fmt: skip
+
+
+def _stages(root: Path, n: int) -> list[Result]:
+    """Where one durable transaction's time goes: each stage of ``Game.execute`` timed on
+    its own over the same accepted commands (median per stage), beside the bare commit."""
+    from bank import journal as journal_module  # the stages of an append, timed one by one
+
+    commands = long_game(Game(EDITION), n + 1)[1:]
+    game = Game(EDITION)
+    game.execute(NewGame((1, 2, 3, 4)))
+    journal = Journal(root / "stages.sqlite")
+    journal.new_game({"edition": EDITION.id})
+    conn = journal._db()
+    names = ("decide", "encode", "JSON", "chain", "SQLite commit", "tip file", "apply")
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    clock = time.perf_counter_ns
+    head = b"\0" * 16
+    sql = "INSERT INTO records (seq, game, at, version, payload, chain) VALUES (?,?,?,?,?,?)"
+    seq = 10**9  # far above the journal's own numbers
+    for command in commands:
+        t0 = clock()
+        decision = game.ruleset.decide(game.state, command)
+        t1 = clock()
+        record = encode(command, decision.events, game.seq + 1, edition=EDITION.id,
+                        ruleset=game.ruleset_name)  # fmt: skip
+        t2 = clock()
+        payload = journal_module._RECORD_JSON.encode(record)
+        t3 = clock()
+        seq += 1
+        head = journal_module._link(head, seq, 1, 1.5, 2, payload)
+        t4 = clock()
+        conn.execute(sql, (seq, 1, 1.5, 2, payload, head))
+        t5 = clock()
+        journal._write_tip()
+        t6 = clock()
+        game.state = apply(game.state, decision.events)
+        t7 = clock()
+        for name, a, b in zip(names, (t0, t1, t2, t3, t4, t5, t6), (t1, t2, t3, t4, t5, t6, t7),
+                              strict=True):  # fmt: skip
+            samples[name].append((b - a) / 1e9)
+    journal.close()
+    us = {name: percentile(values, 50) * 1e6 for name, values in samples.items()}
+    python = sum(v for k, v in us.items() if k != "SQLite commit")
+    parts = ", ".join(f"{k} {v:.1f}" for k, v in us.items())
+    return [
+        Result(AREA, "durable transaction, its stages p50 (Python, SQLite excluded)", python,
+               "µs", note=f"{n} transactions, each stage timed alone, µs p50: {parts}"),
     ]  # fmt: skip
 
 
@@ -253,6 +303,7 @@ def run(quick: bool) -> list[Result]:
     results = _in_memory(2000 if quick else 20000)
     with scratch_dir() as root:
         results += _durable(root, n=300 if quick else 3000, rounds=2 if quick else 6)
+        results += _stages(root, n=300 if quick else 3000)
         sizes = (2000, 20_000) if quick else (10_000, 100_000)
         results += _resume(root, sizes, runs=3 if quick else 15)
         results += _crashes(root, kills=10 if quick else 120)

@@ -6,6 +6,7 @@ has another shape is rebuilt; a power cut after a snapshot loses nothing."""
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import random
 import shutil
@@ -16,6 +17,7 @@ import pytest
 
 import bank.game
 from bank import snapshot
+from bank.app.script import run_script
 from bank.commands import Land, Undo
 from bank.errors import BankError
 from bank.game import Game
@@ -285,3 +287,22 @@ def test_damage_before_the_snapshot_is_found_by_the_audit(tmp_path: Path) -> Non
         found = journal.audit()
         assert len(found) == 1 and "3" in found[0] and found[0] in journal.recovery
         assert journal.audit() == []  # once
+
+
+def test_a_script_stop_writes_the_snapshot_the_next_run_resumes_from(tmp_path: Path) -> None:
+    """Through the unit: ``ultibank script`` ends with a clean stop, which writes a snapshot
+    of the whole game; a second script goes on from it with the same state."""
+    example = Path(__file__).parents[2] / "docs" / "example-game.tap"
+    data = tmp_path / "data"
+    first, second = io.StringIO(), io.StringIO()
+    assert run_script(example, "ultime-fr", data, tmp_path / "one.json", first) == 0
+    path = data / "journal.sqlite"
+    with Journal(path) as journal:
+        snap = journal.snapshot()
+        records = sum(1 for _ in journal.records())
+        journal.before_close.clear()
+    assert snap is not None and snap.count == records > 0
+    empty = tmp_path / "empty.tap"
+    empty.write_text("wait 1\n")
+    assert run_script(empty, None, data, tmp_path / "two.json", second) == 0
+    assert (tmp_path / "two.json").read_text() == (tmp_path / "one.json").read_text()

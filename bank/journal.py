@@ -32,6 +32,7 @@ import logging
 import os
 import sqlite3
 import struct
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -345,6 +346,9 @@ class Journal:
         self._tail_from: dict[int, int] = {}
         self._snapshot: Snapshot | None = None
         self._check_deferred = False
+        self._audit_thread: threading.Thread | None = None
+        self._audit_found: list[str] = []
+        self._audit_stop = threading.Event()
         #: called (in order) by :meth:`close` before the journal closes: a clean stop's snapshot
         self.before_close: list[Callable[[], None]] = []
         self._opened = False
@@ -694,53 +698,104 @@ class Journal:
             raise _translate(err, self.path, "writing a snapshot") from err
         self._snapshot = Snapshot(game_id, seq, count, version, payload)
 
+    def start_audit(self) -> None:
+        """Run the checks a resume from a snapshot left for later in a thread of their own
+        (its own read-only connection), so they never hold up the game; :meth:`audit` then
+        collects what they found. Does nothing when nothing was left for later."""
+        if self._audit_thread is not None or not (self._check_deferred or self._tail_from):
+            return
+        jobs = (self._check_deferred, dict(self._tail_from))
+        thread = threading.Thread(
+            target=self._audit_in_thread, args=jobs, name="journal-audit", daemon=True
+        )
+        self._audit_thread = thread
+        thread.start()
+
+    def _audit_in_thread(self, quick: bool, prefixes: dict[int, int]) -> None:
+        try:
+            conn = sqlite3.connect(
+                f"{self.path.absolute().as_uri()}?mode=ro", uri=True, timeout=5.0
+            )
+        except sqlite3.Error as err:
+            self._audit_found = [str(_translate(err, self.path, "checking the journal"))]
+            return
+        try:
+            self._audit_found = self._audit_checks(conn, quick, prefixes, self._audit_stop)
+        finally:
+            conn.close()
+
+    def audit_ready(self) -> bool:
+        """Whether :meth:`audit` has something to give without waiting (or nothing to do)."""
+        thread = self._audit_thread
+        return thread is None or not thread.is_alive()
+
     def audit(self) -> list[str]:
-        """The checks a resume from a snapshot left for later; returns what they found.
+        """The checks a resume from a snapshot left for later; returns what they found, once.
 
         SQLite's whole-file check, and the checksum chain of the current game's records that
         the snapshot covers. A damaged record there is reported (here, in :attr:`recovery` and
         the log) but not set aside: the snapshot, checked against a later checksum, already
-        holds what it did, so the game goes on; only its history is damaged. Takes time in
-        proportion to the game (call it when idle); does nothing the second time.
+        holds what it did, so the game goes on; only its history is damaged. Collects what
+        :meth:`start_audit`'s thread found (waiting for it if it still runs), or runs the
+        checks now; does nothing the second time.
         """
-        found: list[str] = []
-        if self._check_deferred:
-            self._check_deferred = False
-            try:
-                self._quick_check()
-            except CorruptJournal as err:
-                found.append(str(err))
-            except sqlite3.Error as err:
-                found.append(str(_translate(err, self.path, "checking the journal")))
-        for game_id, upto in list(self._tail_from.items()):
-            found += self._audit_prefix(game_id, upto)
+        thread, self._audit_thread = self._audit_thread, None
+        if thread is not None:
+            thread.join()
+            found, self._audit_found = self._audit_found, []
+        elif self._check_deferred or self._tail_from:
+            found = self._audit_checks(self._db(), self._check_deferred, dict(self._tail_from))
+        else:
+            return []
+        self._check_deferred = False
+        self._verified.update(self._tail_from)
+        self._tail_from.clear()
         for message in found:
             self.recovery.append(message)
             log.warning("journal audit: %s", message)
         return found
 
-    def _audit_prefix(self, game_id: int, upto: int) -> list[str]:
-        """Verify *game_id*'s chain up to record *upto*; report bad records, move nothing."""
-        del self._tail_from[game_id]
-        self._verified.add(game_id)
-        bad: list[int] = []
+    def _audit_checks(
+        self,
+        conn: sqlite3.Connection,
+        quick: bool,
+        prefixes: dict[int, int],
+        stop: threading.Event | None = None,
+    ) -> list[str]:
+        found: list[str] = []
         try:
-            rows = self._db().execute(
-                "SELECT seq, at, version, payload, chain FROM records WHERE game = ? AND seq <= ?"
-                " ORDER BY seq",
-                (game_id, upto),
-            )
-            head = _seed(game_id)
-            for seq, at, version, payload, chain in rows:
-                try:
-                    expected = _link(head, seq, game_id, at, version, payload)
-                except (TypeError, AttributeError):
-                    expected = b""
-                if chain != expected:
-                    bad.append(seq)
-                head = chain if isinstance(chain, bytes) else b""
+            if quick:
+                problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+                if problems != ["ok"]:
+                    detail = "; ".join(str(p) for p in problems[:3])
+                    found.append(_corrupt_message(self.path, detail))
+            for game_id, upto in prefixes.items():
+                found += self._audit_prefix(conn, game_id, upto, stop)
         except sqlite3.Error as err:
-            return [str(_translate(err, self.path, f"verifying game {game_id}"))]
+            found.append(str(_translate(err, self.path, "checking the journal")))
+        return found
+
+    def _audit_prefix(
+        self, conn: sqlite3.Connection, game_id: int, upto: int, stop: threading.Event | None
+    ) -> list[str]:
+        """Verify *game_id*'s chain up to record *upto*; report bad records, move nothing."""
+        bad: list[int] = []
+        rows = conn.execute(
+            "SELECT seq, at, version, payload, chain FROM records WHERE game = ? AND seq <= ?"
+            " ORDER BY seq",
+            (game_id, upto),
+        )
+        head = _seed(game_id)
+        for seq, at, version, payload, chain in rows:
+            try:
+                expected = _link(head, seq, game_id, at, version, payload)
+            except (TypeError, AttributeError):
+                expected = b""
+            if chain != expected:
+                bad.append(seq)
+            head = chain if isinstance(chain, bytes) else b""
+            if stop is not None and stop.is_set():
+                return []  # the journal is closing: the next start audits again
         if not bad:
             return []
         listed = ", ".join(map(str, bad[:10])) + (" ..." if len(bad) > 10 else "")
@@ -1166,6 +1221,10 @@ class Journal:
                 self.checkpoint()
             except JournalError as err:  # the WAL keeps the transactions; SQLite retries
                 log.warning("no checkpoint at close: %s", err)
+        self._audit_stop.set()
+        audit, self._audit_thread = self._audit_thread, None
+        if audit is not None:
+            audit.join()
         conn, self._conn = self._conn, None
         fd, self._lock_fd = self._lock_fd, None
         tip_fd, self._tip_fd = self._tip_fd, None

@@ -169,6 +169,8 @@ class Runtime:
         """Power the unit on, start the loop, the readers and the control socket."""
         self.daemon.dispatch(self.unit.power_on(self.clock()))
         self._report_loss()
+        if self.journal is not None:
+            self.journal.start_audit()
         self._thread = self.daemon.start_thread()
         for service in self.readers:
             service.start()
@@ -194,7 +196,12 @@ class Runtime:
                 self.journal.checkpoint()
             except JournalError as err:
                 log.warning("idle checkpoint: %s", err)
-            # the checks a resume from a snapshot left for later (once; nothing after that)
+            self._collect_audit()
+
+    def _collect_audit(self) -> None:
+        """Report what the journal's audit found (the checks a resume from a snapshot left
+        for later, run in their own thread from the start), once it has finished."""
+        if self.journal is not None and self.journal.audit_ready():
             for problem in self.journal.audit():
                 print(f"ultibank: journal audit: {problem}", file=sys.stderr)
 
@@ -233,6 +240,8 @@ class Runtime:
         out = self.unit.power_on(now, self.game)
         if self.journal is not None and self.journal.loss:
             out += self.unit.alert("fault.damaged", "fault.lost")
+        if self.journal is not None:
+            self.journal.start_audit()
         return out
 
     def _own(self, fn: Callable[[], object], seen: list[Output]) -> None:

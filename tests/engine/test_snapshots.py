@@ -306,3 +306,32 @@ def test_a_script_stop_writes_the_snapshot_the_next_run_resumes_from(tmp_path: P
     empty.write_text("wait 1\n")
     assert run_script(empty, None, data, tmp_path / "two.json", second) == 0
     assert (tmp_path / "two.json").read_text() == (tmp_path / "one.json").read_text()
+
+
+def test_the_audit_runs_in_its_own_thread_and_reports_once(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        live = Game(CLASSIC, journal=journal)
+        _play_classic(live, random.Random(9), 40)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("UPDATE records SET payload = payload || ' ' WHERE seq = 5")
+    with Journal(path) as journal:
+        resumed = Game(CLASSIC, journal=journal)
+        assert resumed.state == live.state  # the snapshot holds what record 5 did
+        journal.start_audit()
+        found = journal.audit()  # waits for the thread
+        assert len(found) == 1 and "damaged or edited: 5)" in found[0]
+        assert journal.audit_ready() and journal.audit() == []
+        # the history still reads the game, the damaged record with it
+        assert sum(1 for _ in journal.records()) == live.seq
+
+
+def test_closing_stops_a_running_audit(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        _play_ultime(Game(ULTIME, journal=journal), random.Random(2), 60)
+    journal = Journal(path)
+    Game(ULTIME, journal=journal)
+    journal.start_audit()
+    journal.close()  # joins the thread; nothing left running
+    assert journal.audit_ready()

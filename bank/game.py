@@ -207,9 +207,13 @@ class Game:
             return False
         return True
 
+    def keep_snapshot(self) -> bool:
+        """Write a snapshot if a transaction happened since the last one (a clean stop, an
+        idle unit); True if one was written."""
+        return self._seq != self._snapshot_count and self.save_snapshot()
+
     def _snapshot_at_stop(self) -> None:
-        if self._seq != self._snapshot_count:
-            self.save_snapshot()
+        self.keep_snapshot()
 
     def _replay(self, records: Iterable[dict[str, Any]]) -> None:
         for raw in records:

@@ -190,8 +190,12 @@ class Runtime:
             self.daemon.dispatch(self.unit.alert("fault.damaged", "fault.lost"))
 
     def _checkpoint(self) -> None:
-        """The daemon is idle: fold the WAL into journal.sqlite (a fault is not ours to show)."""
+        """The daemon is idle: a snapshot of the game if it changed, the WAL folded into
+        journal.sqlite, the audit's findings reported (a fault is not ours to show)."""
         if self.journal is not None and self.unit.fault is None:
+            # a snapshot now, while nobody waits: a resume after a crash replays only what
+            # happened since the unit was last idle
+            self.game.keep_snapshot()
             try:
                 self.journal.checkpoint()
             except JournalError as err:

@@ -17,6 +17,7 @@ import pytest
 
 import bank.game
 from bank import snapshot
+from bank.app.runtime import Runtime
 from bank.app.script import run_script
 from bank.commands import Land, Undo
 from bank.errors import BankError
@@ -24,6 +25,7 @@ from bank.game import Game
 from bank.journal import Journal
 from bank.rulesets.classic.commands import ReceiveBank
 from bank.rulesets.classic.state import classic
+from bank.settings import load_settings
 from board_assets import Edition, load_edition
 from tests.rulesets.classic_support import random_classic_command
 from tests.support.crash_game import next_command
@@ -335,3 +337,25 @@ def test_closing_stops_a_running_audit(tmp_path: Path) -> None:
     journal.start_audit()
     journal.close()  # joins the thread; nothing left running
     assert journal.audit_ready()
+
+
+def test_an_idle_daemon_writes_a_snapshot(tmp_path: Path) -> None:
+    """The daemon's idle hook snapshots a changed game, so a crash after a quiet moment
+    replays nothing; the audit started at power on is collected there too."""
+    settings = load_settings(None, [f'game.data_dir="{tmp_path}"', 'game.edition="ultime-fr"'])
+    rt = Runtime(settings)
+    rt.start(control=False)
+    try:
+        rt.daemon.call(lambda: rt.game.start((1, 2)))
+        rt.daemon.call(lambda: rt.game.execute(Land(1, 3)))
+        rt.daemon.call(rt._checkpoint)
+        count = rt.game.seq
+        state = rt.game.state
+        assert rt.journal is not None
+        rt.journal.before_close.clear()  # as a crash would: no snapshot at the stop
+    finally:
+        rt.stop()
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        snap = journal.snapshot()
+        assert snap is not None and snap.count == count == 2
+        assert Game(ULTIME, journal=journal).state == state

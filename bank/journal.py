@@ -561,10 +561,7 @@ class Journal:
         try:
             row = (
                 self._db()
-                .execute(
-                    "SELECT 1 FROM snapshots WHERE game = "
-                    "(SELECT id FROM games WHERE ended IS NULL ORDER BY id DESC LIMIT 1) LIMIT 1"
-                )
+                .execute("SELECT 1 FROM snapshots WHERE game = (SELECT max(id) FROM games) LIMIT 1")
                 .fetchone()
             )
         except sqlite3.Error:  # no such table (an older or foreign file), or damage: check all

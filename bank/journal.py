@@ -923,10 +923,13 @@ class Journal:
         """Record the last commit in the tip file: one slot of two, no fsync (see above)."""
         if self._tip_fd is None:
             return
-        self._tip_generation += 1
-        tip = _Tip(self._tip_generation, self._last_seq, self._game or 0, self._tip_chain)
+        generation = self._tip_generation = self._tip_generation + 1
+        body = _TIP_BODY.pack(_TIP_MAGIC, generation, self._last_seq, self._game or 0,
+                              self._tip_chain)  # fmt: skip
+        h = _TIP_HASH.copy()
+        h.update(body)
         try:
-            os.pwrite(self._tip_fd, _pack_tip(tip), (self._tip_generation % 2) * _TIP_SLOT_SIZE)
+            os.pwrite(self._tip_fd, body + h.digest() + _TIP_PAD, (generation % 2) * _TIP_SLOT_SIZE)
         except OSError as err:
             if not self._tip_failing:
                 log.warning("cannot update %s: %s", self.tip_path, err)

@@ -222,9 +222,10 @@ class Game:
             self._seq += 1
             self._advance(Transaction(self._seq, record.command, record.events, record.undo_group))
 
-    def _advance(self, tx: Transaction) -> None:
-        """Apply a committed transaction and keep the undo group up to date."""
-        self.state = apply(self.state, tx.events)
+    def _advance(self, tx: Transaction, after: GameState | None = None) -> None:
+        """Apply a committed transaction and keep the undo group up to date (*after*: the
+        state after its events, as the ruleset worked it out while deciding)."""
+        self.state = apply(self.state, tx.events) if after is None else after
         if tx.command.transparent:
             if self.state.debtor() is not None and tx.events:
                 # a debt opened by a command undo skips over: its payment cannot be undone,
@@ -258,13 +259,14 @@ class Game:
     def execute(self, command: Command) -> Transaction:
         """Decide, commit to the journal, then apply. Raises RuleError with nothing changed."""
         outcome: Outcome | None = None
+        after: GameState | None = None
         if isinstance(command, Undo):
             self._undo_refusal()
             events = tuple(invert(self._undo_events))
             group: int | None = None
         else:
             decision = self.ruleset.decide(self.state, command)
-            events, outcome = decision.events, decision.outcome
+            events, outcome, after = decision.events, decision.outcome, decision.state
             if command.transparent:
                 group = None
             elif self.ruleset.joins_undo_group(command):
@@ -277,7 +279,7 @@ class Game:
             if isinstance(command, NewGame):
                 self._describe_game(command)
         self._seq += 1
-        self._advance(tx)
+        self._advance(tx, after)
         if self.journal is not None and self._seq - self._snapshot_count >= SNAPSHOT_EVERY:
             self.save_snapshot()
         return tx

@@ -9,8 +9,9 @@ so replaying the journal always gives the live state. The ruleset comes from the
 (``edition.ruleset``, through :mod:`bank.rulesets`) unless one is given.
 
 A journal that keeps snapshots (``snapshot``/``save_snapshot``, :class:`bank.journal.Journal`)
-gets one every :data:`~bank.snapshot.SNAPSHOT_EVERY` transactions and at a clean stop (its
-``before_close``); a resume then starts from the newest one that passed its check and was
+gets one every :data:`~bank.snapshot.SNAPSHOT_EVERY` transactions, at a clean stop (its
+``before_close``) and whenever its owner asks (:meth:`Game.keep_snapshot`: the daemon does when
+idle); a resume then starts from the newest one that passed its check and was
 written by code with this state's shape (:func:`bank.snapshot.state_version`), and replays only
 the records after it. Without a usable one it replays the game whole and writes a new one.
 Imports the engine, the ruleset registry, :mod:`bank.snapshot` and, by protocol, any journal

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Final
 
+from bank.commands import Command, command_from_dict
 from bank.events import Event, event_from_dict
 from bank.state import GameState, PlayerState, PropertyState, extension_types
 
@@ -39,6 +40,8 @@ __all__ = [
 CORE_STATE_VERSION: Final = 1
 #: a snapshot every this many transactions (and at a clean stop): a resume replays fewer
 SNAPSHOT_EVERY: Final = 250
+#: bump when the snapshot's own layout (not the state's) changes
+_LAYOUT: Final = 2
 
 _TUPLE: Final = "()"
 _FROZENSET: Final = "{}"
@@ -59,6 +62,9 @@ class GameSnapshot:
     undo_group: int | None
     group_had_debt: bool
     ruleset: str
+    #: what happened after the undo group's first transaction (``Game``'s undo trail): a
+    #: command replayed by an undo with its events, or None with a joining transaction's
+    trail: tuple[tuple[Command | None, tuple[Event, ...]], ...] = ()
 
 
 def _classes() -> dict[str, type]:
@@ -90,7 +96,7 @@ def state_version() -> str:
         for f in fields(cls):
             h.update(b"|" + f.name.encode())
         h.update(b"\n")
-    return f"{CORE_STATE_VERSION}-{h.hexdigest()}"
+    return f"{CORE_STATE_VERSION}.{_LAYOUT}-{h.hexdigest()}"
 
 
 def _encode(value: Any) -> Any:
@@ -141,6 +147,10 @@ def dump(snapshot: GameSnapshot) -> str:
         "undo_events": [e.to_dict() for e in snapshot.undo_events],
         "undo_group": snapshot.undo_group,
         "group_had_debt": snapshot.group_had_debt,
+        "trail": [
+            [command.to_dict() if command is not None else None, [e.to_dict() for e in events]]
+            for command, events in snapshot.trail
+        ],
     }
     try:
         return json.dumps(body, separators=(",", ":"), allow_nan=False)
@@ -163,6 +173,13 @@ def load(text: str) -> GameSnapshot:
             undo_group=int(group) if group is not None else None,
             group_had_debt=bool(body["group_had_debt"]),
             ruleset=str(body["ruleset"]),
+            trail=tuple(
+                (
+                    command_from_dict(command) if command is not None else None,
+                    tuple(map(event_from_dict, _dicts(events))),
+                )
+                for command, events in body["trail"]
+            ),
         )
     except SnapshotError:
         raise

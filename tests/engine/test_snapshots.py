@@ -23,6 +23,7 @@ from bank.commands import Land, Undo
 from bank.errors import BankError
 from bank.game import Game
 from bank.journal import Journal
+from bank.rulesets.classic import commands as cc
 from bank.rulesets.classic.commands import ReceiveBank
 from bank.rulesets.classic.state import classic
 from bank.settings import load_settings
@@ -359,3 +360,27 @@ def test_an_idle_daemon_writes_a_snapshot(tmp_path: Path) -> None:
         snap = journal.snapshot()
         assert snap is not None and snap.count == count == 2
         assert Game(ULTIME, journal=journal).state == state
+
+
+def test_undo_trail_of_rolls_comes_through_a_snapshot(tmp_path: Path) -> None:
+    """Classic rolls made after an undoable transaction are replayed by its undo (the undo
+    trail); a snapshot taken between them and the undo carries that trail."""
+    path = tmp_path / "journal.sqlite"
+    live = Game(CLASSIC)
+    journal = Journal(path)
+    game = Game(CLASSIC, journal=journal)
+    for g in (live, game):
+        g.start((1, 2))
+        g.execute(cc.GoToJail(2))
+        g.execute(cc.RollDice(2, (1, 2)))  # a jail try, replayed by the undo
+    assert game.save_snapshot()
+    _power_cut(journal)
+    with Journal(path) as journal:
+        snap = journal.snapshot()
+        assert snap is not None and snap.count == live.seq
+        resumed = Game(CLASSIC, journal=journal)
+        assert resumed.state == live.state and resumed.undo_available
+        resumed.execute(Undo())
+        live.execute(Undo())
+        assert resumed.state == live.state
+        assert not live.state.player(2).jailed  # type: ignore[union-attr]

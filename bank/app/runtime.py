@@ -206,8 +206,11 @@ class Runtime:
         """Report what the journal's audit found (the checks a resume from a snapshot left
         for later, run in their own thread from the start), once it has finished."""
         if self.journal is not None and self.journal.audit_ready():
-            for problem in self.journal.audit():
+            found = self.journal.audit()
+            for problem in found:
                 print(f"ultibank: journal audit: {problem}", file=sys.stderr)
+            if found:  # where the players look too: the error cue and the fault screen
+                self.daemon.dispatch(self.unit.alert("fault.damaged", "fault.journal"))
 
     def stop(self) -> None:
         """Stop everything; every confirmed transaction is already in the journal."""

@@ -11,6 +11,8 @@ import logging
 import random
 import shutil
 import sqlite3
+import time
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 
@@ -29,6 +31,7 @@ from bank.rulesets.classic.commands import ReceiveBank
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.state import classic
 from bank.settings import load_settings
+from bank.unit.io import Cue, Input, Screen
 from board_assets import Edition, load_edition
 from tests.rulesets.classic_support import random_classic_command
 from tests.support.crash_game import next_command
@@ -399,3 +402,52 @@ def test_undo_trail_of_rolls_comes_through_a_snapshot(tmp_path: Path) -> None:
         live.execute(Undo())
         assert resumed.state == live.state
         assert not live.state.player(2).jailed  # type: ignore[union-attr]
+
+
+class _Screens:
+    """A panel that keeps the names of the screens it is shown."""
+
+    def __init__(self) -> None:
+        self.shown: list[Screen] = []
+
+    def start(self, post: Callable[[Input], None]) -> None:
+        pass
+
+    def show(self, screen: Screen) -> None:
+        self.shown.append(screen)
+
+    def play(self, cue: Cue) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_damage_the_audit_finds_is_shown_on_the_panels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record before the snapshot edited while the daemon was stopped: the game resumes from
+    the snapshot at once, and the audit that follows shows *Journal abîmé* on every panel and
+    says which record on stderr."""
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        _play_ultime(Game(ULTIME, journal=journal), random.Random(6), 40)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("UPDATE records SET at = at + 1 WHERE seq = 4")
+    settings = load_settings(None, [f'game.data_dir="{tmp_path}"', 'game.edition="ultime-fr"'])
+    rt = Runtime(settings)
+    panel = _Screens()
+    rt.add_panel(panel)
+    rt.start(control=False)
+    try:
+        assert rt.journal is not None
+        for _ in range(500):  # the audit runs in its own thread
+            if rt.journal.audit_ready():
+                break
+            time.sleep(0.01)
+        rt.daemon.call(rt._checkpoint)  # what the daemon does when idle
+        assert panel.shown[-1].name == "fault"
+        assert any("Journal" in line for line in panel.shown[-1].lines)
+    finally:
+        rt.stop()
+    assert "journal audit" in capsys.readouterr().err

@@ -81,6 +81,8 @@ class KeepsSnapshots(JournalLike, Protocol):
 
     def save_snapshot(self, count: int, version: str, payload: str) -> None: ...
 
+    def forget_snapshot(self) -> None: ...
+
     def entries(self, game_id: int | None = None, after: int = 0) -> Iterator[StoredEntry]: ...
 
 
@@ -128,6 +130,9 @@ class Game:
         #: command with its events (replayed by an undo), or None with the events of a
         #: transaction that joined the group (undone with it)
         self._trail: list[tuple[Command | None, tuple[Event, ...]]] = []
+        #: the last undo group's transaction opened the debt being settled, and nothing joined
+        #: it since: undoing it takes the debt away with it (a ruleset that allows it)
+        self._group_opened_debt = False
         #: the transaction count of the last snapshot written or resumed from
         self._snapshot_count = 0
         if journal is not None:
@@ -147,6 +152,8 @@ class Game:
         if snap is not None and restored:
             self._replay(entry.record for entry in keeper.entries(after=snap.seq))
         else:
+            if snap is not None:  # not for this code: the journal checks the whole game
+                keeper.forget_snapshot()
             self._replay(journal.records())
         if self._seq - self._snapshot_count >= SNAPSHOT_EVERY or (snap and not restored):
             self.save_snapshot()  # the next resume replays less (or: rebuilt for this code)
@@ -174,6 +181,7 @@ class Game:
         self._undo_group = snap.undo_group
         self._group_had_debt = snap.group_had_debt
         self._trail = list(snap.trail)
+        self._group_opened_debt = snap.group_opened_debt
         return True
 
     def _check_origin(self, edition: str | None, ruleset: str) -> None:
@@ -211,6 +219,7 @@ class Game:
             self._group_had_debt,
             self.ruleset_name,
             tuple(self._trail),
+            self._group_opened_debt,
         )
         try:
             keeper.save_snapshot(self._seq, state_version(), dump(snap))
@@ -237,8 +246,11 @@ class Game:
     def _advance(self, tx: Transaction, after: GameState | None = None) -> None:
         """Apply a committed transaction and keep the undo group up to date (*after*: the
         state after its events, as the ruleset worked it out while deciding)."""
+        in_debt_before = self.state.debtor() is not None
         self.state = apply(self.state, tx.events) if after is None else after
         if tx.command.transparent:
+            if tx.events:
+                self._group_opened_debt = False  # the debt is no longer the group's alone
             if self.state.debtor() is not None and tx.events:
                 # a debt opened by a command undo skips over: its payment cannot be undone,
                 # so neither can what settles it (nor the transaction before)
@@ -250,6 +262,7 @@ class Game:
             ):  # any other transparent command (a virtual deck's draw) keeps its events
                 self._trail.append((tx.command, tx.events))
             return
+        self._group_opened_debt = False
         if isinstance(tx.command, Undo):
             self._undo_events, self._undo_group, self._trail = [], None, []
         elif self.ruleset.joins_undo_group(tx.command):
@@ -263,6 +276,7 @@ class Game:
             self._undo_group = tx.undo_group
             self._trail = []
             self._group_had_debt = self.state.debtor() is not None
+            self._group_opened_debt = self._group_had_debt and not in_debt_before
 
     # ------------------------------------------------------------------ commands
 
@@ -339,7 +353,9 @@ class Game:
     def _undo_refusal(self) -> None:
         if self.state.game_over:
             raise GameOver("the game is over", "game over")
-        if self.state.debtor() is not None:
+        if self.state.debtor() is not None and not (
+            self._group_opened_debt and getattr(self.ruleset, "undo_opens_debt", False)
+        ):
             raise UndoRefused("no undo while a debt is being settled", "debt first")
         refuse = getattr(self.ruleset, "refuse_undo", None)
         if refuse is not None:  # the optional hook of bank.ruleset.RefusesUndo
@@ -349,7 +365,11 @@ class Game:
                 "nothing to undo: only the last transaction, once, and never an event card",
                 "nothing to undo",
             )
-        if self._group_had_debt and not self.ruleset.undo_after_settled_debt():
+        if (
+            self._group_had_debt
+            and not self._group_opened_debt
+            and not self.ruleset.undo_after_settled_debt()
+        ):
             raise UndoRefused("a settled debt cannot be undone", "debt settled")
 
     @property
@@ -369,6 +389,7 @@ class Game:
         self._seq = self._snapshot_count = 0
         self._undo_events, self._undo_group, self._group_had_debt = [], None, False
         self._trail = []
+        self._group_opened_debt = False
 
     # ------------------------------------------------------------------ helpers for the unit
 

@@ -41,7 +41,7 @@ CORE_STATE_VERSION: Final = 1
 #: a snapshot every this many transactions (and at a clean stop): a resume replays fewer
 SNAPSHOT_EVERY: Final = 250
 #: bump when the snapshot's own layout (not the state's) changes
-_LAYOUT: Final = 2
+_LAYOUT: Final = 3
 
 _TUPLE: Final = "()"
 _FROZENSET: Final = "{}"
@@ -65,6 +65,8 @@ class GameSnapshot:
     #: what happened after the undo group's first transaction (``Game``'s undo trail): a
     #: command replayed by an undo with its events, or None with a joining transaction's
     trail: tuple[tuple[Command | None, tuple[Event, ...]], ...] = ()
+    #: the last undo group's transaction opened the debt being settled (``Game``)
+    group_opened_debt: bool = False
 
 
 def _classes() -> dict[str, type]:
@@ -151,6 +153,7 @@ def dump(snapshot: GameSnapshot) -> str:
             [command.to_dict() if command is not None else None, [e.to_dict() for e in events]]
             for command, events in snapshot.trail
         ],
+        "group_opened_debt": snapshot.group_opened_debt,
     }
     try:
         return json.dumps(body, separators=(",", ":"), allow_nan=False)
@@ -180,6 +183,7 @@ def load(text: str) -> GameSnapshot:
                 )
                 for command, events in body["trail"]
             ),
+            group_opened_debt=bool(body["group_opened_debt"]),
         )
     except SnapshotError:
         raise

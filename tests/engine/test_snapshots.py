@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import bank.game
+import bank.journal
 from bank import snapshot
 from bank.app.runtime import Runtime
 from bank.app.script import run_script
@@ -30,6 +31,7 @@ from bank.rulesets.classic import commands as cc
 from bank.rulesets.classic.commands import ReceiveBank
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.state import classic
+from bank.rulesets.ultime.commands import PassGo
 from bank.settings import load_settings
 from bank.unit.io import Cue, Input, Screen
 from board_assets import Edition, load_edition
@@ -295,7 +297,15 @@ def test_damaged_record_in_the_tail_is_set_aside_and_the_snapshot_kept(tmp_path:
         assert Game(ULTIME, journal=journal).state == at_snapshot
 
 
-def test_damage_before_the_snapshot_is_found_by_the_audit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("at_open", [True, False], ids=["at open", "deferred"])
+def test_damage_before_the_snapshot_is_found_by_the_audit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at_open: bool
+) -> None:
+    """A short game's covered records are checked at open; a long one's just after (here: as
+    if the game were long). Either way the damage is reported and shown once, nothing is set
+    aside, and the history leaves the damaged record out."""
+    if not at_open:
+        monkeypatch.setattr(bank.journal, "AUDIT_AT_OPEN", 0)
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         live = Game(ULTIME, journal=journal)
@@ -304,10 +314,42 @@ def test_damage_before_the_snapshot_is_found_by_the_audit(tmp_path: Path) -> Non
         conn.execute("UPDATE records SET at = at + 1 WHERE seq = 3")
     with Journal(path) as journal:
         resumed = Game(ULTIME, journal=journal)  # from the snapshot: the game is whole
-        assert resumed.state == live.state
-        found = journal.audit()
-        assert len(found) == 1 and "3" in found[0] and found[0] in journal.recovery
+        assert resumed.state == live.state and resumed.seq == live.seq
+        found = [m for m in journal.recovery if "before the snapshot" in m]
+        if not at_open:
+            assert found == []
+            found = journal.audit()
+        assert len(found) == 1 and "damaged or edited: 3)" in found[0]
         assert journal.audit() == []  # once
+        assert [d.what for d in journal.damage()] == found  # shown until acknowledged
+        assert sum(1 for _ in journal.records()) == live.seq - 1
+        assert journal.acknowledge_damage() == 1
+    with Journal(path) as journal:  # the record is still damaged: found, not shown again
+        Game(ULTIME, journal=journal)
+        journal.audit()
+        assert journal.damage() == []
+
+
+def test_a_snapshot_of_another_shape_over_damage_sets_the_tail_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The snapshot cannot stand for the damaged record when this code cannot read it: the
+    game is then checked and replayed as without snapshots (the damaged record and those
+    after it set aside, and counted as lost)."""
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        live = Game(ULTIME, journal=journal)
+        live.start((1, 2))
+        for _ in range(6):
+            live.execute(PassGo(1))
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute("UPDATE records SET at = at + 1 WHERE seq = 4")
+    old = snapshot.state_version()
+    monkeypatch.setattr(bank.game, "state_version", lambda: old + "-next")
+    with Journal(path) as journal:
+        resumed = Game(ULTIME, journal=journal)
+        assert resumed.seq == 3  # records 4 to 7 set aside
+        assert journal.lost == 4
 
 
 def test_a_script_stop_writes_the_snapshot_the_next_run_resumes_from(tmp_path: Path) -> None:
@@ -329,7 +371,10 @@ def test_a_script_stop_writes_the_snapshot_the_next_run_resumes_from(tmp_path: P
     assert (tmp_path / "two.json").read_text() == (tmp_path / "one.json").read_text()
 
 
-def test_the_audit_runs_in_its_own_thread_and_reports_once(tmp_path: Path) -> None:
+def test_the_audit_runs_in_its_own_thread_and_reports_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bank.journal, "AUDIT_AT_OPEN", 0)  # as for a long game
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         live = Game(CLASSIC, journal=journal)
@@ -343,11 +388,12 @@ def test_the_audit_runs_in_its_own_thread_and_reports_once(tmp_path: Path) -> No
         found = journal.audit()  # waits for the thread
         assert len(found) == 1 and "damaged or edited: 5)" in found[0]
         assert journal.audit_ready() and journal.audit() == []
-        # the history still reads the game, the damaged record with it
-        assert sum(1 for _ in journal.records()) == live.seq
+        # the history reads the game, without the damaged record
+        assert sum(1 for _ in journal.records()) == live.seq - 1
 
 
-def test_closing_stops_a_running_audit(tmp_path: Path) -> None:
+def test_closing_stops_a_running_audit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bank.journal, "AUDIT_AT_OPEN", 0)  # as for a long game
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         _play_ultime(Game(ULTIME, journal=journal), random.Random(2), 60)
@@ -424,11 +470,12 @@ class _Screens:
 
 
 def test_damage_the_audit_finds_is_shown_on_the_panels(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A record before the snapshot edited while the daemon was stopped: the game resumes from
-    the snapshot at once, and the audit that follows shows *Journal abîmé* on every panel and
-    says which record on stderr."""
+    the snapshot at once, and the audit that follows shows *Journal abîmé* on every panel (until
+    acknowledged), puts it in ``state``'s journal loss and says which record on stderr."""
+    monkeypatch.setattr(bank.journal, "AUDIT_AT_OPEN", 0)  # as for a long game
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         _play_ultime(Game(ULTIME, journal=journal), random.Random(6), 40)
@@ -446,8 +493,9 @@ def test_damage_the_audit_finds_is_shown_on_the_panels(
                 break
             time.sleep(0.01)
         rt.daemon.call(rt._checkpoint)  # what the daemon does when idle
-        assert panel.shown[-1].name == "fault"
+        assert panel.shown[-1].name == "damage"
         assert any("Journal" in line for line in panel.shown[-1].lines)
+        assert any("before the snapshot" in m for m in rt.journal_loss)  # `state` says it
     finally:
         rt.stop()
     assert "journal audit" in capsys.readouterr().err

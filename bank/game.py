@@ -35,7 +35,7 @@ from bank.auction import Auction
 from bank.commands import Command, NewGame, Undo
 from bank.errors import BankError, GameOver, InDebt, RuleError, UndoRefused
 from bank.events import Event, apply, invert
-from bank.records import LEGACY_RULESET, decode, encode
+from bank.records import LEGACY_RULESET, StoredEntry, decode, encode
 from bank.ruleset import Outcome, Ruleset
 from bank.snapshot import SNAPSHOT_EVERY, GameSnapshot, SnapshotError, dump, load, state_version
 from bank.state import GameState
@@ -65,11 +65,6 @@ class StoredSnapshot(Protocol):
 
     @property
     def payload(self) -> str: ...
-
-
-class StoredEntry(Protocol):
-    @property
-    def record(self) -> dict[str, Any]: ...
 
 
 class KeepsSnapshots(JournalLike, Protocol):

@@ -157,10 +157,10 @@ class Game:
         tx = Transaction(self._seq + 1, command, events, group, outcome)
         if self.journal is not None:
             self.journal.append(tx.to_record(self.edition.id, self.ruleset_name))
-            if isinstance(command, NewGame):
-                self._describe_game(command)
         self._seq += 1
         self._advance(tx)
+        if self.journal is not None and isinstance(command, NewGame):
+            self._describe_game(command)
         return tx
 
     def _describe_game(self, command: NewGame) -> None:
@@ -170,8 +170,12 @@ class Game:
             return
         tokens = self.edition.constants.tokens
         players = ",".join(f"{c}:{tokens[c - 1]}" for c in sorted(command.cards))
+        meta: dict[str, Any] = {"edition": self.edition.id, "players": players}
+        more = getattr(self.ruleset, "game_meta", None)  # e.g. the classic dice seed
+        if more is not None:
+            meta.update(more(self.state))
         try:
-            update({"edition": self.edition.id, "players": players})
+            update(meta)
         except BankError as err:  # the transaction is safe; only its label is missing
             log.warning("could not label the game in the journal: %s", err)
 

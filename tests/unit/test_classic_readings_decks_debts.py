@@ -56,11 +56,12 @@ def screens(lines: list[str]) -> list[str]:
     return [line.split(" screen ", 1)[1] for line in lines if " screen " in line]
 
 
-def cues_after(lines: list[str], marker: str) -> list[str]:
-    """The cues between the first screen containing *marker* and the next screen."""
-    at = next(i for i, line in enumerate(lines) if " screen " in line and marker in line)
+def cues_before(lines: list[str], index: int) -> list[str]:
+    """The cues played with the *index*-th screen of a transcript (between it and the screen
+    before: the unit plays a refusal's cue, then shows why)."""
+    at = [i for i, line in enumerate(lines) if " screen " in line][index]
     out = []
-    for line in lines[at + 1 :]:
+    for line in reversed(lines[:at]):
         if " screen " in line:
             break
         out.append(line.split(" cue ", 1)[1])
@@ -69,7 +70,8 @@ def cues_after(lines: list[str], marker: str) -> list[str]:
 
 def order(seed: int, deck: str) -> list[int]:
     """A virtual deck's shuffle, computed here from READINGS D2 alone."""
-    return sorted(range(1, 17), key=lambda n: hashlib.sha256(f"{seed}:{deck}:{n}".encode()).digest())
+    digest = {n: hashlib.sha256(f"{seed}:{deck}:{n}".encode()).digest() for n in range(1, 17)}
+    return sorted(range(1, 17), key=digest.__getitem__)
 
 
 def die(seed: int, k: int, i: int) -> int:
@@ -306,11 +308,127 @@ def test_generic_effects_ask_the_effect_and_amounts_before_the_drawer(
 def test_pay_each_other_player_is_one_payment_after_the_other(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """READINGS C22, A17: G5 pays each other player in card order, each under the debt rules."""
-    text = START3 + "press menu\nkey 5\ntap bank:1\nkey 1485\npress ok\n"  # dog keeps 15
+    """READINGS C22, A17: G5 pays each other player in card order, each under the debt rules:
+    a short payer owes several creditors, and each is paid what they are owed, in turn."""
+    text = START3 + "tap deed:1\ntap bank:1\n"  # dog buys Belleville (60)
+    text += "press menu\nkey 5\ntap bank:1\nkey 1435\npress ok\n"  # dog keeps 5
     text += "press menu\nkey 12\npress ok\npress ok\nkey 5\npress ok\nkey 10\npress ok\n"
-    text += "tap bank:1\n"  # dog pays 10 to Anakin, then 5 of 10 to Padmé: owes her 5
+    text += "tap bank:1\n"  # G5 10: Anakin gets 5 (owed 5 more), Padmé is owed 10
     _, state = play(tmp_path, capsys, text, edition="starwars-ep2-fr")
     dog, anakin, padme = state["players"]
-    assert (anakin["balance"], padme["balance"]) == (1510, 1505)
-    assert (dog["balance"], dog["debt"], dog["creditor"]) == (0, 5, 3)
+    assert (dog["balance"], anakin["balance"], padme["balance"]) == (0, 1505, 1500)
+    assert (dog["debt"], dog["creditor"]) == (5, 2)  # the first creditor first
+    more = "press menu\nkey 9\ntap bank:1\ntap deed:1\n"  # a mortgage raises 30
+    lines, state = play(tmp_path, capsys, more, edition="starwars-ep2-fr")
+    dog, anakin, padme = state["players"]
+    assert (anakin["balance"], padme["balance"]) == (1510, 1510)  # 5 to Anakin, 10 to Padmé
+    assert (dog["balance"], dog["debt"], dog["creditor"]) == (15, 0, None)
+    assert any("Dette réglée" in line for line in lines)
+
+
+# ---------------------------------------------------------------- E18, E19, A21, A15: landings
+
+
+def records(tmp_path: Path) -> int:
+    """How many transactions the journal of the game in ``tmp_path/d`` holds."""
+    with Journal(tmp_path / "d" / "journal.sqlite") as journal:
+        return len(list(journal.records()))
+
+
+def test_a_landing_that_moves_nothing_is_not_a_transaction(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS E18: `Chez vous`, `Hypothéqué : pas de loyer`, a jailed owner under
+    variants.jailed_owner_no_rent and `Trop tard` journal nothing, leave undo_available as it
+    was, and the undo that follows still cancels the transaction before them."""
+    rule = ("--set", "variants.jailed_owner_no_rent=true")
+    roll = "roll 1 2\npress menu\nkey 11\ntap bank:{}\n"
+    steps: list[tuple[str, str, str, str]] = [
+        # (what comes first, the transaction, the landing that moves nothing, its screen)
+        ("", "tap deed:1\ntap bank:1\n", "tap deed:1\ntap bank:1\n", "screen own"),
+        (
+            "tap deed:3\ntap bank:1\n",
+            "press menu\nkey 9\ntap bank:1\ntap deed:3\npress ok\n",
+            "tap deed:3\ntap bank:2\n",
+            "Hypothéqué",
+        ),
+        ("", "press menu\nkey 2\ntap bank:1\n", "tap deed:1\ntap bank:2\n", "screen no_rent"),
+        (
+            roll.format(2) + roll.format(1),
+            "tap deed:5\ntap bank:3\n" + roll.format(3),  # a purchase, then a roll undo skips
+            "tap deed:5\ntap bank:2\n",  # racecar's claim after dog's and tophat's rolls
+            "screen late",
+        ),
+    ]
+    play(tmp_path, capsys, START3, *rule)
+    for first, done, landing, shown in steps:
+        _, before = play(tmp_path, capsys, first, *rule)
+        _, after_tx = play(tmp_path, capsys, done, *rule)
+        assert after_tx["undo_available"]
+        count = records(tmp_path)
+        lines, after_landing = play(tmp_path, capsys, landing, *rule)
+        assert any(shown in line for line in lines), (shown, lines[-4:])
+        assert records(tmp_path) == count  # nothing journalled
+        assert after_landing == after_tx  # nothing changed, undo_available included
+        lines, undone = play(tmp_path, capsys, UNDO, *rule)
+        assert any("screen undo" in line for line in lines)
+        # the transaction before the landing is undone: the state before it comes back
+        assert balances(undone) == balances(before), shown
+        for key in ("owner", "mortgaged"):
+            assert [p[key] for p in undone["properties"]] == [p[key] for p in before["properties"]]
+        assert [p["jailed"] for p in undone["players"]] == [p["jailed"] for p in before["players"]]
+        play(tmp_path, capsys, done, *rule)  # the game goes on from the transaction, redone
+
+
+def test_a_utility_claim_too_late_is_refused_at_the_card_before_any_dice_pick(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS E19: once the claim is too late, the visitor's card gets `Trop tard` and the
+    error cue at once: no dice-total pick opens and nothing is rolled; in time, the pick opens."""
+    roll = "roll {} {}\npress menu\nkey 11\ntap bank:{}\n"
+    text = START3 + "tap deed:8\ntap bank:1\n"  # dog buys the Electric Company
+    text += roll.format(1, 2, 2) + "tap deed:8\ntap bank:2\npress cancel\n"  # in time: a pick
+    text += roll.format(2, 3, 3) + roll.format(3, 5, 1)  # tophat and dog roll: too late
+    text += "tap deed:8\ntap bank:2\npress ok\n"
+    lines, state = play(tmp_path, capsys, text)
+    shown = screens(lines)
+    in_time = next(i for i, s in enumerate(shown) if s.startswith("pick"))
+    assert "Total des dés ?" in shown[in_time] and "3 (dernier lancer)" in shown[in_time]
+    late = max(i for i, s in enumerate(shown) if s.startswith("late "))
+    assert late > in_time and not any(s.startswith("pick") for s in shown[late:])
+    assert "error" in cues_before(lines, late)
+    assert balances(state) == [1350, 1500, 1500]  # nothing paid
+    assert state["last_roll"] == {"card": 1, "dice": [3, 5], "third": None, "doubles": 0}
+
+
+def test_a_card_move_onto_an_owned_deed_is_never_too_late(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS A21: the landing a card makes is applied with the drawer's card, so its rent
+    is due whatever the rolls since the drawer's last one."""
+    roll = "roll {} {}\npress menu\nkey 11\ntap bank:{}\n"
+    text = START3 + "tap deed:28\ntap bank:1\n"  # dog buys Rue de la Paix (400)
+    text += roll.format(1, 2, 2) + roll.format(2, 3, 3) + roll.format(3, 5, 1)
+    text += "tap deed:28\ntap bank:2\n"  # racecar's own landing: too late
+    text += "tap chance:1\ntap bank:2\n"  # Chance 1 sends racecar there: rent 50
+    lines, state = play(tmp_path, capsys, text)
+    assert any("screen late" in line for line in lines)
+    assert balances(state) == [1100 + 50, 1450, 1500]
+
+
+def test_the_claim_window_counts_two_distinct_other_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS A15: "rolls from two other players" means two distinct other cards: a player
+    who rolls twice (a double) closes nothing alone; a second player's roll does."""
+    roll = "roll {} {}\npress menu\nkey 11\ntap bank:{}\n"
+    text = START3 + "tap deed:1\ntap bank:1\n"  # dog buys Belleville
+    text += roll.format(1, 2, 2)  # racecar rolls
+    text += roll.format(2, 2, 3) + roll.format(1, 3, 3)  # tophat: a double, then again
+    text += "tap deed:1\ntap bank:2\n"  # still in time: rent 2
+    text += roll.format(4, 5, 1)  # dog rolls: two other cards now
+    text += "tap deed:1\ntap bank:2\n"  # too late
+    lines, state = play(tmp_path, capsys, text)
+    assert sum(1 for line in lines if "screen rent" in line) == 1
+    assert sum(1 for line in lines if "screen late" in line) == 1
+    assert balances(state) == [1440 + 2, 1498, 1500]

@@ -61,6 +61,10 @@ class ClassicState:
     debts: tuple[int, ...] = ()
     #: debtors whose debt goes into the Free Parking pot (A6)
     pot_debts: tuple[int, ...] = ()
+    #: (debtor, creditor or None, amount, into the pot) of the debts a player owes another
+    #: creditor behind the one being settled, in the order they arose (C22: a short payer of
+    #: "pay each other player" owes several creditors)
+    queued: tuple[tuple[int, int | None, int, bool], ...] = ()
     #: ``variants.virtual_decks``: each deck's order, top first (READINGS D2): shuffled once
     #: at the new game, a drawn card goes under, a kept jail card is out of it while held;
     #: empty without virtual decks. Never undone (E6): see :class:`DeckDrawn`, :class:`DeckOut`

@@ -17,11 +17,16 @@ import pytest
 
 from bank.app.runtime import Runtime
 from bank.cli import main
+from bank.events import DebtChanged, MoneyMoved, apply
+from bank.game import Game
 from bank.journal import Journal
+from bank.rulesets.classic import commands as c
+from bank.rulesets.classic.state import ClassicSet
 from bank.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, CardLifted, CardTapped
+from board_assets import load_edition
 from tests.panels.conftest import wait_until
-from tests.support.fakes import FakeClock
+from tests.support.fakes import FakeClock, MemoryJournal
 
 START = "tap bank:1\ntap bank:2\npress ok\n"
 START3 = "tap bank:1\ntap bank:2\ntap bank:3\npress ok\n"
@@ -432,3 +437,187 @@ def test_the_claim_window_counts_two_distinct_other_cards(
     assert sum(1 for line in lines if "screen rent" in line) == 1
     assert sum(1 for line in lines if "screen late" in line) == 1
     assert balances(state) == [1440 + 2, 1498, 1500]
+
+
+# ---------------------------------------------------------------- debts and bankruptcy
+
+#: dog buys Belleville (60) and pays the bank 1450: owes 10, a mortgage would raise 30
+DEBT = START + "tap deed:1\ntap bank:1\npress menu\nkey 5\ntap bank:1\nkey 1450\npress ok\n"
+
+
+def test_a_debt_accepts_only_what_raises_money_and_offers_no_bankruptcy_while_it_can(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS C5, C19, C8: during a debt deed taps, cards and the dice (11) get the error
+    cue; the menu holds 8, 9, 10, and 16 only when less can be raised than is owed (§3.12):
+    here M after 10 closes it; undo_available is false and the undo is refused; the debtor's
+    worth does not subtract the debt."""
+    text = DEBT + "tap deed:2\ntap deed:1\ntap chance:11\n"
+    text += "press menu\nkey 1\nkey 1\npress cancel\n"  # 11: not in the debt menu
+    text += "press menu\npress menu\npress menu\npress menu\n"  # 8, 9, 10, then closed
+    text += "press menu\nkey 1\nkey 6\n"  # 16: not offered
+    text += UNDO
+    lines, state = play(tmp_path, capsys, text)
+    shown = screens(lines)
+    debt = shown.index("debt [dog] 10 {debt} | chien doit 10 / Encore possible 30")
+    after = shown[debt + 1 :]
+    assert after[:3] == ["error {error} | Refusé / Réglez la dette"] * 3
+    assert "error {error} | Refusé / Pas de choix 11" in after
+    cycle = [s.split(" |")[0].split(" {")[0] for s in after if s.startswith(("menu", "debt"))]
+    assert cycle[2:7] == ["debt [dog] 10", "menu #8", "menu #9", "menu #10", "debt [dog] 10"]
+    assert "error {error} | Refusé / Pas de choix 16" in after
+    assert after[-1] == "error {error} | Refusé / Dette d'abord"  # the undo, refused
+    dog = state["players"][0]
+    assert (dog["balance"], dog["debt"], dog["creditor"], dog["bankrupt"]) == (0, 10, None, False)
+    assert dog["worth"] == 60  # cash 0 + Belleville 60: the debt is not subtracted (C8)
+    assert state["undo_available"] is False  # C19
+    assert state["properties"][1]["owner"] is None
+
+
+def test_the_interest_question_makes_undo_unavailable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS C19: while an undo would be refused (an interest question open) the state
+    file says undo_available false; once answered, the trade with its interest is undoable."""
+    text = START + "tap deed:1\ntap bank:1\npress menu\nkey 9\ntap bank:1\ntap deed:1\npress ok\n"
+    text += "press menu\nkey 10\ntap bank:1\ntap bank:2\ntap deed:1\n"  # Belleville to racecar
+    text += "press menu\npress menu\npress menu\npress ok\ntap bank:2\n"  # Résumé, ✓; accepted
+    lines, asked = play(tmp_path, capsys, text)
+    assert any("screen interest #1" in line for line in lines)
+    assert asked["properties"][0]["interest_due"] and asked["undo_available"] is False
+    lines, refused = play(tmp_path, capsys, UNDO)
+    assert refused == asked and any("cue error" in line for line in lines)
+    _, answered = play(tmp_path, capsys, "press ok\n")  # keep: racecar pays 3
+    assert answered["undo_available"] is True and balances(answered) == [1470, 1497]
+
+
+def _hotels_and_no_houses_left() -> str:
+    """Dog, given 5000, builds hotels on the brown lots and then takes the bank's last 32
+    houses (light blue, pink and dark blue, 4 each): 970 left."""
+    text = START + "press menu\nkey 6\ntap bank:1\nkey 5000\npress ok\n"
+    for deed in (1, 2, 4, 5, 6, 7, 9, 10, 27, 28):
+        text += f"tap deed:{deed}\ntap bank:1\n"
+    groups = ((1, 2), (4, 5, 6), (7, 9, 10), (27, 28))
+    text += "press menu\nkey 7\ntap bank:1\n"
+    text += "".join(f"tap deed:{d}\n" for _ in range(5) for d in groups[0])  # hotels
+    text += "".join(f"tap deed:{d}\n" for g in groups[1:] for _ in range(4) for d in g)
+    return text + "press ok\n"
+
+
+def test_encore_possible_counts_a_hotel_with_its_houses_even_without_houses_in_stock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS C14 (and §3.12's offer of item 16): `Encore possible` counts a hotel and the
+    four houses it replaced at half, even when the bank has no house to take it apart; item 16
+    appears once the debt is more than that."""
+    base = _hotels_and_no_houses_left()
+    _, built = play(tmp_path / "built", capsys, base)
+    assert built["bank"] == {"houses": 0, "hotels": 10, "skyscrapers": 0, "depots": 0}
+    assert built["players"][0]["balance"] == 970
+    # brown hotels 2 x 5 x 50 / 2, light blue 12 x 50 / 2, pink 12 x 100 / 2,
+    # dark blue 8 x 200 / 2, and every mortgage: 30+30+50+50+60+70+70+80+175+200
+    possible = 250 + 300 + 600 + 800 + 815
+    for owed, offered in ((possible, False), (possible + 1, True)):
+        text = base + f"press menu\nkey 5\ntap bank:1\nkey {970 + owed}\npress ok\n"
+        text += "press menu\npress menu\npress menu\npress menu\n"
+        lines, state = play(tmp_path / str(owed), capsys, text)
+        shown = screens(lines)
+        debt = f"debt [dog] {owed} {{debt}} | chien doit {owed} / Encore possible {possible}"
+        assert debt in shown
+        assert ("menu #16 {debt} | Faillite / ✓ puis carte" in shown) is offered, shown[-3:]
+        assert state["players"][0]["debt"] == owed
+
+
+def test_a_bankruptcy_that_ends_the_game_skips_the_interest_question_and_clears_the_debtor(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS A8, A9: a bankruptcy that leaves one player ends the game at once: no interest
+    question for the creditor's new mortgaged deeds; the bankrupt shows balance 0, debt 0,
+    creditor null, jailed false, no jail cards, worth 0."""
+    text = START + "tap deed:1\ntap bank:1\npress menu\nkey 9\ntap bank:1\ntap deed:1\npress ok\n"
+    text += "tap chance:8\ntap bank:1\npress menu\nkey 2\ntap bank:1\n"  # a jail card, jailed
+    text += "tap deed:8\ntap bank:2\ntap deed:21\ntap bank:2\n"  # racecar: both utilities
+    text += "press menu\nkey 5\ntap bank:1\nkey 1465\npress ok\n"  # dog keeps 5
+    text += "tap deed:8\ntap bank:1\nkey 12\npress ok\n"  # rent 10 x 12 = 120: owes 115
+    text += "press menu\nkey 16\npress ok\ntap bank:1\n"  # offered (nothing to raise): ✓, card
+    lines, state = play(tmp_path, capsys, text)
+    assert not any("screen interest" in line for line in lines)
+    assert state["game_over"] and state["winner"] == 2 and state["ranking"] == [2, 1]
+    dog, racecar = state["players"]
+    assert {
+        k: dog[k] for k in ("balance", "debt", "creditor", "jailed", "jail_cards", "worth")
+    } == {
+        "balance": 0,
+        "debt": 0,
+        "creditor": None,
+        "jailed": False,
+        "jail_cards": [],
+        "worth": 0,
+    }
+    assert dog["bankrupt"] and state["eliminated"] == [1]
+    assert racecar["balance"] == 1500 - 300 + 5 and racecar["jail_cards"] == ["chance"]
+    belleville = state["properties"][0]
+    assert (belleville["owner"], belleville["mortgaged"], belleville["interest_due"]) == (
+        2,
+        True,
+        False,
+    )
+
+
+def test_a_bankruptcy_to_the_bank_that_ends_the_game_runs_no_auction_series(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS A8: to the bank, the game over at once: no auction series; the deeds go back
+    to the bank unowned and unmortgaged."""
+    text = START + "tap deed:1\ntap bank:1\npress menu\nkey 9\ntap bank:1\ntap deed:1\npress ok\n"
+    text += "tap deed:3\ntap bank:1\n"  # Gare Montparnasse, unmortgaged (100 to raise)
+    text += "press menu\nkey 5\ntap bank:1\nkey 2000\npress ok\n"  # owes 2000 - 1270
+    text += "press menu\nkey 16\npress ok\ntap bank:1\npress ok\n"
+    lines, state = play(tmp_path, capsys, text)
+    assert not any("Enchère 1/" in line for line in lines)
+    assert state["game_over"] and state["winner"] == 2
+    for deed in (0, 2):
+        assert state["properties"][deed]["owner"] is None
+        assert not state["properties"][deed]["mortgaged"]
+
+
+def test_the_sales_of_the_auction_series_are_part_of_the_bankruptcy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS C13, C19: in a bankruptcy to the bank, the series' sales are not transactions
+    of their own: nothing is undoable after them and the undo is refused."""
+    text = START3 + "tap deed:1\ntap bank:1\npress menu\nkey 5\ntap bank:1\nkey 2000\npress ok\n"
+    text += "press menu\nkey 16\npress ok\ntap bank:1\n"  # bankrupt to the bank
+    text += "press ok\ntap bank:2\nwait 10.5\n"  # Enchère 1/1: racecar buys Belleville for 10
+    lines, sold = play(tmp_path, capsys, text)
+    assert any("Enchère 1/1" in line for line in lines)
+    assert sold["properties"][0]["owner"] == 2 and balances(sold) == [0, 1490, 1500]
+    assert sold["undo_available"] is False
+    lines, after = play(tmp_path, capsys, UNDO)
+    assert after == sold and any("cue error" in line for line in lines)
+
+
+def test_debts_owed_to_a_player_who_goes_bankrupt_go_to_the_bank() -> None:
+    """READINGS A18: the debts owed to a creditor who goes bankrupt before being paid are
+    redirected to the bank.
+
+    The unit settles one debtor at a time in the order the debts arose, and no gesture makes
+    a player owe a creditor who is already settling a debt of their own, so no tap script
+    reaches this state: it is built here from the events a journal would hold (racecar owes
+    the bank 100, then tophat owes racecar 10), and the bankruptcy goes through the rules."""
+    game = Game(load_edition("classic-fr"), journal=MemoryJournal())
+    game.start((1, 2, 3))
+    game.state = apply(
+        game.state,
+        [
+            MoneyMoved(2, None, 1500, "test"),
+            MoneyMoved(3, None, 1500, "test"),
+            DebtChanged(2, 0, 100, None, None),
+            DebtChanged(3, 0, 10, None, 2),
+            ClassicSet("debts", (), (2, 3)),
+        ],
+    )
+    game.execute(c.DeclareBankruptcy(2))
+    tophat = game.state.player(3)
+    assert tophat is not None and (tophat.debt, tophat.creditor) == (10, None)
+    assert game.state.debtor() == tophat and not game.state.game_over

@@ -621,3 +621,18 @@ def test_debts_owed_to_a_player_who_goes_bankrupt_go_to_the_bank() -> None:
     tophat = game.state.player(3)
     assert tophat is not None and (tophat.debt, tophat.creditor) == (10, None)
     assert game.state.debtor() == tophat and not game.state.game_over
+
+
+def test_a_bankrupts_jail_card_goes_under_its_virtual_deck(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS D2, E7 (and §3.13): the jail card a player kept is out of the virtual deck;
+    when its holder goes bankrupt to the bank it goes back under its deck."""
+    rest = [n for n in order(0, "chance") if n != 8]
+    text = START3 + "tap chance:8\ntap bank:1\n"  # dog keeps the Chance jail card (its tag)
+    text += "press menu\nkey 5\ntap bank:1\nkey 2000\npress ok\n"  # owes 500, nothing to sell
+    text += "press menu\nkey 16\npress ok\ntap bank:1\n"  # bankrupt to the bank
+    text += (DRAW_CHANCE + "press ok\npress cancel\n") * 16
+    lines, state = play(tmp_path, capsys, text, *VIRTUAL)
+    assert state["players"][0]["bankrupt"] and state["players"][0]["jail_cards"] == []
+    assert drawn(lines) == [*rest, 8]

@@ -220,6 +220,11 @@ def test_the_card_icon_draws_from_a_tirer_screen_of_its_own(
     # Chance 5 (Gare de Lyon: Départ passed, +200; bought by dog for 200), Caisse 15 (+10)
     assert (first, order(0, "chest")[0]) == (5, 15)
     assert balances(state) == [1500, 1510] and state["properties"][10]["owner"] == 1
+    # the history names the card each draw took off the deck
+    assert main(["history", "show", "1", "--data-dir", str(tmp_path / "d")]) == 0
+    told = capsys.readouterr().out
+    assert "La banque tire Chance 5 : Gare de Lyon" in told
+    assert "La banque tire Caisse de communauté 15" in told
 
 
 def test_a_drawn_card_stays_under_after_x_or_a_power_cut(

@@ -641,3 +641,18 @@ def test_a_bankrupts_jail_card_goes_under_its_virtual_deck(
     lines, state = play(tmp_path, capsys, text, *VIRTUAL)
     assert state["players"][0]["bankrupt"] and state["players"][0]["jail_cards"] == []
     assert drawn(lines) == [*rest, 8]
+
+
+def test_bankruptcy_is_offered_against_all_that_is_owed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS C22 (and §3.12): with debts to several creditors, item 16 compares what can
+    still be raised with all that is owed, not only the debt being settled."""
+    text = START3 + "tap deed:1\ntap bank:1\n"  # Belleville: a mortgage would raise 30
+    text += "press menu\nkey 5\ntap bank:1\nkey 1435\npress ok\n"  # dog keeps 5
+    text += "press menu\nkey 12\npress ok\npress ok\nkey 5\npress ok\nkey 25\npress ok\n"
+    text += "tap bank:1\n"  # G5 25: owes Anakin 20 (being settled), then Padmé 25
+    text += "press menu\npress menu\npress menu\npress menu\n"  # 8, 9, 10, 16
+    lines, state = play(tmp_path, capsys, text, edition="starwars-ep2-fr")
+    assert (state["players"][0]["debt"], state["players"][0]["creditor"]) == (20, 2)
+    assert any("screen menu #16" in line for line in lines)  # 30 < 20 + 25

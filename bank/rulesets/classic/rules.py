@@ -290,6 +290,12 @@ class ClassicRulesEngine:
             return deed.rents[0] * 2
         return deed.rents[0]
 
+    def owed(self, state: GameState, card: int) -> int:
+        """All that *card* owes: the debt being settled and those waiting behind it (C22)."""
+        p = state.player(card)
+        waiting = sum(q[2] for q in classic(state).queued if q[0] == card)
+        return (p.debt if p is not None else 0) + waiting
+
     def liquidation(self, state: GameState, card: int, cfg: ClassicConfig) -> int:
         """What selling every building and mortgaging every deed would raise (§3.12)."""
         ext = classic(state)
@@ -1064,7 +1070,7 @@ class ClassicRulesEngine:
         debtor = tx.state.player(cmd.card)
         assert debtor is not None
         possible = self.liquidation(tx.state, cmd.card, cfg)
-        if possible >= debtor.debt:
+        if possible >= self.owed(tx.state, cmd.card):
             raise RuleError("the debt can still be paid", "can still pay", possible=possible)
         creditor = debtor.creditor
         owned = tx.state.owned_by(cmd.card)

@@ -1061,13 +1061,15 @@ class ClassicUnit(UnitShell):
 
     def _bankruptcy_offered(self) -> bool:
         """Item 16 is in the debt menu only when selling every building and mortgaging every
-        deed would raise less than the debt (§3.12, §5.4): otherwise it is absent, so M after
-        item 10 closes the menu and ``1`` ``6`` is refused like any item the menu lacks."""
+        deed would raise less than the debt (all the debtor owes, C22: §3.12, §5.4); otherwise
+        it is absent, so M after item 10 closes the menu and ``1`` ``6`` is refused like any
+        item the menu lacks."""
         debtor = self._state.debtor()
         if debtor is None:
             return False
         cfg = self._rules.settings(self._state)
-        return self._rules.liquidation(self._state, debtor.card, cfg) < debtor.debt
+        owed = self._rules.owed(self._state, debtor.card)
+        return self._rules.liquidation(self._state, debtor.card, cfg) < owed
 
     def _open_menu(self, item: int, typed: str = "", exact: bool = False) -> None:
         self.step = Menu(item, self._idle_expiry(), typed, exact)

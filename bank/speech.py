@@ -328,7 +328,7 @@ class SpokenUltimeNarrator(UltimeNarrator):
 _ACTED_ON: Final = frozenset(
     {"error", "game_over", "jail_choice", "auction", "auction_offer", "auction_end",
      "balance", "debt", "deed", "late", "card", "menu", "pick", "trade_offer",
-     "interest", "info", "no_rent", "own", "speech"}
+     "interest", "info", "no_rent", "own", "draw", "speech"}
 )  # fmt: skip
 _ALWAYS: Final = frozenset({"error", "game_over", "speech"})
 #: what the ``money`` mode says besides transactions that moved money

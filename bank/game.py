@@ -90,6 +90,9 @@ class Game:
         #: command with its events (replayed by an undo), or None with the events of a
         #: transaction that joined the group (undone with it)
         self._trail: list[tuple[Command | None, tuple[Event, ...]]] = []
+        #: the last undo group's transaction opened the debt being settled, and nothing joined
+        #: it since: undoing it takes the debt away with it (a ruleset that allows it)
+        self._group_opened_debt = False
         if journal is not None:
             self._replay(journal.records())
 
@@ -116,8 +119,11 @@ class Game:
 
     def _advance(self, tx: Transaction) -> None:
         """Apply a committed transaction and keep the undo group up to date."""
+        in_debt_before = self.state.debtor() is not None
         self.state = apply(self.state, tx.events)
         if tx.command.transparent:
+            if tx.events:
+                self._group_opened_debt = False  # the debt is no longer the group's alone
             if self.state.debtor() is not None and tx.events:
                 # a debt opened by a command undo skips over: its payment cannot be undone,
                 # so neither can what settles it (nor the transaction before)
@@ -129,6 +135,7 @@ class Game:
             ):  # any other transparent command (a virtual deck's draw) keeps its events
                 self._trail.append((tx.command, tx.events))
             return
+        self._group_opened_debt = False
         if isinstance(tx.command, Undo):
             self._undo_events, self._undo_group, self._trail = [], None, []
         elif self.ruleset.joins_undo_group(tx.command):
@@ -142,6 +149,7 @@ class Game:
             self._undo_group = tx.undo_group
             self._trail = []
             self._group_had_debt = self.state.debtor() is not None
+            self._group_opened_debt = self._group_had_debt and not in_debt_before
 
     # ------------------------------------------------------------------ commands
 
@@ -219,7 +227,9 @@ class Game:
     def _undo_refusal(self) -> None:
         if self.state.game_over:
             raise GameOver("the game is over", "game over")
-        if self.state.debtor() is not None:
+        if self.state.debtor() is not None and not (
+            self._group_opened_debt and getattr(self.ruleset, "undo_opens_debt", False)
+        ):
             raise UndoRefused("no undo while a debt is being settled", "debt first")
         refuse = getattr(self.ruleset, "refuse_undo", None)
         if refuse is not None:  # the optional hook of bank.ruleset.RefusesUndo
@@ -229,7 +239,11 @@ class Game:
                 "nothing to undo: only the last transaction, once, and never an event card",
                 "nothing to undo",
             )
-        if self._group_had_debt and not self.ruleset.undo_after_settled_debt():
+        if (
+            self._group_had_debt
+            and not self._group_opened_debt
+            and not self.ruleset.undo_after_settled_debt()
+        ):
             raise UndoRefused("a settled debt cannot be undone", "debt settled")
 
     @property
@@ -249,6 +263,7 @@ class Game:
         self._seq = 0
         self._undo_events, self._undo_group, self._group_had_debt = [], None, False
         self._trail = []
+        self._group_opened_debt = False
 
     # ------------------------------------------------------------------ helpers for the unit
 

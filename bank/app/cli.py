@@ -237,6 +237,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_data_dir(p, where)
     p.add_argument("--socket", type=Path, help=socket_help)
+    p = add(
+        "acknowledge",
+        help="acknowledge damage found in the journal (shown on the unit until then)",
+        description="Damage found when the journal opened (transactions lost with a damaged "
+        "or older file, an unreadable tip, a game ended outside ultibank) shows on every "
+        "panel, in `state` and on the web view until a person has checked the balances with "
+        "the players and runs this. The finding stays in the journal for `history`.",
+    )
+    _add_data_dir(p, where)
+    p.add_argument("--socket", type=Path, help=socket_help)
 
     p = add(
         "history",
@@ -385,7 +395,7 @@ def _add_web_options(p: argparse.ArgumentParser) -> None:
 
 
 #: the commands that talk to a running daemon through its control socket
-CLIENT_COMMANDS = ("tap", "press", "hold", "state")
+CLIENT_COMMANDS = ("tap", "press", "hold", "state", "acknowledge")
 
 #: exit status when standard output was closed early (``ultibank history | head``), as a
 #: shell reports a command killed by SIGPIPE
@@ -492,6 +502,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "press": "bank.app.runtime:cmd_control",
         "hold": "bank.app.runtime:cmd_control",
         "state": "bank.app.runtime:cmd_control",
+        "acknowledge": "bank.app.runtime:cmd_control",
         "history": "bank.history:cmd_history",
         "readers": "bank.app.runtime:cmd_readers",
         "enroll": "bank.app.runtime:cmd_enroll",

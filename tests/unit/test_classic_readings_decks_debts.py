@@ -446,8 +446,14 @@ def test_the_claim_window_counts_two_distinct_other_cards(
 
 # ---------------------------------------------------------------- debts and bankruptcy
 
-#: dog buys Belleville (60) and pays the bank 1450: owes 10, a mortgage would raise 30
-DEBT = START + "tap deed:1\ntap bank:1\npress menu\nkey 5\ntap bank:1\nkey 1450\npress ok\n"
+#: dog buys Belleville, Lecourbe and Gare Montparnasse (1180 left), pays the bank 1250 (owes
+#: 70) and mortgages Belleville for it: owes 40, and 130 can still be raised
+DEBT = (
+    START
+    + "tap deed:1\ntap bank:1\ntap deed:2\ntap bank:1\ntap deed:3\ntap bank:1\n"
+    + "press menu\nkey 5\ntap bank:1\nkey 1250\npress ok\n"
+    + "press menu\nkey 9\ntap bank:1\ntap deed:1\npress ok\n"
+)
 
 
 def test_a_debt_accepts_only_what_raises_money_and_offers_no_bankruptcy_while_it_can(
@@ -455,28 +461,45 @@ def test_a_debt_accepts_only_what_raises_money_and_offers_no_bankruptcy_while_it
 ) -> None:
     """READINGS C5, C19, C8: during a debt deed taps, cards and the dice (11) get the error
     cue; the menu holds 8, 9, 10, and 16 only when less can be raised than is owed (§3.12):
-    here M after 10 closes it; undo_available is false and the undo is refused; the debtor's
-    worth does not subtract the debt."""
-    text = DEBT + "tap deed:2\ntap deed:1\ntap chance:11\n"
+    here M after 10 closes it; once money was raised for the debt undo_available is false and
+    the undo is refused; the debtor's worth does not subtract the debt."""
+    text = DEBT + "tap deed:4\ntap deed:1\ntap chance:11\n"
     text += "press menu\nkey 1\nkey 1\npress cancel\n"  # 11: not in the debt menu
     text += "press menu\npress menu\npress menu\npress menu\n"  # 8, 9, 10, then closed
     text += "press menu\nkey 1\nkey 6\n"  # 16: not offered
     text += UNDO
     lines, state = play(tmp_path, capsys, text)
     shown = screens(lines)
-    debt = shown.index("debt [dog] 10 {debt} | chien doit 10 / Encore possible 30")
-    after = shown[debt + 1 :]
-    assert after[:3] == ["error {error} | Refusé / Réglez la dette"] * 3
+    debt = "debt [dog] 40 {debt} | chien doit 40 / Encore possible 130"
+    after = shown[max(i for i, s in enumerate(shown) if s.startswith("mortgaged")) + 1 :]
+    assert after[0] == debt  # the session ended by ✓: the debt again
+    assert after[1:4] == ["error {error} | Refusé / Réglez la dette"] * 3
     assert "error {error} | Refusé / Pas de choix 11" in after
     cycle = [s.split(" |")[0].split(" {")[0] for s in after if s.startswith(("menu", "debt"))]
-    assert cycle[2:7] == ["debt [dog] 10", "menu #8", "menu #9", "menu #10", "debt [dog] 10"]
+    assert cycle[3:8] == ["debt [dog] 40", "menu #8", "menu #9", "menu #10", "debt [dog] 40"]
     assert "error {error} | Refusé / Pas de choix 16" in after
     assert after[-1] == "error {error} | Refusé / Dette d'abord"  # the undo, refused
     dog = state["players"][0]
-    assert (dog["balance"], dog["debt"], dog["creditor"], dog["bankrupt"]) == (0, 10, None, False)
-    assert dog["worth"] == 60  # cash 0 + Belleville 60: the debt is not subtracted (C8)
+    assert (dog["balance"], dog["debt"], dog["creditor"], dog["bankrupt"]) == (0, 40, None, False)
+    assert dog["worth"] == 30 + 60 + 200  # Belleville mortgaged at half: the debt not counted
     assert state["undo_available"] is False  # C19
-    assert state["properties"][1]["owner"] is None
+    assert state["properties"][3]["owner"] is None
+
+
+def test_undo_available_says_whether_the_undo_of_a_debt_is_taken(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """READINGS C19: right after the payment that opened a debt, that payment can still be
+    undone (the debt goes with it) and the state file says so; once money has been raised for
+    the debt it says false, and the undo is refused."""
+    opened = START + "tap deed:1\ntap bank:1\npress menu\nkey 5\ntap bank:1\nkey 1450\npress ok\n"
+    _, state = play(tmp_path, capsys, opened)
+    assert state["players"][0]["debt"] == 10 and state["undo_available"] is True
+    lines, undone = play(tmp_path, capsys, UNDO)
+    assert any("screen undo" in line for line in lines)
+    assert undone["players"][0]["debt"] == 0 and balances(undone) == [1440, 1500]
+    _, raised = play(tmp_path / "raised", capsys, DEBT)
+    assert raised["players"][0]["debt"] == 40 and raised["undo_available"] is False
 
 
 def test_the_interest_question_makes_undo_unavailable(

@@ -189,6 +189,11 @@ class ClassicRulesEngine:
             return self.config
         return ClassicConfig.from_recorded(recorded, self.config)
 
+    #: a transaction that opened a debt may be undone while nothing was done about the debt
+    #: yet (a wrong amount typed must never leave bankruptcy as the only way out); the debt
+    #: goes with it
+    undo_opens_debt = True
+
     def joins_undo_group(self, command: Command) -> bool:
         return isinstance(command, c.AnswerInterest) or bool(getattr(command, "for_debt", False))
 

@@ -195,6 +195,8 @@ class Runtime:
         """Power the unit on, start the loop, the readers and the control socket."""
         self.daemon.dispatch(self.unit.power_on(self.clock()))
         self._report_loss()
+        if self.journal is not None:
+            self.journal.start_audit()
         self._thread = self.daemon.start_thread()
         for service in self.readers:
             service.start()
@@ -223,12 +225,27 @@ class Runtime:
         return self.unit.show_damage(self.clock(), False)
 
     def _checkpoint(self) -> None:
-        """The daemon is idle: fold the WAL into journal.sqlite (a fault is not ours to show)."""
+        """The daemon is idle: a snapshot of the game if it changed, the WAL folded into
+        journal.sqlite, the audit's findings reported (a fault is not ours to show)."""
         if self.journal is not None and self.unit.fault is None:
+            # a snapshot now, while nobody waits: a resume after a crash replays only what
+            # happened since the unit was last idle
+            self.game.keep_snapshot()
             try:
                 self.journal.checkpoint()
             except JournalError as err:
                 log.warning("idle checkpoint: %s", err)
+            self._collect_audit()
+
+    def _collect_audit(self) -> None:
+        """Report what the journal's audit found (the checks a resume from a snapshot left
+        for later, run in their own thread from the start), once it has finished."""
+        if self.journal is not None and self.journal.audit_ready():
+            found = self.journal.audit()
+            for problem in found:
+                print(f"ultibank: journal audit: {problem}", file=sys.stderr)
+            if found:  # where the players look too, until a person acknowledges it
+                self.daemon.dispatch(self.unit.show_damage(self.clock(), True, self.journal.lost))
 
     def stop(self) -> None:
         """Stop everything; every confirmed transaction is already in the journal."""
@@ -265,6 +282,8 @@ class Runtime:
         out = self.unit.power_on(now, self.game)
         if self.journal is not None and self.journal.loss:
             out += self.unit.show_damage(now, True, self.journal.lost)
+        if self.journal is not None:
+            self.journal.start_audit()
         return out
 
     def _own(self, fn: Callable[[], object], seen: list[Output]) -> None:

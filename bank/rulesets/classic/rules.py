@@ -163,7 +163,7 @@ class _Tx:
         self.emit(PropertyChanged(number, prop.owner, prop.owner, prop.level, level))
 
     def decision(self, outcome: o.ClassicOutcome) -> Decision:
-        return Decision(tuple(self.events), outcome)
+        return Decision(tuple(self.events), outcome, self.state)
 
 
 class ClassicRulesEngine:

@@ -307,10 +307,10 @@ class Game:
         tx = Transaction(self._seq + 1, command, events, group, outcome)
         if self.journal is not None:
             self.journal.append(tx.to_record(self.edition.id, self.ruleset_name))
-            if isinstance(command, NewGame):
-                self._describe_game(command)
         self._seq += 1
         self._advance(tx, after)
+        if self.journal is not None and isinstance(command, NewGame):
+            self._describe_game(command)
         if self.journal is not None and self._seq - self._snapshot_count >= SNAPSHOT_EVERY:
             self.save_snapshot()
         return tx
@@ -340,8 +340,12 @@ class Game:
             return
         tokens = self.edition.constants.tokens
         players = ",".join(f"{c}:{tokens[c - 1]}" for c in sorted(command.cards))
+        meta: dict[str, Any] = {"edition": self.edition.id, "players": players}
+        more = getattr(self.ruleset, "game_meta", None)  # e.g. the classic dice seed
+        if more is not None:
+            meta.update(more(self.state))
         try:
-            update({"edition": self.edition.id, "players": players})
+            update(meta)
         except BankError as err:  # the transaction is safe; only its label is missing
             log.warning("could not label the game in the journal: %s", err)
 

@@ -11,6 +11,7 @@ import argparse
 import faulthandler
 import logging
 import os
+import secrets
 import signal
 import sys
 import threading
@@ -31,6 +32,7 @@ from bank.datadir import open_data_dir, prepare_data_dir
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
+from bank.ruleset import DrawsSeeds
 from bank.settings import Settings, load_settings, parse_override
 from bank.unit.io import (
     ButtonPressed,
@@ -150,10 +152,15 @@ class Runtime:
             )
         self._journal_loss = list(self.journal.loss)
         try:
-            return Game(self.edition, rules=self.settings.rules(), journal=self.journal)
+            game = Game(self.edition, rules=self.settings.rules(), journal=self.journal)
         except BaseException:
             self.journal.close()
             raise
+        if isinstance(game.ruleset, DrawsSeeds):
+            # every new game played on the box or in the emulator rolls its own dice, unless
+            # the configuration sets a seed (a resumed game keeps the seed it recorded)
+            game.ruleset.seed_source = _fresh_seed
+        return game
 
     @property
     def journal_loss(self) -> list[str]:
@@ -626,6 +633,11 @@ def _on_panels(settings: Settings, kinds: list[str]) -> None:
 def _kind(spec: str) -> str:
     """A panel spec's kind: ``serial:/dev/ttyACM0`` -> ``serial``."""
     return spec.strip().lower().split(":", 1)[0]
+
+
+def _fresh_seed() -> int:
+    """A new game's dice seed from the operating system's randomness (READINGS D1)."""
+    return secrets.randbits(63)
 
 
 def _strict(settings: Settings) -> bool:

@@ -123,7 +123,8 @@ def test_a_classic_game_in_the_emulator_window_by_mouse_and_keys(
         ULTIBANK_DATA_DIR=str(tmp_path / "data"),
     )  # fmt: skip
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bank.cli", "emulate", "--edition", "classic-fr"],
+        [sys.executable, "-m", "bank.cli", "emulate", "--edition", "classic-fr",
+         "--set", "classic.dice_seed=0"],  # a fixed seed: each new game draws one (D1)
         env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:

@@ -39,7 +39,13 @@ class StackGame:
     def __init__(
         self, data_dir: Path, reader: str, place: Place, lift: Lift, edition: str = "ultime-fr"
     ) -> None:
-        settings = [f'game.data_dir="{data_dir}"', f'game.edition="{edition}"']
+        # the seed a script rolls with: a new classic game on the box draws a random one (D1),
+        # and the stack's state file is compared with the script's (an Ultime game ignores it)
+        settings = [
+            f'game.data_dir="{data_dir}"',
+            f'game.edition="{edition}"',
+            "classic.dice_seed=0",
+        ]
         self.clock = VirtualClock(1000.0)
         self.rt = Runtime(load_settings(None, settings), clock=self.clock)
         self.place, self.lift = place, lift

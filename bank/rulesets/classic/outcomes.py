@@ -40,10 +40,12 @@ class Bought(ClassicOutcome):
 
 @dataclass(frozen=True, slots=True)
 class Short(ClassicOutcome):
-    """A card sent *card* to the unowned deed *number*, priced *amount*, which they cannot pay."""
+    """A card sent *card* to the unowned deed *number*, priced *amount*, which they may not
+    buy: *reason* ``short`` (they cannot pay) or ``first lap`` (the first-lap variant)."""
 
     kind: ClassVar[str] = "short"
     number: int
+    reason: str = "short"
 
 
 @dataclass(frozen=True, slots=True)

@@ -437,6 +437,9 @@ class ClassicRulesEngine:
         player = state.player(card)
         assert player is not None
         if prop.owner is None:
+            if by_card and cfg.variants.no_buy_first_lap and card not in ext.passed_go:
+                # the card is applied; the deed stays unbought, to auction (READINGS E20)
+                return o.Short(card, deed.price, number, "first lap")
             self._first_lap(state, cfg, card)
             if player.balance < deed.price:
                 if by_card:

@@ -27,6 +27,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.group": {"fr": "Groupe complet !", "en": "Group complete!"},
     "c.short": {"fr": "Pas assez: M enchère", "en": "Short: M = auction"},
     "c.first_lap": {"fr": "1er tour : pas d'achat", "en": "1st lap: no buying"},
+    "c.first_lap.auction": {"fr": "1er tour: M enchère", "en": "1st lap: M = auction"},
     "c.rent.1": {"fr": "{payer} paie {amount}", "en": "{payer} pays {amount}"},
     "c.rent.2": {"fr": "à {owner}", "en": "to {owner}"},
     "c.no_rent": {"fr": "Hypothéqué : pas de loyer", "en": "Mortgaged: no rent"},
@@ -42,6 +43,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.auction.sold": {"fr": "{token} paie {amount}", "en": "{token} pays {amount}"},
     "c.auction.none.1": {"fr": "Enchère annulée", "en": "Auction cancelled"},
     "c.auction.none.2": {"fr": "Aucune offre", "en": "No bid"},
+    "c.auction.given_up": {"fr": "Titre non vendu", "en": "Deed not sold"},
     # entries
     "c.entry.amount": {"fr": "Montant ?", "en": "Amount?"},
     "c.entry.value": {"fr": "{value}  ✓ {step}", "en": "{value}  ✓ {step}"},
@@ -152,6 +154,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.card.done": {"fr": "{token} : fait", "en": "{token}: done"},
     "c.card.amount": {"fr": "{token} {sign}{amount}", "en": "{token} {sign}{amount}"},
     "c.card.draw": {"fr": "Tirez : {deck}", "en": "Draw: {deck}"},
+    "c.card.draw.chance": {"fr": "Tirez une Chance", "en": "Draw a Chance"},
+    "c.card.draw.chest": {"fr": "Tirez une Caisse", "en": "Draw a Chest"},
+    "c.card.draw.tap": {"fr": "Touchez la carte · X", "en": "Tap the card · X"},
+    "c.card.draw.ok": {"fr": "✓ tirer · X", "en": "✓ draw · X"},
+    "c.card.pay_or_draw": {"fr": "✓payer {amount} M {deck}", "en": "✓pay {amount} M {deck}"},
     "c.card.holder": {"fr": "Tenue par {token}", "en": "Held by {token}"},
     # the Force (Star Wars II, §7.1)
     "c.pick.force.die": {"fr": "Dé de Force ?", "en": "Force die?"},
@@ -188,6 +195,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     # refusals
     "c.err.need_bank": {"fr": "Carte banque svp", "en": "Tap a bank card"},
     "c.err.need_deed": {"fr": "Titre svp", "en": "Tap a deed"},
+    "c.err.need_card": {"fr": "Carte du paquet svp", "en": "Tap a deck card"},
     "c.err.no_item": {"fr": "Pas de choix {n}", "en": "No item {n}"},
     "c.err.zero": {"fr": "Montant requis", "en": "Amount needed"},
     "c.err.digits": {"fr": "6 chiffres au plus", "en": "6 digits at most"},

@@ -36,7 +36,15 @@ from bank.rulesets.classic.screens import ClassicScreens
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.text import SHORTS_FR
 from bank.unit.io import Button, CardId, Cue, Icon, Input, Output, Screen
-from bank.unit.shell import Bidding, Finished, Idle, JailChoice, Settling, UnitShell
+from bank.unit.shell import (
+    AwaitWinner,
+    Bidding,
+    Finished,
+    Idle,
+    JailChoice,
+    Settling,
+    UnitShell,
+)
 from bank.unit.text import engine_short, fit
 
 __all__ = ["ClassicUnit"]
@@ -133,6 +141,8 @@ class Pick:
     deck: str | None = None
     choice: int | None = None
     typed: str = ""
+    #: a dice pick whose first option is the payer's own last roll, `(dernier lancer)` (A24)
+    last: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +169,11 @@ class TradeDraft:
     deeds_first: tuple[int, ...] = ()
     deeds_second: tuple[int, ...] = ()
     cash: int = 0
+    #: the amount and its payer, set by the payer's card on `Argent`
     cash_from: int | None = None
-    cash_typed: bool = False
+    #: digits typed on `Argent` (or the amount entry's value), awaiting a payer card (A22);
+    #: an offer made while they wait leaves them out (A10)
+    typed: str = ""
     cards_first: tuple[str, ...] = ()
     cards_second: tuple[str, ...] = ()
     for_debt: bool = False
@@ -203,6 +216,25 @@ class DrawOffer:
 
     deck: str
     expires: float
+
+
+@dataclass(frozen=True, slots=True)
+class PayOrDraw:
+    """Community Chest 13 (READINGS E17): ✓ pays, M draws a Chance, X abandons; no timeout."""
+
+    deck: str
+    number: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class AwaitDraw:
+    """`Tirez une Chance` / `Tirez une Caisse` (READINGS C7, C16, E7, E17): the next card of
+    *deck* applies to *card*, the drawer, without `Qui a tiré ?`. A tag of that deck, or ✓
+    with virtual decks; X abandons; no timeout."""
+
+    deck: str
+    card: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,8 +344,9 @@ class ClassicUnit(UnitShell):
                 "second": d.second,
                 "deeds_first": list(d.deeds_first),
                 "deeds_second": list(d.deeds_second),
-                "cash": d.cash,
+                "cash": d.cash if d.cash_from is not None else 0,
                 "cash_from": d.cash_from,
+                "cash_typed": int(d.typed) if d.typed else None,
                 "cards_first": list(d.cards_first),
                 "cards_second": list(d.cards_second),
             }
@@ -442,12 +475,14 @@ class ClassicUnit(UnitShell):
 
     def _refuse_rule(self, err: RuleError) -> None:
         self._play(Cue.ERROR)
+        self._show(self.screens.refused(self._rule_text(err)))
+
+    def _rule_text(self, err: RuleError) -> str:
+        """A refusal's reason in one LCD line."""
         key = err.key.strip().lower()
         if self.lang == "fr" and key in SHORTS_FR:
-            text = fit(SHORTS_FR[key].format(**err.fields) if err.fields else SHORTS_FR[key])
-        else:
-            text = engine_short(self.lang, err.key, **err.fields)
-        self._show(self.screens.refused(text))
+            return fit(SHORTS_FR[key].format(**err.fields) if err.fields else SHORTS_FR[key])
+        return engine_short(self.lang, err.key, **err.fields)
 
     # ------------------------------------------------------------ the keypad
 
@@ -467,14 +502,13 @@ class ClassicUnit(UnitShell):
             step.auction.deadline = self._now + step.auction.seconds  # typing never loses it
             self._show_bidding(step.auction, typed)
         elif isinstance(step, Trading) and _TRADE_PANELS[step.draft.panel] == "cash":
+            # digits await a payer card; the amount set before stays until one taps (A22)
             d = step.draft
-            text = str(d.cash) if d.cash_typed else ""
-            if key != "back" and len(text) >= _MAX_DIGITS:
-                self._refuse("c.err.digits")
+            if key != "back" and len(d.typed) >= _MAX_DIGITS:
+                self._refuse("c.err.digits")  # refused, never cut: ⌫ takes the digits back
                 return
-            text = text[:-1] if key == "back" else text + key
-            draft = replace(d, cash=int(text or 0), cash_typed=bool(text), cash_from=None)
-            self._trade_panel(draft)
+            typed = d.typed[:-1] if key == "back" else d.typed + key
+            self._trade_panel(replace(d, typed=typed))
         else:
             self._refuse("err.not_now")
 
@@ -535,6 +569,10 @@ class ClassicUnit(UnitShell):
                 self._to_idle()
             else:
                 self._refuse("c.err.need_bank")
+        elif isinstance(step, PayOrDraw):
+            self._pay_or_draw_button(step, button)
+        elif isinstance(step, AwaitDraw):
+            self._await_draw_button(step, button)
         elif isinstance(step, DrawOffer):
             if button is Button.OK:
                 number = self.draw_virtual(step.deck)
@@ -612,6 +650,10 @@ class ClassicUnit(UnitShell):
                 self._generic(step.deck, step.effect, card.number, step.amounts)
             else:
                 self._play_card(step.deck, step.number, card.number, None, None)
+        elif isinstance(step, AwaitDraw):
+            self._await_draw_tap(step, card)
+        elif isinstance(step, PayOrDraw):
+            self._refuse("err.not_now")
         elif isinstance(step, Bankruptcy):
             debtor = self._state.debtor()
             if card.kind == "bank" and debtor is not None and card.number == debtor.card:
@@ -832,19 +874,21 @@ class ClassicUnit(UnitShell):
     def _open_dice_pick(self, card: int, number: int) -> None:
         last = classic(self._state).last_roll
         options: tuple[int, ...] = (*DICE_TOTALS, 0)  # 0: lancer
-        if last is not None and last[0] == card:
-            total = last[1] + last[2]
-            options = (total, *(t for t in options if t != total))
-        self.step = Pick("dice", options, 0, self._entry_expiry(), card=card, number=number)
+        mine = last is not None and last[0] == card
+        if last is not None and mine:
+            # the payer's own roll, the latest: an extra first option (READINGS A1, A24)
+            options = (last[1] + last[2], *options)
+        self.step = Pick(
+            "dice", options, 0, self._entry_expiry(), card=card, number=number, last=mine
+        )
         self._show(self._pick_screen(self.step))
 
-    def _pick_text(self, pick: Pick, value: int) -> str:
+    def _pick_text(self, pick: Pick, value: int, index: int = -1) -> str:
         say = self.screens.say
         if pick.purpose == "dice":
             if value == 0:
                 return say("c.pick.roll")
-            last = classic(self._state).last_roll
-            if last is not None and last[0] == pick.card and last[1] + last[2] == value:
+            if pick.last and index == 0:
                 return say("c.pick.last", n=value)
             return str(value)
         if pick.purpose == "passed_go":
@@ -861,12 +905,10 @@ class ClassicUnit(UnitShell):
         return str(value)
 
     def _choice_text(self, pick: Pick, value: int) -> str:
-        """A choice card's option: `payer 10` / `Chance`, or the space the token stood on."""
+        """A choice card's option: the space the token stood on (Community Chest 13 is a
+        question of its own, :class:`PayOrDraw`)."""
         ed, say = self._rules.ed, self.screens.say
         entry = ed.cards.get((pick.deck or "", pick.number or 0))
-        if entry is not None and entry.effect == "pay_or_draw":
-            amount = dict(entry.args).get("amount", 0)
-            return say("c.pick.pay", amount=amount) if value == 1 else ed.deck_names["chance"]
         spaces = ed.spaces((pick.deck or "").upper())
         if entry is not None and 1 <= value <= len(spaces):
             return say("c.pick.from", deck=ed.deck_names[pick.deck or ""], pos=spaces[value - 1])
@@ -882,24 +924,27 @@ class ClassicUnit(UnitShell):
             "generic": "c.pick.generic",
             "force": f"c.pick.force.{self._force_reading()}",
         }
-        text = self._pick_text(pick, pick.options[pick.index])
+        text = self._pick_text(pick, pick.options[pick.index], pick.index)
         return self.screens.pick(self.screens.say(titles[pick.purpose]), text, pick.purpose)
 
     def _pick_key(self, pick: Pick, key: str) -> None:
-        typed = pick.typed[:-1] if key == "back" else pick.typed + key
-        for candidate in (typed, typed[-1:] if typed else ""):
-            if candidate and candidate.isdigit() and int(candidate) in pick.options:
-                index = pick.options.index(int(candidate))
-                self.step = replace(
-                    pick, index=index, typed=candidate, expires=self._pick_expiry(pick)
-                )
-                self._show(self._pick_screen(self.step))
-                return
+        """Digits accumulate, two at most (a third starts over); the option typed shows and ✓
+        takes it; a prefix of an option waits for the next digit; a typed digit never selects
+        `lancer` (READINGS A14)."""
         if key == "back":
-            self.step = replace(pick, typed=typed, expires=self._pick_expiry(pick))
-            self._show(self._pick_screen(self.step))
+            typed = pick.typed[:-1]
+        else:
+            typed = pick.typed + key if len(pick.typed) < 2 else key
+        typable = tuple(v for v in pick.options if not (pick.purpose == "dice" and v == 0))
+        index = pick.index
+        if typed and int(typed) in typable:
+            index = pick.options.index(int(typed))
+        elif typed and not any(str(v).startswith(typed) for v in typable if v >= 10):
+            self.step = replace(pick, typed="", expires=self._pick_expiry(pick))
+            self._refuse("c.err.no_item", n=typed)
             return
-        self._refuse("c.err.no_item", n=typed)
+        self.step = replace(pick, index=index, typed=typed, expires=self._pick_expiry(pick))
+        self._show(self._pick_screen(self.step))
 
     def _pick_expiry(self, pick: Pick) -> float | None:
         """A pick waits 30 s from its last key; a question (`Passé par Départ ?`) as long as
@@ -911,8 +956,10 @@ class ClassicUnit(UnitShell):
             index = (pick.index + 1) % len(pick.options)
             self.step = replace(pick, index=index, typed="", expires=self._pick_expiry(pick))
             self._show(self._pick_screen(self.step))
+        elif button is Button.CANCEL and pick.purpose == "passed_go":
+            self._choose(pick, 0)  # X means "not passed": the card goes on (§4.1, C20)
         elif button is Button.CANCEL:
-            self._to_idle()
+            self._to_idle()  # a choice card's X abandons the card (C20)
         else:
             self._choose(pick, pick.options[pick.index])
 
@@ -1004,8 +1051,12 @@ class ClassicUnit(UnitShell):
         step = say("c.entry.ok") if entry.step == 0 else f"+{self._notes()[entry.step - 1]}"
         return self.screens.entry(say("c.entry.amount"), entry.value, step)
 
-    def _open_entry(self, purpose: str, card: int | None, trade: TradeDraft | None = None) -> None:
-        self.step = Entry(purpose, card, self._entry_expiry(), trade=trade)
+    def _open_entry(
+        self, purpose: str, card: int | None, trade: TradeDraft | None = None, typed: str = ""
+    ) -> None:
+        """The amount entry; *typed*: the digits already typed on the trade's `Argent` panel."""
+        ops = tuple(("d", int(ch)) for ch in typed)
+        self.step = Entry(purpose, card, self._entry_expiry(), ops=ops, trade=trade)
         self._show(self._entry_screen(self.step))
 
     def _entry_key(self, entry: Entry, key: str) -> None:
@@ -1052,7 +1103,8 @@ class ClassicUnit(UnitShell):
             return
         if entry.purpose == "trade":
             assert entry.trade is not None
-            self._trade_panel(replace(entry.trade, cash=amount, cash_typed=True, cash_from=None))
+            # the entry's value becomes the typed amount, awaiting a payer card (A22)
+            self._trade_panel(replace(entry.trade, typed=str(amount)))
             return
         card = entry.card
         assert card is not None
@@ -1182,8 +1234,8 @@ class ClassicUnit(UnitShell):
             return
         item, scr = menu.item, self.screens
         debtor = s.debtor()
-        if debtor is not None and card != debtor.card:
-            self._refuse("c.err.need_bank")
+        if debtor is not None and card != debtor.card and item != 10:
+            self._refuse("c.err.need_bank")  # a trade's debtor may be A or B (READINGS A10)
             return
         for_debt = debtor is not None
         if item == 1:
@@ -1439,14 +1491,13 @@ class ClassicUnit(UnitShell):
             )
             return scr.trade_panel(say("c.trade.deeds"), second)
         if panel == "cash":
-            if not d.cash:
-                second = none
-            elif d.cash_from is None:
-                second = say("c.trade.cash.who", amount=d.cash)
-            else:
+            if d.typed:
+                second = say("c.trade.cash.who", amount=int(d.typed))
+            elif d.cash and d.cash_from is not None:
                 second = say("c.trade.cash.2", amount=d.cash, token=scr.token(s, d.cash_from))
-            typing = d.cash_typed and d.cash_from is None
-            return scr.trade_panel(say("c.trade.cash"), second, typing)
+            else:
+                second = none
+            return scr.trade_panel(say("c.trade.cash"), second, bool(d.typed))
         if panel == "cards":
             second = say(
                 "c.trade.cards.2", a=a[:4], b=b[:4], ca=len(d.cards_first), cb=len(d.cards_second)
@@ -1474,27 +1525,37 @@ class ClassicUnit(UnitShell):
             self._refuse("c.err.need_bank")
             return
         panel = _TRADE_PANELS[d.panel]
-        if button is Button.MENU:
+        if button is Button.MENU:  # after `Résumé`, back to `Titres` (READINGS A10)
             self._trade_panel(replace(d, panel=(d.panel + 1) % len(_TRADE_PANELS)))
-        elif panel == "cash":
-            self._open_entry("trade", None, d)
-        elif panel in ("deeds", "cards"):
-            self._trade_panel(replace(d, panel=_TRADE_PANELS.index("summary")))
-        else:
-            if d.cash and d.cash_from is None:
-                self._refuse_rule(RuleError("who pays the cash?", "cash payer"))
-                return
-            self.step = Offer(d, self._now + self.config.trade_seconds)
-            self._show(self.screens.trade_offer(self._state, d.second))
+        elif panel == "cash":  # the amount entry, from the digits typed (A22)
+            self._open_entry("trade", None, d, d.typed)
+        else:  # ✓ on `Titres`, `Cartes prison` or `Résumé` makes the offer at once (A10)
+            self._make_offer(d)
+
+    def _make_offer(self, d: TradeDraft) -> None:
+        """The offer, as the summary shows it: an amount typed with no payer card is ignored,
+        and an empty offer is refused while the composition goes on (READINGS A10)."""
+        d = replace(d, typed="")
+        if d.cash_from is None:
+            d = replace(d, cash=0)
+        if not (d.deeds_first or d.deeds_second or d.cash or d.cards_first or d.cards_second):
+            self._refuse_rule(RuleError("the offer is empty", "empty trade"))
+            return
+        assert d.second is not None
+        self.step = Offer(d, self._now + self.config.trade_seconds)
+        self._show(self.screens.trade_offer(self._state, d.second))
 
     def _trading_tap(self, step: Trading, card: CardId) -> None:
         d = step.draft
         s = self._state
         if d.second is None:
+            debtor = s.debtor()
             if card.kind != "bank" or s.player(card.number) is None:
                 self._refuse("c.err.need_bank")
             elif card.number == d.first:
                 self._refuse_rule(RuleError("same player", "same player"))
+            elif debtor is not None and debtor.card not in (d.first, card.number):
+                self._refuse("c.err.need_bank")  # during a debt the debtor is A or B (A10)
             else:
                 self._trade_panel(replace(d, second=card.number))
             return
@@ -1519,11 +1580,14 @@ class ClassicUnit(UnitShell):
             else:
                 self._refuse_rule(RuleError("not theirs", "not your property"))
         elif panel == "cash" and card.kind == "bank" and card.number in (d.first, d.second):
-            if not d.cash:
+            # the payer's card takes the digits typed so far, or keeps the amount (A22)
+            amount = int(d.typed) if d.typed else d.cash
+            if not amount:
                 self._refuse("c.err.zero")
             else:
-                self._trade_panel(replace(d, cash_from=card.number))
+                self._trade_panel(replace(d, cash=amount, cash_from=card.number, typed=""))
         elif panel == "cards" and card.kind == "bank" and card.number in (d.first, d.second):
+            # the first card the player holds (order acquired) not already moving (A10, C15)
             giver = card.number
             held = list(classic(s).cards_of(giver))
             given = d.cards_first if giver == d.first else d.cards_second
@@ -1535,12 +1599,20 @@ class ClassicUnit(UnitShell):
                 self._trade_panel(replace(d, cards_first=(*d.cards_first, held[0])))
             else:
                 self._trade_panel(replace(d, cards_second=(*d.cards_second, held[0])))
-        elif panel == "cards" and card.kind in ("chance", "chest"):
+        elif panel == "cards" and card.kind in ("chance", "chest") and self._is_jail_card(card):
+            # a held jail card's tag moves that card; tapped again, it moves back (A10, C15)
             holder = next((h for h, deck in classic(s).jail_cards if deck == card.kind), None)
-            if holder == d.first and card.kind not in d.cards_first:
-                self._trade_panel(replace(d, cards_first=(*d.cards_first, card.kind)))
-            elif holder == d.second and card.kind not in d.cards_second:
-                self._trade_panel(replace(d, cards_second=(*d.cards_second, card.kind)))
+            deck = card.kind
+            if holder == d.first:
+                moved = deck in d.cards_first
+                cards = tuple(x for x in d.cards_first if x != deck) if moved else (
+                    *d.cards_first, deck)  # fmt: skip
+                self._trade_panel(replace(d, cards_first=cards))
+            elif holder == d.second:
+                moved = deck in d.cards_second
+                cards = tuple(x for x in d.cards_second if x != deck) if moved else (
+                    *d.cards_second, deck)  # fmt: skip
+                self._trade_panel(replace(d, cards_second=cards))
             else:
                 self._refuse_rule(RuleError("no jail card", "no jail card"))
         else:
@@ -1559,9 +1631,30 @@ class ClassicUnit(UnitShell):
             d.cards_second,
             for_debt=d.for_debt,
         )
-        self._run(
-            command,
-            lambda tx: self.screens.screen(
+        debtor = self._state.debtor()
+        self._debtor_before = debtor.card if debtor is not None else None
+        try:
+            tx = self.game.execute(command)
+        except RuleError as err:
+            # refused at acceptance (a payer short of cash): the trade is dropped (A10)
+            self._debtor_before = None
+            self._play(Cue.ERROR)
+            self.step = Idle()
+            self._sync()
+            scr = self.screens
+            self._show(
+                scr.screen(
+                    "trade_refused",
+                    scr.say("c.trade_refused"),
+                    self._rule_text(err),
+                    icons=frozenset({Icon.ERROR}),
+                )
+            )
+            return
+        self.step = Idle()
+        self._after(
+            tx,
+            self.screens.screen(
                 "traded", self.screens.say("c.traded"), icons=frozenset(), amount=d.cash or None
             ),
         )
@@ -1597,12 +1690,19 @@ class ClassicUnit(UnitShell):
         if not self._rules.ed.card_table:  # no table: the generic effects, by the icon only
             self._refuse_rule(RuleError("no card table", "unknown card"))
             return
+        command = c.PlayCard(deck, number, card, choice, passed_go)
+        if self._draws_only(command, card):
+            return
         try:
-            tx = self.game.execute(c.PlayCard(deck, number, card, choice, passed_go))
+            tx = self.game.execute(command)
         except RuleError as err:
-            if err.key == "choose":
+            entry = self._rules.ed.cards.get((deck, number))
+            if err.key == "choose" and entry is not None and entry.effect == "pay_or_draw":
+                self.step = PayOrDraw(deck, number, card)
+                self._show(self._pay_or_draw_screen(self.step))
+            elif err.key == "choose":
                 options = tuple(range(1, int(err.fields.get("options", 2)) + 1))  # type: ignore[call-overload]
-                self.step = Pick(
+                self.step = Pick(  # a destination: a pick, 30 s (READINGS B1)
                     "choice", options, 0, self._entry_expiry(), card=card, number=number, deck=deck
                 )
                 self._show(self._pick_screen(self.step))
@@ -1626,8 +1726,20 @@ class ClassicUnit(UnitShell):
         scr = self.screens
         after = self._state
         if done.draw is not None:
-            text = scr.say("c.card.draw", deck=self._rules.ed.deck_names[done.draw])
-        elif done.landing is not None:
+            # the next card of that deck applies to the drawer (C7, E17)
+            self.step = Idle()
+            self._after(tx, self._await_draw_screen(done.draw))
+            if isinstance(self.step, Idle):
+                self.step = AwaitDraw(done.draw, card)
+            return
+        if isinstance(done.landing, o.Short):
+            # the card is applied; the deed stays shown: M arms the auction, X leaves (A2, E20)
+            self.step = Idle()
+            self._after(tx, self._short_screen(done.landing))
+            if isinstance(self.step, Idle):
+                self.step = DeedCheck(done.landing.number, self._idle_expiry())
+            return
+        if done.landing is not None:
             shown = self._landing_screen(done.landing, getattr(done.landing, "number", 0))
             text = shown.lines[0 if isinstance(done.landing, o.RentPaid) else 1]
         elif done.amount:
@@ -1641,6 +1753,75 @@ class ClassicUnit(UnitShell):
             text = scr.say("c.card.done", token=scr.token(after, card))
         self.step = Idle()
         self._after(tx, scr.card_done(after, deck, number, card, text, done.amount))
+
+    def _draws_only(self, command: c.PlayCard, card: int) -> bool:
+        """A card whose only effect is to draw the next card of a deck (Community Chest 13's M,
+        Chance 6 back onto a Community Chest space) changes nothing: it is not journalled, and
+        the unit waits for that deck's next card (`Tirez une Chance`, READINGS C7, E17)."""
+        try:
+            decision = self._rules.decide(self._state, command)
+        except RuleError:
+            return False  # refused or a question: executing it says so
+        done = decision.outcome
+        if decision.events or not isinstance(done, o.CardPlayed) or done.draw is None:
+            return False
+        self.step = AwaitDraw(done.draw, card)
+        self._show(self._await_draw_screen(done.draw))
+        return True
+
+    def _short_screen(self, short: o.Short) -> Screen:
+        """A card move onto an unowned deed the drawer may not buy (E20)."""
+        key = "c.first_lap.auction" if short.reason == "first lap" else "c.short"
+        return self.screens.short(short.number, key)
+
+    def _pay_or_draw_screen(self, step: PayOrDraw) -> Screen:
+        scr = self.screens
+        entry = self._rules.ed.cards.get((step.deck, step.number))
+        amount = dict(entry.args).get("amount", 0) if entry is not None else 0
+        ed = self._rules.ed
+        title = entry.title if entry is not None else ed.deck_names[step.deck]
+        return scr.screen(
+            "card",
+            title,
+            scr.say("c.card.pay_or_draw", amount=amount, deck=ed.deck_names["chance"]),
+            number=step.number,
+            icons=frozenset({Icon.CARD}),
+        )
+
+    def _await_draw_screen(self, deck: str) -> Screen:
+        scr = self.screens
+        virtual = self._rules.settings(self._state).variants.virtual_decks
+        return scr.screen(
+            "card",
+            scr.say(f"c.card.draw.{deck}"),
+            scr.say("c.card.draw.ok" if virtual else "c.card.draw.tap"),
+            icons=frozenset({Icon.CARD}),
+        )
+
+    def _pay_or_draw_button(self, step: PayOrDraw, button: Button) -> None:
+        if button is Button.CANCEL:
+            self._to_idle()  # X abandons the card (E17)
+        else:  # ✓ pays (choice 0), M draws a Chance (choice 1)
+            choice = 1 if button is Button.MENU else 0
+            self._play_card(step.deck, step.number, step.card, choice, None)
+
+    def _await_draw_button(self, step: AwaitDraw, button: Button) -> None:
+        if button is Button.CANCEL:
+            self._to_idle()
+            return
+        if button is not Button.OK or not self._rules.settings(self._state).variants.virtual_decks:
+            self._refuse("c.err.need_card")  # a tag of that deck; not the menu (C16)
+            return
+        # virtual decks: ✓ draws the next card of that deck for the drawer (E7)
+        number = self.draw_virtual(step.deck)
+        if number is not None:
+            self._play_card(step.deck, number, step.card, None, None)
+
+    def _await_draw_tap(self, step: AwaitDraw, card: CardId) -> None:
+        if card.kind != step.deck:
+            self._refuse("c.err.need_card")
+            return
+        self._play_card(step.deck, card.number, step.card, None, None)
 
     def _bankrupt_screen(self, tx: Transaction) -> Screen:
         done = tx.outcome
@@ -1743,6 +1924,34 @@ class ClassicUnit(UnitShell):
     def _auction_closed(self) -> None:
         if self._series is not None:
             self._next_in_series()
+
+    def _bid(self, step: Bidding, card: int | None) -> None:
+        super()._bid(step, card)
+        if self.step is step and step.typed:
+            # a refused typed bid drops its digits (READINGS C1)
+            self.step = replace(step, typed="")
+
+    def _sell(self, auction: Auction, card: int) -> None:
+        anonymous = isinstance(self.step, AwaitWinner)
+        player = self._state.player(card)
+        if anonymous and (player is None or player.bankrupt):
+            self._refuse("err.not_player")  # not an active card: the winner may still claim
+            return
+        super()._sell(auction, card)
+        if anonymous and isinstance(self.step, AwaitWinner):
+            # an anonymous winner's card refused: the sale is given up, the deed stays
+            # unowned (§3.2, READINGS A3)
+            self.step = Idle()
+            scr = self.screens
+            self._show(
+                scr.screen(
+                    "auction_cancelled",
+                    scr.say("c.auction.none.1"),
+                    scr.say("c.auction.given_up"),
+                    number=auction.number,
+                )
+            )
+            self._auction_closed()
 
     # ------------------------------------------------------------ keyboard shortcuts (§5.6)
 

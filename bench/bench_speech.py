@@ -18,8 +18,8 @@ from pathlib import Path
 from bank.app.runtime import Runtime
 from bank.app.voice import SpeechService, speech_settings
 from bank.settings import load_settings
-from bank.unit.io import Button, CardId, Cue
-from bench.bench_unit import _press, _Probe
+from bank.unit.io import CardId, Cue
+from bench.bench_unit import _Probe, show_go_icon, start_four_players
 from bench.common import Result, at_most, scratch_dir, stats
 from drivers.sim import start_sim_reader
 
@@ -60,13 +60,9 @@ def _taps(root: Path, n: int, speak: bool) -> tuple[list[float], list[float]]:
     to_screen: list[float] = []
     to_sound: list[float] = []
     try:
-        for card in (1, 2, 3, 4):
-            reader.tap(CardId("bank", card))
-        _press(post, Button.OK)
-        rt.daemon.call(lambda: None)
+        start_four_players(rt, reader)
         for i in range(n):
-            _press(post, Button.MENU)  # the GO icon
-            rt.daemon.call(lambda: None)
+            show_go_icon(rt)
             if service.speaker is not None:
                 service.speaker.wait_idle(10)
             probe.kaching.clear()

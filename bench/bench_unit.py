@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from bank.app.runtime import Runtime
 from bank.settings import load_settings
@@ -57,6 +58,20 @@ def _press(post: object, button: Button) -> None:
     post(ButtonReleased(now, button))
 
 
+def start_four_players(rt: Runtime, reader: Any) -> None:
+    """Register bank cards 1-4 and start the game (the taps of every tap bench)."""
+    for card in (1, 2, 3, 4):
+        reader.tap(CardId("bank", card))
+    _press(rt.daemon.post, Button.OK)
+    rt.daemon.call(lambda: None)
+
+
+def show_go_icon(rt: Runtime) -> None:
+    """M at idle: the GO icon, waiting for a bank card's +200."""
+    _press(rt.daemon.post, Button.MENU)
+    rt.daemon.call(lambda: None)
+
+
 def _tap_latency(root: Path, n: int) -> list[Result]:
     settings = load_settings(None, [f'game.data_dir="{root}"'])
     rt = Runtime(settings)
@@ -68,13 +83,9 @@ def _tap_latency(root: Path, n: int) -> list[Result]:
     to_screen: list[float] = []
     to_cue: list[float] = []
     try:
-        for card in (1, 2, 3, 4):
-            reader.tap(CardId("bank", card))
-        _press(post, Button.OK)
-        rt.daemon.call(lambda: None)
+        start_four_players(rt, reader)
         for i in range(n):
-            _press(post, Button.MENU)  # the GO icon
-            rt.daemon.call(lambda: None)
+            show_go_icon(rt)
             probe.kaching.clear()
             before = len(probe.screens)
             t0 = time.perf_counter()

@@ -33,7 +33,7 @@ from typing import Any
 
 from bank import rulesets
 from bank.config import NumberRange, UnitConfig, shown
-from bank.errors import BankError
+from bank.errors import BankError, did_you_mean
 from bank.unit.text import LANGUAGES
 from board_assets import DEFAULT_RULESET, edition_names, load_edition
 
@@ -168,7 +168,8 @@ def _edition(value: Any) -> str:
     names = edition_names()
     if isinstance(value, str) and (value in names or value.endswith(".toml")) and "\0" not in value:
         return value
-    raise ValueError(f"one of {', '.join(names)}, or the path of an edition file (.toml)")
+    hint = did_you_mean(value, names) if isinstance(value, str) else ""
+    raise ValueError(f"one of {', '.join(names)}, or the path of an edition file (.toml){hint}")
 
 
 def _nonempty(value: Any) -> str:
@@ -285,7 +286,8 @@ def check_value(table: str, key: str, value: Any, where: str) -> Any:
         return value
     if table not in DEFAULTS:
         known = ", ".join([*DEFAULTS, *own])
-        raise SettingsError(f"{where}: unknown table [{table}]; known: {known}")
+        hint = did_you_mean(table, [*DEFAULTS, *own])
+        raise SettingsError(f"{where}: unknown table [{table}]; known: {known}{hint}")
     if table == "rules":
         try:
             # the [rules] keys are checked as the default ruleset's (Ultime) decisions
@@ -295,7 +297,8 @@ def check_value(table: str, key: str, value: Any, where: str) -> Any:
         return value
     if key not in DEFAULTS[table]:
         known = ", ".join(DEFAULTS[table])
-        raise SettingsError(f"{where}: unknown key {table}.{key}; known: {known}")
+        hint = did_you_mean(f"{table}.{key}", [f"{table}.{k}" for k in DEFAULTS[table]])
+        raise SettingsError(f"{where}: unknown key {table}.{key}; known: {known}{hint}")
     try:
         return SCHEMA[table][key](value)
     except ValueError as err:

@@ -16,16 +16,30 @@ from typing import TYPE_CHECKING, Any, NoReturn
 if TYPE_CHECKING:
     from bank.settings import Settings
 
-DESCRIPTION = """\
-ultibank: the electronic bank unit of Monopoly Électronique Ultime / Ultimate Banking.
+#: every edition shipped, as the help texts name them (a test holds it to board_assets)
+EDITIONS = (
+    "ultime-fr, ultimate-uk (Ultime: bank cards, property and event cards), classic-fr, "
+    "classic-uk, mega-fr, mega-uk, starwars-ep2-fr, one-piece-fr (classic boxes: title deeds, "
+    "Chance and Community Chest cards, a keypad)"
+)
+
+DESCRIPTION = f"""\
+ultibank: the electronic bank unit of Monopoly Électronique Ultime / Ultimate Banking, and
+of the classic Monopoly boxes played with a bank unit (title deeds tagged, a keypad).
+
+Editions: {EDITIONS}.
 
 Everyday use:
-  ultibank emulate              play on this computer: a window with the LCD, the buttons and
-                                every card (a terminal view where there is no display)
+  ultibank emulate --edition classic-fr
+                                play on this computer: a window with the LCD, the buttons,
+                                the keypad and every card (a terminal view without a display);
+                                without --edition the stored game goes on in its own edition
   ultibank run                  the daemon for a box or a laptop with a real reader
-  ultibank tap prop:16          tap a card on a running daemon (also: press ok, state)
+  ultibank tap deed:12          tap a card on a running daemon (prop:16 in Ultime; also
+                                press ok, key 150, roll, info table, state)
   ultibank script game.tap      replay a tap script on a virtual clock (no window, no reader)
   ultibank history              the stored games
+  ultibank print-deck           a sheet of every card of an edition, to tag a deck
   ultibank readers              what readers this machine sees, and why not
 """
 
@@ -41,20 +55,20 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose mistakes are one line: what is wrong and where to read more."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+        self.exit(2, f"ultibank: {message} (see `{self.prog} --help`)\n")
 
 
 def _card_name(text: str) -> str:
-    """A card name as some edition knows it (``prop:16``, ``deed:12``, ``chest:3``,
-    ``bank:boat``); refused with the reason. The command checks it against the edition."""
+    """A card name's form (``prop:16``, ``deed:12``, ``chest:3``, ``bank:boat``); refused with
+    the reason. The command checks its number against the edition in use (``deed:40`` on
+    classic-fr: 1..28), not here, where the edition is not known yet."""
     from bank.unit.io import CardId
-    from drivers.deck import record_cards
 
     kind, _, name = text.strip().lower().partition(":")
     if kind == "bank" and name and not name.isdigit():
         return text  # a token name: the edition's (``bank:dog`` in classic-fr)
     try:
-        CardId.parse(text, record_cards())  # within the largest range any edition gives
+        CardId.parse(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
     return text
@@ -89,7 +103,11 @@ def _add_global_options(p: argparse.ArgumentParser, top: bool) -> None:
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--edition", help="edition: ultime-fr (default) or ultimate-uk, or a .toml file")
+    p.add_argument(
+        "--edition",
+        help=f"edition: {EDITIONS}, or a .toml file. Default: the game stored in the data "
+        "directory goes on in its own edition; a new game is ultime-fr (or [game] edition)",
+    )
     _add_data_dir(p, "where the game journal lives")
 
 
@@ -173,9 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--edition",
         default=None,
-        help="ultime-fr (default for a new game), ultimate-uk, or a classic edition: "
-        "classic-fr, classic-uk, starwars-ep2-fr, one-piece-fr; a game stored in --data-dir "
-        "goes on in its own edition",
+        help=f"{EDITIONS}; default: a game stored in --data-dir goes on in its own "
+        "edition, else ultime-fr",
     )
     p.add_argument("--data-dir", type=Path)
     p.add_argument("--state", help="write the final state here (- for stdout)")
@@ -189,19 +206,38 @@ def build_parser() -> argparse.ArgumentParser:
 
     socket_help = "control socket of the daemon (default DATA_DIR/control.sock)"
     where = "the data directory of the daemon (the one it was started with)"
-    for name, helptext in (
+
+    def client(name: str, **kw: Any) -> argparse.ArgumentParser:
+        """A command for the running daemon: its --help ends with what the game takes."""
+        p = add(name, add_help=False, **kw)
+        p.add_argument(
+            "-h", "--help", action=_running_game_help(),
+            help="show this help, then what the running game takes, and exit",
+        )  # fmt: skip
+        return p
+
+    for name, helptext, description in (
         (
             "tap",
-            "tap cards on the running daemon, in order: bank:N, bank:car, prop:N, event:N, uid:HEX",
+            "tap cards on the running daemon, in order: bank:N or bank:TOKEN, and prop:N, "
+            "event:N (Ultime) or deed:N, chance:N, chest:N (classic), or uid:HEX",
+            "Tap CARDS on the running daemon's reader, in order, as if each were laid on it "
+            "and lifted: bank:N (a player's bank card, or bank:TOKEN such as bank:chien), "
+            "uid:HEX (a tag by its UID, looked up in the deck); in an Ultime game prop:N and "
+            "event:N; in a classic game deed:N (a title deed), chance:N and chest:N.",
         ),
-        ("press", "press buttons on the running daemon, in order: ok, menu or cancel"),
+        (
+            "press",
+            "press buttons on the running daemon, in order: ok, menu or cancel",
+            "Press BUTTONS on the running daemon, in order: ok (✓), menu (M) or cancel (X).",
+        ),
     ):
-        p = add(name, help=helptext, description=helptext)
-        p.add_argument("what", nargs="+")
+        p = client(name, help=helptext, description=description)
+        p.add_argument("what", nargs="+", metavar="CARD" if name == "tap" else "BUTTON")
         _add_data_dir(p, where)
         p.add_argument("--socket", type=Path, help=socket_help)
     helptext = "hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5"
-    p = add(
+    p = client(
         "hold",
         help=helptext,
         description="Hold BUTTONS (cancel, or ok+cancel) down for SECONDS on the running "
@@ -212,13 +248,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("seconds", type=float, help="how long to hold them (the unit wants 5)")
     _add_data_dir(p, where)
     p.add_argument("--socket", type=Path, help=socket_help)
-    p = add(
+    p = client(
         "state",
         help="print the running daemon's state (JSON)",
         description="Print the running daemon's game state and the screen on its LCD (JSON).",
     )
     _add_data_dir(p, where)
     p.add_argument("--socket", type=Path, help=socket_help)
+    _add_classic_client_commands(client, where, socket_help)
 
     p = add(
         "history",
@@ -259,13 +296,14 @@ def build_parser() -> argparse.ArgumentParser:
         "enroll",
         help="teach the bank your cards: tap each card of the deck when asked",
         description="Walks through every card of the edition (ultime-fr: 4 bank, 22 property, "
-        "23 event cards; a classic edition: 8 bank cards, 28 deeds, 16 Chance and 16 Community "
-        "Chest cards), asking you to tap each one, and writes the deck file of their UIDs.",
+        "23 event cards; classic-fr: 8 bank cards, 28 deeds, 16 Chance and 16 Community "
+        "Chest cards; mega-fr: 37 deeds), asking you to tap each one, and writes the deck file "
+        "of their UIDs.",
     )
     p.add_argument(
         "--edition",
-        help="the edition whose cards to enroll (default: the configured one, ultime-fr), e.g. "
-        "classic-fr",
+        help=f"the edition whose cards to enroll: {EDITIONS} (default: the configured one, "
+        "else ultime-fr)",
     )
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
     p.add_argument("--deck", type=Path, help="deck file to write (default DATA_DIR/deck.toml)")
@@ -292,7 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
         "edition when one is given (--edition or the configuration), else of any edition.",
     )
     p.add_argument("card", type=_card_name)
-    p.add_argument("--edition", help="refuse a CARD this edition does not have (e.g. classic-fr)")
+    p.add_argument("--edition", help=f"refuse a CARD this edition does not have: {EDITIONS}")
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
     p.add_argument(
         "--overwrite",
@@ -300,6 +338,56 @@ def build_parser() -> argparse.ArgumentParser:
         help="replace an NDEF message already on the tag (never a locked tag)",
     )
     return parser
+
+
+def _running_game_help() -> type[argparse.Action]:
+    from bank.app.client import RunningGameHelp
+
+    return RunningGameHelp
+
+
+def _add_classic_client_commands(client: Any, where: str, socket_help: str) -> None:
+    """``ultibank key``, ``roll`` and ``info``: a classic unit's keypad, dice and info screens
+    on the running daemon (bank/app/client.py)."""
+    p = client(
+        "key",
+        help="type on the running classic unit's keypad: key 150, key back",
+        description="Type KEYS on the running daemon's keypad (a classic game), in order: "
+        "DIGITS (an amount, a deed number, a menu item: key 150 types 1, 5, 0) or back (⌫, "
+        "the last digit typed). ✓ and X are `ultibank press ok` and `ultibank press cancel`.",
+    )
+    p.add_argument("keys", nargs="+", metavar="DIGITS|back")
+    _add_data_dir(p, where)
+    p.add_argument("--socket", type=Path, help=socket_help)
+    p = client(
+        "roll",
+        help="the running classic unit rolls its dice: roll, or roll A B to fix them",
+        description="The dice of the running classic unit (menu item 11, D on a keyboard): "
+        "`roll` opens them, then tap the roller's bank card (or press ok for nobody). "
+        "`roll A B` fixes the two white dice of that roll first (Star Wars: white, black), "
+        "and `roll A B T` the third die too (Méga: 1, 2, 3, mr, bus; Star Wars: light, dark, "
+        "shift). --fix-only fixes the next roll and opens nothing (for a utility's `lancer`).",
+    )
+    p.add_argument("dice", nargs="*", metavar="A B [T]")
+    p.add_argument(
+        "--fix-only",
+        action="store_true",
+        help="only fix the next roll the unit makes; open nothing",
+    )
+    _add_data_dir(p, where)
+    p.add_argument("--socket", type=Path, help=socket_help)
+    p = client(
+        "info",
+        help="show an info screen on the running classic unit: info table, info scores ...",
+        description="Show the info screen NAME on the running daemon's LCD (a classic game, "
+        "from idle): table (every player's cash, a page of four; again: the next page), "
+        "turn (the last roller), cash (the last roller's cash), deed (the last deed "
+        "tapped), deeds (the last roller's deeds), others (the other players' deeds), "
+        "scores (the ranking, a page at a time).",
+    )
+    p.add_argument("name", metavar="NAME")
+    _add_data_dir(p, where)
+    p.add_argument("--socket", type=Path, help=socket_help)
 
 
 def _setup_logging(verbose: int) -> None:
@@ -355,8 +443,14 @@ def _add_web_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+#: the command line main() parses (None: sys.argv), read by a client command's --help
+ARGV: list[str] | None = None
+
 #: the commands that talk to a running daemon through its control socket
-CLIENT_COMMANDS = ("tap", "press", "hold", "state")
+CLIENT_COMMANDS = ("tap", "press", "hold", "state", "key", "roll", "info")
+
+#: exit status of every user error (a mistake in the command line, a value, a file)
+USER_ERROR = 2
 
 #: exit status when standard output was closed early (``ultibank history | head``), as a
 #: shell reports a command killed by SIGPIPE
@@ -412,10 +506,13 @@ def _quiet_alsa() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``ultibank`` command.
 
-    A user's mistake ends in one line on stderr and a non-zero exit (1; 2 for a command line
-    that does not parse); anything else is a bug and keeps its traceback. ``-vv`` shows the
-    traceback of a user error too.
+    A user's mistake ends in one line on stderr, ``ultibank: what is wrong``, and exit status 2
+    (a command line that does not parse, a value refused, a daemon not there: one voice);
+    anything else is a bug and keeps its traceback. ``-vv`` shows the traceback of a user
+    error too.
     """
+    global ARGV
+    ARGV = argv
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is not None:
@@ -440,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
     except _user_errors() as err:
         logging.getLogger("ultibank").debug("the error in full:", exc_info=True)
         print(f"ultibank: {_one_line(err, args)}", file=sys.stderr)
-        return 1
+        return USER_ERROR
 
 
 def _one_line(err: BaseException, args: argparse.Namespace) -> str:
@@ -463,6 +560,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         "press": "bank.app.runtime:cmd_control",
         "hold": "bank.app.runtime:cmd_control",
         "state": "bank.app.runtime:cmd_control",
+        "key": "bank.app.client:cmd_play",
+        "roll": "bank.app.client:cmd_play",
+        "info": "bank.app.client:cmd_play",
         "history": "bank.history:cmd_history",
         "readers": "bank.app.runtime:cmd_readers",
         "enroll": "bank.app.runtime:cmd_enroll",

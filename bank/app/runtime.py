@@ -33,6 +33,7 @@ from bank.game import Game
 from bank.journal import Journal
 from bank.settings import Settings, load_settings, parse_override
 from bank.unit.io import (
+    INFO_NAMES,
     ButtonPressed,
     ButtonReleased,
     CardLifted,
@@ -41,6 +42,7 @@ from bank.unit.io import (
     InfoAsked,
     KeyPressed,
     KeyReleased,
+    MenuAsked,
     Output,
     PanelStatus,
     PlayCue,
@@ -287,7 +289,7 @@ class Runtime:
         elif action.verb == "info":
             self._own(lambda: d.feed(InfoAsked(self.clock(), action.name)), seen)
         elif action.verb == "roll":
-            self._own(lambda: self.unit.queue_roll(action.dice), seen)
+            self._own(lambda: self.unit.queue_roll(action.dice, action.third), seen)
         elif action.verb == "power":
             self._own(lambda: d.dispatch(self._power(action.on)), seen)
         elif action.verb == "reader":
@@ -311,13 +313,51 @@ class Runtime:
         result: dict[str, Any] = self.daemon.call(read)
         return result
 
+    def takes(self) -> dict[str, Any]:
+        """What the running game takes on the control socket (``ultibank tap --help``)."""
+        spec = rulesets.for_edition(self.edition)
+        cards = [
+            f"{kind}:1..{self.cards.count(kind)}"
+            for kind in ("bank", "prop", "event", "deed", "chance", "chest")
+            if self.cards.count(kind)
+        ]
+        classic = self.edition.ruleset == "classic"
+        return {
+            "edition": self.edition.id,
+            "ruleset": self.edition.ruleset,
+            "cards": cards,
+            "tokens": [f"bank:{t}" for t in self.cards.tokens],
+            "keys": classic,
+            "info": list(INFO_NAMES) if classic else [],
+            "roll": classic,
+            "third": list(spec.third_die(self.edition)) if spec.third_die is not None else [],
+        }
+
+    def _menu_line(self, line: str) -> dict[str, Any]:
+        """``menu N``: a keyboard panel's shortcut to menu item N (``ultibank roll``: item 11)."""
+        words = line.split()
+        if len(words) != 2 or not words[1].isdigit() or not words[1].isascii():
+            return {"ok": False, "error": f"{line.strip()[:40]}: expected `menu N`"}
+        item = int(words[1])
+        seen: list[Output] = []
+        with self._control_lock:
+            self._own(lambda: self.daemon.feed(MenuAsked(self.clock(), item)), seen)
+        return {"ok": True, "output": [output_line(o) for o in seen]}
+
     def handle_line(self, line: str) -> dict[str, Any]:
-        """Answer one control line: a tap-script line, or ``state``."""
-        if line.strip().lower() == "state":
+        """Answer one control line: a tap-script line, ``state``, ``takes`` or ``menu N``."""
+        word = line.strip().lower()
+        if word == "state":
             return {"ok": True, "state": self.state()}
+        if word == "takes":
+            return {"ok": True, "takes": self.takes()}
+        if word.startswith("menu "):
+            return self._menu_line(word)
+        spec = rulesets.for_edition(self.edition)
+        third = spec.third_die(self.edition) if spec.third_die is not None else ()
         try:
             # the game's cards, and the other ruleset's (refused by the unit as such)
-            actions = parse_script(line, "control", with_foreign(self.cards))
+            actions = parse_script(line, "control", with_foreign(self.cards), third)
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))
@@ -746,13 +786,15 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank enroll``: tap every card of the deck to record its UID."""
     from drivers.enroll import enroll
 
+    cards = deck_cards(load_edition(settings.edition))
+    for name in args.only or ():
+        cards.parse(name)  # the edition's ranges, said before anything else is asked
     reader = args.reader or next(
         (p for p in settings.get("reader", "paths") if p.strip().lower() != "sim"), None
     )
     if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)")
     deck_path = args.deck or settings.data_dir / DECK_FILE
-    cards = deck_cards(load_edition(settings.edition))
     specs = args.panel or [
         p for p in settings.get("panel", "backends") if p.strip().lower() != "terminal"
     ]

@@ -108,6 +108,12 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
         help=f"edition: {EDITIONS}, or a .toml file. Default: the game stored in the data "
         "directory goes on in its own edition; a new game is ultime-fr (or [game] edition)",
     )
+    p.add_argument(
+        "--new-game",
+        action="store_true",
+        help="start a new game (of --edition) even if the data directory holds one: the "
+        "stored game is archived, and stays in `ultibank history`",
+    )
     _add_data_dir(p, "where the game journal lives")
 
 

@@ -24,6 +24,13 @@ from types import FrameType
 from typing import Any
 
 from bank import rulesets
+from bank.app.resume import (
+    choose_edition,
+    new_game_line,
+    other_edition,
+    resumed_line,
+    start_new_game,
+)
 from bank.app.script import Action, parse_script, run_script
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon, sd_notify
@@ -114,8 +121,19 @@ def deck_cards(edition: Edition) -> DeckCards:
 class Runtime:
     """A running bank: game + unit + daemon loop, with readers, panels and the control socket."""
 
-    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        new_game: bool = False,
+    ) -> None:
+        """*new_game*: archive the game stored in the data directory and start a new one
+        (``--new-game``)."""
         self.settings = settings
+        self._new_game = new_game
+        #: whether ``--new-game`` archived a stored game
+        self.archived = False
         self.clock = clock
         self.edition = load_edition(settings.edition)
         prepare_data_dir(settings.data_dir, strict=bool(settings.get("game", "strict_modes")))
@@ -143,7 +161,15 @@ class Runtime:
             print(f"ultibank: JOURNAL LOSS: {loss}", file=sys.stderr)
         self.journal_loss.extend(self.journal.loss)
         try:
+            if self._new_game:  # once: a power cycle goes on with the new game
+                self._new_game = False
+                self.archived = start_new_game(self.journal, self.edition.id)
             return Game(self.edition, rules=self.settings.rules(), journal=self.journal)
+        except BankError as err:
+            self.journal.close()
+            if err.key in ("other edition", "other ruleset"):
+                raise other_edition(err, self.edition.id) from err
+            raise
         except BaseException:
             self.journal.close()
             raise
@@ -582,8 +608,10 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     readers = args.reader or list(settings.get("reader", "paths"))
     panels = args.panel or list(settings.get("panel", "backends"))
     has_reader = any(r.strip().lower() != "sim" for r in readers)
+    choose_edition(args, settings)  # the stored game's edition, unless the command names one
     _on_panels(settings, [_kind(p) for p in panels] + (["reader"] if has_reader else []))
-    runtime = Runtime(settings)
+    runtime = Runtime(settings, new_game=args.new_game)
+    say_how_it_goes_on(runtime)
     real = [r for r in readers if r.strip().lower() != "sim"]
     runtime.deck = deck_for(settings, bool(real))
     stop = threading.Event()
@@ -612,6 +640,17 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         _stop_extras(charts, web)
         runtime.stop()
     return _loop_status(runtime)
+
+
+def say_how_it_goes_on(runtime: Runtime) -> None:
+    """One line on stderr: the stored game resumed (``Partie reprise · classic-fr · 3
+    joueurs``), or the one ``--new-game`` archived."""
+    lang = runtime.unit.screens.lang
+    if runtime.archived:
+        print(f"ultibank: {new_game_line(runtime.edition.id, lang)}", file=sys.stderr)
+    elif runtime.game.seq:
+        players = len(runtime.game.state.players)
+        print(f"ultibank: {resumed_line(runtime.edition.id, players, lang)}", file=sys.stderr)
 
 
 def _loop_status(runtime: Runtime) -> int:
@@ -645,8 +684,10 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
                     file=sys.stderr,
                 )
                 use_window = False
+    choose_edition(args, settings)  # the stored game's edition, unless the command names one
     _on_panels(settings, ["pygame" if use_window else "terminal"] + (["reader"] if readers else []))
-    runtime = Runtime(settings)
+    runtime = Runtime(settings, new_game=args.new_game)
+    say_how_it_goes_on(runtime)
     runtime.deck = deck_for(settings, bool(readers))
     stop = threading.Event()
     charts: Any = None

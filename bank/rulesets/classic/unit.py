@@ -37,7 +37,7 @@ from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.text import SHORTS_FR
 from bank.unit.io import Button, CardId, Cue, Icon, Input, Output, Screen
 from bank.unit.shell import Bidding, Finished, Idle, JailChoice, Settling, UnitShell
-from bank.unit.text import engine_short, fit
+from bank.unit.text import LCD_WIDTH, engine_short, fit
 
 __all__ = ["ClassicUnit"]
 
@@ -227,6 +227,8 @@ class ClassicUnit(UnitShell):
         self._rigged: list[tuple[tuple[int, ...], str | None]] = []
         #: the last deed tapped (info ``deed``)
         self._last_deed: int | None = None
+        #: the paged info screen shown last: its name, page and screen (asked again: next page)
+        self._info_shown: tuple[str, int, Screen] | None = None
         #: the auction series running: its deeds and the one being auctioned
         self._series: Series | None = None
         #: the debtor before the transaction being executed (to say `Dette réglée` after it)
@@ -1626,9 +1628,8 @@ class ClassicUnit(UnitShell):
             self.step = Idle(self._idle_expiry())
             self._show(replace(self._deed_screen(self._last_deed), name="info"))
             return
-        if name == "table":
-            parts = [f"{scr.token(s, p.card)[:4]} {p.balance}" for p in s.players if not p.bankrupt]
-            screen = scr.info(" ".join(parts[:2]), " ".join(parts[2:4]))
+        if name in ("table", "scores"):  # pages: asked again, the next one (issue 19)
+            screen = self._info_page(name)
         elif name in ("turn", "cash"):
             if turn is None:
                 screen = scr.info(say("c.info.turn"), say("c.info.nobody"))
@@ -1651,10 +1652,38 @@ class ClassicUnit(UnitShell):
             owned = [str(p.number) for p in s.properties if p.owner in cards]
             who = scr.token(s, turn) if name == "deeds" and turn is not None else "?"
             screen = scr.info(say("c.info.deeds", token=who), ",".join(owned) or say("c.info.none"))
-        else:  # scores
-            cfg = self._rules.settings(s)
-            ranked = sorted(s.players, key=lambda p: -self._rules.worth(s, p.card, cfg))
-            places = [f"{i}.{scr.token(s, p.card)[:6]}" for i, p in enumerate(ranked, 1)]
-            screen = scr.info(say("c.info.scores"), " ".join(places[:3]))
         self.step = Idle(self._idle_expiry())
         self._show(screen)
+
+    def _info_page(self, name: str) -> Screen:
+        """The ``table`` (every player's cash, two lines a page) or ``scores`` (the ranking,
+        one line a page, the page on the title line) info screen: the first page, or the next
+        one when the screen on the LCD is this one's page (the last page wraps to the first).
+        Each line holds as many whole entries as its 20 cells take, so no amount is cut."""
+        s, scr = self._state, self.screens
+        if name == "table":
+            parts = [f"{scr.token(s, p.card)[:4]} {p.balance}" for p in s.players if not p.bankrupt]
+        else:
+            cfg = self._rules.settings(s)
+            ranked = sorted(s.players, key=lambda p: -self._rules.worth(s, p.card, cfg))
+            parts = [f"{i}.{scr.token(s, p.card)[:8]}" for i, p in enumerate(ranked, 1)]
+        lines: list[str] = []
+        for part in parts:
+            if lines and len(lines[-1]) + 1 + len(part) <= LCD_WIDTH:
+                lines[-1] += " " + part
+            else:
+                lines.append(part)
+        per_page = 2 if name == "table" else 1
+        pages = [lines[i : i + per_page] for i in range(0, len(lines), per_page)] or [[""]]
+        shown = self._info_shown
+        page = 0
+        if shown is not None and shown[0] == name and shown[2] is self.screen:
+            page = (shown[1] + 1) % len(pages)
+        rows = pages[page]
+        if name == "table":
+            screen = scr.info(rows[0], rows[1] if len(rows) > 1 else "")
+        else:
+            many = f" {page + 1}/{len(pages)}" if len(pages) > 1 else ""
+            screen = scr.info(scr.say("c.info.scores") + many, rows[0])
+        self._info_shown = (name, page, screen)
+        return screen

@@ -99,3 +99,27 @@ def test_paging_on_the_terminal_over_a_real_pty(tmp_path: Path) -> None:
         assert term.proc.wait(timeout=20) == 0
     finally:
         term.close()
+
+
+def test_a_box_without_a_keyboard_reads_them_in_the_menu(tmp_path: Path) -> None:
+    """Items 17 (Soldes) and 18 (Classement) at the end of the menu: ✓ shows a page, ✓ again
+    the next, M the next item, X back to idle; reached by M alone (three buttons)."""
+    body = EIGHT + "press menu\n" + "press menu\n" * 12 + "press ok\npress ok\npress ok\n"
+    body += "press menu\npress ok\npress ok\npress cancel\n"
+    script = tmp_path / "menu.tap"
+    script.write_text(body, encoding="utf-8")
+    out = io.StringIO()
+    assert run_script(script, edition="classic-fr", out=out) == 0
+    shown = [line.split(" | ", 1)[1] for line in out.getvalue().splitlines() if " | " in line]
+    at = shown.index("Soldes / ✓ voir · M suivant")
+    assert shown[at + 1 : at + 4] == [
+        "chie 1500 voit 1500 / chap 1500 bate 1500",
+        "fer 1500 dé 1500 / chau 1500 brou 1500",
+        "chie 1500 voit 1500 / chap 1500 bate 1500",
+    ]
+    assert shown[at + 4 : at + 7] == [
+        "Classement / ✓ voir · M suivant",
+        "Classement 1/5 / 1.chien 2.voiture",
+        "Classement 2/5 / 3.chapeau 4.bateau",
+    ]
+    assert shown[at + 7].startswith("Banque Monopoly")

@@ -76,6 +76,9 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.menu.13": {"fr": "Parc gratuit", "en": "Free Parking"},
     "c.menu.14": {"fr": "Force", "en": "Force"},
     "c.menu.16": {"fr": "Faillite", "en": "Bankruptcy"},
+    "c.menu.17": {"fr": "Soldes", "en": "Balances"},
+    "c.menu.18": {"fr": "Classement", "en": "Ranking"},
+    "c.menu.show": {"fr": "✓ voir · M suivant", "en": "✓ show · M next"},
     "c.menu.ok": {"fr": "✓ puis carte", "en": "✓ then card"},
     # results of the menu
     "c.go": {"fr": "{token} +{amount}", "en": "{token} +{amount}"},

@@ -51,6 +51,9 @@ DICE_TOTALS: Final = (7, 8, 9, 10, 11, 12, 2, 3, 4, 5, 6)
 #: edition with sides), 16 during a debt
 _ITEMS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 _DEBT_ITEMS: Final = (8, 9, 10, 16)
+#: the info items at the end of the menu (a box without a keyboard: every player's cash, the
+#: ranking; ✓ shows a page, ✓ again the next one)
+_INFO_ITEMS: Final = {17: "table", 18: "scores"}
 _SESSIONS: Final = {7: "build", 8: "sell", 9: "mortgage"}
 _TRADE_PANELS: Final = ("deeds", "cash", "cards", "summary")
 
@@ -959,7 +962,7 @@ class ClassicUnit(UnitShell):
             extra.append(14)  # the Force battle (Star Wars)
         if self._rules.ed.mega:
             extra.append(15)  # the Birthday Gift space
-        return tuple(sorted((*_ITEMS, *extra)))
+        return tuple(sorted((*_ITEMS, *extra, *_INFO_ITEMS)))
 
     def _open_menu(self, item: int, typed: str = "", exact: bool = False) -> None:
         self.step = Menu(item, self._idle_expiry(), typed, exact)
@@ -970,6 +973,8 @@ class ClassicUnit(UnitShell):
         say, ed = self.screens.say, self._rules.ed
         item = menu.item
         hint = say("c.menu.ok") if item in (12, 16) else say("c.menu.tap")
+        if item in _INFO_ITEMS:
+            hint = say("c.menu.show")
         if item == 1:
             salary = ed.go_salary * (2 if menu.exact else 1)
             text = say("c.menu.1.double" if menu.exact else "c.menu.1", amount=salary)
@@ -1023,6 +1028,10 @@ class ClassicUnit(UnitShell):
             self._open_menu(1, exact=not menu.exact)
         elif menu.item == 11:
             self._roll(None)
+        elif menu.item in _INFO_ITEMS and self._state.started:
+            # the menu stays open on the item: ✓ again shows the next page, M the next item
+            self.step = replace(menu, expires=self._idle_expiry())
+            self._show(self._info_page(_INFO_ITEMS[menu.item]))
         elif menu.item == 12:
             self.step = Pick("deck", (1, 2), 0, self._entry_expiry())
             self._show(self._pick_screen(self.step))

@@ -327,6 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
         "panels other than the terminal, which the prompts already use)",
     )
 
+    _add_print_deck(add)
+
     p = add(
         "write-card",
         help="write a card's identity (NDEF record) onto a blank NFC tag",
@@ -344,6 +346,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="replace an NDEF message already on the tag (never a locked tag)",
     )
     return parser
+
+
+def _add_print_deck(add: Any) -> None:
+    """``ultibank print-deck`` (bank/app/print_deck.py)."""
+    p = add(
+        "print-deck",
+        help="write a printable sheet of every card of an edition and whether it has a tag",
+        description="Write an HTML sheet (A4, print it or save it as PDF from a browser) of "
+        "every card of the edition: its number as the bank knows it (deed:12, chance:3), the "
+        "name printed on the real card, its colour group and price, and whether a tag is "
+        "enrolled for it in the deck file: to stick the tags on, or to keep beside the box.",
+    )
+    p.add_argument(
+        "--edition",
+        help=f"the edition: {EDITIONS} (default: the stored game's, else the configured one)",
+    )
+    p.add_argument("--deck", type=Path, help="deck file (default DATA_DIR/deck.toml)")
+    p.add_argument(
+        "--output", "-o", type=Path,
+        help="the sheet to write (default deck-EDITION.html here; - for standard output)",
+    )  # fmt: skip
+    _add_data_dir(p, "where the deck file is (DATA_DIR/deck.toml) and the stored game")
 
 
 def _running_game_help() -> type[argparse.Action]:
@@ -573,6 +597,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "readers": "bank.app.runtime:cmd_readers",
         "enroll": "bank.app.runtime:cmd_enroll",
         "write-card": "bank.app.runtime:cmd_write_card",
+        "print-deck": "bank.app.print_deck:cmd_print_deck",
     }
     module_name, func_name = handlers[args.command].split(":")
     import importlib

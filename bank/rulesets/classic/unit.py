@@ -25,6 +25,7 @@ from typing import Any, Final
 from bank.auction import Auction
 from bank.commands import AuctionSale, Command
 from bank.errors import RuleError
+from bank.events import Event
 from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
@@ -1663,6 +1664,10 @@ class ClassicUnit(UnitShell):
             screen = scr.info(say("c.info.deeds", token=who), ",".join(owned) or say("c.info.none"))
         self.step = Idle(self._idle_expiry())
         self._show(screen)
+
+    def _undone_screen(self, events: tuple[Event, ...]) -> Screen:
+        """``Annulé : achat`` / ``28 Rue de la Paix``: what the undo undid (issue 19)."""
+        return self.screens.undone(self._state, events)
 
     def _info_page(self, name: str) -> Screen:
         """The ``table`` (every player's cash, two lines a page) or ``scores`` (the ranking,

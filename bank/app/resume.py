@@ -97,6 +97,12 @@ def resumed_line(edition: str, players: int, lang: str) -> str:
     return f"{title} · {edition} · {players} {one if players == 1 else many}"
 
 
+def resumed_words(players: int, lang: str) -> tuple[str, str]:
+    """The LCD's two lines for a game that goes on: ``Partie reprise`` / ``3 joueurs``."""
+    title, one, many, _, _ = _WORDS.get(lang, _WORDS["en"])
+    return title, f"{players} {one if players == 1 else many}"
+
+
 def new_game_line(edition: str, lang: str) -> str:
     """``Nouvelle partie · classic-fr (partie archivée)``."""
     _, _, _, title, archived = _WORDS.get(lang, _WORDS["en"])

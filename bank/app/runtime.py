@@ -29,6 +29,7 @@ from bank.app.resume import (
     new_game_line,
     other_edition,
     resumed_line,
+    resumed_words,
     start_new_game,
 )
 from bank.app.script import Action, parse_script, run_script
@@ -54,6 +55,7 @@ from bank.unit.io import (
     PanelStatus,
     PlayCue,
     ReaderStatus,
+    Screen,
     ShowScreen,
 )
 from bank.unit.shell import build_unit
@@ -195,7 +197,13 @@ class Runtime:
 
     def start(self, control: bool = True) -> None:
         """Power the unit on, start the loop, the readers and the control socket."""
-        self.daemon.dispatch(self.unit.power_on(self.clock()))
+        now = self.clock()
+        self.daemon.dispatch(self.unit.power_on(now))
+        if self.game.seq and not self.archived:  # a game that goes on says so, until a touch
+            players = len(self.game.state.players)
+            lang = self.unit.screens.lang
+            title, count = resumed_words(players, lang)
+            self.daemon.dispatch([ShowScreen(now, Screen("resumed", (title, count)))])
         self._report_loss()
         self._thread = self.daemon.start_thread()
         for service in self.readers:
@@ -611,7 +619,6 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     choose_edition(args, settings)  # the stored game's edition, unless the command names one
     _on_panels(settings, [_kind(p) for p in panels] + (["reader"] if has_reader else []))
     runtime = Runtime(settings, new_game=args.new_game)
-    say_how_it_goes_on(runtime)
     real = [r for r in readers if r.strip().lower() != "sim"]
     runtime.deck = deck_for(settings, bool(real))
     stop = threading.Event()
@@ -625,6 +632,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         _open_panels(runtime, panels, stop.set)
         _stop_on_signals(stop.set)
         runtime.start()
+        say_how_it_goes_on(runtime)
         charts, web = _start_extras(runtime, args)
         where = ", ".join(real) if real else "none (tap with `ultibank tap CARD`)"
         print(
@@ -687,7 +695,6 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     choose_edition(args, settings)  # the stored game's edition, unless the command names one
     _on_panels(settings, ["pygame" if use_window else "terminal"] + (["reader"] if readers else []))
     runtime = Runtime(settings, new_game=args.new_game)
-    say_how_it_goes_on(runtime)
     runtime.deck = deck_for(settings, bool(readers))
     stop = threading.Event()
     charts: Any = None
@@ -705,6 +712,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)
             runtime.start()
+            say_how_it_goes_on(runtime)
             charts, web = _start_extras(runtime, args)
             shot: list[BaseException] = []
             if args.screenshot:
@@ -736,6 +744,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
             runtime.start()
+            say_how_it_goes_on(runtime)
             charts, web = _start_extras(runtime, args)
             while not stop.wait(0.5) and not runtime.daemon.stopping:
                 pass

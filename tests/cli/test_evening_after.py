@@ -49,6 +49,8 @@ def test_emulate_without_an_edition_resumes_the_stored_classic_game(tmp_path: Pa
     assert done.returncode == 0, done.stderr
     assert "ultibank: Partie reprise · classic-fr · 3 joueurs" in done.stderr.splitlines()
     assert "Refusé" not in done.stdout  # nothing refused: the game goes on
+    # the LCD says it too, until the next touch
+    assert "|Partie reprise      |\n|3 joueurs           |" in done.stdout
     history = ultibank(env, "history").stdout
     assert "current" in history and "classic-fr" in history and "archived" not in history
 

@@ -156,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
     )
     _add_web_options(p)
+    _add_speech_option(p)
 
     p = add(
         "emulate",
@@ -182,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
     )
     _add_web_options(p)
+    _add_speech_option(p)
 
     p = add(
         "script",
@@ -208,6 +210,22 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="a classic edition's dice seed for a new game (default 0); --set "
         "classic.KEY=VALUE and variants.KEY=VALUE choose its decisions and house rules",
+    )
+    p.add_argument(
+        "--say",
+        nargs="?",
+        const="all",
+        choices=("all", "money", "off"),
+        help="print what the speaking unit says, a 'say' line each sentence (all: every "
+        "transaction and screen a player acts on; money: money and refusals; off: only "
+        "after hold menu S switches it on)",
+    )
+    p.add_argument(
+        "--record",
+        type=Path,
+        metavar="DIR",
+        help="say the sentences with espeak-ng into DIR: 0001.wav and 0001.txt for each input "
+        "that speaks (implies --say)",
     )
 
     socket_help = "control socket of the daemon (default DATA_DIR/control.sock)"
@@ -450,6 +468,17 @@ _SETTING_FLAGS = (
     ("--web-host", "web_host", "web.host"),
     ("--web-port", "web_port", "web.port"),
 )
+
+
+def _add_speech_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--speak",
+        action="store_true",
+        help="the unit speaks: every transaction and every screen a player acts on, said "
+        "aloud with espeak-ng ([speech] in the configuration: engine, voice, rate, volume, "
+        "what is said); at the table, hold M 3 s to switch it on or off, hold ✓ 3 s to hear "
+        "the last sentence again",
+    )
 
 
 def _add_web_options(p: argparse.ArgumentParser) -> None:

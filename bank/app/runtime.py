@@ -624,6 +624,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     stop = threading.Event()
     charts: Any = None
     web: Any = None
+    voice: Any = None
     try:
         for path in real:
             runtime.add_reader(path)
@@ -631,6 +632,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
             raise BankError("the pygame panel runs with `ultibank emulate`, not `ultibank run`")
         _open_panels(runtime, panels, stop.set)
         _stop_on_signals(stop.set)
+        voice = _start_speech(runtime, args)  # before the loop: it hears the first input
         runtime.start()
         say_how_it_goes_on(runtime)
         charts, web = _start_extras(runtime, args)
@@ -645,6 +647,8 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:
+        if voice is not None:
+            voice.close()
         _stop_extras(charts, web)
         runtime.stop()
     return _loop_status(runtime)
@@ -659,6 +663,36 @@ def say_how_it_goes_on(runtime: Runtime) -> None:
     elif runtime.game.seq:
         players = len(runtime.game.state.players)
         print(f"ultibank: {resumed_line(runtime.edition.id, players, lang)}", file=sys.stderr)
+
+
+def _start_speech(runtime: Runtime, args: argparse.Namespace, panel: Any = None) -> Any:
+    """The unit's voice, as ``[speech]`` and ``--speak`` say (None: never asked for). The
+    engine opens at the first sentence, so an unused voice costs nothing."""
+    from bank.app.voice import SpeechService, speech_settings
+
+    table = runtime.settings.raw["speech"]
+    mode = str(table["say"])
+    if getattr(args, "speak", False) and mode == "off":
+        mode = "all"
+    player: Any = None
+    cue_busy: Any = None
+    if panel is not None:
+        # the emulator's mixer opens in its own thread: looked up at the first sentence
+        from drivers.speech import AplayPlayer
+        from firmware_sim.sounds import MixerPlayer, MixerSpeechPlayer
+
+        def player() -> Any:
+            mixer = getattr(panel, "player", None)
+            if isinstance(mixer, MixerPlayer):
+                return MixerSpeechPlayer(mixer)
+            return AplayPlayer(str(table["device"]))
+
+        def cue_busy() -> bool:
+            mixer = getattr(panel, "player", None)
+            return isinstance(mixer, MixerPlayer) and mixer.busy()
+
+    service = SpeechService(runtime, speech_settings(table), mode, player=player, cue_busy=cue_busy)
+    return service.start()
 
 
 def _loop_status(runtime: Runtime) -> int:
@@ -699,6 +733,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     stop = threading.Event()
     charts: Any = None
     web: Any = None
+    voice: Any = None
     try:
         for path in readers:
             runtime.add_reader(path)
@@ -711,6 +746,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             )
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)
+            voice = _start_speech(runtime, args, panel)
             runtime.start()
             say_how_it_goes_on(runtime)
             charts, web = _start_extras(runtime, args)
@@ -743,6 +779,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
+            voice = _start_speech(runtime, args)
             runtime.start()
             say_how_it_goes_on(runtime)
             charts, web = _start_extras(runtime, args)
@@ -751,6 +788,8 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:
+        if voice is not None:
+            voice.close()
         _stop_extras(charts, web)
         runtime.stop()
     return _loop_status(runtime)
@@ -820,6 +859,8 @@ def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
         state_out=args.state,
         config=extra.unit() if extra else None,
         seed=getattr(args, "seed", None),
+        say=getattr(args, "say", None),
+        record=getattr(args, "record", None),
         ruleset_sets=sets,
         rules_table=rules_table,
     )

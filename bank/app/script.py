@@ -35,6 +35,7 @@ from bank.config import UnitConfig
 from bank.errors import BankError, JournalError, ScriptError, did_you_mean
 from bank.game import Game
 from bank.journal import Journal
+from bank.speech import Announcer, Voice
 from bank.unit.io import (
     INFO_NAMES,
     Button,
@@ -53,10 +54,12 @@ from bank.unit.io import (
     PlayCue,
     ReaderStatus,
     ShowScreen,
+    SpeechAsked,
     Tick,
 )
 from bank.unit.shell import build_unit
 from board_assets import EditionError, edition_names, load_edition
+from drivers.base import DriverError
 from drivers.deck import Deck, normalize_uid, simulated_deck, with_foreign
 
 __all__ = ["Action", "parse_script", "run_script"]
@@ -67,6 +70,9 @@ _CLOCK_GRAIN = 1e-6  # seconds: the virtual clock's resolution
 _BUTTONS = {"ok": Button.OK, "menu": Button.MENU, "cancel": Button.CANCEL}
 _HOLDS = {
     "cancel": (Button.CANCEL,),
+    # the speech gestures: hold M (speech on/off), hold ✓ (say it again)
+    "menu": (Button.MENU,),
+    "ok": (Button.OK,),
     "ok+cancel": (Button.OK, Button.CANCEL),
     "cancel+ok": (Button.OK, Button.CANCEL),
 }
@@ -154,9 +160,11 @@ def _parse_line(
             raise ValueError(f"no button {words[1]!r}{hint}: press ok, menu or cancel")
         return Action(number, text, verb, buttons=(_BUTTONS[args[0]],))
     if verb == "hold":
-        arity(2, "hold cancel S | hold ok+cancel S")
+        arity(2, "hold cancel S | hold ok+cancel S | hold menu S | hold ok S")
         if args[0] not in _HOLDS:
-            raise ValueError(f"cannot hold {words[1]!r}: hold cancel S or hold ok+cancel S")
+            raise ValueError(
+                f"cannot hold {words[1]!r}: hold cancel S, ok+cancel S, menu S or ok S"
+            )
         seconds = _seconds(args[1], "hold", positive=True)
         return Action(number, text, verb, buttons=_HOLDS[args[0]], seconds=seconds)
     if verb == "wait":
@@ -242,6 +250,8 @@ class ScriptRunner:
         config: UnitConfig | None = None,
         deck: Deck | None = None,
         echo: bool = False,
+        say: str | None = None,
+        record: Path | None = None,
     ) -> None:
         self.edition = load_edition(edition)
         self.data_dir = data_dir
@@ -253,6 +263,19 @@ class ScriptRunner:
         self.journal: Journal | None = None
         self.game = self._open()
         self.unit = build_unit(self.game, config)
+        #: with ``--say``: the unit's voice, each sentence a ``say`` line of the transcript
+        self.voice: Voice | None = None
+        if say is not None:
+            lang = config.language if config is not None else None
+            self.voice = Voice(Announcer(self.edition, lang, say), on=say != "off")
+            self.unit.speech_on = self.voice.on
+        #: with ``--record DIR``: each spoken input's sentences said by espeak-ng into a WAV
+        self._recorder: tuple[Any, Any] | None = None
+        if record is not None:
+            from drivers.speech import EspeakEngine, SpeechSettings, WavDirPlayer
+
+            lang = self.voice.announcer.lang if self.voice is not None else "fr"
+            self._recorder = (EspeakEngine(SpeechSettings(), lang), WavDirPlayer(record))
         self._emit(self.unit.power_on(self.now))
 
     def _open(self) -> Game:
@@ -275,6 +298,17 @@ class ScriptRunner:
                 self.out.write(f"{o.at:8.3f} screen {o.screen.text()}\n")
             elif isinstance(o, PlayCue):
                 self.out.write(f"{o.at:8.3f} cue {o.cue.value}\n")
+            elif isinstance(o, SpeechAsked):
+                self.out.write(f"{o.at:8.3f} speech {o.what}\n")
+        if self.voice is not None:
+            state = self.game.state if self.journal is not None else None
+            texts = self.voice.hear(outputs, self.journal, state)
+            for text in texts:
+                self.out.write(f"{self.now:8.3f} say {text}\n")
+            if texts and self._recorder is not None:
+                engine, player = self._recorder
+                sentence = ". ".join(texts)
+                player.play(engine.synthesize(sentence), sentence)
 
     def _feed(self, inp: Input) -> None:
         self._emit(self.unit.handle(inp))
@@ -458,6 +492,8 @@ def run_script(
     seed: int | None = None,
     ruleset_sets: Sequence[tuple[str, str, Any]] = (),
     rules_table: Mapping[str, Any] | None = None,
+    say: str | None = None,
+    record: str | Path | None = None,
 ) -> int:
     """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable.
 
@@ -503,13 +539,32 @@ def run_script(
         # said before the script runs, not after (a traceback once the game was played)
         print(f"--state {state_out}: no directory {Path(state_out).parent}", file=sys.stderr)
         return 2
+    if record is not None:
+        try:
+            Path(record).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            print(f"--record {record}: cannot make the directory: {err}", file=sys.stderr)
+            return 2
     with tempfile.TemporaryDirectory(prefix="ultibank-script-") as tmp:
         directory = Path(data_dir) if data_dir is not None else Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
         transcript = out
         if str(state_out) == "-":
             transcript = err if err is not None else sys.stderr
-        runner = ScriptRunner(edition, directory, transcript, rules=rules, config=config, echo=echo)
+        try:
+            runner = ScriptRunner(
+                edition,
+                directory,
+                transcript,
+                rules=rules,
+                config=config,
+                echo=echo,
+                say=say if say is not None or record is None else "all",
+                record=Path(record) if record is not None else None,
+            )
+        except DriverError as err:  # --record without espeak-ng
+            print(f"ultibank: {err}", file=sys.stderr)
+            return 2
         if (seed is not None or ruleset_sets) and runner.game.state.started:
             # §6: the values recorded with a stored game win; say so rather than ignore them
             print(

@@ -77,6 +77,7 @@ from bank.unit.io import (
     ReaderStatus,
     Screen,
     ShowScreen,
+    SpeechAsked,
     Tick,
 )
 from bank.unit.screens import Screens
@@ -188,7 +189,11 @@ class UnitShell:
         self._out: list[Output] = []
         self._down: dict[Button, float] = {}
         self._consumed: set[Button] = set()
+        #: the button pressed with no other down, while no other joins it (a speech hold)
+        self._alone: Button | None = None
         self._hold: tuple[str, float] | None = None
+        #: whether the unit speaks (hold M to switch; panels with a voice follow it)
+        self.speech_on = self.config.speech
         self._lost: set[str] = set()
         #: why the journal cannot take a transaction now (None: it can), complete for logs
         self.fault: str | None = None
@@ -500,11 +505,15 @@ class UnitShell:
             self._consumed |= {Button.OK, Button.CANCEL}
         elif button is Button.CANCEL:
             self._hold = ("reset", self._now)
+        if len(self._down) > 1:  # a chord: no button of it is a speech hold
+            self._alone = None
+        else:
+            self._alone = button
 
     def _on_release(self, button: Button) -> None:
         if button not in self._down:
             return
-        del self._down[button]
+        pressed_at = self._down.pop(button)
         if self._hold is not None and (
             button is Button.CANCEL or (self._hold[0] == "undo" and button is Button.OK)
         ):
@@ -512,7 +521,26 @@ class UnitShell:
         if button in self._consumed:
             self._consumed.discard(button)
             return
+        alone, self._alone = self._alone == button, None
+        if (
+            alone
+            and button in (Button.MENU, Button.OK)
+            and self._now - pressed_at >= self.config.speech_hold_seconds
+        ):
+            self._speech_gesture(button)
+            return
         self._on_button(button)
+
+    def _speech_gesture(self, button: Button) -> None:
+        """M or ✓ held alone (released after ``speech_hold_seconds``): the voice on or off, or
+        the latest sentence again. Acts on release, like every button, so a ✓ that becomes
+        ✓ + X (undo) is never taken for a speech hold."""
+        if button is Button.MENU:
+            self.speech_on = not self.speech_on
+            self._out.append(SpeechAsked(self._now, "on" if self.speech_on else "off"))
+            self._play(Cue.READ)
+        else:
+            self._out.append(SpeechAsked(self._now, "again"))
 
     def _fire_hold(self) -> None:
         assert self._hold is not None

@@ -63,6 +63,8 @@ BAD_VALUES: dict[str, list[str] | str] = {
     "keys": "1a",
     "dice": "7",
     "name": "tabel",
+    "say": "loud",
+    "record": "{file}/voice",
 }
 
 # dests that take no value (flags and counters): nothing to get wrong

@@ -58,6 +58,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"ultibank: {message} (see `{self.prog} --help`)\n")
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help text wrapped between words only: an edition's name (``classic-uk``) is never cut
+    at its hyphen."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(
+            " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+            break_on_hyphens=False,
+        )  # fmt: skip
+
+
 def _card_name(text: str) -> str:
     """A card name's form (``prop:16``, ``deed:12``, ``chest:3``, ``bank:boat``); refused with
     the reason. The command checks its number against the edition in use (``deed:40`` on
@@ -128,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, **kw: Any) -> argparse.ArgumentParser:
+        kw.setdefault("formatter_class", _Formatter)
         p = sub.add_parser(name, **kw)
         _add_global_options(p, top=False)
         return p

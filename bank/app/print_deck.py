@@ -205,6 +205,11 @@ def cmd_print_deck(args: argparse.Namespace, settings: Settings) -> int:
     from board_assets import load_edition
     from drivers.deck import DeckError, load_deck, with_foreign
 
+    data_dir = settings.data_dir
+    if data_dir.exists() and not data_dir.is_dir():
+        raise BankError(f"--data-dir {data_dir}: not a directory")
+    if data_dir.parent.exists() and not data_dir.parent.is_dir():
+        raise BankError(f"--data-dir {data_dir}: {data_dir.parent} is a file, not a directory")
     if getattr(args, "edition", None) is None:
         choose_edition(args, settings)  # the stored game's edition, else the configured one
     edition = load_edition(settings.edition)

@@ -177,7 +177,11 @@ class PygamePanel:
             ClassicTray.of(self.edition, self.language) if is_classic(self.edition) else None
         )
         labels = self.classic.labels if self.classic is not None else None
-        self._lcd = LcdRenderer(currency=self.edition.currency, token_labels=labels)
+        self._lcd = LcdRenderer(
+            currency=self.edition.currency,
+            token_labels=labels,
+            lang=self.language if labels is not None else None,
+        )
         #: the edition's cards: the tray, the keys and the typed numbers follow them
         self._cards = CardRanges.of(self.edition)
         self._shortcuts = (

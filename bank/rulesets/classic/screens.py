@@ -76,8 +76,14 @@ class ClassicScreens(Screens):
         return f"{amount} {self.ed.currency_lcd}"
 
     def deed_name(self, number: int) -> str:
-        """``12 Av. Mozart``: the number and the name, fitted to one line."""
-        return short_name(f"{number} {self.ed.deed(number).name}")
+        """``12 Av. Mozart``: the number and the name, fitted to one line (the classic boxes'
+        longest names shortened by hand first, so that none ends cut: issue 19)."""
+        name = f"{number} {self.ed.deed(number).name}"
+        for long, short in _DEED_ABBREVIATIONS:
+            if len(name) <= LCD_WIDTH:
+                break
+            name = name.replace(long, short)
+        return short_name(name)
 
     def buildings(self, state: GameState, number: int, building: str = "") -> frozenset[Icon]:
         """The Méga icons of deed *number*: the skyscraper on a lot that has one, the depot on
@@ -356,11 +362,16 @@ class ClassicScreens(Screens):
         """The question of §3.10; *lift_only*: Méga's new owner with buildings on the group
         must lift (M only)."""
         owner = state.prop(number).owner
-        key = "c.interest.lift" if lift_only else "c.interest.2"
+        if lift_only:
+            second = self.say("c.interest.lift", lift=lift)
+        else:  # the short wording when the long one would cut the price to lift
+            long = MESSAGES["c.interest.2"][self.lang].format(keep=keep, lift=lift)
+            key = "c.interest.2" if len(long) <= LCD_WIDTH else "c.interest.2.short"
+            second = self.say(key, keep=keep, lift=lift)
         return self.screen(
             "interest",
             self.say("c.interest.1", n=number),
-            self.say(key, keep=keep, lift=lift),
+            second,
             number=number,
             amount=lift if lift_only else keep,
             token=self.card_token(owner) if owner is not None else None,
@@ -552,6 +563,19 @@ class ClassicScreens(Screens):
             if len(line) <= LCD_WIDTH:
                 return line
         return line
+
+
+#: the classic editions' names too long for 20 cells with their number, shortened by hand
+_DEED_ABBREVIATIONS: tuple[tuple[str, str], ...] = (
+    ("Compagnie de distribution d'électricité", "Cie d'électricité"),
+    ("Compagnie de distribution des eaux", "Cie des eaux"),
+    ("Champs-Élysées", "Champs-Élys."),
+    ("The Angel, Islington", "Angel Islington"),
+    ("Northumberland Avenue", "Northumberl'd Av."),
+    ("Elephant and Castle", "Elephant & Castle"),
+    ("Street Station", "St Stn"),
+    ("Station", "Stn"),
+)
 
 
 #: a money move's reason as an undo names it

@@ -29,7 +29,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.first_lap": {"fr": "1er tour : pas d'achat", "en": "1st lap: no buying"},
     "c.rent.1": {"fr": "{payer} paie {amount}", "en": "{payer} pays {amount}"},
     "c.rent.2": {"fr": "à {owner}", "en": "to {owner}"},
-    "c.no_rent": {"fr": "Hypothéqué : pas de loyer", "en": "Mortgaged: no rent"},
+    "c.no_rent": {"fr": "Hypothéqué : 0 loyer", "en": "Mortgaged: no rent"},
     "c.no_rent.jail": {"fr": "Proprio en prison", "en": "Owner in jail"},
     "c.own": {"fr": "Chez vous", "en": "Your own deed"},
     "c.late": {"fr": "Trop tard", "en": "Too late"},
@@ -131,6 +131,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "fr": "✓garder {keep} M lever {lift}",
         "en": "✓keep {keep} · M lift {lift}",
     },
+    "c.interest.2.short": {"fr": "✓gard {keep} M lev {lift}", "en": "✓keep {keep} M lift {lift}"},
     "c.interest.lift": {"fr": "M lever {lift}", "en": "M lift {lift}"},
     "c.interest.kept": {"fr": "Gardé −{amount}", "en": "Kept −{amount}"},
     # dice

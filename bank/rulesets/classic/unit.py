@@ -1315,16 +1315,21 @@ class ClassicUnit(UnitShell):
                 "c.trade.cards.2", a=a[:4], b=b[:4], ca=len(d.cards_first), cb=len(d.cards_second)
             )
             return scr.trade_panel(say("c.trade.cards"), second)
-        parts = []
-        if d.deeds_first:
-            parts.append(f"{a}>{','.join(map(str, d.deeds_first))}")
-        if d.deeds_second:
-            parts.append(f"{b}>{','.join(map(str, d.deeds_second))}")
-        if d.cash and d.cash_from is not None:
-            parts.append(f"{scr.token(s, d.cash_from)}>{d.cash}")
-        if d.cards_first or d.cards_second:
-            parts.append(f"P{len(d.cards_first)}/{len(d.cards_second)}")
-        return scr.trade_panel(say("c.trade.summary"), " ".join(parts) or none)
+        summary = ""
+        for cut in (None, 6, 4, 3, 2, 1):  # tokens shortened before a number is ever cut
+            parts = []
+            if d.deeds_first:
+                parts.append(f"{a[:cut]}>{','.join(map(str, d.deeds_first))}")
+            if d.deeds_second:
+                parts.append(f"{b[:cut]}>{','.join(map(str, d.deeds_second))}")
+            if d.cash and d.cash_from is not None:
+                parts.append(f"{scr.token(s, d.cash_from)[:cut]}>{d.cash}")
+            if d.cards_first or d.cards_second:
+                parts.append(f"P{len(d.cards_first)}/{len(d.cards_second)}")
+            summary = " ".join(parts)
+            if len(summary) <= LCD_WIDTH:
+                break
+        return scr.trade_panel(say("c.trade.summary"), summary or none)
 
     def _trading_button(self, step: Trading, button: Button) -> None:
         d = step.draft

@@ -5,8 +5,13 @@ what they amount to, the transaction's outcome), the journal commits them durabl
 in-memory state (a cache of the journal) is updated. Nothing is confirmed to players before the
 commit. Undo cancels the last undo group (a transaction, plus the steps the ruleset says join
 it, such as properties given up to settle a debt it caused) by journalling its inverse events,
-so replaying the journal always gives the live state. The ruleset comes from the edition
-(``edition.ruleset``, through :mod:`bank.rulesets`) unless one is given.
+so replaying the journal always gives the live state. A transparent command made since is
+never undone; one that says ``replayed_by_undo`` (a roll of the classic unit's dice) is
+replayed: the undo's events take it back and decide it again on the state without the undone
+group, so its effects are those it would have had without it (the classic rules' undo, a
+replay without the undone transaction). The
+ruleset comes from the edition (``edition.ruleset``, through :mod:`bank.rulesets`) unless one
+is given.
 Imports the engine, the ruleset registry and, by protocol, any journal with
 ``append``/``records``/``new_game``.
 """
@@ -81,6 +86,10 @@ class Game:
         self._undo_events: list[Event] = []
         self._undo_group: int | None = None
         self._group_had_debt = False
+        #: what happened after the undo group's first transaction, in order: a transparent
+        #: command with its events (replayed by an undo), or None with the events of a
+        #: transaction that joined the group (undone with it)
+        self._trail: list[tuple[Command | None, tuple[Event, ...]]] = []
         if journal is not None:
             self._replay(journal.records())
 
@@ -112,16 +121,26 @@ class Game:
             if self.state.debtor() is not None and tx.events:
                 # a debt opened by a command undo skips over: its payment cannot be undone,
                 # so neither can what settles it (nor the transaction before)
-                self._undo_events, self._undo_group = [], None
+                self._undo_events, self._undo_group, self._trail = [], None, []
+            elif (
+                self._undo_group is not None
+                and tx.events
+                and getattr(tx.command, "replayed_by_undo", False)
+            ):  # any other transparent command (a virtual deck's draw) keeps its events
+                self._trail.append((tx.command, tx.events))
             return
         if isinstance(tx.command, Undo):
-            self._undo_events, self._undo_group = [], None
+            self._undo_events, self._undo_group, self._trail = [], None, []
         elif self.ruleset.joins_undo_group(tx.command):
-            self._undo_events.extend(tx.events)
+            if self._trail:
+                self._trail.append((None, tx.events))
+            else:
+                self._undo_events.extend(tx.events)
             self._group_had_debt = True
         else:
             self._undo_events = list(tx.events)
             self._undo_group = tx.undo_group
+            self._trail = []
             self._group_had_debt = self.state.debtor() is not None
 
     # ------------------------------------------------------------------ commands
@@ -143,7 +162,7 @@ class Game:
         outcome: Outcome | None = None
         if isinstance(command, Undo):
             self._undo_refusal()
-            events = tuple(invert(self._undo_events))
+            events = self._undo()
             group: int | None = None
         else:
             decision = self.ruleset.decide(self.state, command)
@@ -162,6 +181,24 @@ class Game:
         self._seq += 1
         self._advance(tx)
         return tx
+
+    def _undo(self) -> tuple[Event, ...]:
+        """The events of an undo: the undo group and the replayed commands made since taken
+        back, then those commands decided again, in order, on the state without the group (one
+        the rules now refuse is left out)."""
+        done = [*self._undo_events, *(e for _, events in self._trail for e in events)]
+        out = invert(done)
+        state = apply(self.state, out)
+        for command, _ in self._trail:
+            if command is None:
+                continue
+            try:
+                events = self.ruleset.decide(state, command).events
+            except RuleError:
+                continue
+            state = apply(state, events)
+            out.extend(events)
+        return tuple(out)
 
     def _describe_game(self, command: NewGame) -> None:
         """Name the edition and players in the journal's game list (``ultibank history``)."""
@@ -207,6 +244,7 @@ class Game:
         self.state = GameState.empty(self.edition)
         self._seq = 0
         self._undo_events, self._undo_group, self._group_had_debt = [], None, False
+        self._trail = []
 
     # ------------------------------------------------------------------ helpers for the unit
 

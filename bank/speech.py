@@ -522,7 +522,7 @@ class Announcer:
         return self.mode == "all" or (self.mode == "money" and sentence.money)
 
 
-class JournalLike(Protocol):
+class RecordSource(Protocol):
     @property
     def last_seq(self) -> int: ...
 
@@ -542,7 +542,7 @@ class Voice:
         self._seq: int | None = None
 
     def hear(
-        self, outputs: Sequence[Output], journal: JournalLike | None, state: GameState | None
+        self, outputs: Sequence[Output], journal: RecordSource | None, state: GameState | None
     ) -> list[str]:
         """The sentences to say for one input's *outputs* (empty while speech is off, but for
         the speech gestures themselves)."""
@@ -562,7 +562,7 @@ class Voice:
                 return [self.announcer.last] if self.announcer.last else []
         return texts if self.on else []
 
-    def _new_records(self, journal: JournalLike | None) -> list[Record]:
+    def _new_records(self, journal: RecordSource | None) -> list[Record]:
         if journal is None:
             return []
         last = journal.last_seq

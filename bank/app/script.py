@@ -380,15 +380,21 @@ class ScriptRunner:
             self._feed(CardTapped(now, card, uid, "sim"))
             self._feed(CardLifted(now, uid, "sim"))
             return
-        # press and hold: a button while off only switches the unit on
+        # press and hold: a button while off only switches the unit on; a unit whose holds
+        # take no time (classic, READINGS B2) is told how long the buttons were held instead
+        timeless = self.unit.TIMELESS_HOLDS
         if not self.unit.is_on:
             self._power_on()
-            if action.verb == "hold":
+            if action.verb == "hold" and not timeless:
                 self._advance(action.seconds)
             return
         for button in action.buttons:
             self._feed(ButtonPressed(now, button))
-        if action.verb == "hold":
+        if action.verb == "hold" and timeless:
+            self._emit(self.unit.held(action.seconds))
+            if self.unit.fault is not None:
+                raise JournalError(self.unit.fault)
+        elif action.verb == "hold":
             self._advance(action.seconds)
         for button in reversed(action.buttons):
             self._feed(ButtonReleased(self.now, button))

@@ -175,6 +175,12 @@ class UnitShell:
     #: X or M once a bid is made, and a card that is not a bank card
     _ERR_BIDS: ClassVar[str] = "err.bids"
     _ERR_NEED_BANK: ClassVar[str] = "err.need_bank"
+    #: a script's ``hold`` line takes no time on the virtual clock (the runner calls
+    #: :meth:`held` instead of letting the hold's seconds pass): a classic unit's holds
+    TIMELESS_HOLDS: ClassVar[bool] = False
+    #: X held at least this long (seconds) and released before its hold fired is no press of
+    #: X (None: every release is a press, as in Ultime)
+    _LONG_PRESS: ClassVar[float | None] = None
 
     def __init__(self, game: Game, config: UnitConfig | None = None) -> None:
         self.game = game
@@ -240,6 +246,21 @@ class UnitShell:
         self._begin(inp.at)
         try:
             self._handle(inp)
+        except JournalError as err:
+            self._journal_failed(err)
+        return self._end()
+
+    def held(self, seconds: float) -> list[Output]:
+        """The buttons down now have been held *seconds*, on a clock that did not run: the hold
+        fires when it lasted ``hold_seconds``; a shorter one does nothing, not even a press on
+        release. For the scripts of a unit with :attr:`TIMELESS_HOLDS`."""
+        self._begin(self._now)
+        try:
+            if self.is_on and self._hold is not None and seconds >= self.config.hold_seconds:
+                self._fire_hold()
+            else:
+                self._hold = None
+                self._consumed |= set(self._down)
         except JournalError as err:
             self._journal_failed(err)
         return self._end()
@@ -522,6 +543,12 @@ class UnitShell:
             self._consumed.discard(button)
             return
         alone, self._alone = self._alone == button, None
+        if (
+            button is Button.CANCEL
+            and self._LONG_PRESS is not None
+            and self._now - pressed_at >= self._LONG_PRESS
+        ):
+            return  # a reset hold let go early: nothing
         if (
             alone
             and button in (Button.MENU, Button.OK)

@@ -19,6 +19,7 @@ Imports ``bank.unit.io`` and the standard library only.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -300,6 +301,13 @@ def squeeze(text: str, cols: int, cut: bool = True) -> str:
         short = run[:4] + dot if len(run) >= 6 and dot else run[:3]
         words[i] = head + short + ("" if tail == "." else tail)
     out = " ".join(words)
+    # still too long: a number joins the word before it (`lev 193` -> `lev193`), from the
+    # right, before any cut could take its digits
+    while len(out) > cols:
+        joined = re.sub(r"(?<=[^\W\d]) (?=\d)(?!.*[^\W\d] \d)", "", out, count=1)
+        if joined == out:
+            break
+        out = joined
     return out[:cols] if cut else out
 
 

@@ -387,3 +387,26 @@ def test_a_classic_enrolment_through_nfcpys_udp_driver(tmp_path: Path) -> None:
     assert saved.card_for("04BBBBBBBBBB12") == CardId("deed", 12)
     assert saved.card_for("04BBBBBBBBBB03") == CardId("chest", 3)
     assert saved.card_for("04AAAAAAAAAA16") is None
+
+
+def test_the_reader_is_mentioned_only_when_it_comes_and_goes(tmp_path: Path) -> None:
+    """Issue 19: enrolment printed a stray `reader back` when the reader service started;
+    only a loss, and the return after it, are news."""
+    deck = tmp_path / "deck.toml"
+    reader = SimReader()
+    lines: list[str] = []
+    t = _run_enroll(reader, deck, ["bank:1", "bank:2"], lines)
+    _wait_for(lines, "tap bank card 1 (car)")
+    assert reader.wait_running()
+    reader.tap("uid:04AAAAAAAAAA01")
+    _wait_for(lines, "tap bank card 2")
+    assert not any("reader" in line.split(" ", 1)[0] for line in lines), lines
+    reader.unplug()
+    _wait_for(lines, "reader lost")
+    reader.replug()
+    _wait_for(lines, "reader back")
+    assert reader.wait_running()
+    reader.tap("uid:04AAAAAAAAAA02")
+    t.join(10)
+    assert not t.is_alive()
+    assert sum("reader back" in line for line in lines) == 1, lines

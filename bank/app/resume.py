@@ -26,20 +26,39 @@ class Stored:
 
 
 def stored_game(data_dir: Path) -> Stored | None:
-    """The current game of *data_dir*'s journal (None: no journal, or no game in it)."""
+    """The current game of *data_dir*'s journal (None: no journal, no game in it, or one that
+    cannot be read now).
+
+    The journal is opened read-only, without its lock (as ``ultibank history`` does): this
+    look changes nothing, so a damaged tail or a lost WAL is still found, repaired and
+    reported by the daemon that opens the journal next, and a daemon already running on the
+    same data directory is no obstacle."""
+    import logging
+    import sqlite3
+
+    from bank.history import ReadOnlyJournal
+
     path = data_dir / JOURNAL_FILE
     if not path.is_file():
         return None
-    with Journal(path) as journal:
-        current = journal.current_game
-        if current is None:
-            return None
-        info = journal.game(current)
-        edition = info.meta.get("edition")
-        if not isinstance(edition, str):
-            first = next(iter(journal.records()), None)
-            edition = first.get("edition") if first is not None else None
-        return Stored(edition if isinstance(edition, str) else None, info.records)
+    quiet = logging.getLogger("bank.history")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # what the reader finds, the daemon reports
+    try:
+        with ReadOnlyJournal(path) as journal:
+            current = journal.current_game
+            if current is None:
+                return None
+            info = journal.game(current)
+            edition = info.meta.get("edition")
+            if not isinstance(edition, str):
+                first = next(iter(journal.records()), None)
+                edition = first.get("edition") if first is not None else None
+            return Stored(edition if isinstance(edition, str) else None, info.records)
+    except (BankError, OSError, sqlite3.Error):
+        return None
+    finally:
+        quiet.setLevel(level)
 
 
 def edition_on_command_line(args: argparse.Namespace) -> bool:

@@ -23,11 +23,13 @@ EDITIONS = (
     "Chance and Community Chest cards, a keypad)"
 )
 
-DESCRIPTION = f"""\
+DESCRIPTION = """\
 ultibank: the electronic bank unit of Monopoly Électronique Ultime / Ultimate Banking, and
 of the classic Monopoly boxes played with a bank unit (title deeds tagged, a keypad).
 
-Editions: {EDITIONS}.
+Editions: ultime-fr, ultimate-uk (Ultime: bank cards, property and event cards),
+  classic-fr, classic-uk, mega-fr, mega-uk, starwars-ep2-fr, one-piece-fr (classic boxes:
+  title deeds, Chance and Community Chest cards, a keypad).
 
 Everyday use:
   ultibank emulate --edition classic-fr

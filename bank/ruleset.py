@@ -33,6 +33,10 @@ class Decision:
 
     events: tuple[Event, ...]
     outcome: Outcome | None = None
+    #: the state after *events*, when the ruleset worked it out while deciding (it applies
+    #: each event as it emits it); the core then does not apply them a second time. It must
+    #: be exactly ``apply(state, events)``; None: the core applies them.
+    state: GameState | None = None
 
 
 class Ruleset(Protocol):

@@ -50,6 +50,7 @@ from bank.narrate import Narrator, UltimeNarrator, states_before
 from bank.ratelimit import RateLimitedLog
 from bank.records import Record, RecordList, last_undo_group
 from bank.unit.shell import UnitShell
+from bank.unit.text import damage_summary
 from board_assets import Edition
 
 try:
@@ -78,6 +79,9 @@ STATIC_FILES: Final = {
 }
 #: transactions listed on the page, newest first
 RECENT: Final = 12
+#: how many of the current game's last records the view holds (older ones are read back
+#: from the journal when asked for: the chart)
+WINDOW: Final = 64
 #: how long a read may wait for the daemon's loop before the view gives up (seconds)
 READ_TIMEOUT: Final = 5.0
 #: a comment line keeps idle SSE connections (and proxies) from timing out
@@ -182,10 +186,25 @@ def board_json(edition: Edition) -> dict[str, Any]:
 
 @dataclass(slots=True)
 class _JournalCache:
-    """The current game's records, re-read only when the journal moved on."""
+    """The current game's last :data:`WINDOW` records, re-read only when the journal moved on:
+    the view holds as much for a game of 50,000 transactions as for one of 50."""
 
     key: tuple[int | None, int] | None = None
     records: RecordList = field(default_factory=RecordList)
+    #: how many records the game has (the window holds the last of them)
+    count: int = 0
+
+
+def _last_entries(journal: Any, count: int, want: int) -> list[Any]:
+    """The current game's last *want* journal entries (of its *count*), read from the end:
+    a window, whatever the length of the game (sequence numbers may have gaps after a loss)."""
+    last = int(journal.last_seq)
+    span = want
+    while True:
+        tail = list(journal.entries(after=max(0, last - span)))
+        if len(tail) >= min(want, count) or last - span <= 0:
+            return tail[-want:] if want else []
+        span *= 4
 
 
 class _SnapshotBuilder:
@@ -213,19 +232,26 @@ class _SnapshotBuilder:
         if key == old.key:
             return old
         if old.key is not None and old.key[0] == key[0]:
-            # the same game moved on: read only what was added since
-            self._cache = _JournalCache(
-                key, old.records.extended(journal.entries(after=old.key[1]))
-            )
+            # the same game moved on: read only what was added since, keep the window
+            added = list(journal.entries(after=old.key[1]))
+            window = old.records.extended(added, keep=WINDOW)
+            self._cache = _JournalCache(key, window, old.count + len(added))
         else:
-            self._cache = _JournalCache(key, RecordList(journal.entries()))
+            game_id = key[0]
+            count = journal.game(game_id).records if game_id is not None else 0
+            tail = _last_entries(journal, count, WINDOW) if count else []
+            self._cache = _JournalCache(key, RecordList(tail, count - len(tail) + 1), count)
         return self._cache
 
     def records(self) -> tuple[int | None, int, list[Record]]:
-        """The current game's id, last sequence number and records (for the chart)."""
+        """The current game's id, last sequence number and every record (for the chart):
+        rebuilt from the journal on demand, never held by the view."""
         cache = self._records()
         game_id, last = cache.key if cache.key is not None else (None, 0)
-        return game_id, last, list(cache.records)
+        journal = self.runtime.journal
+        if journal is None or game_id is None:
+            return game_id, last, list(cache.records)
+        return game_id, last, list(RecordList(journal.entries(game_id)))
 
     def _ultime(self, lang: str) -> UltimeNarrator:
         narrator = self._ultime_narrators.get(lang)
@@ -334,6 +360,13 @@ class _SnapshotBuilder:
             "config": config,
         }
 
+    def _damage(self, lang: str) -> str | None:
+        """Damage found in the journal and not acknowledged yet (``Journal abîmé : …``)."""
+        rt = self.runtime
+        if not getattr(rt, "journal_loss", None) or rt.journal is None:
+            return None
+        return damage_summary(rt.journal.lost, lang)
+
     def _auction(self) -> dict[str, Any] | None:
         unit: UnitShell = self.runtime.unit
         return unit.auction_view(self.runtime.daemon.clock())
@@ -370,7 +403,7 @@ class _SnapshotBuilder:
             time=time.time(),
             on=bool(rt.unit.is_on),
             game_id=game_id,
-            seq=len(cache.records),
+            seq=cache.count,
             started=state.started,
             undo_available=undo,
             step=type(step).__name__,
@@ -390,10 +423,9 @@ class _SnapshotBuilder:
                 "off": screen.off,
             },
             auction=self._auction(),
+            journal_damage=self._damage(lang),
             transactions=self._transactions(cache, undo, tokens, lang),
-            chart=f"/chart.png?game={game_id}&seq={len(cache.records)}"
-            if state.game_over
-            else None,
+            chart=f"/chart.png?game={game_id}&seq={cache.count}" if state.game_over else None,
         )
         if self._state_file is not None and state.started:
             self._classic(data, undo, lang)

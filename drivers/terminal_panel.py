@@ -79,7 +79,7 @@ from bank.unit.io import (
     KeyReleased,
     Screen,
 )
-from bank.unit.text import token_name
+from bank.unit.text import printable, token_name
 from drivers import charlcd
 from drivers.base import PanelError
 from drivers.charlcd import Labels
@@ -493,7 +493,8 @@ class TerminalPanel:
     def show(self, screen: Screen) -> None:
         """Print *screen*, with the accents and symbols the terminal's encoding can show."""
         if self._style == "line":
-            self._print(charlcd.fold_unless(screen.text(), self._shows, glyphs=False))
+            # escaped: a name from an edition file never drives the terminal
+            self._print(printable(charlcd.fold_unless(screen.text(), self._shows, glyphs=False)))
             return
         rows = charlcd.layout(
             screen,
@@ -505,6 +506,7 @@ class TerminalPanel:
         )
         top = "+" + "-" * self._cols + "+"  # no internal screen name: one language on screen
         body = [f"|{row}|" for row in rows]
+        body = [printable(line) for line in body]  # escaped, as above
         self._print("\n".join([top, *body, "+" + "-" * self._cols + "+"]))
 
     def play(self, cue: Cue) -> None:

@@ -300,6 +300,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_data_dir(p, where)
     p.add_argument("--socket", type=Path, help=socket_help)
+    p = client(
+        "acknowledge",
+        help="acknowledge damage found in the journal (shown on the unit until then)",
+        description="Damage found when the journal opened (transactions lost with a damaged "
+        "or older file, an unreadable tip, a game ended outside ultibank) shows on every "
+        "panel, in `state` and on the web view until a person has checked the balances with "
+        "the players and runs this. The finding stays in the journal for `history`.",
+    )
+    _add_data_dir(p, where)
+    p.add_argument("--socket", type=Path, help=socket_help)
     _add_classic_client_commands(client, where, socket_help)
 
     p = add(
@@ -527,7 +537,7 @@ def _add_web_options(p: argparse.ArgumentParser) -> None:
 ARGV: list[str] | None = None
 
 #: the commands that talk to a running daemon through its control socket
-CLIENT_COMMANDS = ("tap", "press", "hold", "state", "key", "roll", "info")
+CLIENT_COMMANDS = ("tap", "press", "hold", "state", "acknowledge", "key", "roll", "info")
 
 #: exit status of every user error (a mistake in the command line, a value, a file)
 USER_ERROR = 2
@@ -640,6 +650,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "press": "bank.app.runtime:cmd_control",
         "hold": "bank.app.runtime:cmd_control",
         "state": "bank.app.runtime:cmd_control",
+        "acknowledge": "bank.app.runtime:cmd_control",
         "key": "bank.app.client:cmd_play",
         "roll": "bank.app.client:cmd_play",
         "info": "bank.app.client:cmd_play",

@@ -47,15 +47,20 @@ def check_roll(args: argparse.Namespace) -> str | None:
 
 def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank key|roll|info``: the lines to the running daemon, its screens and cues out."""
+    from bank.datadir import open_data_dir
+    from bank.unit.text import printable
+
     if args.command == "roll" and (problem := check_roll(args)) is not None:
         print(f"ultibank: {problem} (see `ultibank roll --help`)", file=sys.stderr)
         return 2
+    if settings.control_socket.parent == settings.data_dir:  # the data directory's door
+        open_data_dir(settings.data_dir, bool(settings.get("game", "strict_modes")), create=False)
     for answer in send_lines(settings.control_socket, control_lines(args), timeout=60):
         if not answer.get("ok"):
             print(f"ultibank: {answer.get('error')}", file=sys.stderr)
             return 2  # the ones after it are not sent
         for text in answer.get("output", []):
-            print(text)
+            print(printable(str(text)))  # a house edition's name never drives the terminal
     if args.command == "roll" and args.dice and args.fix_only:
         print(f"next roll fixed: {' + '.join(args.dice)} (rolled at the next dice gesture)")
     return 0

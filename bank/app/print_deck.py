@@ -202,6 +202,7 @@ def cmd_print_deck(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank print-deck``: the sheet of the edition's cards and their tags."""
     from bank.app.resume import choose_edition
     from bank.app.runtime import DECK_FILE
+    from bank.datadir import open_data_dir, write_output
     from board_assets import load_edition
     from drivers.deck import DeckError, load_deck, with_foreign
 
@@ -210,6 +211,8 @@ def cmd_print_deck(args: argparse.Namespace, settings: Settings) -> int:
         raise BankError(f"--data-dir {data_dir}: not a directory")
     if data_dir.parent.exists() and not data_dir.parent.is_dir():
         raise BankError(f"--data-dir {data_dir}: {data_dir.parent} is a file, not a directory")
+    # the data directory's door: read only, never made here
+    open_data_dir(data_dir, bool(settings.get("game", "strict_modes")), create=False)
     if getattr(args, "edition", None) is None:
         choose_edition(args, settings)  # the stored game's edition, else the configured one
     edition = load_edition(settings.edition)
@@ -231,7 +234,7 @@ def cmd_print_deck(args: argparse.Namespace, settings: Settings) -> int:
         sys.stdout.write(page)
         return 0
     try:
-        Path(output).write_text(page, encoding="utf-8")
+        write_output(Path(output), page)
     except OSError as err:
         raise BankError(f"{output}: cannot write the sheet: {err.strerror or err}") from err
     done = page.count('data-status="enrolled"')

@@ -35,7 +35,7 @@ from bank.app.resume import (
 from bank.app.script import Action, parse_script, run_script
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon, sd_notify
-from bank.datadir import prepare_data_dir
+from bank.datadir import open_data_dir, prepare_data_dir
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
@@ -59,7 +59,7 @@ from bank.unit.io import (
     ShowScreen,
 )
 from bank.unit.shell import build_unit
-from bank.unit.text import token_name
+from bank.unit.text import damage_summary, printable, token_name
 from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
 from drivers.charlcd import Labels
@@ -74,6 +74,10 @@ JOURNAL_FILE = "journal.sqlite"
 DECK_FILE = "deck.toml"
 #: the longest ``wait`` or ``hold`` a control line may ask for (seconds, all its actions together)
 MAX_CONTROL_SECONDS = 60.0
+
+
+#: the control line by which a person acknowledges damage found in the journal
+ACK_LINE = "acknowledge damage"
 
 
 def output_line(out: Output) -> str:
@@ -140,8 +144,7 @@ class Runtime:
         self.edition = load_edition(settings.edition)
         prepare_data_dir(settings.data_dir, strict=bool(settings.get("game", "strict_modes")))
         self.journal: Journal | None = None
-        #: acknowledged transactions found missing when the journal opened (``state``)
-        self.journal_loss: list[str] = []
+        self._journal_loss: list[str] = []
         self.game = self._open_game()
         self.unit = build_unit(self.game, settings.unit())
         self.daemon = Daemon(self.unit, clock=clock)
@@ -154,6 +157,8 @@ class Runtime:
         self.control: ControlServer | None = None
         self._thread: threading.Thread | None = None
         self._control_lock = threading.Lock()  # one control line acts at a time
+        self._foreign: tuple[CardRanges, CardRanges] | None = None
+        self._foreign = (self.cards, with_foreign(self.cards))
 
     def _open_game(self) -> Game:
         self.journal = Journal(self.settings.data_dir / JOURNAL_FILE)
@@ -161,7 +166,13 @@ class Runtime:
             print(f"ultibank: journal recovery: {problem}", file=sys.stderr)
         for loss in self.journal.loss:
             print(f"ultibank: JOURNAL LOSS: {loss}", file=sys.stderr)
-        self.journal_loss.extend(self.journal.loss)
+        if self.journal.loss:
+            print(
+                f"ultibank: {damage_summary(self.journal.lost)} — shown on the unit until "
+                f"acknowledged (`ultibank acknowledge`, or the control line `{ACK_LINE}`)",
+                file=sys.stderr,
+            )
+        self._journal_loss = list(self.journal.loss)
         try:
             if self._new_game:  # once: a power cycle goes on with the new game
                 self._new_game = False
@@ -175,6 +186,14 @@ class Runtime:
         except BaseException:
             self.journal.close()
             raise
+
+    @property
+    def journal_loss(self) -> list[str]:
+        """Damage found in the journal and not acknowledged yet (``state``, the web view): the
+        open journal's, or the last one's while powered off."""
+        if self.journal is not None:
+            self._journal_loss = list(self.journal.loss)
+        return self._journal_loss
 
     # ------------------------------------------------------------------ wiring
 
@@ -205,6 +224,8 @@ class Runtime:
             title, count = resumed_words(players, lang)
             self.daemon.dispatch([ShowScreen(now, Screen("resumed", (title, count)))])
         self._report_loss()
+        if self.journal is not None:
+            self.journal.start_audit()
         self._thread = self.daemon.start_thread()
         for service in self.readers:
             service.start()
@@ -219,17 +240,41 @@ class Runtime:
         sd_notify(f"READY=1\nSTATUS=game in {self.settings.data_dir}")
 
     def _report_loss(self) -> None:
-        """Loudly, on every panel: the journal lost acknowledged transactions (see open)."""
-        if self.journal_loss:
-            self.daemon.dispatch(self.unit.alert("fault.damaged", "fault.lost"))
+        """Loudly, on every panel, until acknowledged: damage found at open (see open)."""
+        if self.journal_loss and self.journal is not None:
+            self.daemon.dispatch(self.unit.show_damage(self.clock(), True, self.journal.lost))
+
+    def acknowledge_damage(self) -> list[Output]:
+        """A person saw the damage and checked the balances (the ``acknowledge damage`` line):
+        stop showing it; it stays in the journal for ``history``. In the loop thread."""
+        if self.journal is None or not self.journal_loss:
+            return []
+        count = self.journal.acknowledge_damage()
+        log.warning("journal damage acknowledged (%d finding(s))", count)
+        return self.unit.show_damage(self.clock(), False)
 
     def _checkpoint(self) -> None:
-        """The daemon is idle: fold the WAL into journal.sqlite (a fault is not ours to show)."""
+        """The daemon is idle: a snapshot of the game if it changed, the WAL folded into
+        journal.sqlite, the audit's findings reported (a fault is not ours to show)."""
         if self.journal is not None and self.unit.fault is None:
+            # a snapshot now, while nobody waits: a resume after a crash replays only what
+            # happened since the unit was last idle
+            self.game.keep_snapshot()
             try:
                 self.journal.checkpoint()
             except JournalError as err:
                 log.warning("idle checkpoint: %s", err)
+            self._collect_audit()
+
+    def _collect_audit(self) -> None:
+        """Report what the journal's audit found (the checks a resume from a snapshot left
+        for later, run in their own thread from the start), once it has finished."""
+        if self.journal is not None and self.journal.audit_ready():
+            found = self.journal.audit()
+            for problem in found:
+                print(f"ultibank: journal audit: {problem}", file=sys.stderr)
+            if found:  # where the players look too, until a person acknowledges it
+                self.daemon.dispatch(self.unit.show_damage(self.clock(), True, self.journal.lost))
 
     def stop(self) -> None:
         """Stop everything; every confirmed transaction is already in the journal."""
@@ -265,7 +310,9 @@ class Runtime:
         self.game = self._open_game()
         out = self.unit.power_on(now, self.game)
         if self.journal is not None and self.journal.loss:
-            out += self.unit.alert("fault.damaged", "fault.lost")
+            out += self.unit.show_damage(now, True, self.journal.lost)
+        if self.journal is not None:
+            self.journal.start_audit()
         return out
 
     def _own(self, fn: Callable[[], object], seen: list[Output]) -> None:
@@ -336,12 +383,24 @@ class Runtime:
         """The state file of SCRIPTS.md plus the screen on the LCD."""
 
         def read() -> dict[str, Any]:
-            data = self.game.state.to_json()
-            data["undo_available"] = self.game.undo_available
+            game = self.game
+            # the ruleset's own state file where it has one (classic: the last roll with its
+            # third die, jail cards, the pot...), as `ultibank script --state` writes it
+            own = rulesets.for_edition(game.edition).state_file
+            if own is not None:
+                data = own(game.ruleset, game.state, game.undo_available)
+            else:
+                data = game.state.to_json()
+            data["undo_available"] = game.undo_available
             screen = self.daemon.last_screen
             data["screen"] = screen.text() if screen is not None else None
             data["fault"] = self.unit.fault
             data["journal_loss"] = self.journal_loss
+            data["journal_damage"] = (
+                damage_summary(self.journal.lost, self.unit.lang)
+                if self.journal_loss and self.journal is not None
+                else None
+            )
             return data
 
         result: dict[str, Any] = self.daemon.call(read)
@@ -378,6 +437,11 @@ class Runtime:
             self._own(lambda: self.daemon.feed(MenuAsked(self.clock(), item)), seen)
         return {"ok": True, "output": [output_line(o) for o in seen]}
 
+    def _third_die(self) -> tuple[str, ...]:
+        """The faces a ``roll A B T`` line may give T (Méga's speed die): the edition's."""
+        spec = rulesets.for_edition(self.edition)
+        return tuple(spec.third_die(self.edition)) if spec.third_die is not None else ()
+
     def handle_line(self, line: str) -> dict[str, Any]:
         """Answer one control line: a tap-script line, ``state``, ``takes`` or ``menu N``."""
         word = line.strip().lower()
@@ -387,11 +451,18 @@ class Runtime:
             return {"ok": True, "takes": self.takes()}
         if word.startswith("menu "):
             return self._menu_line(word)
-        spec = rulesets.for_edition(self.edition)
-        third = spec.third_die(self.edition) if spec.third_die is not None else ()
+        if " ".join(line.lower().split()) == ACK_LINE:
+            with self._control_lock:
+                seen: list[Output] = []
+                self._own(lambda: self.daemon.dispatch(self.acknowledge_damage()), seen)
+            return {"ok": True, "output": [output_line(o) for o in seen]}
         try:
-            # the game's cards, and the other ruleset's (refused by the unit as such)
-            actions = parse_script(line, "control", with_foreign(self.cards), third)
+            # the game's cards, and the other ruleset's (refused by the unit as such): worked
+            # out once, not per line (listing the editions needs file descriptors, and a line
+            # must work while they run out)
+            if self._foreign is None or self._foreign[0] is not self.cards:
+                self._foreign = (self.cards, with_foreign(self.cards))
+            actions = parse_script(line, "control", self._foreign[1], self._third_die())
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))
@@ -611,6 +682,11 @@ def _kind(spec: str) -> str:
     return spec.strip().lower().split(":", 1)[0]
 
 
+def _strict(settings: Settings) -> bool:
+    """``game.strict_modes``: refuse a data directory other users could tamper with."""
+    return bool(settings.get("game", "strict_modes"))
+
+
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank run``: the daemon with the configured readers and panels."""
     readers = args.reader or list(settings.get("reader", "paths"))
@@ -812,8 +888,12 @@ def _screenshot_later(
 
 def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank tap|press|hold|state``: one line to the running daemon."""
+    if settings.control_socket.parent == settings.data_dir:
+        open_data_dir(settings.data_dir, _strict(settings), create=False)
     if args.command == "state":
         lines = ["state"]
+    elif args.command == "acknowledge":
+        lines = [ACK_LINE]
     elif args.command == "hold":
         lines = [f"hold {args.buttons} {args.seconds}"]
     else:  # `tap bank:1 bank:2`: one line each, in order, over one connection
@@ -825,7 +905,7 @@ def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
         if "state" in answer:
             print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
         for text in answer.get("output", []):
-            print(text)
+            print(printable(str(text)))  # a house edition's name never drives the terminal
     return 0
 
 
@@ -863,6 +943,7 @@ def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
         record=getattr(args, "record", None),
         ruleset_sets=sets,
         rules_table=rules_table,
+        strict=_strict(extra) if extra is not None else True,
     )
 
 
@@ -880,6 +961,9 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     cards = deck_cards(load_edition(settings.edition))
     for name in args.only or ():
         cards.parse(name)  # the edition's ranges, said before anything else is asked
+    if args.deck is None:  # the deck goes in the data directory: through its door first
+        open_data_dir(settings.data_dir, _strict(settings))
+
     reader = args.reader or next(
         (p for p in settings.get("reader", "paths") if p.strip().lower() != "sim"), None
     )
@@ -895,7 +979,8 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
             panel = make_panel(spec, settings, time.monotonic, lambda: None)
             panel.start(lambda inp: None)
             panels.append(panel)
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        if args.deck is None:
+            open_data_dir(settings.data_dir, _strict(settings))
         return int(
             enroll(
                 reader,

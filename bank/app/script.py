@@ -32,6 +32,7 @@ from typing import Any, TextIO
 
 from bank import rulesets
 from bank.config import UnitConfig
+from bank.datadir import DataDirError, open_data_dir, write_output
 from bank.errors import BankError, JournalError, ScriptError, did_you_mean
 from bank.game import Game
 from bank.journal import Journal
@@ -75,6 +76,9 @@ _HOLDS = {
     "ok": (Button.OK,),
     "ok+cancel": (Button.OK, Button.CANCEL),
     "cancel+ok": (Button.OK, Button.CANCEL),
+    # damage found in the journal acknowledged on the unit
+    "menu+ok": (Button.MENU, Button.OK),
+    "ok+menu": (Button.MENU, Button.OK),
 }
 
 
@@ -160,10 +164,10 @@ def _parse_line(
             raise ValueError(f"no button {words[1]!r}{hint}: press ok, menu or cancel")
         return Action(number, text, verb, buttons=(_BUTTONS[args[0]],))
     if verb == "hold":
-        arity(2, "hold cancel S | hold ok+cancel S | hold menu S | hold ok S")
+        arity(2, "hold cancel S | hold ok+cancel S | hold menu S | hold ok S | hold menu+ok S")
         if args[0] not in _HOLDS:
             raise ValueError(
-                f"cannot hold {words[1]!r}: hold cancel S, ok+cancel S, menu S or ok S"
+                f"cannot hold {words[1]!r}: hold cancel S, ok+cancel S, menu S, ok S or menu+ok S"
             )
         seconds = _seconds(args[1], "hold", positive=True)
         return Action(number, text, verb, buttons=_HOLDS[args[0]], seconds=seconds)
@@ -277,6 +281,13 @@ class ScriptRunner:
             lang = self.voice.announcer.lang if self.voice is not None else "fr"
             self._recorder = (EspeakEngine(SpeechSettings(), lang), WavDirPlayer(record))
         self._emit(self.unit.power_on(self.now))
+        self._show_damage()
+
+    def _show_damage(self) -> None:
+        """Damage found in the journal and not acknowledged: shown as on every panel."""
+        journal = self.journal
+        if journal is not None and journal.loss:
+            self._emit(self.unit.show_damage(self.now, True, journal.lost))
 
     def _open(self) -> Game:
         self.journal = Journal(self.data_dir / JOURNAL_FILE)
@@ -332,6 +343,7 @@ class ScriptRunner:
     def _power_on(self) -> None:
         self.game = self._open()
         self._emit(self.unit.power_on(self.now, self.game))
+        self._show_damage()
 
     def _power_off(self) -> None:
         self._emit(self.unit.power_off(self.now))
@@ -498,6 +510,7 @@ def run_script(
     seed: int | None = None,
     ruleset_sets: Sequence[tuple[str, str, Any]] = (),
     rules_table: Mapping[str, Any] | None = None,
+    strict: bool = True,
     say: str | None = None,
     record: str | Path | None = None,
 ) -> int:
@@ -510,6 +523,8 @@ def run_script(
     *seed* (``--seed``), *ruleset_sets* (``--set classic.KEY=V``, ``--set variants.KEY=V``) and
     *rules_table* (the ``[rules]`` table) make the configuration of the edition's ruleset when
     given (CLASSIC.md §8.1); a classic script without ``--seed`` rolls with seed 0.
+    A *data_dir* goes through the data directory's checks (:func:`bank.datadir.open_data_dir`;
+    *strict* is ``game.strict_modes``) before anything in it is read or written.
     """
     # sys.stdout looked up now, not when this module was imported (it may have been replaced)
     out = out if out is not None else sys.stdout
@@ -520,6 +535,12 @@ def run_script(
     except (OSError, UnicodeDecodeError) as err:
         print(f"{path}: cannot read the script: {err}", file=sys.stderr)
         return 2
+    if data_dir is not None:
+        try:
+            open_data_dir(Path(data_dir), strict)
+        except DataDirError as err:
+            print(f"ultibank: {err}", file=sys.stderr)
+            return 2
     if edition is None:
         stored = stored_edition(Path(data_dir)) if data_dir is not None else None
         edition = stored if stored in edition_names() else DEFAULT_EDITION
@@ -553,7 +574,6 @@ def run_script(
             return 2
     with tempfile.TemporaryDirectory(prefix="ultibank-script-") as tmp:
         directory = Path(data_dir) if data_dir is not None else Path(tmp)
-        directory.mkdir(parents=True, exist_ok=True)
         transcript = out
         if str(state_out) == "-":
             transcript = err if err is not None else sys.stderr
@@ -589,7 +609,7 @@ def run_script(
             out.write(text)
         else:
             try:
-                Path(state_out).write_text(text, encoding="utf-8")
+                write_output(Path(state_out), text)
             except OSError as err:
                 print(f"--state {state_out}: cannot write the state: {err}", file=sys.stderr)
                 return 2

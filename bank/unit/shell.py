@@ -204,6 +204,11 @@ class UnitShell:
         #: why the journal cannot take a transaction now (None: it can), complete for logs
         self.fault: str | None = None
         self._fault_retry_at: float | None = None
+        #: damage found when the journal opened and not acknowledged yet: the idle screen gives
+        #: way to it (``Journal abîmé`` / how many transactions were lost) until a person
+        #: acknowledges it (:meth:`show_damage`)
+        self.damage: int | None = None
+        self._damage_shown = False
 
     def _screens(self, game: Game, lang: str) -> Screens:
         """The screen builders for *game*'s edition (a ruleset gives its own)."""
@@ -231,6 +236,28 @@ class UnitShell:
         self._sync()
         self._show(self._step_screen())
         return self._end()
+
+    def show_damage(self, at: float, damaged: bool, lost: int | None = None) -> list[Output]:
+        """Show (or, once acknowledged, stop showing) damage found in the journal: *lost*
+        acknowledged transactions (None: a number that cannot be told). While *damaged*, the
+        idle and new-game screens give way to the damage on every panel; play goes on."""
+        self._begin(at)
+        self._damage_shown = damaged
+        self.damage = lost if damaged else None
+        if self.is_on:
+            if damaged:
+                self._play(Cue.ERROR)
+            self._show(self._step_screen())
+        return self._end()
+
+    def damage_screen(self) -> Screen:
+        """``Journal abîmé`` and how many acknowledged transactions were lost."""
+        if self.damage:
+            second = say(self.lang, "fault.lost_n", n=self.damage)
+        else:
+            second = say(self.lang, "fault.check")
+        return Screen("damage", (say(self.lang, "fault.damaged"), second),
+                      icons=frozenset({Icon.ERROR}))  # fmt: skip
 
     def power_off(self, at: float) -> list[Output]:
         """Cut the power: the screen goes dark and a step in progress is abandoned."""
@@ -412,6 +439,8 @@ class UnitShell:
         return out
 
     def _show(self, screen: Screen) -> None:
+        if self._damage_shown and screen.name in ("idle", "new_game"):
+            screen = self.damage_screen()
         self.screen = screen
         if self._lost and not screen.off:
             screen = replace(screen, icons=screen.icons | {Icon.READER_LOST})
@@ -524,6 +553,10 @@ class UnitShell:
         if Button.OK in self._down and Button.CANCEL in self._down:
             self._hold = ("undo", self._now)
             self._consumed |= {Button.OK, Button.CANCEL}
+        elif self._damage_shown and Button.OK in self._down and Button.MENU in self._down:
+            # M + ✓ held while damage to the journal shows: a person acknowledges it
+            self._hold = ("acknowledge", self._now)
+            self._consumed |= {Button.OK, Button.MENU}
         elif button is Button.CANCEL:
             self._hold = ("reset", self._now)
         if len(self._down) > 1:  # a chord: no button of it is a speech hold
@@ -536,7 +569,9 @@ class UnitShell:
             return
         pressed_at = self._down.pop(button)
         if self._hold is not None and (
-            button is Button.CANCEL or (self._hold[0] == "undo" and button is Button.OK)
+            button is Button.CANCEL
+            or (self._hold[0] == "undo" and button is Button.OK)
+            or (self._hold[0] == "acknowledge" and button in (Button.OK, Button.MENU))
         ):
             self._hold = None
         if button in self._consumed:
@@ -577,8 +612,20 @@ class UnitShell:
         self._consumed |= set(self._down)
         if kind == "undo":
             self._undo()
+        elif kind == "acknowledge":
+            self._acknowledge_damage()
         else:
             self._reset()
+
+    def _acknowledge_damage(self) -> None:
+        """M + ✓ held on the damage: the journal keeps that a person saw it; it stops showing."""
+        acknowledge = getattr(self.game.journal, "acknowledge_damage", None)
+        if acknowledge is not None:
+            acknowledge()
+        self._damage_shown = False
+        self.damage = None
+        self._play(Cue.READ)
+        self._show(self._step_screen())
 
     def _undo(self) -> None:
         try:

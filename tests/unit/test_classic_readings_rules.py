@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from board_assets import EDITIONS_DIR
+from tests.support.editions import house_copy
 from tests.unit.readings import P2, P3, Table, after, cues, deed, item, player, roll, screens
 
 
@@ -412,7 +413,7 @@ def test_c4_lifting_a_mortgage_is_refused_during_a_debt(table: Table) -> None:
 
 def small_bank(tmp_path: Path) -> Path:
     """classic-fr with a bank of 8 houses (a house edition), so that two groups empty it."""
-    text = (EDITIONS_DIR / "classic-fr.toml").read_text(encoding="utf-8")
+    text = house_copy((EDITIONS_DIR / "classic-fr.toml").read_text(encoding="utf-8"))
     assert "\nhouses = 32\n" in text
     house = tmp_path / "maison.toml"
     house.write_text(text.replace("\nhouses = 32\n", "\nhouses = 8\n", 1), encoding="utf-8")

@@ -148,7 +148,7 @@ def test_power_cycle_with_every_line_of_a_debt_flow(tmp_path: Path) -> None:
         ("tap", "expected `tap"),
         ("press start", "no button 'start'"),
         ("hold menu+cancel 5", "cannot hold 'menu+cancel'"),
-        ("hold ok+menu 5", "cannot hold 'ok+menu'"),
+        ("hold menu+cancel 5", "cannot hold 'menu+cancel'"),
         ("hold cancel", "expected `hold"),
         ("hold cancel -1", "positive"),
         ("wait soon", "not a number of seconds"),

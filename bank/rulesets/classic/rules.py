@@ -153,7 +153,7 @@ class _Tx:
         self.emit(PropertyChanged(number, prop.owner, prop.owner, prop.level, level))
 
     def decision(self, outcome: o.ClassicOutcome) -> Decision:
-        return Decision(tuple(self.events), outcome)
+        return Decision(tuple(self.events), outcome, self.state)
 
 
 class ClassicRulesEngine:
@@ -174,6 +174,11 @@ class ClassicRulesEngine:
         if not recorded:
             return self.config
         return ClassicConfig.from_recorded(recorded, self.config)
+
+    #: a transaction that opened a debt may be undone while nothing was done about the debt
+    #: yet (a wrong amount typed must never leave bankruptcy as the only way out); the debt
+    #: goes with it
+    undo_opens_debt = True
 
     def joins_undo_group(self, command: Command) -> bool:
         return isinstance(command, c.AnswerInterest) or bool(getattr(command, "for_debt", False))

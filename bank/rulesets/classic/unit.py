@@ -42,6 +42,9 @@ from bank.unit.text import LCD_WIDTH, engine_short, fit
 
 __all__ = ["ClassicUnit"]
 
+#: the most digits a typed amount has (an entry, a bid, a trade's cash): a seventh is refused
+_MAX_DIGITS = 6
+
 #: the amount entry's steps after ``valider`` (§5.2): the banknotes, largest first
 NOTES: Final = (500, 100, 50, 20, 10, 5, 1)
 #: Méga's banknotes start at 1000 (§5.2)
@@ -448,13 +451,19 @@ class ClassicUnit(UnitShell):
         elif isinstance(step, Menu):
             self._menu_key(step, key)
         elif isinstance(step, Bidding):
-            typed = step.typed[:-1] if key == "back" else (step.typed + key)[:6]
+            if key != "back" and len(step.typed) >= _MAX_DIGITS:
+                self._refuse("c.err.digits")  # refused, never cut: ⌫ takes the digits back
+                return
+            typed = step.typed[:-1] if key == "back" else step.typed + key
             step.auction.deadline = self._now + step.auction.seconds  # typing never loses it
             self._show_bidding(step.auction, typed)
         elif isinstance(step, Trading) and _TRADE_PANELS[step.draft.panel] == "cash":
             d = step.draft
             text = str(d.cash) if d.cash_typed else ""
-            text = text[:-1] if key == "back" else (text + key)[:6]
+            if key != "back" and len(text) >= _MAX_DIGITS:
+                self._refuse("c.err.digits")
+                return
+            text = text[:-1] if key == "back" else text + key
             draft = replace(d, cash=int(text or 0), cash_typed=bool(text), cash_from=None)
             self._trade_panel(draft)
         else:
@@ -912,8 +921,8 @@ class ClassicUnit(UnitShell):
             if ops and ops[-1][0] == "d":
                 ops = ops[:-1]
             new = replace(entry, ops=ops, step=0)
-        elif sum(1 for kind, _ in entry.ops if kind == "d") >= 6:
-            self._refuse("err.not_now")
+        elif sum(1 for kind, _ in entry.ops if kind == "d") >= _MAX_DIGITS:
+            self._refuse("c.err.digits")  # refused, never cut: the digits stay for ⌫
             return
         else:
             new = replace(entry, ops=(*entry.ops, ("d", int(key))), step=0)

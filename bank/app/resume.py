@@ -72,8 +72,13 @@ def edition_on_command_line(args: argparse.Namespace) -> bool:
 def choose_edition(args: argparse.Namespace, settings: Settings) -> Stored | None:
     """Set *settings*' edition to the stored game's when the command line names none (or
     ``--new-game`` asks for a new one); returns the stored game that goes on (None: none)."""
+    from bank.datadir import open_data_dir
+
     if getattr(args, "new_game", False):
         return None
+    # the data directory's door first: a directory others may tamper with is refused before
+    # anything in it is read
+    open_data_dir(settings.data_dir, bool(settings.get("game", "strict_modes")), create=False)
     stored = stored_game(settings.data_dir)
     if stored is None or not stored.records:
         return None

@@ -1,19 +1,26 @@
 """The ``ultibank`` command: the one place that wires readers, panels, the unit and the journal.
 
-Only the standard library is imported at start, so ``ultibank --help`` stays fast; each
-subcommand imports what it needs.
+Only ``argparse`` and what the interpreter loads anyway are imported at start, so
+``ultibank --help`` stays fast: each subcommand is one :class:`Subcommand` in
+:data:`COMMANDS`, whose arguments are added only when that subcommand is parsed and whose
+handler (``module:function``) is imported only when it runs. ``tap``, ``press``, ``hold``
+and ``state`` import the control client and the settings, never a ruleset
+(``tests/cli/test_startup_imports.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
 
+# typing costs an import at start; mypy reads this name as typing's own flag
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any, NoReturn
+
     from bank.settings import Settings
 
 #: every edition shipped, as the help texts name them (a test holds it to board_assets)
@@ -41,8 +48,8 @@ Everyday use:
                                 press ok, key 150, roll, info table, state)
   ultibank script game.tap      replay a tap script on a virtual clock (no window, no reader)
   ultibank history              the stored games
-  ultibank print-deck           a sheet of every card of an edition, to tag a deck
   ultibank readers              what readers this machine sees, and why not
+  ultibank print-deck           a sheet of every card of an edition, to tag a deck
 """
 
 EPILOG = """\
@@ -58,24 +65,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"ultibank: {message} (see `{self.prog} --help`)\n")
-
-
-class _Formatter(argparse.HelpFormatter):
-    """Help text wrapped between words only: an edition's name (``classic-uk``) is never cut
-    at its hyphen."""
-
-    def _split_lines(self, text: str, width: int) -> list[str]:
-        import textwrap
-
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        import textwrap
-
-        return textwrap.fill(
-            " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
-            break_on_hyphens=False,
-        )  # fmt: skip
 
 
 def _card_name(text: str) -> str:
@@ -137,29 +126,42 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     _add_data_dir(p, "where the game journal lives")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="ultibank",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _add_global_options(parser, top=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+class Subcommand:
+    """One subcommand of ``ultibank``.
 
-    def add(name: str, **kw: Any) -> argparse.ArgumentParser:
-        kw.setdefault("formatter_class", _Formatter)
-        p = sub.add_parser(name, **kw)
-        _add_global_options(p, top=False)
-        return p
+    *arguments* adds the command's own arguments to its parser; it runs only when the command
+    is used (or for a full parser, :func:`build_parser`), so ``ultibank --help`` and
+    ``ultibank tap`` build only what they show or use. *handler* is ``"module:function"``,
+    imported when the command runs and called with the parsed arguments and the settings
+    (None when *settings* is False: the command reads its configuration itself). A command
+    for the running daemon (*running_game*) has a ``--help`` that ends with what the running
+    game takes, asked of the daemon (:class:`bank.app.play.RunningGameHelp`).
 
-    p = add(
-        "run",
-        help="run the bank daemon with the configured readers and panels",
-        description="Run the bank daemon: readers and panels post to one loop that owns the "
-        "game; every transaction is journalled before the unit confirms it. A control socket "
-        "takes `ultibank tap/press/state`. Stops cleanly on SIGTERM or Ctrl-C.",
-    )
+    Adding a command is one entry in :data:`COMMANDS` and, if it takes arguments, one function.
+    """
+
+    __slots__ = ("arguments", "description", "handler", "help", "name", "running_game", "settings")
+
+    def __init__(
+        self,
+        name: str,
+        help: str,
+        handler: str,
+        arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+        description: str | None = None,
+        settings: bool = True,
+        running_game: bool = False,
+    ) -> None:
+        self.name = name
+        self.help = help
+        self.handler = handler
+        self.arguments = arguments
+        self.description = description or help
+        self.settings = settings
+        self.running_game = running_game
+
+
+def _run_arguments(p: argparse.ArgumentParser) -> None:
     _add_game_options(p)
     p.add_argument(
         "--reader",
@@ -179,13 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_web_options(p)
     _add_speech_option(p)
 
-    p = add(
-        "emulate",
-        help="play on this computer: the pygame unit (or a terminal view without a display)",
-        description="The emulated unit: a window with the LCD, the three buttons and a tray of "
-        "every card (click a card to tap it). With --reader, real cards are read too. Without "
-        "a display it says so and runs in the terminal.",
-    )
+
+def _emulate_arguments(p: argparse.ArgumentParser) -> None:
     _add_game_options(p)
     p.add_argument(
         "--reader", action="append", help="also read real cards: pcsc, usb, tty:..., udp"
@@ -206,16 +203,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_web_options(p)
     _add_speech_option(p)
 
-    p = add(
-        "script",
-        help="run a tap script on a virtual clock and print the transcript",
-        description="Run FILE (one action per line: tap bank:N|prop:N|event:N|uid:HEX, press "
-        "ok|menu|cancel, hold cancel S, hold ok+cancel S, wait S, power off|on; in a classic "
-        "edition also tap deed:N|chance:N|chest:N, key DIGITS|back, roll A B, info NAME) "
-        "against the simulated reader and panel on a virtual clock. Prints each screen and "
-        "cue; --state writes the final state as JSON (- for stdout). Exit 2 on a line that "
-        "does not parse.",
-    )
+
+def _script_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path)
     p.add_argument(
         "--edition",
@@ -249,79 +238,53 @@ def build_parser() -> argparse.ArgumentParser:
         "that speaks (implies --say)",
     )
 
-    socket_help = "control socket of the daemon (default DATA_DIR/control.sock)"
-    where = "the data directory of the daemon (the one it was started with)"
 
-    def client(name: str, **kw: Any) -> argparse.ArgumentParser:
-        """A command for the running daemon: its --help ends with what the game takes."""
-        p = add(name, add_help=False, **kw)
-        p.add_argument(
-            "-h", "--help", action=_running_game_help(),
-            help="show this help, then what the running game takes, and exit",
-        )  # fmt: skip
-        return p
+_SOCKET_HELP = "control socket of the daemon (default DATA_DIR/control.sock)"
+_DAEMON_DIR = "the data directory of the daemon (the one it was started with)"
 
-    for name, helptext, description in (
-        (
-            "tap",
-            "tap cards on the running daemon, in order: bank:N or bank:TOKEN, and prop:N, "
-            "event:N (Ultime) or deed:N, chance:N, chest:N (classic), or uid:HEX",
-            "Tap CARDS on the running daemon's reader, in order, as if each were laid on it "
-            "and lifted: bank:N (a player's bank card, or bank:TOKEN such as bank:chien), "
-            "uid:HEX (a tag by its UID, looked up in the deck); in an Ultime game prop:N and "
-            "event:N; in a classic game deed:N (a title deed), chance:N and chest:N.",
-        ),
-        (
-            "press",
-            "press buttons on the running daemon, in order: ok, menu or cancel",
-            "Press BUTTONS on the running daemon, in order: ok (✓), menu (M) or cancel (X).",
-        ),
-    ):
-        p = client(name, help=helptext, description=description)
-        p.add_argument("what", nargs="+", metavar="CARD" if name == "tap" else "BUTTON")
-        _add_data_dir(p, where)
-        p.add_argument("--socket", type=Path, help=socket_help)
-    helptext = "hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5"
-    p = client(
-        "hold",
-        help=helptext,
-        description="Hold BUTTONS (cancel, or ok+cancel) down for SECONDS on the running "
-        "daemon, then release them: hold cancel 5 resets the game, hold ok+cancel 5 undoes "
-        "the last transaction.",
+
+def _client_options(p: argparse.ArgumentParser) -> None:
+    _add_data_dir(p, _DAEMON_DIR)
+    p.add_argument("--socket", type=Path, help=_SOCKET_HELP)
+
+
+def _tap_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("what", nargs="+", metavar="CARD")
+    _client_options(p)
+
+
+def _press_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("what", nargs="+", metavar="BUTTON")
+    _client_options(p)
+
+
+def _key_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("keys", nargs="+", metavar="DIGITS|back")
+    _client_options(p)
+
+
+def _roll_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dice", nargs="*", metavar="A B [T]")
+    p.add_argument(
+        "--fix-only",
+        action="store_true",
+        help="only fix the next roll the unit makes; open nothing",
     )
+    _client_options(p)
+
+
+def _info_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", metavar="NAME")
+    _client_options(p)
+
+
+def _hold_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("buttons", help="cancel or ok+cancel")
     p.add_argument("seconds", type=float, help="how long to hold them (the unit wants 5)")
-    _add_data_dir(p, where)
-    p.add_argument("--socket", type=Path, help=socket_help)
-    p = client(
-        "state",
-        help="print the running daemon's state (JSON)",
-        description="Print the running daemon's game state and the screen on its LCD (JSON).",
-    )
-    _add_data_dir(p, where)
-    p.add_argument("--socket", type=Path, help=socket_help)
-    p = client(
-        "acknowledge",
-        help="acknowledge damage found in the journal (shown on the unit until then)",
-        description="Damage found when the journal opened (transactions lost with a damaged "
-        "or older file, an unreadable tip, a game ended outside ultibank) shows on every "
-        "panel, in `state` and on the web view until a person has checked the balances with "
-        "the players and runs this. The finding stays in the journal for `history`.",
-    )
-    _add_data_dir(p, where)
-    p.add_argument("--socket", type=Path, help=socket_help)
-    _add_classic_client_commands(client, where, socket_help)
+    _client_options(p)
 
-    p = add(
-        "history",
-        help="list stored games; `history show N`, `history export N --csv|--json`, "
-        "`history backup FILE`",
-        description="The games stored in the journal: archived ones (after a reset), a "
-        "finished one (game over, not yet reset) and the current one. Works while a daemon "
-        "plays on the same data directory: the journal is read, never written. "
-        "`history backup FILE` copies the whole journal into FILE, safely, even while the "
-        "daemon runs.",
-    )
+
+def _history_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "action", nargs="?", choices=["list", "show", "export", "backup"], default="list"
     )
@@ -339,22 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_data_dir(p, "where the game journal lives")
 
-    add(
-        "readers",
-        help="list the readers each NFC stack sees and explain the usual faults",
-        description="Looks for PC/SC readers (pcscd) and nfcpy readers (USB, serial) and says in "
-        "plain words what is in the way: pcscd not running, a kernel module holding the "
-        "reader, missing permissions, libusb missing, an ACR122U firmware nfcpy cannot drive.",
-    )
 
-    p = add(
-        "enroll",
-        help="teach the bank your cards: tap each card of the deck when asked",
-        description="Walks through every card of the edition (ultime-fr: 4 bank, 22 property, "
-        "23 event cards; classic-fr: 8 bank cards, 28 deeds, 16 Chance and 16 Community "
-        "Chest cards; mega-fr: 37 deeds), asking you to tap each one, and writes the deck file "
-        "of their UIDs.",
-    )
+def _enroll_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--edition",
         help=f"the edition whose cards to enroll: {EDITIONS} (default: the configured one, "
@@ -376,16 +325,8 @@ def build_parser() -> argparse.ArgumentParser:
         "panels other than the terminal, which the prompts already use)",
     )
 
-    _add_print_deck(add)
 
-    p = add(
-        "write-card",
-        help="write a card's identity (NDEF record) onto a blank NFC tag",
-        description="Writes the project's NDEF record naming CARD (e.g. prop:16, deed:12, "
-        "chance:3, chest:3) onto a blank NFC Forum Type 2 tag (NTAG213/215/216) on the reader. "
-        "A full, locked or foreign tag is refused with the reason. CARD must be a card of the "
-        "edition when one is given (--edition or the configuration), else of any edition.",
-    )
+def _write_card_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("card", type=_card_name)
     p.add_argument("--edition", help=f"refuse a CARD this edition does not have: {EDITIONS}")
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
@@ -394,19 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="replace an NDEF message already on the tag (never a locked tag)",
     )
-    return parser
 
 
-def _add_print_deck(add: Any) -> None:
-    """``ultibank print-deck`` (bank/app/print_deck.py)."""
-    p = add(
-        "print-deck",
-        help="write a printable sheet of every card of an edition and whether it has a tag",
-        description="Write an HTML sheet (A4, print it or save it as PDF from a browser) of "
-        "every card of the edition: its number as the bank knows it (deed:12, chance:3), the "
-        "name printed on the real card, its colour group and price, and whether a tag is "
-        "enrolled for it in the deck file: to stick the tags on, or to keep beside the box.",
-    )
+def _print_deck_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--edition",
         help=f"the edition: {EDITIONS} (default: the stored game's, else the configured one)",
@@ -419,57 +350,313 @@ def _add_print_deck(add: Any) -> None:
     _add_data_dir(p, "where the deck file is (DATA_DIR/deck.toml) and the stored game")
 
 
-def _running_game_help() -> type[argparse.Action]:
-    from bank.app.client import RunningGameHelp
+_RUNTIME = "bank.app.runtime"
+_CONTROL = "bank.app.client:cmd_control"
+_PLAY = "bank.app.play:cmd_play"
 
-    return RunningGameHelp
-
-
-def _add_classic_client_commands(client: Any, where: str, socket_help: str) -> None:
-    """``ultibank key``, ``roll`` and ``info``: a classic unit's keypad, dice and info screens
-    on the running daemon (bank/app/client.py)."""
-    p = client(
+#: every subcommand, in the order ``ultibank --help`` lists them
+COMMANDS: tuple[Subcommand, ...] = (
+    Subcommand(
+        "run",
+        "run the bank daemon with the configured readers and panels",
+        f"{_RUNTIME}:cmd_run",
+        _run_arguments,
+        description="Run the bank daemon: readers and panels post to one loop that owns the "
+        "game; every transaction is journalled before the unit confirms it. A control socket "
+        "takes `ultibank tap/press/state`. Stops cleanly on SIGTERM or Ctrl-C.",
+    ),
+    Subcommand(
+        "emulate",
+        "play on this computer: the pygame unit (or a terminal view without a display)",
+        f"{_RUNTIME}:cmd_emulate",
+        _emulate_arguments,
+        description="The emulated unit: a window with the LCD, the three buttons and a tray of "
+        "every card (click a card to tap it). With --reader, real cards are read too. Without "
+        "a display it says so and runs in the terminal.",
+    ),
+    Subcommand(
+        "script",
+        "run a tap script on a virtual clock and print the transcript",
+        f"{_RUNTIME}:cmd_script",
+        _script_arguments,
+        description="Run FILE (one action per line: tap bank:N|prop:N|event:N|uid:HEX, press "
+        "ok|menu|cancel, hold cancel S, hold ok+cancel S, wait S, power off|on; in a classic "
+        "edition also tap deed:N|chance:N|chest:N, key DIGITS|back, roll A B, info NAME) "
+        "against the simulated reader and panel on a virtual clock. Prints each screen and "
+        "cue; --state writes the final state as JSON (- for stdout). Exit 2 on a line that "
+        "does not parse.",
+        settings=False,
+    ),
+    Subcommand(
+        "tap",
+        "tap cards on the running daemon, in order: bank:N or bank:TOKEN, and prop:N, "
+        "event:N (Ultime) or deed:N, chance:N, chest:N (classic), or uid:HEX",
+        _CONTROL,
+        _tap_arguments,
+        description="Tap CARDS on the running daemon's reader, in order, as if each were laid "
+        "on it and lifted: bank:N (a player's bank card, or bank:TOKEN such as bank:chien), "
+        "uid:HEX (a tag by its UID, looked up in the deck); in an Ultime game prop:N and "
+        "event:N; in a classic game deed:N (a title deed), chance:N and chest:N.",
+        running_game=True,
+    ),
+    Subcommand(
+        "press",
+        "press buttons on the running daemon, in order: ok, menu or cancel",
+        _CONTROL,
+        _press_arguments,
+        description="Press BUTTONS on the running daemon, in order: ok (✓), menu (M) or "
+        "cancel (X).",
+        running_game=True,
+    ),
+    Subcommand(
+        "hold",
+        "hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5",
+        _CONTROL,
+        _hold_arguments,
+        description="Hold BUTTONS (cancel, or ok+cancel) down for SECONDS on the running "
+        "daemon, then release them: hold cancel 5 resets the game, hold ok+cancel 5 undoes "
+        "the last transaction.",
+        running_game=True,
+    ),
+    Subcommand(
+        "state",
+        "print the running daemon's state (JSON)",
+        _CONTROL,
+        _client_options,
+        description="Print the running daemon's game state and the screen on its LCD (JSON).",
+        running_game=True,
+    ),
+    Subcommand(
+        "acknowledge",
+        "acknowledge damage found in the journal (shown on the unit until then)",
+        _CONTROL,
+        _client_options,
+        description="Damage found when the journal opened (transactions lost with a damaged "
+        "or older file, an unreadable tip, a game ended outside ultibank) shows on every "
+        "panel, in `state` and on the web view until a person has checked the balances with "
+        "the players and runs this. The finding stays in the journal for `history`.",
+        running_game=True,
+    ),
+    Subcommand(
         "key",
-        help="type on the running classic unit's keypad: key 150, key back",
+        "type on the running classic unit's keypad: key 150, key back",
+        _PLAY,
+        _key_arguments,
         description="Type KEYS on the running daemon's keypad (a classic game), in order: "
         "DIGITS (an amount, a deed number, a menu item: key 150 types 1, 5, 0) or back (⌫, "
         "the last digit typed). ✓ and X are `ultibank press ok` and `ultibank press cancel`.",
-    )
-    p.add_argument("keys", nargs="+", metavar="DIGITS|back")
-    _add_data_dir(p, where)
-    p.add_argument("--socket", type=Path, help=socket_help)
-    p = client(
+        running_game=True,
+    ),
+    Subcommand(
         "roll",
-        help="the running classic unit rolls its dice: roll, or roll A B to fix them",
+        "the running classic unit rolls its dice: roll, or roll A B to fix them",
+        _PLAY,
+        _roll_arguments,
         description="The dice of the running classic unit (menu item 11, D on a keyboard): "
         "`roll` opens them, then tap the roller's bank card (or press ok for nobody). "
         "`roll A B` fixes the two white dice of that roll first (Star Wars: white, black), "
         "and `roll A B T` the third die too (Méga: 1, 2, 3, mr, bus; Star Wars: light, dark, "
         "shift). --fix-only fixes the next roll and opens nothing (for a utility's `lancer`).",
-    )
-    p.add_argument("dice", nargs="*", metavar="A B [T]")
-    p.add_argument(
-        "--fix-only",
-        action="store_true",
-        help="only fix the next roll the unit makes; open nothing",
-    )
-    _add_data_dir(p, where)
-    p.add_argument("--socket", type=Path, help=socket_help)
-    p = client(
+        running_game=True,
+    ),
+    Subcommand(
         "info",
-        help="show an info screen on the running classic unit: info table, info scores ...",
+        "show an info screen on the running classic unit: info table, info scores ...",
+        _PLAY,
+        _info_arguments,
         description="Show the info screen NAME on the running daemon's LCD (a classic game, "
         "from idle): table (every player's cash, a page of four; again: the next page), "
         "turn (the last roller), cash (the last roller's cash), deed (the last deed "
         "tapped), deeds (the last roller's deeds), others (the other players' deeds), "
         "scores (the ranking, a page at a time).",
+        running_game=True,
+    ),
+    Subcommand(
+        "history",
+        "list stored games; `history show N`, `history export N --csv|--json`, "
+        "`history backup FILE`",
+        "bank.history:cmd_history",
+        _history_arguments,
+        description="The games stored in the journal: archived ones (after a reset), a "
+        "finished one (game over, not yet reset) and the current one. Works while a daemon "
+        "plays on the same data directory: the journal is read, never written. "
+        "`history backup FILE` copies the whole journal into FILE, safely, even while the "
+        "daemon runs.",
+    ),
+    Subcommand(
+        "readers",
+        "list the readers each NFC stack sees and explain the usual faults",
+        f"{_RUNTIME}:cmd_readers",
+        description="Looks for PC/SC readers (pcscd) and nfcpy readers (USB, serial) and says in "
+        "plain words what is in the way: pcscd not running, a kernel module holding the "
+        "reader, missing permissions, libusb missing, an ACR122U firmware nfcpy cannot drive.",
+    ),
+    Subcommand(
+        "enroll",
+        "teach the bank your cards: tap each card of the deck when asked",
+        f"{_RUNTIME}:cmd_enroll",
+        _enroll_arguments,
+        description="Walks through every card of the edition (ultime-fr: 4 bank, 22 property, "
+        "23 event cards; classic-fr: 8 bank cards, 28 deeds, 16 Chance and 16 Community "
+        "Chest cards; mega-fr: 37 deeds), asking you to tap each one, and writes the deck file "
+        "of their UIDs.",
+    ),
+    Subcommand(
+        "write-card",
+        "write a card's identity (NDEF record) onto a blank NFC tag",
+        f"{_RUNTIME}:cmd_write_card",
+        _write_card_arguments,
+        description="Writes the project's NDEF record naming CARD (e.g. prop:16, deed:12, "
+        "chance:3, chest:3) onto a blank NFC Forum Type 2 tag (NTAG213/215/216) on the reader. "
+        "A full, locked or foreign tag is refused with the reason. CARD must be a card of the "
+        "edition when one is given (--edition or the configuration), else of any edition.",
+    ),
+    Subcommand(
+        "print-deck",
+        "write a printable sheet of every card of an edition and whether it has a tag",
+        "bank.app.print_deck:cmd_print_deck",
+        _print_deck_arguments,
+        description="Write an HTML sheet (A4, print it or save it as PDF from a browser) of "
+        "every card of the edition: its number as the bank knows it (deed:12, chance:3), the "
+        "name printed on the real card, its colour group and price, and whether a tag is "
+        "enrolled for it in the deck file: to stick the tags on, or to keep beside the box.",
+    ),
+)
+
+_BY_NAME = {command.name: command for command in COMMANDS}
+
+
+def _add_parser(sub: argparse._SubParsersAction, command: Subcommand, **kw: Any) -> None:  # type: ignore[type-arg]
+    """Make *command*'s parser, with its arguments."""
+    p = sub.add_parser(
+        command.name,
+        description=command.description,
+        formatter_class=_Formatter,
+        add_help=not command.running_game,
+        **kw,
     )
-    p.add_argument("name", metavar="NAME")
-    _add_data_dir(p, where)
-    p.add_argument("--socket", type=Path, help=socket_help)
+    _complete(p, command)
+
+
+def _complete(p: argparse.ArgumentParser, command: Subcommand) -> None:
+    """Give a command's parser its arguments (once)."""
+    if command.running_game:
+        from bank.app.play import RunningGameHelp
+
+        p.add_argument(
+            "-h", "--help", action=RunningGameHelp,
+            help="show this help, then what the running game takes, and exit",
+        )  # fmt: skip
+    _add_global_options(p, top=False)
+    if command.arguments is not None:
+        command.arguments(p)
+
+
+class _LazySubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """Subcommands listed by name and help alone; a subcommand's parser is made, with its
+    arguments, only when its command is parsed (an ``ArgumentParser`` costs a quarter of a
+    millisecond to make, its arguments more)."""
+
+    #: the commands listed but not made yet
+    pending: set[str]
+
+    def add_listed(self, command: Subcommand) -> None:
+        """List *command* (``--help``, the choices a mistake names) without its parser."""
+        pseudo = argparse._SubParsersAction._ChoicesPseudoAction
+        self._choices_actions.append(pseudo(command.name, (), command.help))
+        self._name_parser_map[command.name] = None  # its parser is made when used
+        self.pending.add(command.name)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        if isinstance(values, list) and values and values[0] in self.pending:
+            name = values[0]
+            self.pending.discard(name)
+            del self._name_parser_map[name]  # the placeholder: add_parser refuses a name twice
+            _add_parser(self, _BY_NAME[name])  # no help: it is listed already
+        super().__call__(parser, namespace, values, option_string)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter, sized to the terminal as argparse does but without importing
+    shutil (and its compression modules) at every start."""
+
+    def __init__(self, prog: str, **kw: Any) -> None:
+        if kw.get("width") is None:
+            kw["width"] = _terminal_columns()
+        super().__init__(prog, **kw)
+
+    # help text wrapped between words only: an edition's name (``classic-uk``) is never cut
+    # at its hyphen
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(
+            " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+            break_on_hyphens=False,
+        )  # fmt: skip
+
+
+class _RawFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter sized to the terminal (as :class:`_Formatter`), keeping the line
+    breaks of the main description."""
+
+    def __init__(self, prog: str, **kw: Any) -> None:
+        if kw.get("width") is None:
+            kw["width"] = _terminal_columns()
+        super().__init__(prog, **kw)
+
+
+def _terminal_columns() -> int:
+    """``$COLUMNS``, else the terminal's width, else 80; as argparse's own minus two."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+def build_parser(lazy: bool = False) -> argparse.ArgumentParser:
+    """The ``ultibank`` parser. *lazy*: a subcommand's arguments are added only when that
+    subcommand is parsed (``main`` uses it, so that ``--help`` builds only the list)."""
+    parser = _Parser(
+        prog="ultibank",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=_RawFormatter,
+    )
+    _add_global_options(parser, top=True)
+    parser.register("action", "parsers", _LazySubParsers)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    assert isinstance(sub, _LazySubParsers)
+    sub.pending = set()
+    for command in COMMANDS:
+        if lazy:
+            sub.add_listed(command)
+            continue
+        _add_parser(sub, command, help=command.help)
+    return parser
 
 
 def _setup_logging(verbose: int) -> None:
+    import logging
+
     level = logging.WARNING - 10 * verbose
     logging.basicConfig(
         level=max(level, logging.DEBUG),
@@ -537,7 +724,7 @@ def _add_web_options(p: argparse.ArgumentParser) -> None:
 ARGV: list[str] | None = None
 
 #: the commands that talk to a running daemon through its control socket
-CLIENT_COMMANDS = ("tap", "press", "hold", "state", "acknowledge", "key", "roll", "info")
+CLIENT_COMMANDS = tuple(command.name for command in COMMANDS if command.running_game)
 
 #: exit status of every user error (a mistake in the command line, a value, a file)
 USER_ERROR = 2
@@ -603,16 +790,16 @@ def main(argv: list[str] | None = None) -> int:
     """
     global ARGV
     ARGV = argv
-    parser = build_parser()
+    parser = build_parser(lazy=True)
     args = parser.parse_args(argv)
-    if args.command is not None:
-        args.verbose += args.verbose_after
-        args.config = args.config_after or args.config
-        args.overrides += args.overrides_after
-    _setup_logging(args.verbose)
     if args.command is None:
         parser.print_help()
         return 0
+    args.verbose += args.verbose_after
+    args.config = args.config_after or args.config
+    args.overrides += args.overrides_after
+    if args.command not in CLIENT_COMMANDS:  # a client logs nothing: spare it the import
+        _setup_logging(args.verbose)
     try:
         status = _dispatch(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit as "Exception ignored"
@@ -625,6 +812,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except _user_errors() as err:
+        import logging
+
+        _setup_logging(args.verbose)  # once: a no-op when the command set it up
         logging.getLogger("ultibank").debug("the error in full:", exc_info=True)
         print(f"ultibank: {_one_line(err, args)}", file=sys.stderr)
         return USER_ERROR
@@ -642,30 +832,13 @@ def _one_line(err: BaseException, args: argparse.Namespace) -> str:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    handlers = {
-        "run": "bank.app.runtime:cmd_run",
-        "emulate": "bank.app.runtime:cmd_emulate",
-        "script": "bank.app.runtime:cmd_script",
-        "tap": "bank.app.runtime:cmd_control",
-        "press": "bank.app.runtime:cmd_control",
-        "hold": "bank.app.runtime:cmd_control",
-        "state": "bank.app.runtime:cmd_control",
-        "acknowledge": "bank.app.runtime:cmd_control",
-        "key": "bank.app.client:cmd_play",
-        "roll": "bank.app.client:cmd_play",
-        "info": "bank.app.client:cmd_play",
-        "history": "bank.history:cmd_history",
-        "readers": "bank.app.runtime:cmd_readers",
-        "enroll": "bank.app.runtime:cmd_enroll",
-        "write-card": "bank.app.runtime:cmd_write_card",
-        "print-deck": "bank.app.print_deck:cmd_print_deck",
-    }
-    module_name, func_name = handlers[args.command].split(":")
+    command = _BY_NAME[args.command]
+    module_name, func_name = command.handler.split(":")
     import importlib
 
     if args.command == "emulate" and not args.terminal:
         _quiet_alsa()
-    settings = _settings(args) if args.command != "script" else None
+    settings = _settings(args) if command.settings else None
     func: Any = getattr(importlib.import_module(module_name), func_name)
     return int(func(args, settings))
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import faulthandler
-import json
 import logging
 import os
 import signal
@@ -24,6 +23,7 @@ from types import FrameType
 from typing import Any
 
 from bank import rulesets
+from bank.app.client import ACK_LINE, cmd_control  # noqa: F401 - cmd_control's old place
 from bank.app.resume import (
     choose_edition,
     new_game_line,
@@ -33,7 +33,7 @@ from bank.app.resume import (
     start_new_game,
 )
 from bank.app.script import Action, parse_script, run_script
-from bank.control import ControlServer, send_lines
+from bank.control import ControlServer
 from bank.daemon import Daemon, sd_notify
 from bank.datadir import open_data_dir, prepare_data_dir
 from bank.errors import BankError, JournalError, ScriptError
@@ -57,9 +57,10 @@ from bank.unit.io import (
     ReaderStatus,
     Screen,
     ShowScreen,
+    Tick,
 )
 from bank.unit.shell import build_unit
-from bank.unit.text import damage_summary, printable, token_name
+from bank.unit.text import damage_summary, token_name
 from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
 from drivers.charlcd import Labels
@@ -77,9 +78,6 @@ MAX_CONTROL_SECONDS = 60.0
 
 
 #: the control line by which a person acknowledges damage found in the journal
-ACK_LINE = "acknowledge damage"
-
-
 def output_line(out: Output) -> str:
     """One transcript line for a screen or a cue."""
     if isinstance(out, ShowScreen):
@@ -330,12 +328,32 @@ class Runtime:
         seen.extend(self.daemon.call(run))
 
     def _sleep(self, seconds: float, seen: list[Output]) -> None:
-        """Let *seconds* pass; add to *seen* what the unit showed meanwhile (its timeouts)."""
+        """Let *seconds* pass; add to *seen* what the unit showed meanwhile (its timeouts).
+
+        On a clock that moves only when told (``advance``, as :class:`drivers.sim.VirtualClock`
+        in tests), nothing sleeps: the clock jumps from one of the unit's deadlines to the
+        next, each with its tick, as ``ultibank script`` does.
+        """
+        advance = getattr(self.clock, "advance", None)
+        if callable(advance):
+            self._own(partial(self._advance, advance, seconds), seen)
+            return
         self.daemon.listeners.append(seen.append)
         try:
             time.sleep(seconds)
         finally:
             self.daemon.listeners.remove(seen.append)
+
+    def _advance(self, advance: Callable[[float], object], seconds: float) -> None:
+        """In the loop thread: move the clock *seconds* on, ticking at each deadline on the
+        way (a deadline a tick does not move is left to the loop's own retry)."""
+        target = self.clock() + seconds
+        while (due := self.unit.next_deadline()) is not None and due <= target:
+            advance(max(0.0, due - self.clock()))
+            self.daemon.feed(Tick(self.clock()))
+            if self.unit.next_deadline() == due:
+                break
+        advance(max(0.0, target - self.clock()))
 
     def perform(self, action: Action) -> list[Output]:
         """Run one action in real time; returns the outputs it caused.
@@ -884,29 +902,6 @@ def _screenshot_later(
     finally:
         stop.set()
         panel.close()  # wakes a window loop that sleeps until its next event
-
-
-def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
-    """``ultibank tap|press|hold|state``: one line to the running daemon."""
-    if settings.control_socket.parent == settings.data_dir:
-        open_data_dir(settings.data_dir, _strict(settings), create=False)
-    if args.command == "state":
-        lines = ["state"]
-    elif args.command == "acknowledge":
-        lines = [ACK_LINE]
-    elif args.command == "hold":
-        lines = [f"hold {args.buttons} {args.seconds}"]
-    else:  # `tap bank:1 bank:2`: one line each, in order, over one connection
-        lines = [f"{args.command} {what}" for what in args.what]
-    for answer in send_lines(settings.control_socket, lines, timeout=60):
-        if not answer.get("ok"):
-            print(f"ultibank: {answer.get('error')}", file=sys.stderr)
-            return 2  # the ones after it are not sent
-        if "state" in answer:
-            print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
-        for text in answer.get("output", []):
-            print(printable(str(text)))  # a house edition's name never drives the terminal
-    return 0
 
 
 def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:

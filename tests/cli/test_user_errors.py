@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bank.app.client import RunningGameHelp
+from bank.app.play import RunningGameHelp
 from bank.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]

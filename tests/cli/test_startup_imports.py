@@ -122,7 +122,16 @@ def daemon(tmp_path: Path) -> Iterator[tuple[Path, StandInDaemon]]:
 
 
 @pytest.mark.parametrize(
-    "argv", [["tap", "prop:16", "bank:1"], ["press", "ok"], ["hold", "cancel", "5"], ["state"]]
+    "argv",
+    [
+        ["tap", "prop:16", "bank:1"],
+        ["press", "ok"],
+        ["hold", "cancel", "5"],
+        ["state"],
+        ["key", "150"],
+        ["roll", "3", "4"],
+        ["info", "table"],
+    ],
 )
 def test_a_client_command_loads_only_the_control_client(
     daemon: tuple[Path, StandInDaemon], argv: list[str], tmp_path: Path

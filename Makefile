@@ -1,5 +1,6 @@
 # Two entry points for a fresh machine:
-#   make run    the emulated unit (pygame window, or a terminal view without a display)
+#   make run    the emulated unit (pygame window, or a terminal view without a display);
+#               make run EDITION=classic-fr for a classic box
 #   make test   system packages (when root), the virtual environment, ruff, mypy, the import
 #               contracts (lint-imports) and pytest
 PYTHON ?= python3
@@ -43,8 +44,11 @@ venv-dev: $(STAMP_DEV)
 system-deps:
 	@bash deploy/system-deps.sh test
 
+# make run EDITION=classic-fr: a game of that edition (without it, the stored game goes on in
+# its own edition, and a new one is ultime-fr); make run EDITION=mega-fr NEW_GAME=1 archives
+# the stored game and starts a new one
 run: venv
-	@$(BIN)/ultibank emulate
+	@$(BIN)/ultibank emulate$(if $(EDITION), --edition $(EDITION))$(if $(NEW_GAME), --new-game)
 
 lint: venv-dev
 	$(BIN)/ruff check .

@@ -32,5 +32,9 @@ class UnitConfig:
     trade_seconds: float = 60.0
     #: seconds to hold M alone (speech on/off) or ✓ alone (say the last sentence again)
     speech_hold_seconds: float = 3.0
+    #: the classic menu's info items 17 (every player's cash) and 18 (the ranking), for a box
+    #: with three buttons and no keypad (``unit.info_items``); off: the menu holds the rules'
+    #: items only (CLASSIC.md §5.4)
+    info_items: bool = False
     #: whether the unit speaks when it starts (the ``[speech] say`` setting is not ``off``)
     speech: bool = False

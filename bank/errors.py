@@ -8,6 +8,8 @@ and ``str(err)`` for logs (complete, in English). Imports nothing of the project
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class BankError(Exception):
     """Root of every error raised by the bank."""
@@ -61,3 +63,12 @@ class CorruptJournal(JournalError):
 
 class ScriptError(BankError, SyntaxError):
     """A tap-script line that does not parse."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``; did you mean X?`` for the choice closest to a misspelt *word*, or nothing (the
+    one-line messages of the command line and of tap scripts add it before what is known)."""
+    import difflib
+
+    close = difflib.get_close_matches(word.lower(), [c.lower() for c in choices], n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close and close[0] != word.lower() else ""

@@ -115,6 +115,33 @@ def _words_for(
     return narrate(records, edition, lang or unit_lang or edition.language)
 
 
+def balances_after(
+    records: list[Record], edition: Edition | None
+) -> tuple[list[str], list[dict[str, int]]]:
+    """Each player's balance after each record: the CSV columns (``balance 1:dog``, every
+    player the game ever had) and one row of cells per record (a player not yet registered
+    has no cell). No columns when the game's edition cannot be read."""
+    if edition is None:
+        return [], []
+    state = GameState.empty(edition)
+    rows: list[dict[str, int]] = []
+    for record in records:
+        state = apply(state, record.events)
+        rows.append({f"balance {p.card}:{p.token}": p.balance for p in state.players})
+    return list(dict.fromkeys(c for row in rows for c in row)), rows
+
+
+def _edition_of(records: list[Record], settings: Settings) -> Edition | None:
+    """The edition a game was played in (a first-format record names none: the configured)."""
+    named = next((r.edition for r in records if r.edition is not None), None)
+    if named is not None:
+        return _edition(named, settings)
+    try:
+        return load_edition(settings.edition)
+    except EditionError:
+        return None
+
+
 def _edition(edition_id: str | None, settings: Settings) -> Edition | None:
     """The game's edition: the configured one when it is that edition (a house edition file),
     else the shipped one of that name; None when neither can be read (then no words)."""
@@ -303,10 +330,12 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
         fields = ["seq", "time", "timestamp", "command", "card", "number", "summary", "events"]
         if words is not None:
             fields.append("text")
-        writer = csv.DictWriter(buf, fieldnames=fields)
+        columns, balances = balances_after(records, _edition_of(records, settings))
+        writer = csv.DictWriter(buf, fieldnames=fields + columns)
         writer.writeheader()
-        for row in rows:
-            writer.writerow({**row, "events": json.dumps(row["events"], ensure_ascii=False)})
+        for i, row in enumerate(rows):
+            cells = {**row, "events": json.dumps(row["events"], ensure_ascii=False)}
+            writer.writerow({**cells, **(balances[i] if balances else {})})
         text = buf.getvalue()
     else:
         text = json.dumps(rows, indent=2, ensure_ascii=False) + "\n"

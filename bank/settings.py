@@ -11,7 +11,7 @@ one-line message names the key, the value and what is allowed, wherever the valu
 
     [game]    edition, data_dir, strict_modes
     [rules]   the ruleset's configuration (Ultime: auction_seconds, jailed_owner_collects, ...)
-    [unit]    idle_seconds, hold_seconds, language, entry_seconds, trade_seconds
+    [unit]    idle_seconds, hold_seconds, language, entry_seconds, trade_seconds, info_items
     [classic] [variants]  a classic game's decisions and house rules (CLASSIC.md §6.1-§6.2),
               checked by the ruleset that reads them; recorded with a new game; an Ultime
               game ignores them. Every table a registered ruleset names in ``config_tables``
@@ -30,7 +30,7 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from bank.errors import BankError
+from bank.errors import BankError, did_you_mean
 from bank.ranges import NumberRange, shown
 
 # dataclasses and typing are not imported at start (``ultibank tap`` reads the settings);
@@ -51,6 +51,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "language": "",
         "entry_seconds": 30.0,
         "trade_seconds": 60.0,
+        "info_items": False,
     },
     "reader": {"paths": ["sim"], "deck": "", "rearm_seconds": "auto"},
     "panel": {
@@ -173,6 +174,7 @@ class Settings:
             language=str(u["language"]) or None,
             entry_seconds=float(u["entry_seconds"]),
             trade_seconds=float(u["trade_seconds"]),
+            info_items=bool(u["info_items"]),
             speech_hold_seconds=float(self.raw["speech"]["hold_seconds"]),
             speech=self.raw["speech"]["say"] != "off",
         )
@@ -217,7 +219,8 @@ def _edition(value: Any) -> str:
     names = edition_names()
     if isinstance(value, str) and (value in names or value.endswith(".toml")) and "\0" not in value:
         return value
-    raise ValueError(f"one of {', '.join(names)}, or the path of an edition file (.toml)")
+    hint = did_you_mean(value, names) if isinstance(value, str) else ""
+    raise ValueError(f"one of {', '.join(names)}, or the path of an edition file (.toml){hint}")
 
 
 def _nonempty(value: Any) -> str:
@@ -291,6 +294,7 @@ SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
         # the classic unit's entry and trade offer (CLASSIC.md §6.3)
         "entry_seconds": NumberRange(1, 3600, unit="seconds").check,
         "trade_seconds": NumberRange(1, 3600, unit="seconds").check,
+        "info_items": _flag,
     },
     "reader": {
         "paths": _specs(("sim", "usb", "tty", "udp", "pcsc"), "reader paths"),
@@ -339,7 +343,8 @@ def check_value(table: str, key: str, value: Any, where: str) -> Any:
         # without one)
         if key not in DEFAULTS[table]:
             known = ", ".join(DEFAULTS[table])
-            raise SettingsError(f"{where}: unknown key {table}.{key}; known: {known}")
+            hint = did_you_mean(f"{table}.{key}", [f"{table}.{k}" for k in DEFAULTS[table]])
+            raise SettingsError(f"{where}: unknown key {table}.{key}; known: {known}{hint}")
         try:
             return SCHEMA[table][key](value)
         except ValueError as err:
@@ -357,7 +362,8 @@ def check_value(table: str, key: str, value: Any, where: str) -> Any:
         return value
     if table not in DEFAULTS:
         known = ", ".join([*DEFAULTS, *own])
-        raise SettingsError(f"{where}: unknown table [{table}]; known: {known}")
+        hint = did_you_mean(table, [*DEFAULTS, *own])
+        raise SettingsError(f"{where}: unknown table [{table}]; known: {known}{hint}")
     # [rules]: its keys are checked as the default ruleset's (Ultime) decisions
     try:
         rulesets.find(DEFAULT_RULESET).config({key: value})

@@ -261,8 +261,12 @@ def load_edition(name: str = "ultime-fr") -> Edition:
     if path.suffix != ".toml":
         path = EDITIONS_DIR / f"{name}.toml"
         if not path.exists():
+            import difflib
+
+            close = difflib.get_close_matches(name.lower(), edition_names(), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
             raise EditionError(
-                f"unknown edition {name!r}: choose one of {', '.join(edition_names())}"
+                f"unknown edition {name!r}{hint} (choose one of {', '.join(edition_names())})"
             )
     return load_edition_file(path)
 

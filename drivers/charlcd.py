@@ -19,6 +19,7 @@ Imports ``bank.unit.io`` and the standard library only.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -300,6 +301,13 @@ def squeeze(text: str, cols: int, cut: bool = True) -> str:
         short = run[:4] + dot if len(run) >= 6 and dot else run[:3]
         words[i] = head + short + ("" if tail == "." else tail)
     out = " ".join(words)
+    # still too long: a number joins the word before it (`lev 193` -> `lev193`), from the
+    # right, before any cut could take its digits
+    while len(out) > cols:
+        joined = re.sub(r"(?<=[^\W\d]) (?=\d)(?!.*[^\W\d] \d)", "", out, count=1)
+        if joined == out:
+            break
+        out = joined
     return out[:cols] if cut else out
 
 
@@ -312,6 +320,22 @@ def _letters(word: str) -> tuple[str, str, str]:
     return word[:start], word[start:end], word[end:]
 
 
+def deed_hint(screen: Screen, lang: str) -> str | None:
+    """The hint row of a classic deed check (what the next gesture does: ``carte paie le
+    loyer``, ``carte achat, M ench.``, ``X retour``), the same on every panel that has the
+    row for it; None for any other screen."""
+    if screen.name not in ("deed", "info") or screen.number is None or len(screen.lines) != 2:
+        return None
+    if screen.name == "info":
+        key = "hint.check"
+    elif screen.token is None:
+        key = "hint.unowned"
+    else:
+        rent = screen.amount is not None and Icon.MORTGAGE not in screen.icons
+        key = "hint.owned" if rent or screen.amount is None else "hint.check"
+    return word(lang, key)
+
+
 def _deed_rows(screen: Screen, cols: int, labels: Labels, fit: Callable[[str], str]) -> list[str]:
     """A classic deed on 4 rows (§5.6): ``12 Av. Mozart`` / ``chien  2 maisons`` /
     ``Loyer 200 €`` / the hint line."""
@@ -320,7 +344,7 @@ def _deed_rows(screen: Screen, cols: int, labels: Labels, fit: Callable[[str], s
     level = screen.level or 0
     mortgaged = Icon.MORTGAGE in screen.icons
     if screen.token is None:
-        owner, third, hint = word(lang, "for_sale"), lines[1], "hint.unowned"
+        owner, third = word(lang, "for_sale"), lines[1]
     else:
         if mortgaged:
             building = word(lang, "mortgaged")
@@ -338,10 +362,7 @@ def _deed_rows(screen: Screen, cols: int, labels: Labels, fit: Callable[[str], s
         rent = screen.amount is not None and not mortgaged
         money = f"{screen.amount} {labels.currency}".rstrip()
         third = word(lang, "rent", money=money) if rent else lines[1]
-        hint = "hint.owned" if rent or screen.amount is None else "hint.check"
-    if screen.name == "info":
-        hint = "hint.check"
-    return [fit(r) for r in (lines[0], owner, third, word(lang, hint))]
+    return [fit(r) for r in (lines[0], owner, third, deed_hint(screen, lang) or "")]
 
 
 def layout(

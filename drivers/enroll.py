@@ -221,6 +221,7 @@ def enroll(
         + (f" ({done} already there)" if done else "")
         + "; Ctrl-C stops (progress is kept)"
     )
+    reader_up = True  # as far as anyone was told: only a change is said
     try:
         for i, card in enumerate(todo, done + 1):
             prompt = prompt_screen(card, i, len(asked), cards)
@@ -233,6 +234,9 @@ def enroll(
                     say(f"no tap for {cards.describe(card)}: stopping; run enroll again to go on")
                     return 1
                 if isinstance(inp, ReaderStatus):
+                    if inp.connected == reader_up:
+                        continue  # the service's first word (the reader is there): no news
+                    reader_up = inp.connected
                     say("reader back" if inp.connected else f"reader lost: {inp.detail}; waiting")
                     lost = Screen(
                         "reader_lost", ("Reader lost",), icons=frozenset({Icon.READER_LOST})

@@ -33,6 +33,8 @@ Backspace, DEL             keypad ⌫ (in an entry; a number being typed loses a
 ``d12`` Enter              tap deed 12
 ``c3`` Enter               tap Chance 3 (the edition's first deck)
 ``k3`` Enter               tap Community Chest 3 (the second deck)
+``i`` / ``s``              info screens: every player's cash / the ranking (again: next page)
+``t`` ``f`` ``v`` ``w``    info: the last roller, the last deed, their deeds, the others'
 Enter/``o``, ``m``, ...    ✓, M, X, ``u``, ``r``, ``q`` as above; ``?`` help (not ``h``)
 =========================  =====================================================
 
@@ -71,6 +73,7 @@ from bank.unit.io import (
     CardRanges,
     CardTapped,
     Cue,
+    InfoAsked,
     Input,
     KeyPressed,
     KeyReleased,
@@ -104,6 +107,8 @@ keys: 0-9 = keypad digits   Backspace = erase a digit
       bank cards: {seats}
       d1-d{deeds} Enter = deed{decks}
       menu: m, then an item's digits (m 1 1 = the dice){menu}{dice}
+      info: i = every player's cash   s = the ranking (again: the next page)
+            t = the last roller   f = the last deed   v = their deeds   w = the others' deeds
       ? = this help   q = quit""",
         "fr": """\
 touches : 0-9 = pavé numérique   Retour arrière = effacer un chiffre
@@ -112,6 +117,8 @@ touches : 0-9 = pavé numérique   Retour arrière = effacer un chiffre
       cartes banque : {seats}
       d1-d{deeds} Entrée = titre{decks}
       menu : m, puis les chiffres d'un article (m 1 1 = les dés){menu}{dice}
+      infos : i = l'argent de chacun   s = le classement (encore : la page suivante)
+              t = le dernier lanceur   f = le dernier titre   v = ses titres   w = ceux des autres
       ? = cette aide   q = quitter""",
     },
     "help.deck": {
@@ -202,6 +209,13 @@ class Key:
 
 
 @dataclass(frozen=True, slots=True)
+class Info:
+    """Ask the unit for an info screen (classic mode: ``table``, ``scores`` ...)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Say:
     """Print a message (help, a refused entry)."""
 
@@ -220,7 +234,7 @@ class Quit:
     """The user asked to quit."""
 
 
-Action = Click | Hold | Key | Tap | Say | Refuse | Quit
+Action = Click | Hold | Key | Tap | Info | Say | Refuse | Quit
 
 _SIMPLE: dict[str, Action] = {
     "o": Click(Button.OK),
@@ -239,6 +253,8 @@ _PREFIX = {"p": "prop", "e": "event"}
 #: classic mode's typed cards (§5.6): ``b`` takes one digit, the others end with Enter
 _CLASSIC_PREFIX = {"b": "bank", "d": "deed", "c": "chance", "k": "chest"}
 _ERASE = ("\x7f", "\b")
+#: classic mode's info screens (§5.6), on letters no card entry takes
+_CLASSIC_INFO = {"i": "table", "s": "scores", "t": "turn", "f": "deed", "v": "deeds", "w": "others"}
 #: the buttons as the help names them, in every language
 _KEY_NAMES = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 
@@ -345,6 +361,8 @@ class KeyReader:
             return [Key(ch)]
         if self.classic and ch in _ERASE:
             return [Key("back")]
+        if self.classic and low in _CLASSIC_INFO:
+            return [Info(_CLASSIC_INFO[low])]
         if ch and ch in self._seats:
             return [Tap(CardId("bank", int(ch)))]
         if ch == "?" or (low == "h" and not self.classic):
@@ -579,6 +597,8 @@ class TerminalPanel:
             elif isinstance(action, Key):
                 self._emit(KeyPressed(self._clock(), action.key))
                 self._emit(KeyReleased(self._clock(), action.key))
+            elif isinstance(action, Info):
+                self._emit(InfoAsked(self._clock(), action.name))
             elif isinstance(action, Tap):
                 uid = f"TERM-{action.card.kind}-{action.card.number}"
                 self._emit(CardTapped(self._clock(), action.card, uid, self.name))

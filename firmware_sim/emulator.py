@@ -81,6 +81,10 @@ BUTTON_COLOURS = {
 BANK_COLOUR = (24, 36, 68)
 EVENT_COLOUR = (240, 150, 40)
 HOVER = (255, 255, 255)
+#: the smallest font size of a tray label (pixels): a longer label is shortened
+MIN_LABEL_SIZE = 15
+#: the reader pad's words ("posez une carte ici")
+READER_INK = (130, 126, 118)
 KEY_COLOUR = (70, 74, 82)
 DECK_COLOURS = {"chance": (245, 140, 40), "chest": (90, 170, 220)}
 #: a Star Wars bank card's side mark: (ring, disc) for the light and the dark side
@@ -194,7 +198,11 @@ class PygamePanel:
             ClassicTray.of(self.edition, self.language) if is_classic(self.edition) else None
         )
         labels = self.classic.labels if self.classic is not None else None
-        self._lcd = LcdRenderer(currency=self.edition.currency, token_labels=labels)
+        self._lcd = LcdRenderer(
+            currency=self.edition.currency,
+            token_labels=labels,
+            lang=self.language if labels is not None else None,
+        )
         #: the edition's cards: the tray, the keys and the typed numbers follow them
         self._cards = CardRanges.of(self.edition)
         self._shortcuts = (
@@ -917,7 +925,17 @@ class PygamePanel:
             for r in (14, 26, 38):
                 arc = pygame.Rect(cx - 60 - r, cy - r, 2 * r, 2 * r)
                 pygame.draw.arc(win, (150, 146, 138), arc, -0.9, 0.9, width=4)
-            self._label(self._say("reader"), (cx + 40, cy), 22, (130, 126, 118), anchor="center")
+            # the words right of the waves, on two lines when one would reach them (issue 19)
+            left = cx - 60 + 38 + 12
+            room = rect.right - 12 - left
+            words = self._say("reader").split()
+            lines = [" ".join(words)]
+            if self._font(22).size(lines[0])[0] > room and len(words) > 1:
+                half = max(1, len(words) // 2)
+                lines = [" ".join(words[:half]), " ".join(words[half:])]
+            top = cy - 11 * len(lines)
+            for i, line in enumerate(lines):
+                self._label(line, (left, top + 22 * i), 22, READER_INK)
         else:
             face = pygame.Rect(0, 0, 150, 92)
             face.center = (cx, cy)
@@ -986,6 +1004,19 @@ class PygamePanel:
                 effect = event_effect(self.language, self.edition.event(card.number).kind)
                 self._label(effect, (rect.centerx, rect.y + 34), 15, INK, anchor="center")
 
+    def readable(self, text: str, width: int, size: int) -> tuple[str, int]:
+        """*text* and a font size up to *size* that write it within *width* pixels, never
+        under :data:`MIN_LABEL_SIZE`: a label too long for that is shortened with a dot
+        (``chaussure`` -> ``chauss.``) rather than written tiny (issue 19)."""
+        fitted = self._fitted(text, width, size)
+        if self._font(fitted).size(text)[0] <= width and fitted >= MIN_LABEL_SIZE:
+            return text, fitted
+        for n in range(len(text) - 1, 1, -1):
+            short = text[:n].rstrip() + "."
+            if self._font(MIN_LABEL_SIZE).size(short)[0] <= width:
+                return short, self._fitted(short, width, size)
+        return text[:2], MIN_LABEL_SIZE
+
     def _fitted(self, text: str, width: int, size: int) -> int:
         """The largest font size up to *size* that writes *text* within *width* pixels."""
         while size > 10 and self._font(size).size(text)[0] > width:
@@ -1004,8 +1035,8 @@ class PygamePanel:
             side = classic.side(card.number)
             if side is not None:  # Star Wars: the character's side, a lit or a dark disc
                 self._draw_side(rect, side, big)
-            label = classic.seat_label(card.number)
-            size = self._fitted(label, rect.w - 10, 24 if big else 18)
+            label, size = self.readable(classic.seat_label(card.number), rect.w - 10,
+                                        24 if big else 18)  # fmt: skip
             self._label(label, (rect.centerx, rect.bottom - 7), size, PALE_INK,
                         anchor="midbottom")  # fmt: skip
         elif card.kind == "deed":

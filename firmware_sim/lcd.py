@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bank.unit.io import Icon, Screen
+from drivers.charlcd import deed_hint
 from firmware_sim.dotfont import DotMatrix, fold, wrap
 from firmware_sim.icons import (
     ICON_SIZE,
@@ -187,8 +188,12 @@ class LcdRenderer:
         currency: str = "M€",
         layout: LcdLayout | None = None,
         token_labels: Mapping[str, str] | None = None,
+        lang: str | None = None,
     ) -> None:
+        """*lang*: a classic glass's language, for the hint row under a deed check (None:
+        no hint row)."""
         self.layout = layout or LcdLayout()
+        self.lang = lang
         self.currency = fold(currency)
         #: token -> the label the token area writes (a classic edition); None: pictograms
         self.token_labels = token_labels
@@ -282,6 +287,9 @@ class LcdRenderer:
             surf.blit(self.tiny.cell(ch), lay.countdown_cell(i))
         self._clock(surf, ON if countdown is not None else GHOST)
         rows = wrap(screen.lines, lay.text_cols, lay.text_rows)
+        hint = deed_hint(screen, self.lang) if self.lang is not None else None
+        if hint is not None and len(rows) < lay.text_rows:  # the character LCD's hint row
+            rows = [*rows, *[""] * (lay.text_rows - 1 - len(rows)), fold(hint)]
         for r in range(lay.text_rows):
             text = rows[r] if r < len(rows) else ""
             self.text.draw(surf, text.center(lay.text_cols), lay.text_row(r))

@@ -23,17 +23,33 @@ if TYPE_CHECKING:
 
     from bank.settings import Settings
 
+#: every edition shipped, as the help texts name them (a test holds it to board_assets)
+EDITIONS = (
+    "ultime-fr, ultimate-uk (Ultime: bank cards, property and event cards), classic-fr, "
+    "classic-uk, mega-fr, mega-uk, starwars-ep2-fr, one-piece-fr (classic boxes: title deeds, "
+    "Chance and Community Chest cards, a keypad)"
+)
+
 DESCRIPTION = """\
-ultibank: the electronic bank unit of Monopoly Électronique Ultime / Ultimate Banking.
+ultibank: the electronic bank unit of Monopoly Électronique Ultime / Ultimate Banking, and
+of the classic Monopoly boxes played with a bank unit (title deeds tagged, a keypad).
+
+Editions: ultime-fr, ultimate-uk (Ultime: bank cards, property and event cards),
+  classic-fr, classic-uk, mega-fr, mega-uk, starwars-ep2-fr, one-piece-fr (classic boxes:
+  title deeds, Chance and Community Chest cards, a keypad).
 
 Everyday use:
-  ultibank emulate              play on this computer: a window with the LCD, the buttons and
-                                every card (a terminal view where there is no display)
+  ultibank emulate --edition classic-fr
+                                play on this computer: a window with the LCD, the buttons,
+                                the keypad and every card (a terminal view without a display);
+                                without --edition the stored game goes on in its own edition
   ultibank run                  the daemon for a box or a laptop with a real reader
-  ultibank tap prop:16          tap a card on a running daemon (also: press ok, state)
+  ultibank tap deed:12          tap a card on a running daemon (prop:16 in Ultime; also
+                                press ok, key 150, roll, info table, state)
   ultibank script game.tap      replay a tap script on a virtual clock (no window, no reader)
   ultibank history              the stored games
   ultibank readers              what readers this machine sees, and why not
+  ultibank print-deck           a sheet of every card of an edition, to tag a deck
 """
 
 EPILOG = """\
@@ -48,20 +64,20 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose mistakes are one line: what is wrong and where to read more."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+        self.exit(2, f"ultibank: {message} (see `{self.prog} --help`)\n")
 
 
 def _card_name(text: str) -> str:
-    """A card name as some edition knows it (``prop:16``, ``deed:12``, ``chest:3``,
-    ``bank:boat``); refused with the reason. The command checks it against the edition."""
+    """A card name's form (``prop:16``, ``deed:12``, ``chest:3``, ``bank:boat``); refused with
+    the reason. The command checks its number against the edition in use (``deed:40`` on
+    classic-fr: 1..28), not here, where the edition is not known yet."""
     from bank.unit.io import CardId
-    from drivers.deck import record_cards
 
     kind, _, name = text.strip().lower().partition(":")
     if kind == "bank" and name and not name.isdigit():
         return text  # a token name: the edition's (``bank:dog`` in classic-fr)
     try:
-        CardId.parse(text, record_cards())  # within the largest range any edition gives
+        CardId.parse(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
     return text
@@ -96,7 +112,17 @@ def _add_global_options(p: argparse.ArgumentParser, top: bool) -> None:
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--edition", help="edition: ultime-fr (default) or ultimate-uk, or a .toml file")
+    p.add_argument(
+        "--edition",
+        help=f"edition: {EDITIONS}, or a .toml file. Default: the game stored in the data "
+        "directory goes on in its own edition; a new game is ultime-fr (or [game] edition)",
+    )
+    p.add_argument(
+        "--new-game",
+        action="store_true",
+        help="start a new game (of --edition) even if the data directory holds one: the "
+        "stored game is archived, and stays in `ultibank history`",
+    )
     _add_data_dir(p, "where the game journal lives")
 
 
@@ -107,12 +133,14 @@ class Subcommand:
     is used (or for a full parser, :func:`build_parser`), so ``ultibank --help`` and
     ``ultibank tap`` build only what they show or use. *handler* is ``"module:function"``,
     imported when the command runs and called with the parsed arguments and the settings
-    (None when *settings* is False: the command reads its configuration itself).
+    (None when *settings* is False: the command reads its configuration itself). A command
+    for the running daemon (*running_game*) has a ``--help`` that ends with what the running
+    game takes, asked of the daemon (:class:`bank.app.play.RunningGameHelp`).
 
     Adding a command is one entry in :data:`COMMANDS` and, if it takes arguments, one function.
     """
 
-    __slots__ = ("arguments", "description", "handler", "help", "name", "settings")
+    __slots__ = ("arguments", "description", "handler", "help", "name", "running_game", "settings")
 
     def __init__(
         self,
@@ -122,6 +150,7 @@ class Subcommand:
         arguments: Callable[[argparse.ArgumentParser], None] | None = None,
         description: str | None = None,
         settings: bool = True,
+        running_game: bool = False,
     ) -> None:
         self.name = name
         self.help = help
@@ -129,6 +158,7 @@ class Subcommand:
         self.arguments = arguments
         self.description = description or help
         self.settings = settings
+        self.running_game = running_game
 
 
 def _run_arguments(p: argparse.ArgumentParser) -> None:
@@ -179,9 +209,8 @@ def _script_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--edition",
         default=None,
-        help="ultime-fr (default for a new game), ultimate-uk, or a classic edition: "
-        "classic-fr, classic-uk, starwars-ep2-fr, one-piece-fr; a game stored in --data-dir "
-        "goes on in its own edition",
+        help=f"{EDITIONS}; default: a game stored in --data-dir goes on in its own "
+        "edition, else ultime-fr",
     )
     p.add_argument("--data-dir", type=Path)
     p.add_argument("--state", help="write the final state here (- for stdout)")
@@ -219,8 +248,33 @@ def _client_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--socket", type=Path, help=_SOCKET_HELP)
 
 
-def _tap_press_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("what", nargs="+")
+def _tap_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("what", nargs="+", metavar="CARD")
+    _client_options(p)
+
+
+def _press_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("what", nargs="+", metavar="BUTTON")
+    _client_options(p)
+
+
+def _key_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("keys", nargs="+", metavar="DIGITS|back")
+    _client_options(p)
+
+
+def _roll_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dice", nargs="*", metavar="A B [T]")
+    p.add_argument(
+        "--fix-only",
+        action="store_true",
+        help="only fix the next roll the unit makes; open nothing",
+    )
+    _client_options(p)
+
+
+def _info_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", metavar="NAME")
     _client_options(p)
 
 
@@ -252,8 +306,8 @@ def _history_arguments(p: argparse.ArgumentParser) -> None:
 def _enroll_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--edition",
-        help="the edition whose cards to enroll (default: the configured one, ultime-fr), e.g. "
-        "classic-fr",
+        help=f"the edition whose cards to enroll: {EDITIONS} (default: the configured one, "
+        "else ultime-fr)",
     )
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
     p.add_argument("--deck", type=Path, help="deck file to write (default DATA_DIR/deck.toml)")
@@ -274,7 +328,7 @@ def _enroll_arguments(p: argparse.ArgumentParser) -> None:
 
 def _write_card_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("card", type=_card_name)
-    p.add_argument("--edition", help="refuse a CARD this edition does not have (e.g. classic-fr)")
+    p.add_argument("--edition", help=f"refuse a CARD this edition does not have: {EDITIONS}")
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
     p.add_argument(
         "--overwrite",
@@ -283,7 +337,22 @@ def _write_card_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _print_deck_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--edition",
+        help=f"the edition: {EDITIONS} (default: the stored game's, else the configured one)",
+    )
+    p.add_argument("--deck", type=Path, help="deck file (default DATA_DIR/deck.toml)")
+    p.add_argument(
+        "--output", "-o", type=Path,
+        help="the sheet to write (default deck-EDITION.html here; - for standard output)",
+    )  # fmt: skip
+    _add_data_dir(p, "where the deck file is (DATA_DIR/deck.toml) and the stored game")
+
+
 _RUNTIME = "bank.app.runtime"
+_CONTROL = "bank.app.client:cmd_control"
+_PLAY = "bank.app.play:cmd_play"
 
 #: every subcommand, in the order ``ultibank --help`` lists them
 COMMANDS: tuple[Subcommand, ...] = (
@@ -320,41 +389,87 @@ COMMANDS: tuple[Subcommand, ...] = (
     ),
     Subcommand(
         "tap",
-        "tap cards on the running daemon, in order: bank:N, bank:car, prop:N, event:N, uid:HEX",
-        "bank.app.client:cmd_control",
-        _tap_press_arguments,
+        "tap cards on the running daemon, in order: bank:N or bank:TOKEN, and prop:N, "
+        "event:N (Ultime) or deed:N, chance:N, chest:N (classic), or uid:HEX",
+        _CONTROL,
+        _tap_arguments,
+        description="Tap CARDS on the running daemon's reader, in order, as if each were laid "
+        "on it and lifted: bank:N (a player's bank card, or bank:TOKEN such as bank:chien), "
+        "uid:HEX (a tag by its UID, looked up in the deck); in an Ultime game prop:N and "
+        "event:N; in a classic game deed:N (a title deed), chance:N and chest:N.",
+        running_game=True,
     ),
     Subcommand(
         "press",
         "press buttons on the running daemon, in order: ok, menu or cancel",
-        "bank.app.client:cmd_control",
-        _tap_press_arguments,
+        _CONTROL,
+        _press_arguments,
+        description="Press BUTTONS on the running daemon, in order: ok (✓), menu (M) or "
+        "cancel (X).",
+        running_game=True,
     ),
     Subcommand(
         "hold",
         "hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5",
-        "bank.app.client:cmd_control",
+        _CONTROL,
         _hold_arguments,
         description="Hold BUTTONS (cancel, or ok+cancel) down for SECONDS on the running "
         "daemon, then release them: hold cancel 5 resets the game, hold ok+cancel 5 undoes "
         "the last transaction.",
+        running_game=True,
     ),
     Subcommand(
         "state",
         "print the running daemon's state (JSON)",
-        "bank.app.client:cmd_control",
+        _CONTROL,
         _client_options,
         description="Print the running daemon's game state and the screen on its LCD (JSON).",
+        running_game=True,
     ),
     Subcommand(
         "acknowledge",
         "acknowledge damage found in the journal (shown on the unit until then)",
-        "bank.app.client:cmd_control",
+        _CONTROL,
         _client_options,
         description="Damage found when the journal opened (transactions lost with a damaged "
         "or older file, an unreadable tip, a game ended outside ultibank) shows on every "
         "panel, in `state` and on the web view until a person has checked the balances with "
         "the players and runs this. The finding stays in the journal for `history`.",
+        running_game=True,
+    ),
+    Subcommand(
+        "key",
+        "type on the running classic unit's keypad: key 150, key back",
+        _PLAY,
+        _key_arguments,
+        description="Type KEYS on the running daemon's keypad (a classic game), in order: "
+        "DIGITS (an amount, a deed number, a menu item: key 150 types 1, 5, 0) or back (⌫, "
+        "the last digit typed). ✓ and X are `ultibank press ok` and `ultibank press cancel`.",
+        running_game=True,
+    ),
+    Subcommand(
+        "roll",
+        "the running classic unit rolls its dice: roll, or roll A B to fix them",
+        _PLAY,
+        _roll_arguments,
+        description="The dice of the running classic unit (menu item 11, D on a keyboard): "
+        "`roll` opens them, then tap the roller's bank card (or press ok for nobody). "
+        "`roll A B` fixes the two white dice of that roll first (Star Wars: white, black), "
+        "and `roll A B T` the third die too (Méga: 1, 2, 3, mr, bus; Star Wars: light, dark, "
+        "shift). --fix-only fixes the next roll and opens nothing (for a utility's `lancer`).",
+        running_game=True,
+    ),
+    Subcommand(
+        "info",
+        "show an info screen on the running classic unit: info table, info scores ...",
+        _PLAY,
+        _info_arguments,
+        description="Show the info screen NAME on the running daemon's LCD (a classic game, "
+        "from idle): table (every player's cash, a page of four; again: the next page), "
+        "turn (the last roller), cash (the last roller's cash), deed (the last deed "
+        "tapped), deeds (the last roller's deeds), others (the other players' deeds), "
+        "scores (the ranking, a page at a time).",
+        running_game=True,
     ),
     Subcommand(
         "history",
@@ -382,8 +497,9 @@ COMMANDS: tuple[Subcommand, ...] = (
         f"{_RUNTIME}:cmd_enroll",
         _enroll_arguments,
         description="Walks through every card of the edition (ultime-fr: 4 bank, 22 property, "
-        "23 event cards; a classic edition: 8 bank cards, 28 deeds, 16 Chance and 16 Community "
-        "Chest cards), asking you to tap each one, and writes the deck file of their UIDs.",
+        "23 event cards; classic-fr: 8 bank cards, 28 deeds, 16 Chance and 16 Community "
+        "Chest cards; mega-fr: 37 deeds), asking you to tap each one, and writes the deck file "
+        "of their UIDs.",
     ),
     Subcommand(
         "write-card",
@@ -395,13 +511,42 @@ COMMANDS: tuple[Subcommand, ...] = (
         "A full, locked or foreign tag is refused with the reason. CARD must be a card of the "
         "edition when one is given (--edition or the configuration), else of any edition.",
     ),
+    Subcommand(
+        "print-deck",
+        "write a printable sheet of every card of an edition and whether it has a tag",
+        "bank.app.print_deck:cmd_print_deck",
+        _print_deck_arguments,
+        description="Write an HTML sheet (A4, print it or save it as PDF from a browser) of "
+        "every card of the edition: its number as the bank knows it (deed:12, chance:3), the "
+        "name printed on the real card, its colour group and price, and whether a tag is "
+        "enrolled for it in the deck file: to stick the tags on, or to keep beside the box.",
+    ),
 )
 
 _BY_NAME = {command.name: command for command in COMMANDS}
 
 
+def _add_parser(sub: argparse._SubParsersAction, command: Subcommand, **kw: Any) -> None:  # type: ignore[type-arg]
+    """Make *command*'s parser, with its arguments."""
+    p = sub.add_parser(
+        command.name,
+        description=command.description,
+        formatter_class=_Formatter,
+        add_help=not command.running_game,
+        **kw,
+    )
+    _complete(p, command)
+
+
 def _complete(p: argparse.ArgumentParser, command: Subcommand) -> None:
     """Give a command's parser its arguments (once)."""
+    if command.running_game:
+        from bank.app.play import RunningGameHelp
+
+        p.add_argument(
+            "-h", "--help", action=RunningGameHelp,
+            help="show this help, then what the running game takes, and exit",
+        )  # fmt: skip
     _add_global_options(p, top=False)
     if command.arguments is not None:
         command.arguments(p)
@@ -433,11 +578,7 @@ class _LazySubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
             name = values[0]
             self.pending.discard(name)
             del self._name_parser_map[name]  # the placeholder: add_parser refuses a name twice
-            command = _BY_NAME[name]
-            made = self.add_parser(  # no help: it is listed already
-                name, description=command.description, formatter_class=_Formatter
-            )
-            _complete(made, command)
+            _add_parser(self, _BY_NAME[name])  # no help: it is listed already
         super().__call__(parser, namespace, values, option_string)
 
 
@@ -450,9 +591,31 @@ class _Formatter(argparse.HelpFormatter):
             kw["width"] = _terminal_columns()
         super().__init__(prog, **kw)
 
+    # help text wrapped between words only: an edition's name (``classic-uk``) is never cut
+    # at its hyphen
 
-class _RawFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
-    """The same, keeping the line breaks of the main description."""
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(
+            " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+            break_on_hyphens=False,
+        )  # fmt: skip
+
+
+class _RawFormatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter sized to the terminal (as :class:`_Formatter`), keeping the line
+    breaks of the main description."""
+
+    def __init__(self, prog: str, **kw: Any) -> None:
+        if kw.get("width") is None:
+            kw["width"] = _terminal_columns()
+        super().__init__(prog, **kw)
 
 
 def _terminal_columns() -> int:
@@ -487,13 +650,7 @@ def build_parser(lazy: bool = False) -> argparse.ArgumentParser:
         if lazy:
             sub.add_listed(command)
             continue
-        p = sub.add_parser(
-            command.name,
-            help=command.help,
-            description=command.description,
-            formatter_class=_Formatter,
-        )
-        _complete(p, command)
+        _add_parser(sub, command, help=command.help)
     return parser
 
 
@@ -563,8 +720,14 @@ def _add_web_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+#: the command line main() parses (None: sys.argv), read by a client command's --help
+ARGV: list[str] | None = None
+
 #: the commands that talk to a running daemon through its control socket
-CLIENT_COMMANDS = ("tap", "press", "hold", "state", "acknowledge")
+CLIENT_COMMANDS = tuple(command.name for command in COMMANDS if command.running_game)
+
+#: exit status of every user error (a mistake in the command line, a value, a file)
+USER_ERROR = 2
 
 #: exit status when standard output was closed early (``ultibank history | head``), as a
 #: shell reports a command killed by SIGPIPE
@@ -620,10 +783,13 @@ def _quiet_alsa() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``ultibank`` command.
 
-    A user's mistake ends in one line on stderr and a non-zero exit (1; 2 for a command line
-    that does not parse); anything else is a bug and keeps its traceback. ``-vv`` shows the
-    traceback of a user error too.
+    A user's mistake ends in one line on stderr, ``ultibank: what is wrong``, and exit status 2
+    (a command line that does not parse, a value refused, a daemon not there: one voice);
+    anything else is a bug and keeps its traceback. ``-vv`` shows the traceback of a user
+    error too.
     """
+    global ARGV
+    ARGV = argv
     parser = build_parser(lazy=True)
     args = parser.parse_args(argv)
     if args.command is None:
@@ -651,7 +817,7 @@ def main(argv: list[str] | None = None) -> int:
         _setup_logging(args.verbose)  # once: a no-op when the command set it up
         logging.getLogger("ultibank").debug("the error in full:", exc_info=True)
         print(f"ultibank: {_one_line(err, args)}", file=sys.stderr)
-        return 1
+        return USER_ERROR
 
 
 def _one_line(err: BaseException, args: argparse.Namespace) -> str:

@@ -25,6 +25,14 @@ from typing import Any
 
 from bank import rulesets
 from bank.app.client import ACK_LINE, cmd_control  # noqa: F401 - cmd_control's old place
+from bank.app.resume import (
+    choose_edition,
+    new_game_line,
+    other_edition,
+    resumed_line,
+    resumed_words,
+    start_new_game,
+)
 from bank.app.script import Action, parse_script, run_script
 from bank.control import ControlServer
 from bank.daemon import Daemon, sd_notify
@@ -35,6 +43,7 @@ from bank.journal import Journal
 from bank.ruleset import DrawsSeeds
 from bank.settings import Settings, load_settings, parse_override
 from bank.unit.io import (
+    INFO_NAMES,
     ButtonPressed,
     ButtonReleased,
     CardLifted,
@@ -43,10 +52,12 @@ from bank.unit.io import (
     InfoAsked,
     KeyPressed,
     KeyReleased,
+    MenuAsked,
     Output,
     PanelStatus,
     PlayCue,
     ReaderStatus,
+    Screen,
     ShowScreen,
     Tick,
 )
@@ -116,8 +127,19 @@ def deck_cards(edition: Edition) -> DeckCards:
 class Runtime:
     """A running bank: game + unit + daemon loop, with readers, panels and the control socket."""
 
-    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        new_game: bool = False,
+    ) -> None:
+        """*new_game*: archive the game stored in the data directory and start a new one
+        (``--new-game``)."""
         self.settings = settings
+        self._new_game = new_game
+        #: whether ``--new-game`` archived a stored game
+        self.archived = False
         self.clock = clock
         self.edition = load_edition(settings.edition)
         prepare_data_dir(settings.data_dir, strict=bool(settings.get("game", "strict_modes")))
@@ -152,7 +174,15 @@ class Runtime:
             )
         self._journal_loss = list(self.journal.loss)
         try:
+            if self._new_game:  # once: a power cycle goes on with the new game
+                self._new_game = False
+                self.archived = start_new_game(self.journal, self.edition.id)
             game = Game(self.edition, rules=self.settings.rules(), journal=self.journal)
+        except BankError as err:
+            self.journal.close()
+            if err.key in ("other edition", "other ruleset"):
+                raise other_edition(err, self.edition.id) from err
+            raise
         except BaseException:
             self.journal.close()
             raise
@@ -191,7 +221,13 @@ class Runtime:
 
     def start(self, control: bool = True) -> None:
         """Power the unit on, start the loop, the readers and the control socket."""
-        self.daemon.dispatch(self.unit.power_on(self.clock()))
+        now = self.clock()
+        self.daemon.dispatch(self.unit.power_on(now))
+        if self.game.seq and not self.archived:  # a game that goes on says so, until a touch
+            players = len(self.game.state.players)
+            lang = self.unit.screens.lang
+            title, count = resumed_words(players, lang)
+            self.daemon.dispatch([ShowScreen(now, Screen("resumed", (title, count)))])
         self._report_loss()
         if self.journal is not None:
             self.journal.start_audit()
@@ -395,15 +431,51 @@ class Runtime:
         result: dict[str, Any] = self.daemon.call(read)
         return result
 
+    def takes(self) -> dict[str, Any]:
+        """What the running game takes on the control socket (``ultibank tap --help``)."""
+        spec = rulesets.for_edition(self.edition)
+        cards = [
+            f"{kind}:1..{self.cards.count(kind)}"
+            for kind in ("bank", "prop", "event", "deed", "chance", "chest")
+            if self.cards.count(kind)
+        ]
+        classic = self.edition.ruleset == "classic"
+        return {
+            "edition": self.edition.id,
+            "ruleset": self.edition.ruleset,
+            "cards": cards,
+            "tokens": [f"bank:{t}" for t in self.cards.tokens],
+            "keys": classic,
+            "info": list(INFO_NAMES) if classic else [],
+            "roll": classic,
+            "third": list(spec.third_die(self.edition)) if spec.third_die is not None else [],
+        }
+
+    def _menu_line(self, line: str) -> dict[str, Any]:
+        """``menu N``: a keyboard panel's shortcut to menu item N (``ultibank roll``: item 11)."""
+        words = line.split()
+        if len(words) != 2 or not words[1].isdigit() or not words[1].isascii():
+            return {"ok": False, "error": f"{line.strip()[:40]}: expected `menu N`"}
+        item = int(words[1])
+        seen: list[Output] = []
+        with self._control_lock:
+            self._own(lambda: self.daemon.feed(MenuAsked(self.clock(), item)), seen)
+        return {"ok": True, "output": [output_line(o) for o in seen]}
+
     def _third_die(self) -> tuple[str, ...]:
         """The faces a ``roll A B T`` line may give T (Méga's speed die): the edition's."""
         spec = rulesets.for_edition(self.edition)
         return tuple(spec.third_die(self.edition)) if spec.third_die is not None else ()
 
     def handle_line(self, line: str) -> dict[str, Any]:
-        """Answer one control line: a tap-script line, or ``state``."""
-        if line.strip().lower() == "state":
+        """Answer one control line: a tap-script line, ``state``, ``takes`` or ``menu N``."""
+        word = line.strip().lower()
+        if word == "state":
             return {"ok": True, "state": self.state()}
+        if word == "takes":
+            return {"ok": True, "takes": self.takes()}
+        if word.startswith("menu "):
+            return self._menu_line(word)
         if " ".join(line.lower().split()) == ACK_LINE:
             with self._control_lock:
                 seen: list[Output] = []
@@ -650,8 +722,9 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     readers = args.reader or list(settings.get("reader", "paths"))
     panels = args.panel or list(settings.get("panel", "backends"))
     has_reader = any(r.strip().lower() != "sim" for r in readers)
+    choose_edition(args, settings)  # the stored game's edition, unless the command names one
     _on_panels(settings, [_kind(p) for p in panels] + (["reader"] if has_reader else []))
-    runtime = Runtime(settings)
+    runtime = Runtime(settings, new_game=args.new_game)
     real = [r for r in readers if r.strip().lower() != "sim"]
     runtime.deck = deck_for(settings, bool(real))
     stop = threading.Event()
@@ -667,6 +740,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         _stop_on_signals(stop.set)
         voice = _start_speech(runtime, args)  # before the loop: it hears the first input
         runtime.start()
+        say_how_it_goes_on(runtime)
         charts, web = _start_extras(runtime, args)
         where = ", ".join(real) if real else "none (tap with `ultibank tap CARD`)"
         print(
@@ -684,6 +758,17 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         _stop_extras(charts, web)
         runtime.stop()
     return _loop_status(runtime)
+
+
+def say_how_it_goes_on(runtime: Runtime) -> None:
+    """One line on stderr: the stored game resumed (``Partie reprise · classic-fr · 3
+    joueurs``), or the one ``--new-game`` archived."""
+    lang = runtime.unit.screens.lang
+    if runtime.archived:
+        print(f"ultibank: {new_game_line(runtime.edition.id, lang)}", file=sys.stderr)
+    elif runtime.game.seq:
+        players = len(runtime.game.state.players)
+        print(f"ultibank: {resumed_line(runtime.edition.id, players, lang)}", file=sys.stderr)
 
 
 def _start_speech(runtime: Runtime, args: argparse.Namespace, panel: Any = None) -> Any:
@@ -747,8 +832,9 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
                     file=sys.stderr,
                 )
                 use_window = False
+    choose_edition(args, settings)  # the stored game's edition, unless the command names one
     _on_panels(settings, ["pygame" if use_window else "terminal"] + (["reader"] if readers else []))
-    runtime = Runtime(settings)
+    runtime = Runtime(settings, new_game=args.new_game)
     runtime.deck = deck_for(settings, bool(readers))
     stop = threading.Event()
     charts: Any = None
@@ -768,6 +854,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             _stop_on_signals(stop.set)
             voice = _start_speech(runtime, args, panel)
             runtime.start()
+            say_how_it_goes_on(runtime)
             charts, web = _start_extras(runtime, args)
             shot: list[BaseException] = []
             if args.screenshot:
@@ -800,6 +887,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             _stop_on_signals(stop.set)
             voice = _start_speech(runtime, args)
             runtime.start()
+            say_how_it_goes_on(runtime)
             charts, web = _start_extras(runtime, args)
             while not stop.wait(0.5) and not runtime.daemon.stopping:
                 pass
@@ -877,6 +965,9 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank enroll``: tap every card of the deck to record its UID."""
     from drivers.enroll import enroll
 
+    cards = deck_cards(load_edition(settings.edition))
+    for name in args.only or ():
+        cards.parse(name)  # the edition's ranges, said before anything else is asked
     if args.deck is None:  # the deck goes in the data directory: through its door first
         open_data_dir(settings.data_dir, _strict(settings))
 
@@ -886,7 +977,6 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     if reader is None or reader.strip().lower() == "sim":  # no one can lay a tag on it
         raise BankError("enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)")
     deck_path = args.deck or settings.data_dir / DECK_FILE
-    cards = deck_cards(load_edition(settings.edition))
     specs = args.panel or [
         p for p in settings.get("panel", "backends") if p.strip().lower() != "terminal"
     ]

@@ -33,7 +33,7 @@ from typing import Any, TextIO
 from bank import rulesets
 from bank.config import UnitConfig
 from bank.datadir import DataDirError, open_data_dir, write_output
-from bank.errors import BankError, JournalError, ScriptError
+from bank.errors import BankError, JournalError, ScriptError, did_you_mean
 from bank.game import Game
 from bank.journal import Journal
 from bank.speech import Announcer, Voice
@@ -160,7 +160,8 @@ def _parse_line(
     if verb == "press":
         arity(1, "press ok|menu|cancel")
         if args[0] not in _BUTTONS:
-            raise ValueError(f"no button {words[1]!r}: press ok, menu or cancel")
+            hint = did_you_mean(args[0], _BUTTONS)
+            raise ValueError(f"no button {words[1]!r}{hint}: press ok, menu or cancel")
         return Action(number, text, verb, buttons=(_BUTTONS[args[0]],))
     if verb == "hold":
         arity(2, "hold cancel S | hold ok+cancel S | hold menu S | hold ok S | hold menu+ok S")
@@ -207,10 +208,13 @@ def _parse_line(
     if verb == "info":
         arity(1, "info NAME")
         if args[0] not in INFO_NAMES:
-            raise ValueError(f"no info screen {words[1]!r}; known: {', '.join(INFO_NAMES)}")
+            hint = did_you_mean(args[0], INFO_NAMES)
+            raise ValueError(f"no info screen {words[1]!r}; known: {', '.join(INFO_NAMES)}{hint}")
         return Action(number, text, verb, name=args[0])
+    verbs = ("tap", "press", "hold", "wait", "power", "reader", "panel", "key", "roll", "info")
     raise ValueError(
-        f"unknown action {words[0]!r} (tap, press, hold, wait, power, key, roll or info)"
+        f"unknown action {words[0]!r}{did_you_mean(verb, verbs)} "
+        "(tap, press, hold, wait, power, key, roll or info)"
     )
 
 
@@ -631,7 +635,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_script(a.file, a.edition, a.data_dir, a.state, echo=a.echo)
     except BankError as err:
         print(f"ultibank: {err}", file=sys.stderr)
-        return 1
+        return 2
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ Imports only the standard library.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
@@ -52,19 +52,32 @@ class CardId:
         """
         m = _CARD_RE.match(text.strip().lower())
         if not m:
+            kind, _, num = text.strip().lower().partition(":")
+            hint = _close(kind, CARD_KINDS)
+            hint = f"; did you mean {hint}:{num}?" if hint and num else ""
             raise ValueError(
-                f"not a card name: {text!r} (expected bank:N, prop:N, event:N, deed:N, "
+                f"not a card name: {text!r}{hint} (expected bank:N, prop:N, event:N, deed:N, "
                 "chance:N or chest:N)"
             )
         kind, num = m.groups()
         if cards is not None and kind == "bank" and num in cards.tokens:
             return cls("bank", cards.tokens.index(num) + 1)
         if not num.isdigit():
-            raise ValueError(f"not a card number: {text!r}")
+            token = _close(num, cards.tokens) if cards is not None and kind == "bank" else None
+            hint = f"; did you mean bank:{token}?" if token else ""
+            raise ValueError(f"not a card number: {text!r}{hint}")
         number = int(num)
         if cards is not None and not 1 <= number <= cards.parse_count(kind):
             raise ValueError(f"{kind} cards run 1..{cards.parse_count(kind)}, not {number}")
         return cls(kind, number)
+
+
+def _close(word: str, choices: Iterable[str]) -> str | None:
+    """The choice closest to a misspelt *word* (a "did you mean"), or None."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 class EditionCards(Protocol):

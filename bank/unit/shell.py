@@ -53,6 +53,7 @@ from bank.auction import Auction
 from bank.commands import AuctionSale, Command, NewGame, Undo
 from bank.config import UnitConfig
 from bank.errors import JournalError, JournalFull, RuleError
+from bank.events import Event
 from bank.game import Game, Transaction
 from bank.state import GameState
 from bank.unit.io import (
@@ -628,15 +629,20 @@ class UnitShell:
 
     def _undo(self) -> None:
         try:
-            self.game.execute(Undo())
+            tx = self.game.execute(Undo())
         except RuleError as err:
             self._refuse_rule(err)
             return
         # a step in progress is abandoned; the game state decides where we are
         self.step = Idle()
         self._sync()
-        self._show(self.screens.undone())
+        self._show(self._undone_screen(tx.events))
         self._play(Cue.UNDO)
+
+    def _undone_screen(self, events: tuple[Event, ...]) -> Screen:
+        """The screen after an undo whose transaction holds *events* (the undone ones,
+        inverted): ``Annulé / Dernière opération``; a ruleset's unit may say what it undid."""
+        return self.screens.undone()
 
     def _reset(self) -> None:
         if self._state.started:

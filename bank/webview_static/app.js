@@ -112,10 +112,24 @@
   const classic = () => board.ruleset === "classic";
   const mega = () => classic() && !!board.classic && board.classic.mega;
   const isStation = (n) => !!board.classic && board.classic.kinds[prop(n).group] === "station";
-  const tokenIcon = (token, cls, label) =>
-    TOKENS.has(token)
-      ? `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true"><use href="#tok-${token}"/></svg>`
-      : `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10"/><text x="12" y="16.5" text-anchor="middle" font-size="13" font-weight="700" fill="#fff">${esc((label || "").slice(0, 1).toUpperCase())}</text></svg>`;
+  // A player's disc: the label's initial, or the initial and the bank card's number when
+  // another player's label starts with the same letter (chien C1, chapeau C3).
+  const discText = (card, label) => {
+    const initial = (label || String(card)).slice(0, 1).toUpperCase();
+    const players = (current && current.players) || [];
+    const shared = players.some(
+      (q) => q.card !== card && (q.label || "").slice(0, 1).toUpperCase() === initial
+    );
+    return shared ? `${initial}${card}` : initial;
+  };
+  const tokenIcon = (token, cls, label, card) => {
+    if (TOKENS.has(token)) {
+      return `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true"><use href="#tok-${token}"/></svg>`;
+    }
+    const text = discText(card, label);
+    const size = text.length > 1 ? 10 : 13;
+    return `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="10"/><text x="12" y="${text.length > 1 ? 15.5 : 16.5}" text-anchor="middle" font-size="${size}" font-weight="700" fill="#fff">${esc(text)}</text></svg>`;
+  };
   const chip = (colour) =>
     `<svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true"><rect width="16" height="16" rx="3" fill="${esc(colour)}"/></svg>`;
 
@@ -331,7 +345,10 @@
         const token = player ? player.token : board.tokens[p.owner - 1];
         owner.querySelector("use").setAttribute("href", TOKENS.has(token) ? `#tok-${token}` : "");
         owner.querySelector("use").setAttribute("visibility", TOKENS.has(token) ? "visible" : "hidden");
-        owner.querySelector(".initial").textContent = TOKENS.has(token) ? "" : (player ? player.label : String(p.owner)).slice(0, 1).toUpperCase();
+        const initial = owner.querySelector(".initial");
+        const disc = TOKENS.has(token) ? "" : discText(p.owner, player ? player.label : "");
+        initial.textContent = disc;
+        initial.setAttribute("class", disc.length > 1 ? "initial two" : "initial");
         owner.querySelector("title").textContent = player ? player.label : "";
       }
       if (classic()) {
@@ -404,7 +421,7 @@
         const n = p.owned.length;
         if (classic()) {
           return `<article class="${cls.join(" ")}" data-card="${p.card}" data-worth="${p.wealth}">
-          ${tokenIcon(p.token, "tok", p.label)}
+          ${tokenIcon(p.token, "tok", p.label, p.card)}
           <div class="pname">${esc(p.label)}</div>
           <div class="balance" data-balance="${p.balance}">${money(p.balance)}<small>${esc(board.currency)}</small></div>
           <div class="pmeta">${esc(words().deeds(n))} (${money(p.worth)})<br>${esc(t("worth"))} ${money(p.wealth)} · ${esc(t("card"))} ${p.card}</div>
@@ -412,7 +429,7 @@
         </article>`;
         }
         return `<article class="${cls.join(" ")}" data-card="${p.card}">
-          ${tokenIcon(p.token, "tok", p.label)}
+          ${tokenIcon(p.token, "tok", p.label, p.card)}
           <div class="pname">${esc(p.label)}</div>
           <div class="balance" data-balance="${p.balance}">${money(p.balance)}<small>${esc(board.currency)}</small></div>
           <div class="pmeta">${esc(words().props(n))} (${money(p.worth)})<br>${esc(t("total"))} ${money(p.wealth)} · ${esc(t("card"))} ${p.card}</div>

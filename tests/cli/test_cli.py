@@ -75,7 +75,7 @@ def test_script_set_overrides_rules(tmp_path: Path) -> None:
                     'unit.language="en"')  # fmt: skip
     assert "heli pays 20" in both.stdout
     bad = ultibank("--set", "rules.auction_secs=3", "script", str(script), check=False)
-    assert bad.returncode == 1 and "unknown rules setting" in bad.stderr
+    assert bad.returncode == 2 and "unknown rules setting" in bad.stderr
 
 
 @pytest.fixture
@@ -147,13 +147,13 @@ def test_history_list_show_export(tmp_path: Path) -> None:
     csv_text = ultibank("history", "export", "1", "--csv", env=env).stdout
     assert csv_text.splitlines()[0].startswith("seq,time")
     missing = ultibank("history", "show", "9", env=env, check=False)
-    assert missing.returncode == 1 and "no game 9" in missing.stderr
+    assert missing.returncode == 2 and "no game 9" in missing.stderr
 
 
 def test_no_daemon_gives_a_clear_message(tmp_path: Path) -> None:
     env = dict(os.environ, ULTIBANK_DATA_DIR=str(tmp_path))
     out = ultibank("state", env=env, check=False)
-    assert out.returncode == 1 and "no ultibank daemon is running" in out.stderr
+    assert out.returncode == 2 and "no ultibank daemon is running" in out.stderr
 
 
 @pytest.mark.nfcpy
@@ -249,7 +249,7 @@ def test_client_commands_find_a_daemon_started_with_data_dir(tmp_path: Path) -> 
     )  # fmt: skip
     try:
         lost = ultibank("state", env=env, check=False)
-        assert lost.returncode == 1
+        assert lost.returncode == 2
         assert str(home / ".local/share/ultibank/control.sock") in lost.stderr
         assert "--data-dir DIR" in lost.stderr and "ULTIBANK_DATA_DIR" in lost.stderr
         assert len(lost.stderr.strip().splitlines()) == 1
@@ -340,11 +340,11 @@ def test_a_screenshot_run_exits_once_the_file_is_written(tmp_path: Path) -> None
     assert f"screenshot saved to {shot}" in out.stderr
     bad = ultibank("emulate", "--screenshot", str(shot / "y.png"), env=env, check=False,
                    stdin=subprocess.DEVNULL)  # fmt: skip
-    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.splitlines()[-1].startswith(f"ultibank: the screenshot {shot}/y.png failed")
     no_window = {k: v for k, v in env.items() if k not in ("DISPLAY", "SDL_VIDEODRIVER")}
     refused = ultibank("emulate", "--screenshot", str(shot), env=no_window, check=False)
-    assert refused.returncode == 1 and "--screenshot needs the window" in refused.stderr
+    assert refused.returncode == 2 and "--screenshot needs the window" in refused.stderr
 
 
 def test_no_alsa_chatter_before_the_no_sound_warning(tmp_path: Path) -> None:

@@ -125,12 +125,13 @@ def test_the_exports_are_parseable_and_carry_the_words(
     assert any(e["kind"] == "classic" for r in rows for e in r["events"])
     out = history(capsys, data_dir, "export", "1", "--csv", "--lang", "en")
     table = list(csv.DictReader(io.StringIO(out)))
-    assert len(table) == 29 and list(table[0])[-1] == "text"
+    assert len(table) == 29 and list(table[0])[8] == "text"
+    assert list(table[0])[-1] == "balance 8:wheelbarrow"  # then each player's balance after it
     assert table[23]["text"] == "boot goes to jail"
     assert json.loads(table[1]["events"])[0]["reason"] == "purchase"
     target = data_dir / "game.csv"
     history(capsys, data_dir, "export", "1", "--csv", "--output", str(target))
-    assert target.read_text(encoding="utf-8").splitlines()[0].endswith(",text")
+    assert ",events,text,balance 1:" in target.read_text(encoding="utf-8").splitlines()[0]
 
 
 def test_history_reads_a_classic_game_beside_the_daemon_that_plays_it(data_dir: Path) -> None:

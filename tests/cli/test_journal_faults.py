@@ -250,13 +250,13 @@ def test_backup_while_the_daemon_runs_is_a_complete_journal(
         records = list(journal.records())
     assert len(records) == 6 and records[-1]["command"]["name"] == "pass_go"
     again = box.cli("history", "backup", str(copy))
-    assert again.returncode == 1 and "already exists" in again.stderr
+    assert again.returncode == 2 and "already exists" in again.stderr
     assert "--overwrite" in again.stderr
     box.lines("press menu", "tap bank:1")
     newer = box.cli("history", "backup", str(copy), "--overwrite")
     assert newer.returncode == 0 and "7 transaction(s)" in newer.stdout
     nowhere = box.cli("history", "backup", str(tmp_path / "missing" / "b.sqlite"))
-    assert nowhere.returncode == 1 and "does not exist" in nowhere.stderr
+    assert nowhere.returncode == 2 and "does not exist" in nowhere.stderr
     assert "Traceback" not in nowhere.stderr
     code, err = box.stop()
     assert code == 0, err

@@ -74,3 +74,41 @@ def test_the_dev_install_counts_for_make_run(project: tuple[Path, Path]) -> None
     (root / ".venv" / ".installed-run").touch()
     assert "pip" not in _make(root, "-n", "run").stdout
     assert "pip" not in _make(root, "-n", "venv-dev").stdout
+
+
+def test_make_run_takes_an_edition(project: tuple[Path, Path]) -> None:
+    """`make run EDITION=classic-fr` (issue 19): the emulator of that edition; NEW_GAME=1
+    asks for a new game rather than the stored one."""
+    root, log = project
+    (root / ".venv" / ".installed-run").touch()
+    _make(root, "run", "EDITION=classic-fr")
+    _make(root, "run", "EDITION=mega-fr", "NEW_GAME=1")
+    _make(root, "run")
+    assert log.read_text().splitlines() == [
+        "ultibank emulate --edition classic-fr",
+        "ultibank emulate --edition mega-fr --new-game",
+        "ultibank emulate",
+    ]
+
+
+@pytest.mark.slow
+def test_the_editable_install_prints_no_setuptools_warning(tmp_path: Path) -> None:
+    """The first `make run` printed a 12-line "Editable installation" BuildBackendWarning
+    (issue 19): the packages at the root are a plain .pth install, said in no words."""
+    import sys
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps", "-e",
+         str(ROOT)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if "Location 'file:" not in line]
+    assert not any("Warning" in line or "!!" in line for line in said), "\n".join(said)
+    found = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import bank, board_assets; print(bank.__file__)"],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path, check=True,
+    )  # fmt: skip
+    assert found.stdout.strip() == str(ROOT / "bank" / "__init__.py")

@@ -122,7 +122,16 @@ def daemon(tmp_path: Path) -> Iterator[tuple[Path, StandInDaemon]]:
 
 
 @pytest.mark.parametrize(
-    "argv", [["tap", "prop:16", "bank:1"], ["press", "ok"], ["hold", "cancel", "5"], ["state"]]
+    "argv",
+    [
+        ["tap", "prop:16", "bank:1"],
+        ["press", "ok"],
+        ["hold", "cancel", "5"],
+        ["state"],
+        ["key", "150"],
+        ["roll", "3", "4"],
+        ["info", "table"],
+    ],
 )
 def test_a_client_command_loads_only_the_control_client(
     daemon: tuple[Path, StandInDaemon], argv: list[str], tmp_path: Path
@@ -151,6 +160,6 @@ def test_a_client_command_still_checks_the_configuration_file(
          "--config", str(config)],
         capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
     )  # fmt: skip
-    assert out.returncode == 1
+    assert out.returncode == 2
     assert "no_such_key" in out.stderr and out.stderr.count("\n") == 1
     assert stand_in.lines == []

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from bank.app.play import RunningGameHelp
 from bank.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +30,8 @@ VALID_POSITIONALS = {
     "press": ["ok"],
     "hold": ["cancel", "5"],
     "write-card": ["prop:16"],
+    "key": ["150"],
+    "info": ["table"],
 }
 
 # A bad value for each option or positional, by its dest ({file} is a regular file, so
@@ -57,12 +60,15 @@ BAD_VALUES: dict[str, list[str] | str] = {
     "game": "first",
     "seed": "seven",
     "lang": "de",
+    "keys": "1a",
+    "dice": "7",
+    "name": "tabel",
     "say": "loud",
     "record": "{file}/voice",
 }
 
 # dests that take no value (flags and counters): nothing to get wrong
-FLAGS = (argparse._StoreTrueAction, argparse._CountAction, argparse._HelpAction)
+FLAGS = (argparse._StoreTrueAction, argparse._CountAction, argparse._HelpAction, RunningGameHelp)
 
 
 @dataclass(frozen=True)
@@ -261,16 +267,16 @@ def test_a_config_that_is_a_directory_and_enrolling_on_the_simulated_reader_say_
     and `enroll --reader sim` prompted for a card no one can tap on a simulated reader, forever."""
     env, _ = setting
     status, stderr = _run(["--config", str(tmp_path), "run"], env)
-    assert status == 1
+    assert status == 2
     assert stderr.strip() == (
         f"ultibank: {tmp_path}: cannot read the configuration file: Is a directory"
     )
     status, stderr = _run(["enroll", "--reader", "sim"], env)
-    assert status == 1, "enrolling on the simulated reader did not end"
+    assert status == 2, "enrolling on the simulated reader did not end"
     assert stderr.strip() == (
         "ultibank: enroll needs a real reader: --reader pcsc (or usb, tty:..., udp)"
     )
     status, stderr = _run(["write-card", "prop:1", "--reader", "sim"], env)
     assert (status, stderr.strip()) == (
-        1, "ultibank: write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)"
+        2, "ultibank: write-card needs a real reader: --reader pcsc (or usb, tty:..., udp)"
     )  # fmt: skip

@@ -303,36 +303,33 @@ def test_a_classic_bank_card_is_named_by_its_token(tmp_path: Path) -> None:
         (
             ["write-card", "deed:99", "--reader", "udp:127.0.0.1:9"],
             2,
-            "ultibank write-card: argument card: deed cards run 1..37, not 99 "
-            "(see `ultibank write-card --help`)",
+            "ultibank: deed:99: deed cards run 1..37, not 99",
         ),
         (
             ["write-card", "deed:12", "--edition", "ultime-fr", "--reader", "udp:127.0.0.1:9"],
-            1,
+            2,
             "ultibank: deed:12: not a card of ultime-fr, whose cards are bank:1-4, prop:1-22, "
             "event:1-23 (choose the edition with --edition)",
         ),
         (
             ["write-card", "bank:9", "--edition", "classic-fr", "--reader", "udp:127.0.0.1:9"],
             2,
-            "ultibank write-card: argument card: bank cards run 1..8, not 9 "
-            "(see `ultibank write-card --help`)",
+            "ultibank: bank:9: bank cards run 1..8, not 9",
         ),
         (
             ["enroll", "--edition", "classic-fr", "--only", "chest:17", "--reader", "pcsc"],
             2,
-            "ultibank enroll: argument --only: chest cards run 1..16, not 17 "
-            "(see `ultibank enroll --help`)",
+            "ultibank: chest:17: chest cards run 1..16, not 17",
         ),
         (
             ["enroll", "--only", "deed:12", "--reader", "pcsc"],
-            1,
+            2,
             "ultibank: deed:12: not a card of ultime-fr, whose cards are bank:1-4, prop:1-22, "
             "event:1-23 (choose the edition with --edition)",
         ),
         (
             ["enroll", "--edition", "classic-fr", "--only", "bank:cat", "--reader", "pcsc"],
-            1,
+            2,
             "ultibank: bank:cat: classic-fr has no token 'cat' (bank:1 to bank:8, or dog, "
             "racecar, tophat, ship, iron, thimble, boot, wheelbarrow)",
         ),
@@ -390,3 +387,26 @@ def test_a_classic_enrolment_through_nfcpys_udp_driver(tmp_path: Path) -> None:
     assert saved.card_for("04BBBBBBBBBB12") == CardId("deed", 12)
     assert saved.card_for("04BBBBBBBBBB03") == CardId("chest", 3)
     assert saved.card_for("04AAAAAAAAAA16") is None
+
+
+def test_the_reader_is_mentioned_only_when_it_comes_and_goes(tmp_path: Path) -> None:
+    """Issue 19: enrolment printed a stray `reader back` when the reader service started;
+    only a loss, and the return after it, are news."""
+    deck = tmp_path / "deck.toml"
+    reader = SimReader()
+    lines: list[str] = []
+    t = _run_enroll(reader, deck, ["bank:1", "bank:2"], lines)
+    _wait_for(lines, "tap bank card 1 (car)")
+    assert reader.wait_running()
+    reader.tap("uid:04AAAAAAAAAA01")
+    _wait_for(lines, "tap bank card 2")
+    assert not any("reader" in line.split(" ", 1)[0] for line in lines), lines
+    reader.unplug()
+    _wait_for(lines, "reader lost")
+    reader.replug()
+    _wait_for(lines, "reader back")
+    assert reader.wait_running()
+    reader.tap("uid:04AAAAAAAAAA02")
+    t.join(10)
+    assert not t.is_alive()
+    assert sum("reader back" in line for line in lines) == 1, lines

@@ -47,7 +47,8 @@ def test_a_seventh_digit_is_refused_never_cut_and_the_debt_it_opened_can_be_undo
     ]
     # ✓ pays what the screen showed (123 456: a debt of 121 956), then undo takes it all back
     assert any(line.startswith("screen debt [racecar] 121956") for line in lines)
-    assert "screen undo {undo} | Annulé / Dernière opération" in lines
+    # the undo says what it undid (issue 19): the payment to the bank, as the cash it took
+    assert "screen undo {undo} | Annulé : amende / voiture −1500 €" in lines
     racecar = _player(state, 2)
     assert racecar["balance"] == 1500 and racecar["debt"] == 0
     assert state["undo_available"] is False  # once

@@ -207,7 +207,14 @@ def test_classic_page_draws_the_ring_buildings_mortgages_and_eight_players(
             assert driver.find_element("id", "space-5").get_attribute("data-state") == "mortgaged"
             fill = driver.find_element("css selector", "#owner-28 circle").get_attribute("fill")
             assert fill == "#2a9d55"  # ship (card 4) owns Rue de la Paix after the trade
-            assert driver.find_element("css selector", "#owner-28 .initial").text == "B"
+            # bateau and brouette, chien and chapeau share an initial: the disc adds the card
+            assert driver.find_element("css selector", "#owner-28 .initial").text == "B4"
+            assert driver.find_element("css selector", "#owner-1 .initial").text == "C1"
+            discs = driver.execute_script(
+                "return [...document.querySelectorAll('.player .tok text')]"
+                ".map((t) => t.textContent)"
+            )
+            assert discs == ["C1", "V", "C3", "B4", "F", "D", "C7", "B8"]
             centre = driver.find_element("id", "board").text
             assert "Parc gratuit : 200 €" in centre and "24 maisons, 11 hôtels" in centre
             boot = driver.find_element("css selector", ".player[data-card='7']").text

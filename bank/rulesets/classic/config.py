@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from bank.errors import BankError
+from bank.errors import BankError, did_you_mean
 
 #: key -> the values it may take (a tuple of choices, or (type, minimum, maximum))
 _CHOICES: dict[str, tuple[Any, ...]] = {
@@ -144,7 +144,8 @@ class ClassicConfig:
                 known = (
                     "auction_seconds, undo_settled_debt_whole, classic, variants, mega, starwars"
                 )
-                raise BankError(f"unknown rules setting {key!r} for classic; known: {known}")
+                hint = did_you_mean(key, known.split(", "))
+                raise BankError(f"unknown rules setting {key!r} for classic; known: {known}{hint}")
         return cls(**kwargs)
 
     def recorded(self) -> tuple[tuple[str, Any], ...]:
@@ -190,7 +191,8 @@ def _table(kind: type[Any], name: str, raw: Mapping[str, Any]) -> Any:
     for key, value in raw.items():
         where = f"{name}.{key}"
         if key not in known:
-            raise BankError(f"unknown setting {where!r}; known: {', '.join(sorted(known))}")
+            hint = did_you_mean(where, [f"{name}.{k}" for k in known])
+            raise BankError(f"unknown setting {where!r}; known: {', '.join(sorted(known))}{hint}")
         default = getattr(defaults, key)
         if key == "force_faces":
             value = _faces(where, value)

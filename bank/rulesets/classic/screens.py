@@ -8,6 +8,7 @@ engine's state and edition types, the unit's I/O and texts, and the classic edit
 
 from __future__ import annotations
 
+from bank.events import Event, MoneyMoved, PropertyChanged, invert
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
 from bank.rulesets.classic.config import FORCE_FACES
@@ -75,8 +76,14 @@ class ClassicScreens(Screens):
         return f"{amount} {self.ed.currency_lcd}"
 
     def deed_name(self, number: int) -> str:
-        """``12 Av. Mozart``: the number and the name, fitted to one line."""
-        return short_name(f"{number} {self.ed.deed(number).name}")
+        """``12 Av. Mozart``: the number and the name, fitted to one line (the classic boxes'
+        longest names shortened by hand first, so that none ends cut: issue 19)."""
+        name = f"{number} {self.ed.deed(number).name}"
+        for long, short in _DEED_ABBREVIATIONS:
+            if len(name) <= LCD_WIDTH:
+                break
+            name = name.replace(long, short)
+        return short_name(name)
 
     def buildings(self, state: GameState, number: int, building: str = "") -> frozenset[Icon]:
         """The Méga icons of deed *number*: the skyscraper on a lot that has one, the depot on
@@ -355,11 +362,16 @@ class ClassicScreens(Screens):
         """The question of §3.10; *lift_only*: Méga's new owner with buildings on the group
         must lift (M only)."""
         owner = state.prop(number).owner
-        key = "c.interest.lift" if lift_only else "c.interest.2"
+        if lift_only:
+            second = self.say("c.interest.lift", lift=lift)
+        else:  # the short wording when the long one would cut the price to lift
+            long = MESSAGES["c.interest.2"][self.lang].format(keep=keep, lift=lift)
+            key = "c.interest.2" if len(long) <= LCD_WIDTH else "c.interest.2.short"
+            second = self.say(key, keep=keep, lift=lift)
         return self.screen(
             "interest",
             self.say("c.interest.1", n=number),
-            self.say(key, keep=keep, lift=lift),
+            second,
             number=number,
             amount=lift if lift_only else keep,
             token=self.card_token(owner) if owner is not None else None,
@@ -497,3 +509,117 @@ class ClassicScreens(Screens):
     ) -> Screen:
         """An info screen (§5.6): it changes nothing and goes back to idle after 10 s."""
         return self.screen("info", title, second, token=token, amount=amount)
+
+    def undone(self, state: GameState | None = None, events: tuple[Event, ...] = ()) -> Screen:
+        """What an undo undid, from its transaction's *events* (the undone ones, inverted),
+        in *state* (after the undo): ``Annulé : achat`` / ``28 Rue de la Paix``, ``Annulé :
+        loyer`` / ``dé → chien 250 €``; ``Annulé / Dernière opération`` when nothing says."""
+        if state is None or not events:
+            return super().undone()
+        done = invert(events)  # the transaction as it was made
+        say = self.say
+        moved = [e for e in done if isinstance(e, MoneyMoved)]
+        props = [e for e in done if isinstance(e, PropertyChanged)]
+        what, second = "", ""
+        bought = next((e for e in props if e.old_owner is None and e.new_owner), None)
+        traded = next((e for e in props if e.old_owner and e.new_owner != e.old_owner), None)
+        built = next(
+            (e for e in props if e.old_owner == e.new_owner and e.old_level != e.new_level), None
+        )
+        if bought is not None:
+            what, second = say("c.undone.bought"), self.deed_line(bought.number)
+        elif traded is not None:
+            what, second = say("c.undone.traded"), self.deed_line(traded.number)
+        elif built is not None and moved:
+            up = (built.new_level or 0) > (built.old_level or 0)
+            what = say("c.undone.built" if up else "c.undone.sold")
+            second = self.deed_line(built.number)
+        elif moved:
+            first = moved[0]
+            what = _REASON_WORDS.get(self.lang, {}).get(first.reason, "") or first.reason
+            if not what:
+                what = say("c.undone.money")
+            second = self.money_line(state, first)
+        if not what:
+            return super().undone()
+        return self.screen("undo", say("c.undone", what=what), second, icons=frozenset({Icon.UNDO}))
+
+    def deed_line(self, number: int) -> str:
+        """``28 Rue de la Paix`` in 20 cells (the number always whole)."""
+        return self.deed_name(number)
+
+    def money_line(self, state: GameState, move: MoneyMoved) -> str:
+        """``dé → chien 250 €``, ``voiture +150 €`` (from the bank), ``chien −200 €`` (to the
+        bank): the tokens shortened before the amount is ever cut."""
+        money = self.money(move.amount)
+        for cut in (LCD_WIDTH, 6, 4, 3):
+            if move.payer is None:
+                line = f"{self.token(state, move.payee)[:cut]} +{money}"
+            elif move.payee is None:
+                line = f"{self.token(state, move.payer)[:cut]} −{money}"
+            else:
+                payer = self.token(state, move.payer)[:cut]
+                line = f"{payer} → {self.token(state, move.payee)[:cut]} {money}"
+            if len(line) <= LCD_WIDTH:
+                return line
+        return line
+
+
+#: the classic editions' names too long for 20 cells with their number, shortened by hand
+_DEED_ABBREVIATIONS: tuple[tuple[str, str], ...] = (
+    ("Compagnie de distribution d'électricité", "Cie d'électricité"),
+    ("Compagnie de distribution des eaux", "Cie des eaux"),
+    ("Champs-Élysées", "Champs-Élys."),
+    ("The Angel, Islington", "Angel Islington"),
+    ("Northumberland Avenue", "Northumberl'd Av."),
+    ("Elephant and Castle", "Elephant & Castle"),
+    ("Street Station", "St Stn"),
+    ("Station", "Stn"),
+)
+
+
+#: a money move's reason as an undo names it
+_REASON_WORDS: dict[str, dict[str, str]] = {
+    "fr": {
+        "rent": "loyer",
+        "purchase": "achat",
+        "auction": "enchère",
+        "go": "départ",
+        "jail": "prison",
+        "tax": "taxe",
+        "fine": "amende",
+        "bank": "banque",
+        "pot": "parc gratuit",
+        "lift": "levée",
+        "mortgage": "hypothèque",
+        "interest": "intérêts",
+        "repairs": "réparations",
+        "card": "carte",
+        "birthday": "anniversaire",
+        "gift": "cadeau",
+        "force": "Force",
+        "debt": "dette",
+        "trade": "échange",
+    },
+    "en": {
+        "rent": "rent",
+        "purchase": "purchase",
+        "auction": "auction",
+        "go": "GO",
+        "jail": "jail",
+        "tax": "tax",
+        "fine": "fine",
+        "bank": "bank",
+        "pot": "Free Parking",
+        "lift": "lift",
+        "mortgage": "mortgage",
+        "interest": "interest",
+        "repairs": "repairs",
+        "card": "card",
+        "birthday": "birthday",
+        "gift": "gift",
+        "force": "Force",
+        "debt": "debt",
+        "trade": "trade",
+    },
+}

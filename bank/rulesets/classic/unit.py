@@ -25,6 +25,7 @@ from typing import Any, Final
 from bank.auction import Auction
 from bank.commands import AuctionSale, Command
 from bank.errors import RuleError
+from bank.events import Event
 from bank.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
@@ -45,7 +46,7 @@ from bank.unit.shell import (
     Settling,
     UnitShell,
 )
-from bank.unit.text import engine_short, fit
+from bank.unit.text import LCD_WIDTH, engine_short, fit
 
 __all__ = ["ClassicUnit"]
 
@@ -64,6 +65,9 @@ _ITEMS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 _DEBT_ITEMS: Final = (8, 9, 10)
 #: bankruptcy, offered during a debt only when less can still be raised than is owed (§3.12)
 _BANKRUPTCY: Final = 16
+#: the info items at the end of the menu (a box without a keyboard: every player's cash, the
+#: ranking; ✓ shows a page, ✓ again the next one)
+_INFO_ITEMS: Final = {17: "table", 18: "scores"}
 _SESSIONS: Final = {7: "build", 8: "sell", 9: "mortgage"}
 _TRADE_PANELS: Final = ("deeds", "cash", "cards", "summary")
 
@@ -286,6 +290,8 @@ class ClassicUnit(UnitShell):
         self._rigged: list[tuple[tuple[int, ...], str | None]] = []
         #: the last deed tapped (info ``deed``)
         self._last_deed: int | None = None
+        #: the paged info screen shown last: its name, page and screen (asked again: next page)
+        self._info_shown: tuple[str, int, Screen] | None = None
         #: the auction series running: its deeds and the one being auctioned
         self._series: Series | None = None
         #: the debtor before the transaction being executed (to say `Dette réglée` after it)
@@ -1136,7 +1142,8 @@ class ClassicUnit(UnitShell):
             extra.append(14)  # the Force battle (Star Wars)
         if self._rules.ed.mega:
             extra.append(15)  # the Birthday Gift space
-        return tuple(sorted((*_ITEMS, *extra)))
+        info = _INFO_ITEMS if self.config.info_items else {}
+        return tuple(sorted((*_ITEMS, *extra, *info)))
 
     def _bankruptcy_offered(self) -> bool:
         """Item 16 is in the debt menu only when selling every building and mortgaging every
@@ -1159,6 +1166,8 @@ class ClassicUnit(UnitShell):
         say, ed = self.screens.say, self._rules.ed
         item = menu.item
         hint = say("c.menu.ok") if item in (12, 16) else say("c.menu.tap")
+        if item in _INFO_ITEMS:
+            hint = say("c.menu.show")
         if item == 1:
             salary = ed.go_salary * (2 if menu.exact else 1)
             text = say("c.menu.1.double" if menu.exact else "c.menu.1", amount=salary)
@@ -1215,6 +1224,10 @@ class ClassicUnit(UnitShell):
             self._open_menu(1, exact=not menu.exact)
         elif menu.item == 11:
             self._roll(None)
+        elif menu.item in _INFO_ITEMS and self._state.started:
+            # the menu stays open on the item: ✓ again shows the next page, M the next item
+            self.step = replace(menu, expires=self._idle_expiry())
+            self._show(self._info_page(_INFO_ITEMS[menu.item]))
         elif menu.item == 12:
             self.step = Pick("deck", (1, 2), 0, self._entry_expiry())
             self._show(self._pick_screen(self.step))
@@ -1503,16 +1516,21 @@ class ClassicUnit(UnitShell):
                 "c.trade.cards.2", a=a[:4], b=b[:4], ca=len(d.cards_first), cb=len(d.cards_second)
             )
             return scr.trade_panel(say("c.trade.cards"), second)
-        parts = []
-        if d.deeds_first:
-            parts.append(f"{a}>{','.join(map(str, d.deeds_first))}")
-        if d.deeds_second:
-            parts.append(f"{b}>{','.join(map(str, d.deeds_second))}")
-        if d.cash and d.cash_from is not None:
-            parts.append(f"{scr.token(s, d.cash_from)}>{d.cash}")
-        if d.cards_first or d.cards_second:
-            parts.append(f"P{len(d.cards_first)}/{len(d.cards_second)}")
-        return scr.trade_panel(say("c.trade.summary"), " ".join(parts) or none)
+        summary = ""
+        for cut in (None, 6, 4, 3, 2, 1):  # tokens shortened before a number is ever cut
+            parts = []
+            if d.deeds_first:
+                parts.append(f"{a[:cut]}>{','.join(map(str, d.deeds_first))}")
+            if d.deeds_second:
+                parts.append(f"{b[:cut]}>{','.join(map(str, d.deeds_second))}")
+            if d.cash and d.cash_from is not None:
+                parts.append(f"{scr.token(s, d.cash_from)[:cut]}>{d.cash}")
+            if d.cards_first or d.cards_second:
+                parts.append(f"P{len(d.cards_first)}/{len(d.cards_second)}")
+            summary = " ".join(parts)
+            if len(summary) <= LCD_WIDTH:
+                break
+        return scr.trade_panel(say("c.trade.summary"), summary or none)
 
     def _trading_button(self, step: Trading, button: Button) -> None:
         d = step.draft
@@ -1982,9 +2000,8 @@ class ClassicUnit(UnitShell):
             self.step = Idle(self._idle_expiry())
             self._show(replace(self._deed_screen(self._last_deed), name="info"))
             return
-        if name == "table":
-            parts = [f"{scr.token(s, p.card)[:4]} {p.balance}" for p in s.players if not p.bankrupt]
-            screen = scr.info(" ".join(parts[:2]), " ".join(parts[2:4]))
+        if name in ("table", "scores"):  # pages: asked again, the next one (issue 19)
+            screen = self._info_page(name)
         elif name in ("turn", "cash"):
             if turn is None:
                 screen = scr.info(say("c.info.turn"), say("c.info.nobody"))
@@ -2007,10 +2024,42 @@ class ClassicUnit(UnitShell):
             owned = [str(p.number) for p in s.properties if p.owner in cards]
             who = scr.token(s, turn) if name == "deeds" and turn is not None else "?"
             screen = scr.info(say("c.info.deeds", token=who), ",".join(owned) or say("c.info.none"))
-        else:  # scores
-            cfg = self._rules.settings(s)
-            ranked = sorted(s.players, key=lambda p: -self._rules.worth(s, p.card, cfg))
-            places = [f"{i}.{scr.token(s, p.card)[:6]}" for i, p in enumerate(ranked, 1)]
-            screen = scr.info(say("c.info.scores"), " ".join(places[:3]))
         self.step = Idle(self._idle_expiry())
         self._show(screen)
+
+    def _undone_screen(self, events: tuple[Event, ...]) -> Screen:
+        """``Annulé : achat`` / ``28 Rue de la Paix``: what the undo undid (issue 19)."""
+        return self.screens.undone(self._state, events)
+
+    def _info_page(self, name: str) -> Screen:
+        """The ``table`` (every player's cash, two lines a page) or ``scores`` (the ranking,
+        one line a page, the page on the title line) info screen: the first page, or the next
+        one when the screen on the LCD is this one's page (the last page wraps to the first).
+        Each line holds as many whole entries as its 20 cells take, so no amount is cut."""
+        s, scr = self._state, self.screens
+        if name == "table":
+            parts = [f"{scr.token(s, p.card)[:4]} {p.balance}" for p in s.players if not p.bankrupt]
+        else:
+            cfg = self._rules.settings(s)
+            ranked = sorted(s.players, key=lambda p: -self._rules.worth(s, p.card, cfg))
+            parts = [f"{i}.{scr.token(s, p.card)[:8]}" for i, p in enumerate(ranked, 1)]
+        lines: list[str] = []
+        for part in parts:
+            if lines and len(lines[-1]) + 1 + len(part) <= LCD_WIDTH:
+                lines[-1] += " " + part
+            else:
+                lines.append(part)
+        per_page = 2 if name == "table" else 1
+        pages = [lines[i : i + per_page] for i in range(0, len(lines), per_page)] or [[""]]
+        shown = self._info_shown
+        page = 0
+        if shown is not None and shown[0] == name and shown[2] is self.screen:
+            page = (shown[1] + 1) % len(pages)
+        rows = pages[page]
+        if name == "table":
+            screen = scr.info(rows[0], rows[1] if len(rows) > 1 else "")
+        else:
+            many = f" {page + 1}/{len(pages)}" if len(pages) > 1 else ""
+            screen = scr.info(scr.say("c.info.scores") + many, rows[0])
+        self._info_shown = (name, page, screen)
+        return screen

@@ -10,7 +10,7 @@ from enum import Enum
 from typing import Any
 
 from bank.config import NumberRange, shown
-from bank.errors import BankError
+from bank.errors import BankError, did_you_mean
 
 #: the range of each number of :class:`RulesConfig`
 RULES_RANGES: dict[str, NumberRange] = {
@@ -49,7 +49,10 @@ class RulesConfig:
         kwargs: dict[str, Any] = {}
         for key, value in raw.items():
             if key not in known:
-                raise BankError(f"unknown rules setting {key!r}; known: {', '.join(known)}")
+                raise BankError(
+                    f"unknown rules setting {key!r}; known: {', '.join(known)}"
+                    + did_you_mean(key, known)
+                )
             default = getattr(cls(), key)
             if isinstance(default, WinnerRule):
                 try:

@@ -29,7 +29,7 @@ ENTRY = START + "press menu\nkey 6\ntap bank:1\nkey 12\nwait 6\n"
 OFFER = (
     START
     + "tap deed:1\ntap bank:1\npress menu\nkey 10\ntap bank:1\ntap bank:2\ntap deed:1\n"
-    + "press ok\npress ok\nwait 6\n"
+    + "press ok\nwait 6\n"  # ✓ on Titres makes the offer (READINGS A10)
 )
 
 

@@ -23,8 +23,10 @@ After every input and gesture:
 - the journal replayed gives the live state (and the same ``undo_available``);
 - a power cut restores the last committed state (the game re-opened from its journal), with
   the debt or interest question open, nothing else (§5.3);
-- undo (hold ✓ + X) after a gesture that committed one transaction gives the state before
-  that gesture, and the same gestures played again give the same state as the first time;
+- undo (hold ✓ + X) after the gestures from idle to idle that committed one transaction (and
+  what joined it: a debt it opened and the sales that settled it, the interest answers)
+  gives the state before those gestures, and the same gestures played again give the same
+  state as the first time;
 - money is conserved: between two journal records, the players' cash changes by what the
   bank paid out less what it took in, and the Free Parking pot by what the payments the pot
   collects (§3.5, §6.2, READINGS A6, A16) brought in, less what a collection took out (the
@@ -198,7 +200,8 @@ gestures = st.one_of(
 
 @dataclass(frozen=True)
 class Done:
-    """A gesture that committed one undoable transaction, from rest to rest."""
+    """Gestures from idle to idle that committed one undo group (a transaction, and what
+    joined it)."""
 
     lines: tuple[str, ...]
     before: GameState
@@ -257,10 +260,10 @@ def clone_unit(unit: Any, game: Game) -> Any:
     return copy.deepcopy(unit, memo)
 
 
-def press_x(unit: Any) -> None:
+def press(unit: Any, button: Button = Button.CANCEL) -> None:
     now = unit._now
-    unit.handle(ButtonPressed(now, Button.CANCEL))
-    unit.handle(ButtonReleased(now, Button.CANCEL))
+    unit.handle(ButtonPressed(now, button))
+    unit.handle(ButtonReleased(now, button))
 
 
 def run_out_auction(unit: Any) -> None:
@@ -273,6 +276,21 @@ def run_out_auction(unit: Any) -> None:
         assert due is not None, "an auction with no deadline"
         unit.handle(Tick(due))
     raise AssertionError("an auction's countdown never ended")
+
+
+def never_undone(state: GameState) -> tuple[Any, ...]:
+    """What an undo leaves as it is: the rolls made (READINGS D1, A4) and the virtual decks'
+    order (E6)."""
+    x = classic(state)
+    return x.rolls, getattr(x, "draws", None), getattr(x, "decks", None)
+
+
+def copy_of(game: Game) -> MemoryJournal:
+    """A journal of *game*'s records, of its own."""
+    assert isinstance(game.journal, MemoryJournal)
+    memory = MemoryJournal()
+    memory.rows = list(game.journal.rows)
+    return memory
 
 
 class ClassicUnitMachine(RuleBasedStateMachine):
@@ -396,10 +414,11 @@ class ClassicUnitMachine(RuleBasedStateMachine):
         plain = not any(w.split()[0] in ("roll", "power", "hold") for w in self.since)
         if (
             plain
-            and game.seq == self.since_seq + 1
-            and game._undo_group == game.seq  # the gesture's own transaction is the undoable one
+            # the undo group is the gestures' first transaction, with what joined it (a debt
+            # settled, the interest answers: §3.16), and no roll or draw came between
+            and game._undo_group == self.since_seq + 1
             and game.undo_available
-            and classic(game.state).draws == classic(self.since_state).draws
+            and never_undone(game.state) == never_undone(self.since_state)
         ):
             self.done = Done(
                 tuple(self.since),
@@ -523,6 +542,35 @@ class ClassicUnitMachine(RuleBasedStateMachine):
                 lines += ["key 60", "press ok"]
         self.run(lines)
 
+    @rule(
+        a=st.integers(1, 8),
+        b=st.integers(1, 8),
+        deed=st.integers(1, 37),
+        answers=st.lists(st.sampled_from(["press ok", "press menu", "press cancel"]), max_size=2),
+    )
+    def mortgaged_trade(self, a: int, b: int, deed: int, answers: list[str]) -> None:
+        """A deed bought, mortgaged, traded: the interest question (§3.10), maybe answered."""
+        first, second = self.card_of(a), self.card_of(b)
+        lines = [f"tap deed:{deed}", f"tap bank:{first}"]
+        lines += ["press menu", "key 9", f"tap bank:{first}", f"tap deed:{deed}", "press ok"]
+        lines += ["press menu", "key 10", f"tap bank:{first}", f"tap bank:{second}"]
+        self.run([*lines, f"tap deed:{deed}", "press ok", "press ok", *answers])
+
+    @rule(who=st.integers(1, 8), creditor=st.integers(0, 8), then=st.lists(buttons, max_size=3))
+    def ruin(self, who: int, creditor: int, then: list[str]) -> None:
+        """A debt beyond all the player has, then the bankruptcy (§3.12, §3.13): to the bank
+        (the auction series follows) or to another player (the interest questions)."""
+        card = self.card_of(who)
+        if creditor:
+            owner = self.card_of(creditor)
+            mine = self.deeds_of(owner)
+            if not mine:
+                return
+            lines = [f"tap deed:{mine[0]}", f"tap bank:{card}"]  # the rent: maybe a debt
+        else:
+            lines = ["press menu", "key 5", f"tap bank:{card}", "key 999999", "press ok"]
+        self.run([*lines, "press menu", "key 16", "press ok", f"tap bank:{card}", *then])
+
     @precondition(lambda self: self.runner is not None and self.game.state.debtor() is not None)
     @rule(
         how=st.sampled_from(["key 8", "key 9", "key 16"]),
@@ -572,11 +620,14 @@ class ClassicUnitMachine(RuleBasedStateMachine):
         if classic(state).interest_due and state.started and not state.game_over:
             assert isinstance(unit.step, Interest), unit.step
 
-    @precondition(lambda self: not self.game.state.started)
+    @precondition(lambda self: not self.game.state.started or self.game.state.game_over)
     @rule(players=st.integers(2, 8))
     def register(self, players: int) -> None:
-        """After a reset: a new game."""
-        self.run(["press cancel", *[f"tap bank:{c}" for c in range(1, players + 1)], "press ok"])
+        """After a reset or the game's end: a new game (a reset first, hold X)."""
+        reset = ["hold cancel 5.5"] if self.game.state.started else []
+        taps = [f"tap bank:{c}" for c in range(1, min(players, self.cards.bank) + 1)]
+        self.players = len(taps)
+        self.run([*reset, "press cancel", *taps, "press ok"])
 
     @precondition(
         lambda self: (
@@ -679,6 +730,15 @@ class ClassicUnitMachine(RuleBasedStateMachine):
                 f"({[(e.payer, e.payee, e.amount, e.reason) for e in moved]})"
             )
 
+    def interest_answers(self, unit: Any, game: Game) -> None:
+        """An interest question (X refused there) takes ✓ or M: it is never a dead end."""
+        for button in (Button.OK, Button.MENU):
+            twin = clone_unit(unit, Game(game.edition, game.rules, journal=copy_of(game)))
+            press(twin, button)
+            if twin.step != unit.step or twin.game.state != unit.game.state:
+                return
+        self.fail(f"neither ✓ nor M answers the interest question {unit.step!r}")
+
     def x_to_rest(self, game: Game) -> None:
         """At most three X presses bring a copy of the unit to rest (see the module's doc)."""
         unit = self.unit
@@ -689,9 +749,11 @@ class ClassicUnitMachine(RuleBasedStateMachine):
         for _ in range(200):
             run_out_auction(twin)
             before = twin.step
+            if isinstance(before, Interest):
+                self.interest_answers(twin, game)
             if isinstance(before, REST):
                 return
-            press_x(twin)
+            press(twin)
             after = twin.step
             progress = (
                 isinstance(before, Entry)

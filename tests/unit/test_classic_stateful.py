@@ -14,6 +14,8 @@ After every input and gesture:
 
 - a refused input (the error cue) changes no game state (CLASSIC.md §5: "the step stays as it
   was");
+- a debt is never a dead end: bankruptcy, or a sale or a mortgage of one of the debtor's
+  deeds, is accepted; an interest question takes ✓ or M;
 - from any step, at most three X presses bring the unit back to rest (idle, or a step the
   game state holds: a debt, an interest question, the game's end, the registration). Pressed on
   a copy of the unit, so the random game goes on where it was. What the spec itself makes
@@ -74,9 +76,14 @@ from bank.unit.io import (
     Button,
     ButtonPressed,
     ButtonReleased,
+    CardId,
+    CardLifted,
     CardRanges,
+    CardTapped,
     Cue,
     Input,
+    KeyPressed,
+    KeyReleased,
     Output,
     PlayCue,
     ShowScreen,
@@ -264,6 +271,22 @@ def press(unit: Any, button: Button = Button.CANCEL) -> None:
     now = unit._now
     unit.handle(ButtonPressed(now, button))
     unit.handle(ButtonReleased(now, button))
+
+
+def feed(unit: Any, lines: list[str]) -> None:
+    """Taps, keys and presses (script lines) straight to *unit*."""
+    now = unit._now
+    for line in lines:
+        verb, arg = line.split()
+        if verb == "tap":
+            unit.handle(CardTapped(now, CardId.parse(arg), "UID"))
+            unit.handle(CardLifted(now, "UID"))
+        elif verb == "key":
+            for key in [arg] if arg == "back" else list(arg):
+                unit.handle(KeyPressed(now, key))
+                unit.handle(KeyReleased(now, key))
+        else:
+            press(unit, Button(arg))
 
 
 def run_out_auction(unit: Any) -> None:
@@ -739,6 +762,25 @@ class ClassicUnitMachine(RuleBasedStateMachine):
                 return
         self.fail(f"neither ✓ nor M answers the interest question {unit.step!r}")
 
+    def debt_way_out(self, unit: Any, game: Game) -> None:
+        """A debt is never a dead end (§3.12): the debtor can go bankrupt (item 16), or sell
+        or mortgage one of their deeds (items 8, 9; the whole group where the stock asks)."""
+        debtor = game.state.debtor()
+        assert debtor is not None
+        card = f"tap bank:{debtor.card}"
+        tries = [["press menu", "key 16", "press ok", card]]
+        for n in (p.number for p in game.state.properties if p.owner == debtor.card):
+            tries += [
+                ["press menu", "key 9", card, f"tap deed:{n}"],
+                ["press menu", "key 8", card, f"tap deed:{n}", "press ok"],
+            ]
+        for lines in tries:
+            twin = clone_unit(unit, Game(game.edition, game.rules, journal=copy_of(game)))
+            feed(twin, lines)
+            if twin.game.state != game.state:
+                return
+        self.fail(f"player {debtor.card} owes {debtor.debt} and no gesture raises or ends it")
+
     def x_to_rest(self, game: Game) -> None:
         """At most three X presses bring a copy of the unit to rest (see the module's doc)."""
         unit = self.unit
@@ -751,6 +793,8 @@ class ClassicUnitMachine(RuleBasedStateMachine):
             before = twin.step
             if isinstance(before, Interest):
                 self.interest_answers(twin, game)
+            if isinstance(before, Settling):
+                self.debt_way_out(twin, game)
             if isinstance(before, REST):
                 return
             press(twin)

@@ -13,7 +13,8 @@ script runner on a real journal, so a failure prints a tap script that reproduce
 After every input and gesture:
 
 - a refused input (the error cue) changes no game state (CLASSIC.md §5: "the step stays as it
-  was");
+  was"), and the bank card of a player not in the game, or eliminated, is refused wherever it
+  is tapped, the step unchanged (§3.13: "their bank card is refused from then on");
 - a debt is never a dead end: bankruptcy, or a sale or a mortgage of one of the debtor's
   deeds, is accepted; an interest question takes ✓ or M;
 - from any step, at most three X presses bring the unit back to rest (idle, or a step the
@@ -230,7 +231,7 @@ class Runner(ScriptRunner):
         super()._emit(outputs)
 
     def _feed(self, inp: Input) -> None:
-        state, seq = self.game.state, self.game.seq
+        state, seq, step = self.game.state, self.game.seq, self.unit.step
         first = len(self.shown)
         super()._feed(inp)
         new = self.shown[first:]
@@ -239,9 +240,24 @@ class Runner(ScriptRunner):
             raise AssertionError(
                 f"a refused {type(inp).__name__} changed the game state\n{self.tail()}"
             )
+        if self.outsider(inp, state, step) and (not refused or self.unit.step != step):
+            raise AssertionError(
+                f"the card of a player not in the game was taken in {step!r} (§3.13: "
+                f"refused from then on)\n{self.tail()}"
+            )
         for o in new:
             if isinstance(o, ShowScreen):
                 assert all(len(line) <= LCD_WIDTH for line in o.screen.lines), o.screen
+
+    @staticmethod
+    def outsider(inp: Input, state: GameState, step: object) -> bool:
+        """A bank card of no player, or of an eliminated one, tapped while a game runs."""
+        if not isinstance(inp, CardTapped) or inp.card is None or inp.card.kind != "bank":
+            return False
+        if not state.started or state.game_over or isinstance(step, Off | Registration):
+            return False
+        player = state.player(inp.card.number)
+        return player is None or player.bankrupt
 
     def tail(self) -> str:
         text = self.out.getvalue() if isinstance(self.out, io.StringIO) else ""
@@ -349,6 +365,7 @@ class ClassicUnitMachine(RuleBasedStateMachine):
                     ("variants", "virtual_decks", True),
                     ("variants", "fast_game", True),
                     ("classic", "bankrupt_to_bank", "return"),
+                    ("variants", "time_limit_minutes", 3),
                 ]
             ),
             max_size=3,

@@ -591,10 +591,8 @@ class ClassicUnit(UnitShell):
             self._show(self.screens.final(self._state, player, worth))
         elif isinstance(step, Settling) and card.kind == "bank":
             player = self._state.player(card.number)
-            if player is not None:
+            if self._playing(card.number) and player is not None:
                 self._show(self.screens.balance(self._state, player))
-            else:
-                self._refuse("err.not_player")
         else:
             super()._step_tap(card)
 
@@ -602,8 +600,7 @@ class ClassicUnit(UnitShell):
         s = self._state
         if card.kind == "bank":
             player = s.player(card.number)
-            if player is None:
-                self._refuse("err.not_player")
+            if not self._playing(card.number) or player is None:
                 return
             self.step = Idle(self._idle_expiry())
             self._show(self.screens.balance(s, player))
@@ -634,6 +631,16 @@ class ClassicUnit(UnitShell):
                 return
             self.step = CardDrawn(card.kind, card.number, self._idle_expiry())
             self._show(self.screens.card(card.kind, card.number))
+
+    def _playing(self, card: int) -> bool:
+        """Whether bank card *card* plays in this game; if not, the error cue and why (not a
+        player, or eliminated: refused from then on, §3.13) and the step stays."""
+        player = self._state.player(card)
+        if player is None:
+            self._refuse("err.not_player")
+        elif player.bankrupt:
+            self._refuse_rule(RuleError(f"bank card {card} is eliminated", "eliminated"))
+        return player is not None and not player.bankrupt
 
     def _is_jail_card(self, card: CardId) -> bool:
         entry = self._rules.ed.cards.get((card.kind, card.number))
@@ -681,6 +688,8 @@ class ClassicUnit(UnitShell):
         return cues
 
     def _landing(self, card: int, number: int, dice: int | None = None) -> None:
+        if not self._playing(card):  # before a dice pick opens for a card that cannot pay
+            return
         s = self._state
         deed = self._rules.ed.deed(number)
         prop = s.prop(number)
@@ -1035,8 +1044,7 @@ class ClassicUnit(UnitShell):
     def _apply_item(self, menu: Menu, card: int) -> None:
         s = self._state
         player = s.player(card)
-        if player is None:
-            self._refuse("err.not_player")
+        if not self._playing(card) or player is None:
             return
         item, scr = menu.item, self.screens
         debtor = s.debtor()
@@ -1342,8 +1350,10 @@ class ClassicUnit(UnitShell):
         d = step.draft
         s = self._state
         if d.second is None:
-            if card.kind != "bank" or s.player(card.number) is None:
+            if card.kind != "bank":
                 self._refuse("c.err.need_bank")
+            elif not self._playing(card.number):
+                return
             elif card.number == d.first:
                 self._refuse_rule(RuleError("same player", "same player"))
             else:
@@ -1442,8 +1452,7 @@ class ClassicUnit(UnitShell):
         self, deck: str, number: int, card: int, choice: int | None, passed_go: bool | None
     ) -> None:
         s = self._state
-        if s.player(card) is None:
-            self._refuse("err.not_player")
+        if not self._playing(card):
             return
         if not self._rules.ed.card_table:  # the generic effects of §4.5, G1-G8
             options = tuple(n for n, e in GENERIC_EFFECTS.items() if not e.moves)

@@ -64,3 +64,7 @@ class UnitConfig:
     #: seconds a trade offer may wait for the partner's answer before it is dropped
     #: (the classic unit, §5.3; ``unit.trade_seconds``)
     trade_seconds: float = 60.0
+    #: seconds to hold M alone (speech on/off) or ✓ alone (say the last sentence again)
+    speech_hold_seconds: float = 3.0
+    #: whether the unit speaks when it starts (the ``[speech] say`` setting is not ``off``)
+    speech: bool = False

@@ -12,7 +12,8 @@ What it refuses, so that neither a clumsy user nor a flood can hurt the box:
   directory, a symlink), or a socket of another user, is refused with a message naming it;
   only a socket of ours that nobody answers on (left by a daemon that died) is replaced.
   At close it unlinks the socket only if the path is still the one it bound.
-- At most :data:`MAX_CLIENTS` clients at once (the next one is told so and closed), lines of
+- At most :data:`MAX_CLIENTS` clients at once, and :data:`MAX_PER_PROCESS` from one process
+  (the next one is told so and closed), lines of
   at most :data:`MAX_LINE` bytes (a longer one is refused, neither echoed nor buffered whole,
   and the connection closed), a line cut short by a disconnect is discarded, never run.
 - When the process is out of file descriptors, ``accept`` backs off and keeps going, and the
@@ -47,6 +48,9 @@ Handler = Callable[[str], dict[str, Any]]
 
 #: clients served at once; one more is answered "too many clients" and closed
 MAX_CLIENTS: Final = 16
+#: connections one client process may hold at once (``SO_PEERCRED``'s pid): one stuck or
+#: hostile program never holds every slot; one more is told so and closed
+MAX_PER_PROCESS: Final = 4
 #: bytes in one control line (its newline excluded)
 MAX_LINE: Final = 4096
 #: a client silent this long is hung up on (seconds)
@@ -106,6 +110,8 @@ class ControlServer:
         self._made: tuple[int, int] | None = None  # (st_dev, st_ino) of the socket we bound
         self._clients = 0
         self._clients_lock = threading.Lock()
+        #: connections held by each client process (pid from SO_PEERCRED)
+        self._per_pid: dict[int, int] = {}
         self._warn = RateLimitedLog(log)
 
     # ------------------------------------------------------------------ start and stop
@@ -250,23 +256,38 @@ class ControlServer:
             self._admit(conn)
 
     def _admit(self, conn: socket.socket) -> None:
+        pid = _peer_pid(conn)
         with self._clients_lock:
             full = self._clients >= MAX_CLIENTS
-            if not full:
+            greedy = not full and self._per_pid.get(pid, 0) >= MAX_PER_PROCESS
+            if not full and not greedy:
                 self._clients += 1
+                self._per_pid[pid] = self._per_pid.get(pid, 0) + 1
         if full:
             self._refuse(conn, f"too many clients ({MAX_CLIENTS}) on the control socket; try again")
             return
+        if greedy:
+            self._refuse(
+                conn,
+                f"too many connections from one process ({MAX_PER_PROCESS}) on the control "
+                "socket; close one first",
+            )
+            return
         try:
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+            threading.Thread(target=self._serve, args=(conn, pid), daemon=True).start()
         except RuntimeError as err:  # no thread to be had: as scarce as a descriptor
-            self._left()
+            self._left(pid)
             self._warn("thread", logging.WARNING, "control socket: cannot serve a client: %s", err)
             self._refuse(conn, "the daemon cannot serve another client now; try again")
 
-    def _left(self) -> None:
+    def _left(self, pid: int) -> None:
         with self._clients_lock:
             self._clients -= 1
+            count = self._per_pid.get(pid, 0) - 1
+            if count > 0:
+                self._per_pid[pid] = count
+            else:
+                self._per_pid.pop(pid, None)
 
     @staticmethod
     def _refuse(conn: socket.socket, error: str) -> None:
@@ -275,7 +296,7 @@ class ControlServer:
             with contextlib.suppress(OSError):
                 conn.sendall(_encode({"ok": False, "error": error}))
 
-    def _serve(self, conn: socket.socket) -> None:
+    def _serve(self, conn: socket.socket, pid: int) -> None:
         try:
             with conn:
                 conn.settimeout(IDLE_TIMEOUT_S)
@@ -283,7 +304,7 @@ class ControlServer:
         except OSError:
             pass  # the client went away or stalled: nothing of its line was run
         finally:
-            self._left()
+            self._left(pid)
 
     def _serve_lines(self, conn: socket.socket) -> None:
         with conn.makefile("rb") as stream:
@@ -358,6 +379,16 @@ def _connect(path: Path, timeout: float) -> socket.socket:
             sock.close()
             raise ControlError(f"cannot reach a daemon at {path}: {err.strerror or err}") from err
         return sock
+
+
+def _peer_pid(conn: socket.socket) -> int:
+    """The pid of the process at the other end of *conn* (0 when it cannot be told)."""
+    try:
+        creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    except OSError:
+        return 0
+    pid: int = struct.unpack("3i", creds)[0]
+    return pid
 
 
 def _check_peer(sock: socket.socket, path: Path) -> None:

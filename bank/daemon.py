@@ -102,6 +102,8 @@ class Daemon:
         self.panels: list[PanelLike] = []
         self.feedback: list[FeedbackLike] = []
         self.listeners: list[Callable[[Output], None]] = []
+        #: called once an input's outputs are all dispatched, with all of them (the voice)
+        self.batch_listeners: list[Callable[[list[Output]], None]] = []
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._stopping = threading.Event()
         self.last_screen: Screen | None = None
@@ -168,6 +170,9 @@ class Daemon:
                     self._safely(reader.feedback, out.cue)
             for listener in list(self.listeners):
                 self._safely(listener, out)
+        if outputs:
+            for batch in list(self.batch_listeners):
+                self._safely(batch, outputs)
 
     @staticmethod
     def _safely(fn: Callable[[Any], None], arg: Any) -> None:

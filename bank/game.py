@@ -5,8 +5,13 @@ what they amount to, the transaction's outcome), the journal commits them durabl
 in-memory state (a cache of the journal) is updated. Nothing is confirmed to players before the
 commit. Undo cancels the last undo group (a transaction, plus the steps the ruleset says join
 it, such as properties given up to settle a debt it caused) by journalling its inverse events,
-so replaying the journal always gives the live state. The ruleset comes from the edition
-(``edition.ruleset``, through :mod:`bank.rulesets`) unless one is given.
+so replaying the journal always gives the live state. A transparent command made since is
+never undone; one that says ``replayed_by_undo`` (a roll of the classic unit's dice) is
+replayed: the undo's events take it back and decide it again on the state without the undone
+group, so its effects are those it would have had without it (the classic rules' undo, a
+replay without the undone transaction). The
+ruleset comes from the edition (``edition.ruleset``, through :mod:`bank.rulesets`) unless one
+is given.
 Imports the engine, the ruleset registry and, by protocol, any journal with
 ``append``/``records``/``new_game``.
 """
@@ -81,6 +86,13 @@ class Game:
         self._undo_events: list[Event] = []
         self._undo_group: int | None = None
         self._group_had_debt = False
+        #: what happened after the undo group's first transaction, in order: a transparent
+        #: command with its events (replayed by an undo), or None with the events of a
+        #: transaction that joined the group (undone with it)
+        self._trail: list[tuple[Command | None, tuple[Event, ...]]] = []
+        #: the last undo group's transaction opened the debt being settled, and nothing joined
+        #: it since: undoing it takes the debt away with it (a ruleset that allows it)
+        self._group_opened_debt = False
         if journal is not None:
             self._replay(journal.records())
 
@@ -107,22 +119,37 @@ class Game:
 
     def _advance(self, tx: Transaction) -> None:
         """Apply a committed transaction and keep the undo group up to date."""
+        in_debt_before = self.state.debtor() is not None
         self.state = apply(self.state, tx.events)
         if tx.command.transparent:
+            if tx.events:
+                self._group_opened_debt = False  # the debt is no longer the group's alone
             if self.state.debtor() is not None and tx.events:
                 # a debt opened by a command undo skips over: its payment cannot be undone,
                 # so neither can what settles it (nor the transaction before)
-                self._undo_events, self._undo_group = [], None
+                self._undo_events, self._undo_group, self._trail = [], None, []
+            elif (
+                self._undo_group is not None
+                and tx.events
+                and getattr(tx.command, "replayed_by_undo", False)
+            ):  # any other transparent command (a virtual deck's draw) keeps its events
+                self._trail.append((tx.command, tx.events))
             return
+        self._group_opened_debt = False
         if isinstance(tx.command, Undo):
-            self._undo_events, self._undo_group = [], None
+            self._undo_events, self._undo_group, self._trail = [], None, []
         elif self.ruleset.joins_undo_group(tx.command):
-            self._undo_events.extend(tx.events)
+            if self._trail:
+                self._trail.append((None, tx.events))
+            else:
+                self._undo_events.extend(tx.events)
             self._group_had_debt = True
         else:
             self._undo_events = list(tx.events)
             self._undo_group = tx.undo_group
+            self._trail = []
             self._group_had_debt = self.state.debtor() is not None
+            self._group_opened_debt = self._group_had_debt and not in_debt_before
 
     # ------------------------------------------------------------------ commands
 
@@ -143,7 +170,7 @@ class Game:
         outcome: Outcome | None = None
         if isinstance(command, Undo):
             self._undo_refusal()
-            events = tuple(invert(self._undo_events))
+            events = self._undo()
             group: int | None = None
         else:
             decision = self.ruleset.decide(self.state, command)
@@ -163,6 +190,24 @@ class Game:
         self._advance(tx)
         return tx
 
+    def _undo(self) -> tuple[Event, ...]:
+        """The events of an undo: the undo group and the replayed commands made since taken
+        back, then those commands decided again, in order, on the state without the group (one
+        the rules now refuse is left out)."""
+        done = [*self._undo_events, *(e for _, events in self._trail for e in events)]
+        out = invert(done)
+        state = apply(self.state, out)
+        for command, _ in self._trail:
+            if command is None:
+                continue
+            try:
+                events = self.ruleset.decide(state, command).events
+            except RuleError:
+                continue
+            state = apply(state, events)
+            out.extend(events)
+        return tuple(out)
+
     def _describe_game(self, command: NewGame) -> None:
         """Name the edition and players in the journal's game list (``ultibank history``)."""
         update = getattr(self.journal, "update_meta", None)
@@ -178,7 +223,9 @@ class Game:
     def _undo_refusal(self) -> None:
         if self.state.game_over:
             raise GameOver("the game is over", "game over")
-        if self.state.debtor() is not None:
+        if self.state.debtor() is not None and not (
+            self._group_opened_debt and getattr(self.ruleset, "undo_opens_debt", False)
+        ):
             raise UndoRefused("no undo while a debt is being settled", "debt first")
         refuse = getattr(self.ruleset, "refuse_undo", None)
         if refuse is not None:  # the optional hook of bank.ruleset.RefusesUndo
@@ -188,7 +235,11 @@ class Game:
                 "nothing to undo: only the last transaction, once, and never an event card",
                 "nothing to undo",
             )
-        if self._group_had_debt and not self.ruleset.undo_after_settled_debt():
+        if (
+            self._group_had_debt
+            and not self._group_opened_debt
+            and not self.ruleset.undo_after_settled_debt()
+        ):
             raise UndoRefused("a settled debt cannot be undone", "debt settled")
 
     @property
@@ -207,6 +258,8 @@ class Game:
         self.state = GameState.empty(self.edition)
         self._seq = 0
         self._undo_events, self._undo_group, self._group_had_debt = [], None, False
+        self._trail = []
+        self._group_opened_debt = False
 
     # ------------------------------------------------------------------ helpers for the unit
 

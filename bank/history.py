@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from bank.datadir import open_data_dir, write_output
 from bank.errors import BankError
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged, apply
 from bank.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord, backup_journal
@@ -34,6 +35,7 @@ from bank.narrate import Narrator
 from bank.records import LEGACY_RULESET, Record, decode, decode_entries
 from bank.settings import Settings
 from bank.state import GameState
+from bank.unit.text import printable
 from board_assets import Edition, EditionError, load_edition
 
 JOURNAL_NAME = "journal.sqlite"
@@ -169,6 +171,22 @@ class ReadOnlyJournal(Journal):
         and look like a loss; a loss the writer found is kept in the quarantine table, which
         every ``history`` command repeats."""
 
+    def _record_damage(self, lost: int | None, what: str) -> None:
+        """A reader writes nothing: the finding is said (``history`` repeats it on stderr), and
+        the daemon keeps it when it next opens the journal."""
+        from bank.journal import Damage
+
+        self.loss.append(what)
+        self._damage.append(Damage(0, time.time(), lost, what))
+
+    def _ended_outside(self, game_id: int) -> None:
+        message = (
+            f"game {game_id} is marked ended outside ultibank; the daemon resumes it and shows "
+            f"the damage when it next opens the journal"
+        )
+        self.recovery.append(message)
+        logging.getLogger(__name__).warning("journal: %s", message)
+
     def checkpoint(self) -> None:
         """A reader never checkpoints (the daemon does, when idle and at a clean stop)."""
 
@@ -201,7 +219,14 @@ def game_status(journal: Journal, game: GameInfo) -> str:
 
 
 def _warn_problems(journal: Journal) -> None:
-    """Every problem the journal ever found, once each, on standard error."""
+    """Every problem the journal ever found, once each, on standard error; the damage no person
+    has acknowledged yet first, loudly."""
+    for damage in journal.damage():
+        print(
+            f"ultibank: JOURNAL DAMAGE found {_when(damage.found)}, not acknowledged yet: "
+            f"{damage.what}",
+            file=sys.stderr,
+        )
     seen: set[str] = set()
     for row in journal.quarantine():
         if row.reason not in seen:
@@ -231,6 +256,8 @@ def _game_number(text: str | None, action: str) -> int:
 
 def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
     """List games, show/export one, or back the journal up."""
+    # the data directory's door: nothing is read through a link another user planted
+    open_data_dir(settings.data_dir, bool(settings.get("game", "strict_modes")), create=False)
     if args.action == "backup":
         return _backup(args, settings)
     out = sys.stdout
@@ -246,11 +273,11 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
                 status = game_status(journal, g)
                 players = g.meta.get("players", "")
                 edition = g.meta.get("edition", "")
-                print(
+                line = (
                     f"{g.id:4d}  {_when(g.started)}  {status:8s}  {g.records:5d} transactions"
-                    f"  {edition} {players}".rstrip(),
-                    file=out,
+                    f"  {edition} {players}".rstrip()
                 )
+                print(printable(line), file=out)
             return 0
         number = _game_number(args.game, args.action)
         if number not in {g.id for g in games}:
@@ -265,7 +292,7 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
             else:
                 title, detail = words[i]
                 text = f"{title} — {detail}" if detail else title
-            print(f"{record.seq:5d}  {_when(record.at)}  {text}", file=out)
+            print(f"{record.seq:5d}  {_when(record.at)}  {printable(text)}", file=out)
         return 0
     rows = export_rows(entries, words)
     if args.csv:
@@ -281,7 +308,7 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
     else:
         text = json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_output(Path(args.output), text)
     else:
         out.write(text)
     return 0

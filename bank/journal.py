@@ -30,8 +30,10 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import struct
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -45,6 +47,7 @@ from bank.events import SCHEMA_VERSION
 __all__ = [
     "FILE_FORMAT",
     "BadRecord",
+    "Damage",
     "GameInfo",
     "Journal",
     "JournalAccess",
@@ -116,6 +119,32 @@ CREATE TABLE quarantine (
 """
 
 
+#: damage found at open and not yet acknowledged by a person (created where missing, so a
+#: journal written before it existed gains it at its next open; older readers ignore it)
+_DAMAGE_TABLE: Final = """
+CREATE TABLE IF NOT EXISTS damage (
+    id           INTEGER PRIMARY KEY,
+    found        REAL NOT NULL,
+    lost         INTEGER,
+    what         TEXT NOT NULL,
+    acknowledged REAL
+)
+"""
+
+
+#: how each archived game ended (its records and last checksum), written with the reset that
+#: archived it: an older file put back, which lost records of an archived game, is found at
+#: open (made where missing, like ``damage``)
+_GAME_ENDS_TABLE: Final = """
+CREATE TABLE IF NOT EXISTS game_ends (
+    game    INTEGER PRIMARY KEY,
+    records INTEGER NOT NULL,
+    last    INTEGER,
+    chain   BLOB
+)
+"""
+
+
 class JournalLocked(JournalError):
     """Another process (usually another ultibank) holds the journal."""
 
@@ -157,6 +186,19 @@ class GameInfo:
     def archived(self) -> bool:
         """True once a reset has closed this game."""
         return self.ended is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """Damage found when the journal opened, kept in the file until a person acknowledges it.
+
+    *lost* is the number of acknowledged transactions lost (None: it cannot be told, e.g. the
+    tip file that would say it was unreadable)."""
+
+    id: int
+    found: float
+    lost: int | None
+    what: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +300,22 @@ def _pack_tip(tip: _Tip) -> bytes:
     return (body + _tip_digest(body)).ljust(_TIP_SLOT_SIZE, b"\0")
 
 
+def _read_tip(path: Path) -> _Tip | None:
+    """The newest readable slot of the tip file at *path*, if any (never follows a link)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        raw = os.pread(fd, 2 * _TIP_SLOT_SIZE, 0)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    slots = [t for t in (_unpack_tip(raw[:64]), _unpack_tip(raw[64:128])) if t is not None]
+    return max(slots, key=lambda t: t.generation) if slots else None
+
+
 def _unpack_tip(raw: bytes) -> _Tip | None:
     if len(raw) < _TIP_SLOT.size:
         return None
@@ -279,8 +337,11 @@ class Journal:
         self._clock = clock
         #: problems found and repaired (quarantined tails), human-readable, oldest first
         self.recovery: list[str] = []
-        #: acknowledged transactions found missing at open (the tip is ahead of the journal)
+        #: damage found at open (this one or an earlier one) that no person has acknowledged
+        #: yet: acknowledged transactions missing, a bad tail set aside, an unreadable tip, a
+        #: game ended outside ultibank (see :meth:`damage` and :meth:`acknowledge_damage`)
         self.loss: list[str] = []
+        self._damage: list[Damage] = []
         self._lock_fd: int | None = None
         self._tip_fd: int | None = None
         self._tip_generation = 0
@@ -294,11 +355,15 @@ class Journal:
         self._opened = False
         try:
             existed = self.path.exists() and self.path.stat().st_size > 0
+            #: a file was there (perhaps emptied): an empty one is not a new journal
+            self._present = self.path.exists()
             self._lock()
             self._conn = self._connect()
             self._prepare()
             self._resume()
             self._open_tip(existed)
+            self._check_game_ends()
+            self._load_damage()
             self._opened = True
         except BaseException:
             self.close()
@@ -363,6 +428,7 @@ class Journal:
             fmt = conn.execute("PRAGMA user_version").fetchone()[0]
             tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
             if app_id == 0 and fmt == 0 and tables == 0:
+                self._refuse_emptied()
                 self._create()
             elif app_id != APPLICATION_ID:
                 raise CorruptJournal(
@@ -376,15 +442,47 @@ class Journal:
                 )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
+            conn.execute(_DAMAGE_TABLE)
+            conn.execute(_GAME_ENDS_TABLE)
         except sqlite3.Error as err:
             raise _translate(err, self.path, "opening the journal") from err
+
+    def _refuse_emptied(self) -> None:
+        """An empty journal beside a tip that names transactions was emptied or truncated: set
+        the file aside (the tip stays, as proof) and refuse, rather than start a new game."""
+        set_aside = sorted(self.path.parent.glob(f"{self.path.name}.empty-*"))
+        present = getattr(self, "_present", False)
+        if not present and not set_aside:
+            return  # moved aside (or never made): a new journal, with a new tip
+        tip = _read_tip(self.tip_path)
+        if tip is None or (tip.seq == 0 and tip.game == 0):
+            return
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        if present:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            aside = self.path.with_name(f"{self.path.name}.empty-{stamp}")
+            with contextlib.suppress(OSError):
+                os.rename(self.path, aside)
+        else:  # set aside by an earlier start: still no journal to go on with
+            aside = set_aside[-1]
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)  # the empty file this open made
+        raise CorruptJournal(
+            f"the journal {self.path} is empty, but {self.tip_path.name} says transaction "
+            f"{tip.seq} of game {tip.game} had been committed: it was emptied or truncated. "
+            f"Refusing to start a new game over it; the empty file was moved to {aside.name}. "
+            f"Put the journal back from a backup, or move {self.tip_path.name} aside to start "
+            f"a new journal."
+        )
 
     def _create(self) -> None:
         conn = self._db()
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _SCHEMA.split(";"):
+            for statement in (*_SCHEMA.split(";"), _DAMAGE_TABLE, _GAME_ENDS_TABLE):
                 if statement.strip():
                     conn.execute(statement)
             conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
@@ -406,14 +504,28 @@ class Journal:
                 "UNION ALL SELECT max(seq) FROM quarantine WHERE typeof(seq) = 'integer')"
             ).fetchone()
             self._last_seq = int(row[0] or 0)
-            row = conn.execute(
-                "SELECT id FROM games WHERE ended IS NULL ORDER BY id DESC LIMIT 1"
-            ).fetchone()
+            # new_game() ends a game and starts the next in one commit: the last game is
+            # never ended by ultibank itself
+            row = conn.execute("SELECT id, ended FROM games ORDER BY id DESC LIMIT 1").fetchone()
         except sqlite3.Error as err:
             raise _translate(err, self.path, "reading the journal") from err
         if row is not None:
             self._game = int(row[0])
+            if row[1] is not None:
+                self._ended_outside(self._game)
             self._head = self._verify(self._game)
+
+    def _ended_outside(self, game_id: int) -> None:
+        """The last game was marked ended behind ultibank's back: resume it, and say so."""
+        try:
+            self._db().execute("UPDATE games SET ended = NULL WHERE id = ?", (game_id,))
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "resuming the current game") from err
+        self._record_damage(
+            None,
+            f"{self.path}: game {game_id} was marked ended outside ultibank (the games table "
+            f"was edited); it is resumed. Check the balances with the players.",
+        )
 
     def _verify(self, game_id: int) -> bytes:
         """Check *game_id*'s chain, quarantine a bad tail, and return the last good checksum."""
@@ -472,6 +584,125 @@ class Journal:
         )
         self.recovery.append(message)
         log.warning("journal recovery: %s", message)
+        self._record_damage(moved, message)
+
+    def _check_game_ends(self) -> None:
+        """Every archived game still ends as it did when it was archived (a few indexed reads,
+        whatever the length of the games): an older file put back beside a newer write-ahead
+        log can lose an archived game's last records, which no tip would notice."""
+        try:
+            rows = (
+                self._db()
+                .execute(
+                    "SELECT e.game, e.records, e.last, e.chain, "
+                    "(SELECT count(*) FROM records r WHERE r.game = e.game), "
+                    "(SELECT chain FROM records r WHERE r.game = e.game AND r.seq = e.last) "
+                    "FROM game_ends e ORDER BY e.game"
+                )
+                .fetchall()
+            )
+        except sqlite3.Error as err:
+            if "no such table" in str(err):  # a reader on a journal no writer upgraded yet
+                return
+            raise _translate(err, self.path, "checking the archived games") from err
+        for game_id, records, last, chain, found, found_chain in rows:
+            if found == records and (last is None or found_chain == chain):
+                continue
+            if self._known_damage(game_id):
+                continue
+            missing = max(records - found, 0)
+            message = (
+                f"{self.path}: archived game {game_id} had {records} transaction(s) when it was "
+                f"archived, the journal now holds {found}"
+                + ("" if found_chain == chain else " and its last one differs")
+                + f". {self.path.name} was replaced by an older copy, or damaged; "
+                f"`ultibank history` shows what is left."
+            )
+            log.error("journal: %s", message)
+            self._record_damage(missing or None, message)
+
+    def _known_damage(self, game_id: int) -> bool:
+        """Whether archived game *game_id*'s damage is already kept (said once): a finding
+        about it, or its bad tail set aside in the quarantine."""
+        try:
+            row = (
+                self._db()
+                .execute(
+                    "SELECT 1 FROM damage WHERE what LIKE ? "
+                    "UNION ALL SELECT 1 FROM quarantine WHERE game = ? LIMIT 1",
+                    (f"%archived game {game_id} had %", game_id),
+                )
+                .fetchone()
+            )
+        except sqlite3.Error:
+            return False
+        return row is not None
+
+    # -- damage: kept until a person acknowledges it ------------------------------------------
+
+    def _record_damage(self, lost: int | None, what: str) -> None:
+        """Keep one finding in the ``damage`` table; it is shown until acknowledged."""
+        found = float(self._clock())
+        self.loss.append(what)
+        try:
+            cursor = self._db().execute(
+                "INSERT INTO damage (found, lost, what) VALUES (?, ?, ?)", (found, lost, what)
+            )
+        except sqlite3.Error as err:
+            log.error("could not record the damage in %s: %s", self.path, err)
+            self._damage.append(Damage(0, found, lost, what))
+            return
+        self._damage.append(Damage(int(cursor.lastrowid or 0), found, lost, what))
+
+    def _load_damage(self) -> None:
+        """Every finding not yet acknowledged, from this open and the earlier ones."""
+        try:
+            rows = (
+                self._db()
+                .execute(
+                    "SELECT id, found, lost, what FROM damage WHERE acknowledged IS NULL "
+                    "ORDER BY id"
+                )
+                .fetchall()
+            )
+        except sqlite3.Error as err:
+            if "no such table" in str(err):  # a reader on a journal no writer upgraded yet
+                rows = []
+            else:
+                raise _translate(err, self.path, "reading the journal's damage") from err
+        stored = [Damage(int(i), float(f), None if n is None else int(n), str(w))
+                  for i, f, n, w in rows]  # fmt: skip
+        unsaved = [d for d in self._damage if d.id == 0]  # the disk refused them
+        self._damage = stored + unsaved
+        self.loss = [d.what for d in self._damage]
+
+    def damage(self) -> list[Damage]:
+        """The damage found at open that no person has acknowledged yet, oldest first."""
+        return list(self._damage)
+
+    @property
+    def lost(self) -> int | None:
+        """How many acknowledged transactions the unacknowledged damage lost (0: no damage;
+        None: damage whose loss cannot be counted, e.g. an unreadable tip file)."""
+        if any(d.lost is None for d in self._damage):
+            known = sum(d.lost or 0 for d in self._damage)
+            return known or None
+        return sum(d.lost or 0 for d in self._damage)
+
+    def acknowledge_damage(self) -> int:
+        """A person has seen the damage (and checked the balances): stop showing it. Returns
+        how many findings were acknowledged; they stay in the file for ``history``."""
+        try:
+            cursor = self._db().execute(
+                "UPDATE damage SET acknowledged = ? WHERE acknowledged IS NULL",
+                (float(self._clock()),),
+            )
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "acknowledging the journal's damage") from err
+        count = max(cursor.rowcount, len(self._damage))
+        self._damage = []
+        self.loss = []
+        return count
 
     # -- the tip: detecting acknowledged transactions that went missing ---------------------
 
@@ -509,10 +740,12 @@ class Journal:
             if raw.strip(b"\0"):
                 message = (
                     f"{path} is unreadable, so this start could not check that no acknowledged "
-                    f"transaction is missing; it is rewritten now."
+                    f"transaction is missing; it is rewritten now. Check the balances with "
+                    f"the players."
                 )
                 self.recovery.append(message)
                 log.warning("journal recovery: %s", message)
+                self._record_damage(None, message)
         elif not existed:
             log.warning(
                 "%s belongs to a journal that is no longer at %s (moved aside?); a new "
@@ -573,8 +806,8 @@ class Journal:
         else:
             return
         message = f"{self.path}: {what} {cause}"
-        self.loss.append(message)
         log.error("journal: %s", message)
+        self._record_damage(max(tip.seq - self._last_seq, 0) or None, message)
         # Keep the finding in the file (``ultibank history`` shows it), and never hand out the
         # missing sequence numbers again.
         try:
@@ -698,6 +931,12 @@ class Journal:
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                if self._game is not None:  # how the game being archived ends, for later opens
+                    conn.execute(
+                        "INSERT OR REPLACE INTO game_ends (game, records, last, chain) "
+                        "SELECT ?, count(*), max(seq), ? FROM records WHERE game = ?",
+                        (self._game, self._head, self._game),
+                    )
                 conn.execute("UPDATE games SET ended = ? WHERE ended IS NULL", (now,))
                 cursor = conn.execute(
                     "INSERT INTO games (started, meta) VALUES (?, ?)", (now, meta_text)
@@ -926,10 +1165,17 @@ def backup_journal(source: Path, dest: Path, overwrite: bool = False) -> tuple[i
         raise JournalError(f"{dest} already exists; choose another name, or add --overwrite")
     if dest.exists() and dest.resolve() == source.resolve():
         raise JournalError(f"{dest} is the journal itself; choose another file")
-    tmp = folder / f".{dest.name}.{os.getpid()}.partial"
+    # the copy is made in a new private directory beside *dest* (mkdtemp: mode 0700, a name
+    # no one else chose), so no link another user plants in *dest*'s folder is followed
+    try:
+        private = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=folder))
+    except OSError as err:
+        raise _translate_os(err, dest, "writing the backup") from err
+    tmp = private / dest.name
     try:
         src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=5.0)
     except sqlite3.Error as err:
+        shutil.rmtree(private, ignore_errors=True)
         raise _translate(err, source, "reading the journal to back it up") from err
     try:
         with contextlib.closing(sqlite3.connect(tmp, isolation_level=None)) as dst:
@@ -967,6 +1213,5 @@ def backup_journal(source: Path, dest: Path, overwrite: bool = False) -> tuple[i
         raise _translate_os(err, dest, "writing the backup") from err
     finally:
         src.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        shutil.rmtree(private, ignore_errors=True)
     return games, records

@@ -191,15 +191,24 @@ class RecordList(Sequence[Record]):
     A view that shows the last few transactions of a long game decodes only those.
     """
 
-    def __init__(self, entries: Iterable[StoredEntry] = ()) -> None:
+    def __init__(self, entries: Iterable[StoredEntry] = (), first: int = 1) -> None:
         self._entries: list[StoredEntry] = list(entries)
         self._decoded: dict[int, Record] = {}
+        #: the number (1 for a game's first) of the first record held: a window on a long
+        #: game's last records numbers them as in the whole game
+        self.first = first
 
-    def extended(self, entries: Iterable[StoredEntry]) -> RecordList:
-        """A list with *entries* after these (the decoded records are shared, not redone)."""
-        longer = RecordList(self._entries)
+    def extended(self, entries: Iterable[StoredEntry], keep: int | None = None) -> RecordList:
+        """A list with *entries* after these (the decoded records are shared, not redone);
+        with *keep*, only the last *keep* records are kept (a window of constant size)."""
+        longer = RecordList(self._entries, self.first)
         longer._entries.extend(entries)
         longer._decoded = dict(self._decoded)
+        drop = len(longer._entries) - keep if keep is not None else 0
+        if drop > 0:
+            del longer._entries[:drop]
+            longer._decoded = {i - drop: r for i, r in longer._decoded.items() if i >= drop}
+            longer.first += drop
         return longer
 
     def __len__(self) -> int:
@@ -218,7 +227,9 @@ class RecordList(Sequence[Record]):
         record = self._decoded.get(i)
         if record is None:
             e = self._entries[i]
-            record = decode(e.record, number=i + 1, seq=e.seq, at=float(e.at), version=e.version)
+            record = decode(
+                e.record, number=self.first + i, seq=e.seq, at=float(e.at), version=e.version
+            )
             self._decoded[i] = record
         return record
 

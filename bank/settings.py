@@ -20,6 +20,8 @@ and ``board_assets`` (the edition names).
     [panel]   backends (list), serial_port, gpio_* pins (and the keypad's), lcd_*
     [control] socket
     [web]     enabled, host, port
+    [speech]  say (off, all, money), engine (espeak, piper), voice, model, rate, volume,
+              device (ALSA), hold_seconds (hold M: speech on/off; hold ✓: say it again)
 """
 
 from __future__ import annotations
@@ -63,6 +65,16 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     },
     "control": {"socket": ""},
     "web": {"enabled": False, "host": "127.0.0.1", "port": 8080},
+    "speech": {
+        "say": "off",
+        "engine": "espeak",
+        "voice": "",
+        "model": "",
+        "rate": 160,
+        "volume": 80,
+        "device": "",
+        "hold_seconds": 3.0,
+    },
 }
 
 
@@ -135,6 +147,8 @@ class Settings:
             language=str(u["language"]) or None,
             entry_seconds=float(u["entry_seconds"]),
             trade_seconds=float(u["trade_seconds"]),
+            speech_hold_seconds=float(self.raw["speech"]["hold_seconds"]),
+            speech=self.raw["speech"]["say"] != "off",
         )
 
 
@@ -264,6 +278,16 @@ SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
         "gpio_keypad_cols": _pins(3, "the keypad's columns"),
     },
     "control": {"socket": _text},
+    "speech": {
+        "say": _one_of("off", "all", "money"),
+        "engine": _one_of("espeak", "piper"),
+        "voice": _text,
+        "model": _text,
+        "rate": NumberRange(80, 450, whole=True, unit="words a minute").check,
+        "volume": NumberRange(0, 100, whole=True, unit="%").check,
+        "device": _text,
+        "hold_seconds": NumberRange(0.5, 60, unit="seconds").check,
+    },
     "web": {
         "enabled": _flag,
         "host": _nonempty,

@@ -45,12 +45,12 @@ from bank.charts import (
     wealth_series,
 )
 from bank.errors import BankError
-from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
 from bank.history import describe
-from bank.narrate import Narrator, states_before
+from bank.narrate import Narrator, UltimeNarrator, states_before
 from bank.ratelimit import RateLimitedLog
 from bank.records import Record, RecordList, last_undo_group
 from bank.unit.shell import UnitShell
+from bank.unit.text import damage_summary
 from board_assets import Edition
 
 try:
@@ -79,6 +79,9 @@ STATIC_FILES: Final = {
 }
 #: transactions listed on the page, newest first
 RECENT: Final = 12
+#: how many of the current game's last records the view holds (older ones are read back
+#: from the journal when asked for: the chart)
+WINDOW: Final = 64
 #: how long a read may wait for the daemon's loop before the view gives up (seconds)
 READ_TIMEOUT: Final = 5.0
 #: a comment line keeps idle SSE connections (and proxies) from timing out
@@ -180,62 +183,28 @@ def board_json(edition: Edition) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- the snapshot
 
-#: one sentence per kind of transaction (``str.format`` fields: who, prop, players, ...)
-_TITLES: Final[dict[str, dict[str, str]]] = {
-    "new_game": {"fr": "Nouvelle partie : {players}", "en": "New game: {players}"},
-    "land": {"fr": "{who} arrive sur {prop}", "en": "{who} lands on {prop}"},
-    "pass_go": {"fr": "{who} passe par la case départ", "en": "{who} passes GO"},
-    "go_to_jail": {"fr": "{who} va en prison", "en": "{who} goes to jail"},
-    "leave_jail.paid": {
-        "fr": "{who} sort de prison (paie l'amende)",
-        "en": "{who} leaves jail (pays the fee)",
-    },
-    "leave_jail.double": {
-        "fr": "{who} sort de prison (double)",
-        "en": "{who} leaves jail (rolled a double)",
-    },
-    "pay_location": {"fr": "{who} paie la Location", "en": "{who} pays the Location fee"},
-    "auction_sale": {
-        "fr": "{who} remporte {prop} aux enchères pour {price}",
-        "en": "{who} wins the auction of {prop} for {price}",
-    },
-    "give_property": {"fr": "{who} cède {prop}", "en": "{who} gives up {prop}"},
-    "event": {"fr": "Carte événement {id} : {title}", "en": "Event card {id}: {title}"},
-    "undo": {"fr": "Annulation", "en": "Undo"},
-}
-
-#: the words of the details (money reasons from the rules, and a few more)
-_WORDS: Final[dict[str, dict[str, str]]] = {
-    "fr": {
-        "bank": "banque",
-        "card": "carte",
-        "purchase": "achat",
-        "rent": "loyer",
-        "go": "départ",
-        "location": "Location",
-        "change": "monnaie rendue",
-        "event": "événement",
-        "auction": "enchère",
-        "tax": "taxe",
-        "jail fee": "amende de prison",
-        "owes": "doit",
-        "bankrupt": "en faillite",
-        "winner": "gagnant",
-    },
-    "en": {"go": "GO", "bankrupt": "is bankrupt"},
-}
-
-
-def _word(lang: str, word: str) -> str:
-    return _WORDS.get(lang, {}).get(word, word)
-
 
 @dataclass(slots=True)
 class _JournalCache:
-    """The current game's records, re-read only when the journal moved on."""
+    """The current game's last :data:`WINDOW` records, re-read only when the journal moved on:
+    the view holds as much for a game of 50,000 transactions as for one of 50."""
 
     key: tuple[int | None, int] | None = None
     records: RecordList = field(default_factory=RecordList)
+    #: how many records the game has (the window holds the last of them)
+    count: int = 0
+
+
+def _last_entries(journal: Any, count: int, want: int) -> list[Any]:
+    """The current game's last *want* journal entries (of its *count*), read from the end:
+    a window, whatever the length of the game (sequence numbers may have gaps after a loss)."""
+    last = int(journal.last_seq)
+    span = want
+    while True:
+        tail = list(journal.entries(after=max(0, last - span)))
+        if len(tail) >= min(want, count) or last - span <= 0:
+            return tail[-want:] if want else []
+        span *= 4
 
 
 class _SnapshotBuilder:
@@ -250,6 +219,7 @@ class _SnapshotBuilder:
         #: None for the Ultime rules, whose page reads the core state only
         self._state_file = rulesets.for_edition(self.edition).state_file
         self._narrators: dict[str, Narrator] = {}
+        self._ultime_narrators: dict[str, UltimeNarrator] = {}
         #: (game, record number, language) -> the record's words (they never change)
         self._said: dict[tuple[int | None, int, str], tuple[str, str]] = {}
 
@@ -262,84 +232,40 @@ class _SnapshotBuilder:
         if key == old.key:
             return old
         if old.key is not None and old.key[0] == key[0]:
-            # the same game moved on: read only what was added since
-            self._cache = _JournalCache(
-                key, old.records.extended(journal.entries(after=old.key[1]))
-            )
+            # the same game moved on: read only what was added since, keep the window
+            added = list(journal.entries(after=old.key[1]))
+            window = old.records.extended(added, keep=WINDOW)
+            self._cache = _JournalCache(key, window, old.count + len(added))
         else:
-            self._cache = _JournalCache(key, RecordList(journal.entries()))
+            game_id = key[0]
+            count = journal.game(game_id).records if game_id is not None else 0
+            tail = _last_entries(journal, count, WINDOW) if count else []
+            self._cache = _JournalCache(key, RecordList(tail, count - len(tail) + 1), count)
         return self._cache
 
     def records(self) -> tuple[int | None, int, list[Record]]:
-        """The current game's id, last sequence number and records (for the chart)."""
+        """The current game's id, last sequence number and every record (for the chart):
+        rebuilt from the journal on demand, never held by the view."""
         cache = self._records()
         game_id, last = cache.key if cache.key is not None else (None, 0)
-        return game_id, last, list(cache.records)
+        journal = self.runtime.journal
+        if journal is None or game_id is None:
+            return game_id, last, list(cache.records)
+        return game_id, last, list(RecordList(journal.entries(game_id)))
 
-    def _token(self, card: int, tokens: dict[int, str], lang: str) -> str:
-        token = tokens.get(card)
-        if token is None:
-            names = self.edition.token_names
-            token = names[card - 1] if 1 <= card <= len(names) else None
-        if token is None:
-            return _word(lang, "card") + f" {card}"
-        return token_label(lang, token)
-
-    def _prop_label(self, number: int) -> str:
-        if 1 <= number <= len(self.edition.properties):
-            return f"#{number} {self.edition.prop(number).name}"
-        return f"#{number}"
+    def _ultime(self, lang: str) -> UltimeNarrator:
+        narrator = self._ultime_narrators.get(lang)
+        if narrator is None:
+            narrator = self._ultime_narrators[lang] = UltimeNarrator(self.edition, lang)
+        return narrator
 
     def _title(self, record: Record, tokens: dict[int, str], lang: str) -> str:
-        """The transaction in a sentence, in the unit's language."""
-        name = record.name
-        cmd = record.arguments()
-        fields: dict[str, Any] = {}
-        if "card" in cmd:
-            fields["who"] = self._token(int(cmd["card"]), tokens, lang)
-        if "number" in cmd:
-            fields["prop"] = self._prop_label(int(cmd["number"]))
-        key = name
-        if name == "new_game":
-            cards = cmd.get("cards", [])
-            fields["players"] = ", ".join(self._token(int(c), tokens, lang) for c in cards)
-        elif name == "leave_jail":
-            key = "leave_jail.paid" if cmd.get("paid") else "leave_jail.double"
-        elif name == "auction_sale":
-            fields["price"] = cmd.get("price")
-        elif name == "event":
-            eid = int(cmd.get("event_id", 0))
-            fields["id"] = eid
-            known = 1 <= eid <= len(self.edition.events)
-            fields["title"] = self.edition.event(eid).title if known else "?"
-        template = _TITLES.get(key)
-        if template is None:
-            return name
-        try:
-            return template[lang if lang in template else "en"].format(**fields)
-        except (KeyError, IndexError):  # a record without the fields its command needs
-            return name
+        """The transaction in a sentence, in the unit's language (the Ultime narration)."""
+        return self._ultime(lang).title_with(record, tokens)
 
     def _detail(self, record: Record, tokens: dict[int, str], lang: str) -> str:
         """What moved, like ``bank.history.describe`` but with tokens and the unit's words."""
-
-        def who(card: Any) -> str:
-            return _word(lang, "bank") if card is None else self._token(int(card), tokens, lang)
-
-        moves = []
-        for e in record.events:
-            if isinstance(e, MoneyMoved):
-                why = f" ({_word(lang, e.reason)})" if e.reason else ""
-                moves.append(f"{who(e.payer)} → {who(e.payee)} {e.amount}{why}")
-            elif isinstance(e, PropertyChanged) and e.old_owner != e.new_owner:
-                moves.append(f"#{e.number} → {who(e.new_owner)}")
-            elif isinstance(e, DebtChanged) and e.new_debt:
-                moves.append(f"{who(e.card)} {_word(lang, 'owes')} {e.new_debt}")
-            elif isinstance(e, PlayerBankrupt) and e.bankrupt:
-                moves.append(f"{who(e.card)} {_word(lang, 'bankrupt')}")
-            elif isinstance(e, GameEnded) and e.ended:
-                moves.append(f"{_word(lang, 'winner')}: {who(e.winner)}")
-        return "; ".join(moves)
+        return self._ultime(lang).detail_with(record, tokens)
 
     def _narrator(self, lang: str) -> Narrator:
         narrator = self._narrators.get(lang)
@@ -434,6 +360,13 @@ class _SnapshotBuilder:
             "config": config,
         }
 
+    def _damage(self, lang: str) -> str | None:
+        """Damage found in the journal and not acknowledged yet (``Journal abîmé : …``)."""
+        rt = self.runtime
+        if not getattr(rt, "journal_loss", None) or rt.journal is None:
+            return None
+        return damage_summary(rt.journal.lost, lang)
+
     def _auction(self) -> dict[str, Any] | None:
         unit: UnitShell = self.runtime.unit
         return unit.auction_view(self.runtime.daemon.clock())
@@ -470,7 +403,7 @@ class _SnapshotBuilder:
             time=time.time(),
             on=bool(rt.unit.is_on),
             game_id=game_id,
-            seq=len(cache.records),
+            seq=cache.count,
             started=state.started,
             undo_available=undo,
             step=type(step).__name__,
@@ -490,10 +423,9 @@ class _SnapshotBuilder:
                 "off": screen.off,
             },
             auction=self._auction(),
+            journal_damage=self._damage(lang),
             transactions=self._transactions(cache, undo, tokens, lang),
-            chart=f"/chart.png?game={game_id}&seq={len(cache.records)}"
-            if state.game_over
-            else None,
+            chart=f"/chart.png?game={game_id}&seq={cache.count}" if state.game_over else None,
         )
         if self._state_file is not None and state.started:
             self._classic(data, undo, lang)

@@ -232,8 +232,94 @@ def _chart_time(rt: Runtime) -> list[Result]:
     ]  # fmt: skip
 
 
+def _fill(root: Path, n: int) -> None:
+    """A journal holding one Ultime game of *n* transactions (the start, then GO after GO),
+    decided by the real rules and written in batches: a long game without hours of taps."""
+    from bank.game import Game
+    from bank.journal import Journal
+    from bank.rulesets.ultime.commands import PassGo
+    from board_assets import load_edition
+
+    edition = load_edition("ultime-fr")
+    game = Game(edition)
+    records = [game.start((1, 2, 3, 4)).to_record(edition.id, game.ruleset_name)]
+    for i in range(n - 1):
+        records.append(game.execute(PassGo(1 + i % 4)).to_record(edition.id, game.ruleset_name))
+    with Journal(root / "journal.sqlite") as journal:
+        journal.new_game({"edition": edition.id})
+        for k in range(0, n, 5000):
+            journal.append_many(records[k : k + 5000])
+
+
+def _long_game(root: Path, n: int, taps: int) -> list[Result]:
+    """The view beside a game of *n* transactions: the memory it holds (Python's allocations
+    made since it was attached and still alive after *taps* more transactions), and tap → SSE
+    message p50 over *taps* taps. Flat from a short game to a long one: the view keeps a window
+    of the last transactions, never the whole game."""
+    import gc
+    import tracemalloc
+
+    _fill(root, n)
+    rt = Runtime(load_settings(None, [f'game.data_dir="{root}"']))
+    rt.start(control=False)
+    reader, service = start_sim_reader(rt.daemon.post, rt.clock, deck=rt.deck)
+    try:
+        gc.collect()
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
+        web = attach_web(rt, port=0)
+        try:
+            seq = int(json.loads(web_state(web))["seq"])
+            watcher = _SSEWatcher(web.url)
+            watcher.start()
+            for i in range(20):
+                _press(rt, Button.MENU)
+                reader.tap(CardId("bank", 1 + i % 4))
+                seq += 1
+                _poll(partial(watcher.first_with, seq), 30, "the SSE message")
+            _settle(rt, web)
+            gc.collect()
+            held = tracemalloc.get_traced_memory()[0] - base
+            tracemalloc.stop()
+            latency: list[float] = []
+            for i in range(taps):
+                _press(rt, Button.MENU)
+                _settle(rt, web)
+                seq += 1
+                t0 = time.time()
+                reader.tap(CardId("bank", 1 + i % 4))
+                arrived = _poll(partial(watcher.first_with, seq), 30, "the SSE message")
+                latency.append(arrived - t0)
+            watcher.close()
+        finally:
+            if tracemalloc.is_tracing():
+                tracemalloc.stop()
+            web.close()
+    finally:
+        service.stop()
+        rt.stop()
+    return [
+        Result(AREA, f"memory the view holds, game of {n:,} transactions", held / 1024, "KiB",
+               note="tracemalloc: allocations since the view was attached still alive after "
+               "20 more taps"),
+        Result(AREA, f"tap → SSE message p50, game of {n:,} transactions",
+               percentile(latency, 50) * 1e3, "ms", note=f"{taps} taps, no browser"),
+    ]  # fmt: skip
+
+
 def run(quick: bool) -> list[Result]:
-    """Tap to page update in Chromium, snapshot cost, chart drawing time."""
+    """Tap to page update in Chromium, snapshot cost, chart drawing time; memory and tap
+    latency of the view beside short and long games."""
+    results: list[Result] = []
+    with scratch_dir() as root:
+        _long_game(root, 200, 5)  # a warm-up, not reported: the first run pays the imports
+    for n in (1_000, 10_000) if quick else (1_000, 10_000, 50_000):
+        with scratch_dir() as root:
+            results += _long_game(root, n, 30 if quick else 100)
+    return results + _browser(quick)
+
+
+def _browser(quick: bool) -> list[Result]:
     with scratch_dir() as root:
         try:
             results, rt = _latency(root, 100 if quick else 400)

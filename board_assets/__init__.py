@@ -35,7 +35,9 @@ from typing import Any
 __all__ = [
     "DEFAULT_RULESET",
     "MAX_AMOUNT",
+    "MAX_NAME",
     "MAX_PLAYERS",
+    "MAX_TEXT",
     "TAP_KINDS",
     "Constants",
     "Edition",
@@ -48,6 +50,7 @@ __all__ = [
     "load_edition",
     "load_edition_file",
     "register_schema",
+    "text_fault",
 ]
 
 EDITIONS_DIR = Path(__file__).resolve().parent / "editions"
@@ -67,6 +70,10 @@ SPECIAL_SPACE_RE = re.compile(r"^[A-Z][A-Z_]*$")
 #: carries amounts as 32-bit signed numbers (2,147,483,647): a million leaves room for a
 #: balance to grow through thousands of GO salaries without ever overflowing a panel.
 MAX_AMOUNT = 1_000_000
+#: The longest name (edition, group, property, event title) and text (event text) an edition
+#: may give: names fit a panel's line, texts a card.
+MAX_NAME = 60
+MAX_TEXT = 200
 #: A token name: letters, digits, spaces, ``-`` or ``_``, up to 20 characters (the LCD's width);
 #: the chart and the web page print it as it is.
 TOKEN_RE = re.compile(r"^[^\W_][\w -]{0,19}$")
@@ -85,6 +92,18 @@ KNOWN_KEYS: Mapping[str, frozenset[str]] = {
 }
 #: The shared constants that are amounts of money (the others are counts).
 AMOUNT_CONSTANTS = frozenset({"start_balance", "auction_step"})
+
+
+def text_fault(value: str, limit: int) -> str:
+    """Why *value* is no edition text (empty: it is one): printable, at most *limit* long."""
+    if not value.isprintable():
+        bad = next(c for c in value if not c.isprintable())
+        return f"{bad!r} is not a printable character (control characters are refused)"
+    if len(value) > limit:
+        return f"at most {limit} characters, got {len(value)}"
+    if value.strip() != value or not value.strip():
+        return "starts or ends with a space"
+    return ""
 
 
 class EditionError(ValueError):
@@ -257,7 +276,14 @@ def load_edition_file(path: str | Path) -> Edition:
         raise EditionError(f"{path}: no such edition file") from err
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise EditionError(f"{path.name}: not valid TOML: {err}") from err
-    return _Validator(path.name).edition(raw)
+    edition = _Validator(path.name).edition(raw)
+    shipped = EDITIONS_DIR / f"{edition.id}.toml"
+    if shipped.exists() and path.resolve() != shipped.resolve():
+        raise EditionError(
+            f"{path.name}: edition.id: {edition.id!r} is a shipped edition's id; give a house "
+            f"edition its own id (a game stored under it would resume as the shipped one)"
+        )
+    return edition
 
 
 class _Validator:
@@ -294,6 +320,8 @@ class _Validator:
             raise self.fail(where + key, "missing or not a whole number")
         if value < minimum:
             raise self.fail(where + key, f"must be at least {minimum}, got {value}")
+        if value > MAX_AMOUNT:  # no number of an edition is larger than its largest amount
+            raise self.fail(where + key, f"at most {MAX_AMOUNT:,}, got {value:,}")
         return value
 
     def amount(self, raw: Mapping[str, Any], key: str, where: str) -> int:
@@ -303,10 +331,15 @@ class _Validator:
             raise self.fail(where + key, f"at most {MAX_AMOUNT:,} (every panel must show it)")
         return value
 
-    def text(self, raw: Mapping[str, Any], key: str, where: str) -> str:
+    def text(self, raw: Mapping[str, Any], key: str, where: str, limit: int = MAX_NAME) -> str:
+        """Printable text of 1 to *limit* characters: no control character (an escape
+        sequence in a name would reach a terminal), nothing longer than a panel can show."""
         value = raw.get(key)
         if not isinstance(value, str) or not value:
             raise self.fail(where + key, "missing or empty text")
+        why = text_fault(value, limit)
+        if why:
+            raise self.fail(where + key, why)
         return value
 
     def card_kinds(self, head: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
@@ -345,11 +378,14 @@ class _Validator:
         for gid in group_ids:
             if not any(p.group == gid for p in properties):
                 raise self.fail(f"groups.{gid}", "no property belongs to this group")
+        edition_id = self.text(head, "id", "edition.", 40)
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", edition_id):
+            raise self.fail("edition.id", f"{edition_id!r}: small letters, digits, - and _")
         return Edition(
-            id=self.text(head, "id", "edition."),
+            id=edition_id,
             name=self.text(head, "name", "edition."),
-            language=self.text(head, "language", "edition."),
-            currency=self.text(head, "currency", "edition."),
+            language=self.text(head, "language", "edition.", 8),
+            currency=self.text(head, "currency", "edition.", 8),
             constants=constants,
             groups=groups,
             properties=properties,
@@ -378,6 +414,9 @@ class _Validator:
         if ints["max_players"] > MAX_PLAYERS:
             raise self.fail(w + "max_players", f"at most {MAX_PLAYERS}, got {ints['max_players']}")
         tokens = self.tokens(self.array(raw, "tokens", w), ints["max_players"])
+        if ints["min_players"] < 2:
+            fewest = ints["min_players"]
+            raise self.fail(w + "min_players", f"a game has 2 players or more, got {fewest}")
         if ints["min_players"] > ints["max_players"]:
             raise self.fail(w + "min_players", "more than max_players")
         ring = tuple(self.array(raw, "ring", w))
@@ -493,7 +532,8 @@ class _Validator:
             for j, tap in enumerate(taps):
                 if tap not in TAP_KINDS:
                     raise self.fail(f"{w}taps[{j}]", f"unknown tap {tap!r}")
-            out[eid] = EventCard(eid, kind, taps, self.text(e, "title", w), self.text(e, "text", w))
+            title, text = self.text(e, "title", w), self.text(e, "text", w, MAX_TEXT)
+            out[eid] = EventCard(eid, kind, taps, title, text)
         ids = sorted(out)
         if ids != list(range(1, len(ids) + 1)):
             raise self.fail("events", f"ids must run 1..N without gaps, got {ids}")

@@ -6,8 +6,8 @@
 set -euo pipefail
 profile=${1:-test}
 case "$profile" in
-  test) pkgs=(pcscd libpcsclite-dev vsmartcard-vpcd libusb-1.0-0 socat xvfb xdotool x11-utils imagemagick sox gcc chromium chromium-driver) ;;
-  box)  pkgs=(pcscd libpcsclite-dev libusb-1.0-0 gcc python3-venv python3-dev) ;;
+  test) pkgs=(pcscd libpcsclite-dev vsmartcard-vpcd libusb-1.0-0 socat xvfb xdotool x11-utils imagemagick sox gcc chromium chromium-driver espeak-ng alsa-utils) ;;
+  box)  pkgs=(pcscd libpcsclite-dev libusb-1.0-0 gcc python3-venv python3-dev espeak-ng alsa-utils) ;;
   *) echo "usage: $0 test|box" >&2; exit 2 ;;
 esac
 missing=()

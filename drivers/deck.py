@@ -25,6 +25,7 @@ the standard library only.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -186,10 +187,25 @@ class Deck:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the deck to *path* atomically (a temporary file renamed over it)."""
+        # a new file beside it (O_EXCL|O_NOFOLLOW), made durable, renamed over it: never
+        # written through a link another user planted (a rename replaces a link itself)
         target = Path(path)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(self.to_toml(), encoding="utf-8")
-        os.replace(tmp, target)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.new")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            fd = os.open(tmp, flags, 0o644)
+        except FileExistsError as err:
+            raise OSError(f"cannot write {target}: {tmp} is in the way; remove it") from err
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(self.to_toml().encode("utf-8"))
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
 
     @classmethod
     def from_toml(cls, text: str, source: str = "<deck>", ranges: CardRanges | None = None) -> Deck:

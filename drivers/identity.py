@@ -53,8 +53,9 @@ log = logging.getLogger(__name__)
 URI_PREFIX = "urn:ultibank:card:"
 #: the word a Text record starts with, followed by a space and the card name
 TEXT_PREFIX = "ultibank "
-#: a checked record: 4 hex digits of :func:`record_check`, a colon, the card name
-_CHECKED_RE = re.compile(r"^([0-9A-Fa-f]{4}):(.*)$")
+#: a checked record: 4 hex digits of :func:`record_check`, a colon, the card name (itself
+#: ``kind:number``: a plain ``deed:12``, whose kind is 4 hex digits, is a record without check)
+_CHECKED_RE = re.compile(r"^([0-9A-Fa-f]{4}):([^:]*:.*)$")
 
 NDEF_TLV = 0x03
 TERMINATOR_TLV = 0xFE

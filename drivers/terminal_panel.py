@@ -13,6 +13,8 @@ Enter, ``o``               ✓ (press and release)
 ``x``, Esc                 X
 ``u``                      hold ✓ and X together (undo): released after a hold
 ``r``                      hold X alone (reset): released after a hold
+``v``                      hold M alone (the unit's voice on/off)
+``a``                      hold ✓ alone (say the last sentence again)
 ``1`` .. ``8``             tap bank card 1..8, as many as the edition seats (the tray)
 ``p16`` Enter              tap property card 16
 ``e7`` Enter               tap event card 7
@@ -74,7 +76,7 @@ from bank.unit.io import (
     KeyReleased,
     Screen,
 )
-from bank.unit.text import token_name
+from bank.unit.text import printable, token_name
 from drivers import charlcd
 from drivers.base import PanelError
 from drivers.charlcd import Labels
@@ -85,12 +87,12 @@ WORDS: dict[str, dict[str, str]] = {
     "help": {
         "en": """\
 keys: Enter/o = OK   m = M   x/Esc = X
-      u = hold OK+X (undo)   r = hold X (reset)
+      u = hold OK+X (undo)   r = hold X (reset)   v = voice on/off   a = say again
       1-{seats} = bank card   p16 Enter = property 16   e7 Enter = event 7
       ? = this help   q = quit""",
         "fr": """\
 touches : Entrée/o = OK   m = M   x/Échap = X
-      u = garder OK+X (annuler)   r = garder X (remise à zéro)
+      u = garder OK+X (annuler)   r = garder X (remise à zéro)   v = voix oui/non   a = répéter
       1-{seats} = carte banque   p16 Entrée = propriété 16   e7 Entrée = événement 7
       ? = cette aide   q = quitter""",
     },
@@ -98,6 +100,7 @@ touches : Entrée/o = OK   m = M   x/Échap = X
         "en": """\
 keys: 0-9 = keypad digits   Backspace = erase a digit
       Enter/o = OK   m = M   x/Esc = X   u = hold OK+X (undo)   r = hold X (reset)
+      v = voice on/off   a = say again
       bank cards: {seats}
       d1-d{deeds} Enter = deed{decks}
       menu: m, then an item's digits (m 1 1 = the dice){menu}{dice}
@@ -105,6 +108,7 @@ keys: 0-9 = keypad digits   Backspace = erase a digit
         "fr": """\
 touches : 0-9 = pavé numérique   Retour arrière = effacer un chiffre
       Entrée/o = OK   m = M   x/Échap = X   u = garder OK+X (annuler)   r = garder X (remise à zéro)
+      v = voix oui/non   a = répéter
       cartes banque : {seats}
       d1-d{deeds} Entrée = titre{decks}
       menu : m, puis les chiffres d'un article (m 1 1 = les dés){menu}{dice}
@@ -225,6 +229,9 @@ _SIMPLE: dict[str, Action] = {
     "\x1b": Click(Button.CANCEL),
     "u": Hold((Button.OK, Button.CANCEL)),
     "r": Hold((Button.CANCEL,)),
+    # the speech gestures (held longer than the unit's 3 s): voice on/off, say it again
+    "v": Hold((Button.MENU,)),
+    "a": Hold((Button.OK,)),
     "q": Quit(),
     "\x04": Quit(),  # Ctrl-D: cbreak mode does not turn it into end of file
 }
@@ -468,7 +475,8 @@ class TerminalPanel:
     def show(self, screen: Screen) -> None:
         """Print *screen*, with the accents and symbols the terminal's encoding can show."""
         if self._style == "line":
-            self._print(charlcd.fold_unless(screen.text(), self._shows, glyphs=False))
+            # escaped: a name from an edition file never drives the terminal
+            self._print(printable(charlcd.fold_unless(screen.text(), self._shows, glyphs=False)))
             return
         rows = charlcd.layout(
             screen,
@@ -480,6 +488,7 @@ class TerminalPanel:
         )
         top = "+" + "-" * self._cols + "+"  # no internal screen name: one language on screen
         body = [f"|{row}|" for row in rows]
+        body = [printable(line) for line in body]  # escaped, as above
         self._print("\n".join([top, *body, "+" + "-" * self._cols + "+"]))
 
     def play(self, cue: Cue) -> None:

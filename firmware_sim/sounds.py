@@ -208,3 +208,28 @@ def open_player(enabled: bool = True) -> MixerPlayer | NullPlayer:
         return MixerPlayer()
     except SoundUnavailable as err:
         return NullPlayer(str(err))
+
+
+class MixerSpeechPlayer:
+    """The unit's voice through the same mixer as the cues, on a channel of its own (a cue
+    does not cut a sentence; the speaker starts a sentence once the cue is done)."""
+
+    def __init__(self, mixer: MixerPlayer) -> None:
+        from firmware_sim.pg import pygame
+
+        self._pygame = pygame
+        self.mixer = mixer
+        if pygame.mixer.get_num_channels() < 2:
+            pygame.mixer.set_num_channels(2)
+        self._channel = pygame.mixer.Channel(1)
+
+    def play(self, wav: bytes, text: str) -> None:
+        """Play a sentence's WAV now, cutting the one being said."""
+        sound = self._pygame.mixer.Sound(file=io.BytesIO(wav))
+        self._channel.play(sound)
+
+    def stop(self) -> None:
+        self._channel.stop()
+
+    def busy(self) -> bool:
+        return bool(self._channel.get_busy())

@@ -513,14 +513,19 @@ def _killed_after(path: Path, n: int) -> None:
     )  # fmt: skip
 
 
-def test_a_deleted_wal_is_reported_once_recorded_and_its_seqs_never_reused(path: Path):
+def test_a_deleted_wal_is_reported_until_acknowledged_and_its_seqs_never_reused(path: Path):
     _killed_after(path, 12)
     Path(f"{path}-wal").unlink()
     with Journal(path) as j:
         assert len(j.loss) == 1 and "12 acknowledged transaction(s) are missing" in j.loss[0]
+        assert j.lost == 12
         assert j.append({"after": True}) == 13
     with Journal(path) as j:
-        assert j.loss == []  # reported by the start that found it ...
+        assert len(j.loss) == 1 and j.lost == 12  # still shown: no one acknowledged it
+        assert j.acknowledge_damage() == 1
+        assert j.loss == [] and j.lost == 0
+    with Journal(path) as j:
+        assert j.loss == [] and j.damage() == []  # acknowledged once, for good ...
         lost = [q for q in j.quarantine() if q.reason.startswith("lost:")]
         assert len(lost) == 1 and lost[0].seq == 12  # ... and kept in the file for `history`
         assert [e.seq for e in j.entries()] == [13]
@@ -547,7 +552,8 @@ def test_a_torn_tip_slot_is_no_false_alarm_and_an_unreadable_tip_is_said(path: P
         assert j.loss == [] and j.recovery == []
     tip.write_bytes(b"garbage" * 20)
     with Journal(path) as j:
-        assert j.loss == [] and "unreadable" in j.recovery[0]
+        # the loss cannot be counted, but it is damage all the same: shown until acknowledged
+        assert "unreadable" in j.recovery[0] and "unreadable" in j.loss[0] and j.lost is None
 
 
 def test_a_tip_that_is_a_symlink_is_refused_and_its_target_untouched(path: Path, tmp_path: Path):

@@ -132,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
     )
     _add_web_options(p)
+    _add_speech_option(p)
 
     p = add(
         "emulate",
@@ -158,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--socket", type=Path, help="control socket path (default DATA_DIR/control.sock)"
     )
     _add_web_options(p)
+    _add_speech_option(p)
 
     p = add(
         "script",
@@ -185,6 +187,22 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="a classic edition's dice seed for a new game (default 0); --set "
         "classic.KEY=VALUE and variants.KEY=VALUE choose its decisions and house rules",
+    )
+    p.add_argument(
+        "--say",
+        nargs="?",
+        const="all",
+        choices=("all", "money", "off"),
+        help="print what the speaking unit says, a 'say' line each sentence (all: every "
+        "transaction and screen a player acts on; money: money and refusals; off: only "
+        "after hold menu S switches it on)",
+    )
+    p.add_argument(
+        "--record",
+        type=Path,
+        metavar="DIR",
+        help="say the sentences with espeak-ng into DIR: 0001.wav and 0001.txt for each input "
+        "that speaks (implies --say)",
     )
 
     socket_help = "control socket of the daemon (default DATA_DIR/control.sock)"
@@ -216,6 +234,16 @@ def build_parser() -> argparse.ArgumentParser:
         "state",
         help="print the running daemon's state (JSON)",
         description="Print the running daemon's game state and the screen on its LCD (JSON).",
+    )
+    _add_data_dir(p, where)
+    p.add_argument("--socket", type=Path, help=socket_help)
+    p = add(
+        "acknowledge",
+        help="acknowledge damage found in the journal (shown on the unit until then)",
+        description="Damage found when the journal opened (transactions lost with a damaged "
+        "or older file, an unreadable tip, a game ended outside ultibank) shows on every "
+        "panel, in `state` and on the web view until a person has checked the balances with "
+        "the players and runs this. The finding stays in the journal for `history`.",
     )
     _add_data_dir(p, where)
     p.add_argument("--socket", type=Path, help=socket_help)
@@ -334,6 +362,17 @@ _SETTING_FLAGS = (
 )
 
 
+def _add_speech_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--speak",
+        action="store_true",
+        help="the unit speaks: every transaction and every screen a player acts on, said "
+        "aloud with espeak-ng ([speech] in the configuration: engine, voice, rate, volume, "
+        "what is said); at the table, hold M 3 s to switch it on or off, hold ✓ 3 s to hear "
+        "the last sentence again",
+    )
+
+
 def _add_web_options(p: argparse.ArgumentParser) -> None:
     """--web, --web-host, --web-port: the read-only table view (bank/web.py)."""
     p.add_argument(
@@ -356,7 +395,7 @@ def _add_web_options(p: argparse.ArgumentParser) -> None:
 
 
 #: the commands that talk to a running daemon through its control socket
-CLIENT_COMMANDS = ("tap", "press", "hold", "state")
+CLIENT_COMMANDS = ("tap", "press", "hold", "state", "acknowledge")
 
 #: exit status when standard output was closed early (``ultibank history | head``), as a
 #: shell reports a command killed by SIGPIPE
@@ -463,6 +502,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "press": "bank.app.runtime:cmd_control",
         "hold": "bank.app.runtime:cmd_control",
         "state": "bank.app.runtime:cmd_control",
+        "acknowledge": "bank.app.runtime:cmd_control",
         "history": "bank.history:cmd_history",
         "readers": "bank.app.runtime:cmd_readers",
         "enroll": "bank.app.runtime:cmd_enroll",

@@ -27,7 +27,7 @@ from bank import rulesets
 from bank.app.script import Action, parse_script, run_script
 from bank.control import ControlServer, send_lines
 from bank.daemon import Daemon, sd_notify
-from bank.datadir import prepare_data_dir
+from bank.datadir import open_data_dir, prepare_data_dir
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
@@ -48,7 +48,7 @@ from bank.unit.io import (
     ShowScreen,
 )
 from bank.unit.shell import build_unit
-from bank.unit.text import token_name
+from bank.unit.text import damage_summary, printable, token_name
 from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
 from drivers.charlcd import Labels
@@ -63,6 +63,10 @@ JOURNAL_FILE = "journal.sqlite"
 DECK_FILE = "deck.toml"
 #: the longest ``wait`` or ``hold`` a control line may ask for (seconds, all its actions together)
 MAX_CONTROL_SECONDS = 60.0
+
+
+#: the control line by which a person acknowledges damage found in the journal
+ACK_LINE = "acknowledge damage"
 
 
 def output_line(out: Output) -> str:
@@ -118,8 +122,7 @@ class Runtime:
         self.edition = load_edition(settings.edition)
         prepare_data_dir(settings.data_dir, strict=bool(settings.get("game", "strict_modes")))
         self.journal: Journal | None = None
-        #: acknowledged transactions found missing when the journal opened (``state``)
-        self.journal_loss: list[str] = []
+        self._journal_loss: list[str] = []
         self.game = self._open_game()
         self.unit = build_unit(self.game, settings.unit())
         self.daemon = Daemon(self.unit, clock=clock)
@@ -132,6 +135,8 @@ class Runtime:
         self.control: ControlServer | None = None
         self._thread: threading.Thread | None = None
         self._control_lock = threading.Lock()  # one control line acts at a time
+        self._foreign: tuple[CardRanges, CardRanges] | None = None
+        self._foreign = (self.cards, with_foreign(self.cards))
 
     def _open_game(self) -> Game:
         self.journal = Journal(self.settings.data_dir / JOURNAL_FILE)
@@ -139,12 +144,26 @@ class Runtime:
             print(f"ultibank: journal recovery: {problem}", file=sys.stderr)
         for loss in self.journal.loss:
             print(f"ultibank: JOURNAL LOSS: {loss}", file=sys.stderr)
-        self.journal_loss.extend(self.journal.loss)
+        if self.journal.loss:
+            print(
+                f"ultibank: {damage_summary(self.journal.lost)} — shown on the unit until "
+                f"acknowledged (`ultibank acknowledge`, or the control line `{ACK_LINE}`)",
+                file=sys.stderr,
+            )
+        self._journal_loss = list(self.journal.loss)
         try:
             return Game(self.edition, rules=self.settings.rules(), journal=self.journal)
         except BaseException:
             self.journal.close()
             raise
+
+    @property
+    def journal_loss(self) -> list[str]:
+        """Damage found in the journal and not acknowledged yet (``state``, the web view): the
+        open journal's, or the last one's while powered off."""
+        if self.journal is not None:
+            self._journal_loss = list(self.journal.loss)
+        return self._journal_loss
 
     # ------------------------------------------------------------------ wiring
 
@@ -183,9 +202,18 @@ class Runtime:
         sd_notify(f"READY=1\nSTATUS=game in {self.settings.data_dir}")
 
     def _report_loss(self) -> None:
-        """Loudly, on every panel: the journal lost acknowledged transactions (see open)."""
-        if self.journal_loss:
-            self.daemon.dispatch(self.unit.alert("fault.damaged", "fault.lost"))
+        """Loudly, on every panel, until acknowledged: damage found at open (see open)."""
+        if self.journal_loss and self.journal is not None:
+            self.daemon.dispatch(self.unit.show_damage(self.clock(), True, self.journal.lost))
+
+    def acknowledge_damage(self) -> list[Output]:
+        """A person saw the damage and checked the balances (the ``acknowledge damage`` line):
+        stop showing it; it stays in the journal for ``history``. In the loop thread."""
+        if self.journal is None or not self.journal_loss:
+            return []
+        count = self.journal.acknowledge_damage()
+        log.warning("journal damage acknowledged (%d finding(s))", count)
+        return self.unit.show_damage(self.clock(), False)
 
     def _checkpoint(self) -> None:
         """The daemon is idle: fold the WAL into journal.sqlite (a fault is not ours to show)."""
@@ -229,7 +257,7 @@ class Runtime:
         self.game = self._open_game()
         out = self.unit.power_on(now, self.game)
         if self.journal is not None and self.journal.loss:
-            out += self.unit.alert("fault.damaged", "fault.lost")
+            out += self.unit.show_damage(now, True, self.journal.lost)
         return out
 
     def _own(self, fn: Callable[[], object], seen: list[Output]) -> None:
@@ -287,7 +315,7 @@ class Runtime:
         elif action.verb == "info":
             self._own(lambda: d.feed(InfoAsked(self.clock(), action.name)), seen)
         elif action.verb == "roll":
-            self._own(lambda: self.unit.queue_roll(action.dice), seen)
+            self._own(lambda: self.unit.queue_roll(action.dice, action.third), seen)
         elif action.verb == "power":
             self._own(lambda: d.dispatch(self._power(action.on)), seen)
         elif action.verb == "reader":
@@ -300,24 +328,50 @@ class Runtime:
         """The state file of SCRIPTS.md plus the screen on the LCD."""
 
         def read() -> dict[str, Any]:
-            data = self.game.state.to_json()
-            data["undo_available"] = self.game.undo_available
+            game = self.game
+            # the ruleset's own state file where it has one (classic: the last roll with its
+            # third die, jail cards, the pot...), as `ultibank script --state` writes it
+            own = rulesets.for_edition(game.edition).state_file
+            if own is not None:
+                data = own(game.ruleset, game.state, game.undo_available)
+            else:
+                data = game.state.to_json()
+            data["undo_available"] = game.undo_available
             screen = self.daemon.last_screen
             data["screen"] = screen.text() if screen is not None else None
             data["fault"] = self.unit.fault
             data["journal_loss"] = self.journal_loss
+            data["journal_damage"] = (
+                damage_summary(self.journal.lost, self.unit.lang)
+                if self.journal_loss and self.journal is not None
+                else None
+            )
             return data
 
         result: dict[str, Any] = self.daemon.call(read)
         return result
 
+    def _third_die(self) -> tuple[str, ...]:
+        """The faces a ``roll A B T`` line may give T (Méga's speed die): the edition's."""
+        spec = rulesets.for_edition(self.edition)
+        return tuple(spec.third_die(self.edition)) if spec.third_die is not None else ()
+
     def handle_line(self, line: str) -> dict[str, Any]:
         """Answer one control line: a tap-script line, or ``state``."""
         if line.strip().lower() == "state":
             return {"ok": True, "state": self.state()}
+        if " ".join(line.lower().split()) == ACK_LINE:
+            with self._control_lock:
+                seen: list[Output] = []
+                self._own(lambda: self.daemon.dispatch(self.acknowledge_damage()), seen)
+            return {"ok": True, "output": [output_line(o) for o in seen]}
         try:
-            # the game's cards, and the other ruleset's (refused by the unit as such)
-            actions = parse_script(line, "control", with_foreign(self.cards))
+            # the game's cards, and the other ruleset's (refused by the unit as such): worked
+            # out once, not per line (listing the editions needs file descriptors, and a line
+            # must work while they run out)
+            if self._foreign is None or self._foreign[0] is not self.cards:
+                self._foreign = (self.cards, with_foreign(self.cards))
+            actions = parse_script(line, "control", self._foreign[1], self._third_die())
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))
@@ -537,6 +591,11 @@ def _kind(spec: str) -> str:
     return spec.strip().lower().split(":", 1)[0]
 
 
+def _strict(settings: Settings) -> bool:
+    """``game.strict_modes``: refuse a data directory other users could tamper with."""
+    return bool(settings.get("game", "strict_modes"))
+
+
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank run``: the daemon with the configured readers and panels."""
     readers = args.reader or list(settings.get("reader", "paths"))
@@ -549,6 +608,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     stop = threading.Event()
     charts: Any = None
     web: Any = None
+    voice: Any = None
     try:
         for path in real:
             runtime.add_reader(path)
@@ -556,6 +616,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
             raise BankError("the pygame panel runs with `ultibank emulate`, not `ultibank run`")
         _open_panels(runtime, panels, stop.set)
         _stop_on_signals(stop.set)
+        voice = _start_speech(runtime, args)  # before the loop: it hears the first input
         runtime.start()
         charts, web = _start_extras(runtime, args)
         where = ", ".join(real) if real else "none (tap with `ultibank tap CARD`)"
@@ -569,9 +630,41 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:
+        if voice is not None:
+            voice.close()
         _stop_extras(charts, web)
         runtime.stop()
     return _loop_status(runtime)
+
+
+def _start_speech(runtime: Runtime, args: argparse.Namespace, panel: Any = None) -> Any:
+    """The unit's voice, as ``[speech]`` and ``--speak`` say (None: never asked for). The
+    engine opens at the first sentence, so an unused voice costs nothing."""
+    from bank.app.voice import SpeechService, speech_settings
+
+    table = runtime.settings.raw["speech"]
+    mode = str(table["say"])
+    if getattr(args, "speak", False) and mode == "off":
+        mode = "all"
+    player: Any = None
+    cue_busy: Any = None
+    if panel is not None:
+        # the emulator's mixer opens in its own thread: looked up at the first sentence
+        from drivers.speech import AplayPlayer
+        from firmware_sim.sounds import MixerPlayer, MixerSpeechPlayer
+
+        def player() -> Any:
+            mixer = getattr(panel, "player", None)
+            if isinstance(mixer, MixerPlayer):
+                return MixerSpeechPlayer(mixer)
+            return AplayPlayer(str(table["device"]))
+
+        def cue_busy() -> bool:
+            mixer = getattr(panel, "player", None)
+            return isinstance(mixer, MixerPlayer) and mixer.busy()
+
+    service = SpeechService(runtime, speech_settings(table), mode, player=player, cue_busy=cue_busy)
+    return service.start()
 
 
 def _loop_status(runtime: Runtime) -> int:
@@ -611,6 +704,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     stop = threading.Event()
     charts: Any = None
     web: Any = None
+    voice: Any = None
     try:
         for path in readers:
             runtime.add_reader(path)
@@ -623,6 +717,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             )
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)
+            voice = _start_speech(runtime, args, panel)
             runtime.start()
             charts, web = _start_extras(runtime, args)
             shot: list[BaseException] = []
@@ -654,6 +749,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
             )
             runtime.add_panel(terminal)
             _stop_on_signals(stop.set)
+            voice = _start_speech(runtime, args)
             runtime.start()
             charts, web = _start_extras(runtime, args)
             while not stop.wait(0.5) and not runtime.daemon.stopping:
@@ -661,6 +757,8 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
     except DriverError as err:
         raise BankError(str(err)) from err
     finally:
+        if voice is not None:
+            voice.close()
         _stop_extras(charts, web)
         runtime.stop()
     return _loop_status(runtime)
@@ -683,8 +781,12 @@ def _screenshot_later(
 
 def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank tap|press|hold|state``: one line to the running daemon."""
+    if settings.control_socket.parent == settings.data_dir:
+        open_data_dir(settings.data_dir, _strict(settings), create=False)
     if args.command == "state":
         lines = ["state"]
+    elif args.command == "acknowledge":
+        lines = [ACK_LINE]
     elif args.command == "hold":
         lines = [f"hold {args.buttons} {args.seconds}"]
     else:  # `tap bank:1 bank:2`: one line each, in order, over one connection
@@ -696,7 +798,7 @@ def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
         if "state" in answer:
             print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
         for text in answer.get("output", []):
-            print(text)
+            print(printable(str(text)))  # a house edition's name never drives the terminal
     return 0
 
 
@@ -730,8 +832,11 @@ def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
         state_out=args.state,
         config=extra.unit() if extra else None,
         seed=getattr(args, "seed", None),
+        say=getattr(args, "say", None),
+        record=getattr(args, "record", None),
         ruleset_sets=sets,
         rules_table=rules_table,
+        strict=_strict(extra) if extra is not None else True,
     )
 
 
@@ -745,6 +850,9 @@ def cmd_readers(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank enroll``: tap every card of the deck to record its UID."""
     from drivers.enroll import enroll
+
+    if args.deck is None:  # the deck goes in the data directory: through its door first
+        open_data_dir(settings.data_dir, _strict(settings))
 
     reader = args.reader or next(
         (p for p in settings.get("reader", "paths") if p.strip().lower() != "sim"), None
@@ -762,7 +870,8 @@ def cmd_enroll(args: argparse.Namespace, settings: Settings) -> int:
             panel = make_panel(spec, settings, time.monotonic, lambda: None)
             panel.start(lambda inp: None)
             panels.append(panel)
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        if args.deck is None:
+            open_data_dir(settings.data_dir, _strict(settings))
         return int(
             enroll(
                 reader,

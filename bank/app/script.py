@@ -32,9 +32,11 @@ from typing import Any, TextIO
 
 from bank import rulesets
 from bank.config import UnitConfig
+from bank.datadir import DataDirError, open_data_dir, write_output
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
+from bank.speech import Announcer, Voice
 from bank.unit.io import (
     INFO_NAMES,
     Button,
@@ -53,10 +55,12 @@ from bank.unit.io import (
     PlayCue,
     ReaderStatus,
     ShowScreen,
+    SpeechAsked,
     Tick,
 )
 from bank.unit.shell import build_unit
 from board_assets import EditionError, edition_names, load_edition
+from drivers.base import DriverError
 from drivers.deck import Deck, normalize_uid, simulated_deck, with_foreign
 
 __all__ = ["Action", "parse_script", "run_script"]
@@ -67,8 +71,14 @@ _CLOCK_GRAIN = 1e-6  # seconds: the virtual clock's resolution
 _BUTTONS = {"ok": Button.OK, "menu": Button.MENU, "cancel": Button.CANCEL}
 _HOLDS = {
     "cancel": (Button.CANCEL,),
+    # the speech gestures: hold M (speech on/off), hold ✓ (say it again)
+    "menu": (Button.MENU,),
+    "ok": (Button.OK,),
     "ok+cancel": (Button.OK, Button.CANCEL),
     "cancel+ok": (Button.OK, Button.CANCEL),
+    # damage found in the journal acknowledged on the unit
+    "menu+ok": (Button.MENU, Button.OK),
+    "ok+menu": (Button.MENU, Button.OK),
 }
 
 
@@ -153,9 +163,11 @@ def _parse_line(
             raise ValueError(f"no button {words[1]!r}: press ok, menu or cancel")
         return Action(number, text, verb, buttons=(_BUTTONS[args[0]],))
     if verb == "hold":
-        arity(2, "hold cancel S | hold ok+cancel S")
+        arity(2, "hold cancel S | hold ok+cancel S | hold menu S | hold ok S | hold menu+ok S")
         if args[0] not in _HOLDS:
-            raise ValueError(f"cannot hold {words[1]!r}: hold cancel S or hold ok+cancel S")
+            raise ValueError(
+                f"cannot hold {words[1]!r}: hold cancel S, ok+cancel S, menu S, ok S or menu+ok S"
+            )
         seconds = _seconds(args[1], "hold", positive=True)
         return Action(number, text, verb, buttons=_HOLDS[args[0]], seconds=seconds)
     if verb == "wait":
@@ -238,6 +250,8 @@ class ScriptRunner:
         config: UnitConfig | None = None,
         deck: Deck | None = None,
         echo: bool = False,
+        say: str | None = None,
+        record: Path | None = None,
     ) -> None:
         self.edition = load_edition(edition)
         self.data_dir = data_dir
@@ -249,7 +263,27 @@ class ScriptRunner:
         self.journal: Journal | None = None
         self.game = self._open()
         self.unit = build_unit(self.game, config)
+        #: with ``--say``: the unit's voice, each sentence a ``say`` line of the transcript
+        self.voice: Voice | None = None
+        if say is not None:
+            lang = config.language if config is not None else None
+            self.voice = Voice(Announcer(self.edition, lang, say), on=say != "off")
+            self.unit.speech_on = self.voice.on
+        #: with ``--record DIR``: each spoken input's sentences said by espeak-ng into a WAV
+        self._recorder: tuple[Any, Any] | None = None
+        if record is not None:
+            from drivers.speech import EspeakEngine, SpeechSettings, WavDirPlayer
+
+            lang = self.voice.announcer.lang if self.voice is not None else "fr"
+            self._recorder = (EspeakEngine(SpeechSettings(), lang), WavDirPlayer(record))
         self._emit(self.unit.power_on(self.now))
+        self._show_damage()
+
+    def _show_damage(self) -> None:
+        """Damage found in the journal and not acknowledged: shown as on every panel."""
+        journal = self.journal
+        if journal is not None and journal.loss:
+            self._emit(self.unit.show_damage(self.now, True, journal.lost))
 
     def _open(self) -> Game:
         self.journal = Journal(self.data_dir / JOURNAL_FILE)
@@ -271,6 +305,17 @@ class ScriptRunner:
                 self.out.write(f"{o.at:8.3f} screen {o.screen.text()}\n")
             elif isinstance(o, PlayCue):
                 self.out.write(f"{o.at:8.3f} cue {o.cue.value}\n")
+            elif isinstance(o, SpeechAsked):
+                self.out.write(f"{o.at:8.3f} speech {o.what}\n")
+        if self.voice is not None:
+            state = self.game.state if self.journal is not None else None
+            texts = self.voice.hear(outputs, self.journal, state)
+            for text in texts:
+                self.out.write(f"{self.now:8.3f} say {text}\n")
+            if texts and self._recorder is not None:
+                engine, player = self._recorder
+                sentence = ". ".join(texts)
+                player.play(engine.synthesize(sentence), sentence)
 
     def _feed(self, inp: Input) -> None:
         self._emit(self.unit.handle(inp))
@@ -294,6 +339,7 @@ class ScriptRunner:
     def _power_on(self) -> None:
         self.game = self._open()
         self._emit(self.unit.power_on(self.now, self.game))
+        self._show_damage()
 
     def _power_off(self) -> None:
         self._emit(self.unit.power_off(self.now))
@@ -342,15 +388,21 @@ class ScriptRunner:
             self._feed(CardTapped(now, card, uid, "sim"))
             self._feed(CardLifted(now, uid, "sim"))
             return
-        # press and hold: a button while off only switches the unit on
+        # press and hold: a button while off only switches the unit on; a unit whose holds
+        # take no time (classic, READINGS B2) is told how long the buttons were held instead
+        timeless = self.unit.TIMELESS_HOLDS
         if not self.unit.is_on:
             self._power_on()
-            if action.verb == "hold":
+            if action.verb == "hold" and not timeless:
                 self._advance(action.seconds)
             return
         for button in action.buttons:
             self._feed(ButtonPressed(now, button))
-        if action.verb == "hold":
+        if action.verb == "hold" and timeless:
+            self._emit(self.unit.held(action.seconds))
+            if self.unit.fault is not None:
+                raise JournalError(self.unit.fault)
+        elif action.verb == "hold":
             self._advance(action.seconds)
         for button in reversed(action.buttons):
             self._feed(ButtonReleased(self.now, button))
@@ -454,6 +506,9 @@ def run_script(
     seed: int | None = None,
     ruleset_sets: Sequence[tuple[str, str, Any]] = (),
     rules_table: Mapping[str, Any] | None = None,
+    strict: bool = True,
+    say: str | None = None,
+    record: str | Path | None = None,
 ) -> int:
     """Run a tap script; 0 when every line ran, 2 when a line (or the file) is unusable.
 
@@ -464,6 +519,8 @@ def run_script(
     *seed* (``--seed``), *ruleset_sets* (``--set classic.KEY=V``, ``--set variants.KEY=V``) and
     *rules_table* (the ``[rules]`` table) make the configuration of the edition's ruleset when
     given (CLASSIC.md §8.1); a classic script without ``--seed`` rolls with seed 0.
+    A *data_dir* goes through the data directory's checks (:func:`bank.datadir.open_data_dir`;
+    *strict* is ``game.strict_modes``) before anything in it is read or written.
     """
     # sys.stdout looked up now, not when this module was imported (it may have been replaced)
     out = out if out is not None else sys.stdout
@@ -474,6 +531,12 @@ def run_script(
     except (OSError, UnicodeDecodeError) as err:
         print(f"{path}: cannot read the script: {err}", file=sys.stderr)
         return 2
+    if data_dir is not None:
+        try:
+            open_data_dir(Path(data_dir), strict)
+        except DataDirError as err:
+            print(f"ultibank: {err}", file=sys.stderr)
+            return 2
     if edition is None:
         stored = stored_edition(Path(data_dir)) if data_dir is not None else None
         edition = stored if stored in edition_names() else DEFAULT_EDITION
@@ -499,13 +562,31 @@ def run_script(
         # said before the script runs, not after (a traceback once the game was played)
         print(f"--state {state_out}: no directory {Path(state_out).parent}", file=sys.stderr)
         return 2
+    if record is not None:
+        try:
+            Path(record).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            print(f"--record {record}: cannot make the directory: {err}", file=sys.stderr)
+            return 2
     with tempfile.TemporaryDirectory(prefix="ultibank-script-") as tmp:
         directory = Path(data_dir) if data_dir is not None else Path(tmp)
-        directory.mkdir(parents=True, exist_ok=True)
         transcript = out
         if str(state_out) == "-":
             transcript = err if err is not None else sys.stderr
-        runner = ScriptRunner(edition, directory, transcript, rules=rules, config=config, echo=echo)
+        try:
+            runner = ScriptRunner(
+                edition,
+                directory,
+                transcript,
+                rules=rules,
+                config=config,
+                echo=echo,
+                say=say if say is not None or record is None else "all",
+                record=Path(record) if record is not None else None,
+            )
+        except DriverError as err:  # --record without espeak-ng
+            print(f"ultibank: {err}", file=sys.stderr)
+            return 2
         if (seed is not None or ruleset_sets) and runner.game.state.started:
             # §6: the values recorded with a stored game win; say so rather than ignore them
             print(
@@ -524,7 +605,7 @@ def run_script(
             out.write(text)
         else:
             try:
-                Path(state_out).write_text(text, encoding="utf-8")
+                write_output(Path(state_out), text)
             except OSError as err:
                 print(f"--state {state_out}: cannot write the state: {err}", file=sys.stderr)
                 return 2

@@ -357,4 +357,13 @@ class PlayCue:
     cue: Cue
 
 
-Output = ShowScreen | PlayCue
+@dataclass(frozen=True, slots=True)
+class SpeechAsked:
+    """A speech gesture at the table: *what* is ``on`` or ``off`` (hold M: speech switched) or
+    ``again`` (hold ✓: say the last sentence again). Panels without a voice ignore it."""
+
+    at: float
+    what: str
+
+
+Output = ShowScreen | PlayCue | SpeechAsked

@@ -76,6 +76,7 @@ from bank.unit.io import (
     ReaderStatus,
     Screen,
     ShowScreen,
+    SpeechAsked,
     Tick,
 )
 from bank.unit.screens import Screens
@@ -173,6 +174,12 @@ class UnitShell:
     #: X or M once a bid is made, and a card that is not a bank card
     _ERR_BIDS: ClassVar[str] = "err.bids"
     _ERR_NEED_BANK: ClassVar[str] = "err.need_bank"
+    #: a script's ``hold`` line takes no time on the virtual clock (the runner calls
+    #: :meth:`held` instead of letting the hold's seconds pass): a classic unit's holds
+    TIMELESS_HOLDS: ClassVar[bool] = False
+    #: X held at least this long (seconds) and released before its hold fired is no press of
+    #: X (None: every release is a press, as in Ultime)
+    _LONG_PRESS: ClassVar[float | None] = None
 
     def __init__(self, game: Game, config: UnitConfig | None = None) -> None:
         self.game = game
@@ -187,11 +194,20 @@ class UnitShell:
         self._out: list[Output] = []
         self._down: dict[Button, float] = {}
         self._consumed: set[Button] = set()
+        #: the button pressed with no other down, while no other joins it (a speech hold)
+        self._alone: Button | None = None
         self._hold: tuple[str, float] | None = None
+        #: whether the unit speaks (hold M to switch; panels with a voice follow it)
+        self.speech_on = self.config.speech
         self._lost: set[str] = set()
         #: why the journal cannot take a transaction now (None: it can), complete for logs
         self.fault: str | None = None
         self._fault_retry_at: float | None = None
+        #: damage found when the journal opened and not acknowledged yet: the idle screen gives
+        #: way to it (``Journal abîmé`` / how many transactions were lost) until a person
+        #: acknowledges it (:meth:`show_damage`)
+        self.damage: int | None = None
+        self._damage_shown = False
 
     def _screens(self, game: Game, lang: str) -> Screens:
         """The screen builders for *game*'s edition (a ruleset gives its own)."""
@@ -220,6 +236,28 @@ class UnitShell:
         self._show(self._step_screen())
         return self._end()
 
+    def show_damage(self, at: float, damaged: bool, lost: int | None = None) -> list[Output]:
+        """Show (or, once acknowledged, stop showing) damage found in the journal: *lost*
+        acknowledged transactions (None: a number that cannot be told). While *damaged*, the
+        idle and new-game screens give way to the damage on every panel; play goes on."""
+        self._begin(at)
+        self._damage_shown = damaged
+        self.damage = lost if damaged else None
+        if self.is_on:
+            if damaged:
+                self._play(Cue.ERROR)
+            self._show(self._step_screen())
+        return self._end()
+
+    def damage_screen(self) -> Screen:
+        """``Journal abîmé`` and how many acknowledged transactions were lost."""
+        if self.damage:
+            second = say(self.lang, "fault.lost_n", n=self.damage)
+        else:
+            second = say(self.lang, "fault.check")
+        return Screen("damage", (say(self.lang, "fault.damaged"), second),
+                      icons=frozenset({Icon.ERROR}))  # fmt: skip
+
     def power_off(self, at: float) -> list[Output]:
         """Cut the power: the screen goes dark and a step in progress is abandoned."""
         self._begin(at)
@@ -234,6 +272,21 @@ class UnitShell:
         self._begin(inp.at)
         try:
             self._handle(inp)
+        except JournalError as err:
+            self._journal_failed(err)
+        return self._end()
+
+    def held(self, seconds: float) -> list[Output]:
+        """The buttons down now have been held *seconds*, on a clock that did not run: the hold
+        fires when it lasted ``hold_seconds``; a shorter one does nothing, not even a press on
+        release. For the scripts of a unit with :attr:`TIMELESS_HOLDS`."""
+        self._begin(self._now)
+        try:
+            if self.is_on and self._hold is not None and seconds >= self.config.hold_seconds:
+                self._fire_hold()
+            else:
+                self._hold = None
+                self._consumed |= set(self._down)
         except JournalError as err:
             self._journal_failed(err)
         return self._end()
@@ -385,6 +438,8 @@ class UnitShell:
         return out
 
     def _show(self, screen: Screen) -> None:
+        if self._damage_shown and screen.name in ("idle", "new_game"):
+            screen = self.damage_screen()
         self.screen = screen
         if self._lost and not screen.off:
             screen = replace(screen, icons=screen.icons | {Icon.READER_LOST})
@@ -497,21 +552,56 @@ class UnitShell:
         if Button.OK in self._down and Button.CANCEL in self._down:
             self._hold = ("undo", self._now)
             self._consumed |= {Button.OK, Button.CANCEL}
+        elif self._damage_shown and Button.OK in self._down and Button.MENU in self._down:
+            # M + ✓ held while damage to the journal shows: a person acknowledges it
+            self._hold = ("acknowledge", self._now)
+            self._consumed |= {Button.OK, Button.MENU}
         elif button is Button.CANCEL:
             self._hold = ("reset", self._now)
+        if len(self._down) > 1:  # a chord: no button of it is a speech hold
+            self._alone = None
+        else:
+            self._alone = button
 
     def _on_release(self, button: Button) -> None:
         if button not in self._down:
             return
-        del self._down[button]
+        pressed_at = self._down.pop(button)
         if self._hold is not None and (
-            button is Button.CANCEL or (self._hold[0] == "undo" and button is Button.OK)
+            button is Button.CANCEL
+            or (self._hold[0] == "undo" and button is Button.OK)
+            or (self._hold[0] == "acknowledge" and button in (Button.OK, Button.MENU))
         ):
             self._hold = None
         if button in self._consumed:
             self._consumed.discard(button)
             return
+        alone, self._alone = self._alone == button, None
+        if (
+            button is Button.CANCEL
+            and self._LONG_PRESS is not None
+            and self._now - pressed_at >= self._LONG_PRESS
+        ):
+            return  # a reset hold let go early: nothing
+        if (
+            alone
+            and button in (Button.MENU, Button.OK)
+            and self._now - pressed_at >= self.config.speech_hold_seconds
+        ):
+            self._speech_gesture(button)
+            return
         self._on_button(button)
+
+    def _speech_gesture(self, button: Button) -> None:
+        """M or ✓ held alone (released after ``speech_hold_seconds``): the voice on or off, or
+        the latest sentence again. Acts on release, like every button, so a ✓ that becomes
+        ✓ + X (undo) is never taken for a speech hold."""
+        if button is Button.MENU:
+            self.speech_on = not self.speech_on
+            self._out.append(SpeechAsked(self._now, "on" if self.speech_on else "off"))
+            self._play(Cue.READ)
+        else:
+            self._out.append(SpeechAsked(self._now, "again"))
 
     def _fire_hold(self) -> None:
         assert self._hold is not None
@@ -521,8 +611,20 @@ class UnitShell:
         self._consumed |= set(self._down)
         if kind == "undo":
             self._undo()
+        elif kind == "acknowledge":
+            self._acknowledge_damage()
         else:
             self._reset()
+
+    def _acknowledge_damage(self) -> None:
+        """M + ✓ held on the damage: the journal keeps that a person saw it; it stops showing."""
+        acknowledge = getattr(self.game.journal, "acknowledge_damage", None)
+        if acknowledge is not None:
+            acknowledge()
+        self._damage_shown = False
+        self.damage = None
+        self._play(Cue.READ)
+        self._show(self._step_screen())
 
     def _undo(self) -> None:
         try:

@@ -54,6 +54,8 @@ _SHARED: dict[str, Mapping[str, str]] = {
     "fault.journal": {"fr": "Erreur du journal", "en": "Journal error"},
     "fault.damaged": {"fr": "Journal abîmé", "en": "Journal damaged"},
     "fault.lost": {"fr": "Transactions perdues", "en": "Transactions lost"},
+    "fault.lost_n": {"fr": "{n} opér. perdues", "en": "{n} transactions lost"},
+    "fault.check": {"fr": "Vérifiez les soldes", "en": "Check the balances"},
     "err.unknown_card": {"fr": "Carte inconnue", "en": "Unknown card"},
     "err.other_edition.1": {"fr": "Carte d'une autre", "en": "Card of another"},
     "err.other_edition.2": {"fr": "édition", "en": "edition"},
@@ -181,6 +183,25 @@ def language_of(configured: str | None, edition_language: str) -> str:
         if lang in LANGUAGES:
             return lang
     return "en"
+
+
+def printable(text: str) -> str:
+    """*text* safe for a terminal: every control or other non-printable character (an escape
+    sequence a house edition's label could carry) written as its Python escape."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def damage_summary(lost: int | None, lang: str = "fr") -> str:
+    """``Journal abîmé : 12 opérations perdues`` (the count unknown: check the balances)."""
+    if lang == "en":
+        if lost:
+            return f"Journal damaged: {lost} transactions lost"
+        return "Journal damaged: transactions may be lost, check the balances"
+    if lost:
+        return f"Journal abîmé : {lost} opérations perdues"
+    return "Journal abîmé : pertes possibles, vérifiez les soldes"
 
 
 def say(lang: str, key: str, **fields: object) -> str:

@@ -533,8 +533,16 @@
     $("lcd-lines").textContent = lines.join("\n");
   }
 
+  function renderDamage(s) {
+    // damage found in the journal, shown until a person acknowledges it
+    const d = $("damage");
+    d.hidden = !s.journal_damage;
+    d.textContent = s.journal_damage || "";
+  }
+
   function render(s) {
     current = s;
+    renderDamage(s);
     if (setLanguage(s.lang || board.language)) buildBoard();
     renderPlayers(s);
     renderAuction(s);

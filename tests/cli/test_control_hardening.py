@@ -265,21 +265,33 @@ def test_a_connection_flood_that_exhausts_fds_does_not_kill_the_control_socket(
 def test_clients_are_bounded_and_a_refused_one_is_told_why(
     tmp_path: Path, daemons: Callable[..., Daemon]
 ) -> None:
-    from bank.control import MAX_CLIENTS
+    from bank.control import MAX_CLIENTS, MAX_PER_PROCESS
 
     d = daemons(tmp_path / "data")
-    idle = []
-    for _ in range(MAX_CLIENTS):
-        s = socket.socket(socket.AF_UNIX)
-        s.connect(str(d.sock))
-        idle.append(s)
+    # the slots filled by several programs, each holding its share of connections
+    hold = (
+        "import socket, sys\n"
+        "held = [socket.socket(socket.AF_UNIX) for _ in range(int(sys.argv[2]))]\n"
+        "for s in held: s.connect(sys.argv[1])\n"
+        "print('ready', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    holders = []
     try:
+        for _ in range(MAX_CLIENTS // MAX_PER_PROCESS):
+            p = subprocess.Popen(
+                [sys.executable, "-c", hold, str(d.sock), str(MAX_PER_PROCESS)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            holders.append(p)
+            assert p.stdout is not None and p.stdout.readline().strip() == "ready"
         time.sleep(0.3)
         (answer,) = d.send("state", timeout=5)
         assert answer["ok"] is False and "too many clients" in answer["error"]
     finally:
-        for s in idle:
-            s.close()
+        for p in holders:
+            p.kill()
+            p.wait()
     time.sleep(0.3)
     assert d.state()["players"] == []
 

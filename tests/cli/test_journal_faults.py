@@ -192,14 +192,21 @@ def test_acknowledged_transactions_lost_with_the_wal_are_reported(
     assert state["journal_loss"], state
     assert "acknowledged" in str(state["journal_loss"])
     shown = str(state["screen"])
-    assert shown.startswith("fault") and "Transactions perdues" in shown, shown
+    assert shown.startswith("damage") and "Journal abîmé" in shown, shown
+    assert str(state["journal_damage"]).startswith("Journal abîmé :"), state
     if state["players"]:
         assert _balance(state, 1) < acknowledged  # really lost: the report is not a false alarm
     code, err = box.stop()
     assert code == 0 and "JOURNAL LOSS" in err and "acknowledged" in err, err
     history = box.cli("history")
     assert history.returncode == 0 and "lost:" in history.stderr, history.stderr
-    # reported once at the start that found it, kept in the journal for `history`
+    # shown at every start until a person acknowledges it; then kept for `history` only
+    box.start()
+    assert box.state()["journal_loss"] and str(box.state()["screen"]).startswith("damage")
+    done = box.cli("acknowledge")
+    assert done.returncode == 0, done.stderr
+    assert box.state()["journal_loss"] == [] and box.state()["journal_damage"] is None
+    box.stop()
     box.start()
     assert box.state()["journal_loss"] == []
     box.stop()

@@ -57,6 +57,8 @@ BAD_VALUES: dict[str, list[str] | str] = {
     "game": "first",
     "seed": "seven",
     "lang": "de",
+    "say": "loud",
+    "record": "{file}/voice",
 }
 
 # dests that take no value (flags and counters): nothing to get wrong

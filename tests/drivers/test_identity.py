@@ -306,3 +306,29 @@ def test_every_card_of_every_edition_round_trips_and_the_edition_checks_it() -> 
         for card in cards.cards():
             assert decode_card_record(encode_card_record(card)) == card, (name, card)
     assert decode_card_record(encode_card_record(CardId("bank", 9))) is None
+
+
+def test_every_card_of_every_edition_is_read_without_a_check_and_refused_with_a_bad_one() -> None:
+    """Issue 17: ``deed:12`` (what a phone's NFC app writes) was refused as damaged, its kind
+    read as a 4-hex-digit check. Every card of every edition, as a plain URI or Text record, is
+    read unchecked; with a check that fails it is refused as damaged."""
+    from bank.unit.io import CardRanges
+    from board_assets import edition_names, load_edition
+
+    seen = set()
+    for name in edition_names():
+        for card in CardRanges.of(load_edition(name)).cards():
+            if card in seen:
+                continue
+            seen.add(card)
+            text = str(card)
+            for data in (_uri(f"urn:ultibank:card:{text}"), message(f"ultibank {text}")):
+                assert read_card_record(data) == CardRecord(card), text
+            good = record_check(text)
+            bad = f"{(int(good, 16) ^ 1):04x}"
+            damaged = (_uri(f"urn:ultibank:card:{bad}:{text}"), message(f"ultibank {bad}:{text}"))
+            for data in damaged:
+                found = read_card_record(data)
+                assert found is not None and found.card is None, text
+                assert "fails its check" in found.fault
+    assert {c.kind for c in seen} >= {"deed", "chance", "chest", "bank", "prop", "event"}

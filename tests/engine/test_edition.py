@@ -17,6 +17,7 @@ from board_assets import (
     load_edition,
     load_edition_file,
 )
+from tests.support.editions import house_copy
 
 
 def test_shipped_editions_load() -> None:
@@ -44,7 +45,7 @@ def test_unknown_edition() -> None:
 
 
 def _broken(tmp_path: Path, old: str, new: str) -> Path:
-    text = (EDITIONS_DIR / "ultime-fr.toml").read_text(encoding="utf-8")
+    text = house_copy((EDITIONS_DIR / "ultime-fr.toml").read_text(encoding="utf-8"))
     assert old in text
     path = tmp_path / "broken.toml"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
@@ -116,7 +117,7 @@ def test_not_toml(tmp_path: Path) -> None:
 
 def _three_events(tmp_path: Path) -> Path:
     """ultime-fr with only its first 3 event cards."""
-    text = (EDITIONS_DIR / "ultime-fr.toml").read_text(encoding="utf-8")
+    text = house_copy((EDITIONS_DIR / "ultime-fr.toml").read_text(encoding="utf-8"))
     cut = [i for i in range(len(text)) if text.startswith("[[events]]", i)][3]
     path = tmp_path / "three.toml"
     path.write_text(text[:cut], encoding="utf-8")

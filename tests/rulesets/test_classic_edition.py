@@ -10,6 +10,7 @@ import pytest
 from bank import rulesets
 from bank.rulesets.classic.edition import classic_edition
 from board_assets import EDITIONS_DIR, EditionError, load_edition, load_edition_file
+from tests.support.editions import house_copy
 
 CLASSIC = ["classic-fr", "classic-uk", "one-piece-fr", "starwars-ep2-fr"]
 
@@ -86,7 +87,7 @@ def test_reskins_use_placeholders_never_invented_names() -> None:
 
 
 def _edited(tmp_path: Path, old: str, new: str) -> Path:
-    text = (EDITIONS_DIR / "classic-fr.toml").read_text(encoding="utf-8")
+    text = house_copy((EDITIONS_DIR / "classic-fr.toml").read_text(encoding="utf-8"))
     assert old in text, old
     path = tmp_path / "maison.toml"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
@@ -141,7 +142,7 @@ def test_a_malformed_classic_file_is_refused_naming_file_and_field(
 
 
 def test_only_the_files_own_ruleset_may_have_its_table(tmp_path: Path) -> None:
-    text = (EDITIONS_DIR / "ultime-fr.toml").read_text(encoding="utf-8")
+    text = house_copy((EDITIONS_DIR / "ultime-fr.toml").read_text(encoding="utf-8"))
     path = tmp_path / "ultime-plus.toml"
     path.write_text(text + '\n[classic]\ncurrency_lcd = "€"\n', encoding="utf-8")
     with pytest.raises(EditionError, match=r"^ultime-plus\.toml: classic: unknown key"):
@@ -159,7 +160,7 @@ def test_the_card_kinds_come_from_the_edition_file(tmp_path: Path) -> None:
     wrong = _edited(tmp_path, old, "cards = { deed = 27, chance = 16, chest = 16 }")
     with pytest.raises(EditionError, match=r"edition\.cards: a classic edition has cards"):
         load_edition_file(wrong)
-    text = (EDITIONS_DIR / "ultime-fr.toml").read_text(encoding="utf-8")
+    text = house_copy((EDITIONS_DIR / "ultime-fr.toml").read_text(encoding="utf-8"))
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace("[edition]\n", "[edition]\ncards = { Bank = 2 }\n", 1))
     with pytest.raises(EditionError, match=r"edition\.cards\.Bank: a card kind"):
@@ -197,7 +198,7 @@ def test_a_panel_that_cannot_play_a_ruleset_refuses_it_in_one_line(
 
 
 def _edited_mega(tmp_path: Path, old: str, new: str) -> Path:
-    text = (EDITIONS_DIR / "mega-fr.toml").read_text(encoding="utf-8")
+    text = house_copy((EDITIONS_DIR / "mega-fr.toml").read_text(encoding="utf-8"))
     assert old in text
     path = tmp_path / "maison-mega.toml"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")

@@ -20,6 +20,7 @@ from bank.game import Game
 from bank.journal import Journal
 from board_assets import EditionError, load_edition_file
 from tests.support import toy
+from tests.support.editions import house_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -170,7 +171,7 @@ def test_which_special_spaces_a_board_has_is_its_rulesets(tmp_path: Path) -> Non
     chance.write_text(toy_text.replace('ring = ["GO", "P1"]', 'ring = ["GO", "CHANCE", "P1"]')
                       .replace("position = 1", "position = 2"), encoding="utf-8")  # fmt: skip
     assert load_edition_file(chance).constants.ring == ("GO", "CHANCE", "P1")
-    ultime = (ROOT / "board_assets/editions/ultime-fr.toml").read_text(encoding="utf-8")
+    ultime = house_copy((ROOT / "board_assets/editions/ultime-fr.toml").read_text(encoding="utf-8"))
     broken = tmp_path / "broken.toml"
     broken.write_text(ultime.replace('ring = ["GO", "P1", "EVENT"', 'ring = ["GO", "P1", "CHANCE"'))
     with pytest.raises(EditionError, match=r"broken\.toml: constants\.ring\[2\]: unknown space"):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bank.script import run_script
 from board_assets import EDITIONS_DIR
+from tests.support.editions import house_copy
 
 #: a house edition whose bank holds 8 houses, so two groups can empty it
 SETUP = """tap bank:1
@@ -56,7 +57,7 @@ tap deed:1
 
 def play(tmp: Path, body: str, lang: str = "fr") -> tuple[str, dict[str, object]]:
     edition = "classic-fr" if lang == "fr" else "classic-uk"
-    text = (EDITIONS_DIR / f"{edition}.toml").read_text(encoding="utf-8")
+    text = house_copy((EDITIONS_DIR / f"{edition}.toml").read_text(encoding="utf-8"))
     assert "\nhouses = 32\n" in text
     house = tmp / "maison.toml"
     house.write_text(text.replace("\nhouses = 32\n", "\nhouses = 8\n", 1), encoding="utf-8")

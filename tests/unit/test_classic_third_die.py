@@ -16,6 +16,7 @@ import pytest
 from bank.cli import main
 from bank.rulesets.classic.rules import die
 from board_assets import EDITIONS_DIR
+from tests.support.editions import house_copy
 
 SPEED = '["1", "2", "3", "mr", "mr", "bus"]'
 START = "tap bank:1\ntap bank:2\npress ok\n"
@@ -24,7 +25,7 @@ ROLL_DOG = "press menu\nkey 11\ntap bank:1\n"
 
 def speed_edition(tmp_path: Path, in_jail: bool = False) -> Path:
     """classic-fr with a speed die (a house edition, as a user would write one)."""
-    text = (EDITIONS_DIR / "classic-fr.toml").read_text(encoding="utf-8")
+    text = house_copy((EDITIONS_DIR / "classic-fr.toml").read_text(encoding="utf-8"))
     extra = f"third_die = {SPEED}\nthird_die_in_jail = {'true' if in_jail else 'false'}\n"
     text = text.replace("[classic]\n", "[classic]\n" + extra, 1)
     path = tmp_path / "speedy.toml"

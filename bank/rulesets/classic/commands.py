@@ -145,6 +145,8 @@ class RollDice(Command):
 
     name: ClassVar[str] = "roll"
     transparent: ClassVar[bool] = True
+    #: an undo rolls it again on the state without the undone transaction (READINGS A4)
+    replayed_by_undo: ClassVar[bool] = True
     card: int | None
     fixed: tuple[int, ...] = ()
     pick: bool = False

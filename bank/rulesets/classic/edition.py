@@ -19,7 +19,13 @@ refusal; the loader puts the file's name in front):
   "mr", "mr", "bus"]``, Star Wars' Force die) with ``third_die_in_jail`` (whether a jailed
   player's roll includes it), and ``mega = true`` (the Méga rules, §7.2).
 
-A user may copy a shipped file and change names and amounts (a house edition).
+A user may copy a shipped file and change names and amounts (a house edition); it is checked
+like a shipped one: every amount from 1 to ``MAX_AMOUNT`` (10^6), every count within the
+rules' ceilings (:data:`COUNT_CEILINGS`; a card's move back 1 to 12 spaces, ``utility_dice``
+1 to 20), printable text of bounded length (labels and deck names fit the LCD's 20 cells),
+no unknown key in ``[classic]``, its cards and taxes, ring spaces from the classic set
+(:data:`RING_SPACES`, with :data:`MEGA_SPACES` in Méga) and a shipped edition's id refused
+(by the shared loader).
 Imports ``board_assets`` and the standard library.
 """
 
@@ -29,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from board_assets import Edition, EditionError
+from board_assets import MAX_AMOUNT, MAX_TEXT, Edition, EditionError, text_fault
 
 #: the classic constants beyond those every ruleset has
 OWN_CONSTANTS = ("go_salary", "jail_fee", "jail_tries", "houses", "hotels", "houses_per_hotel")
@@ -42,6 +48,31 @@ DECKS = ("chance", "chest")
 DECK_SIZE = 16
 #: the faces a third die may carry: a number added to the white dice, or a symbol
 THIRD_FACES = ("1", "2", "3", "4", "5", "6", "mr", "bus", "light", "dark", "shift")
+#: the spaces of a classic ring beside the properties, and those Méga adds (§7.2)
+RING_SPACES = frozenset({"GO", "JAIL", "CHANCE", "CHEST", "TAX", "FREE_PARKING", "GO_TO_JAIL"})
+MEGA_SPACES = frozenset({"AUCTION", "BUS_TICKET", "BIRTHDAY_GIFT"})
+#: the keys of the ``[classic]`` table, of a card and of a tax; any other is a typo
+TABLE_KEYS = frozenset({
+    "card_table", "chance", "chance_name", "chest", "chest_name", "currency_lcd", "deeds",
+    "double_rent_with_mortgaged_lot", "group_kinds", "mega", "sides", "taxes", "third_die",
+    "third_die_in_jail", "token_labels", "utility_dice",
+})  # fmt: skip
+CARD_KEYS = frozenset({"number", "title", "text", "effect", "deed", "spaces", "house", "hotel",
+                       "amount", "salary", "skyscraper", "depot"})  # fmt: skip
+TAX_KEYS = frozenset({"position", "name", "amount"})
+#: the ceilings of the counts (the amounts' is MAX_AMOUNT): a move card goes back 1 to 12
+#: spaces, a utility's rent counts 1 to 20 dice; the bank's buildings and the jail tries
+COUNT_CEILINGS: Mapping[str, int] = {
+    "jail_tries": 10, "houses": 1000, "hotels": 1000, "houses_per_hotel": 12,
+    "skyscrapers": 1000, "depots": 1000, "spaces": 12, "utility_dice": 20,
+}  # fmt: skip
+#: the constants that are amounts of money (the others are counts)
+AMOUNT_KEYS = frozenset({"go_salary", "jail_fee", "birthday_gift", "house", "mortgage",
+                         "amount", "hotel", "skyscraper", "depot"})  # fmt: skip
+#: the longest LCD texts (a label, a deck's name, the currency) and card or tax texts
+LCD_TEXT = 20
+CURRENCY_TEXT = 4
+TITLE_TEXT = 40
 #: card effect -> the whole-number fields it needs (``salary`` is a bool, checked apart)
 EFFECTS: Mapping[str, tuple[str, ...]] = {
     "advance": ("deed",),
@@ -177,20 +208,37 @@ class ClassicEdition:
         return tuple(i for i, s in enumerate(self.ring) if s == name)
 
 
-def _int(raw: Mapping[str, Any], key: str, where: str, minimum: int = 0) -> int:
+def _int(
+    raw: Mapping[str, Any], key: str, where: str, minimum: int = 0, maximum: int | None = None
+) -> int:
+    """A whole number from *minimum* to its ceiling: *maximum*, else MAX_AMOUNT for an amount,
+    :data:`COUNT_CEILINGS` for a count, else MAX_AMOUNT (no number of an edition is larger)."""
     value = raw.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
         raise EditionError(f"{where}{key}: missing or not a whole number")
     if value < minimum:
         raise EditionError(f"{where}{key}: must be at least {minimum}, got {value}")
+    if maximum is None:
+        maximum = MAX_AMOUNT if key in AMOUNT_KEYS else COUNT_CEILINGS.get(key, MAX_AMOUNT)
+    if value > maximum:
+        raise EditionError(f"{where}{key}: at most {maximum:,}, got {value:,}")
     return value
 
 
-def _text(raw: Mapping[str, Any], key: str, where: str) -> str:
+def _text(raw: Mapping[str, Any], key: str, where: str, limit: int = TITLE_TEXT) -> str:
     value = raw.get(key)
     if not isinstance(value, str) or not value:
         raise EditionError(f"{where}{key}: missing or empty text")
+    why = text_fault(value, limit)
+    if why:
+        raise EditionError(f"{where}{key}: {why}")
     return value
+
+
+def _known(raw: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
+    unknown = sorted(set(raw) - keys)
+    if unknown:
+        raise EditionError(f"{where}{unknown[0]}: unknown key; known: {', '.join(sorted(keys))}")
 
 
 def _bool(raw: Mapping[str, Any], key: str, where: str) -> bool:
@@ -238,6 +286,7 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
     table = raw.get("classic")
     if not isinstance(table, Mapping):
         raise EditionError("classic: missing table")
+    _known(table, TABLE_KEYS, "classic.")
     mega = _bool(table, "mega", "classic.") if "mega" in table else False
     levels = STREET_LEVELS + 1 if mega else STREET_LEVELS
     if constants.get("levels") != levels:
@@ -249,6 +298,9 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
             own[key] = _int(constants, key, "constants.", 1)
         elif key in constants:
             raise EditionError(f"constants.{key}: only a Méga edition (classic.mega) has them")
+    shared = {"start_balance", "auction_step", "min_players", "max_players", "levels",
+              "tokens", "ring"}  # fmt: skip
+    _known(constants, frozenset(shared | set(OWN_CONSTANTS) | set(MEGA_CONSTANTS)), "constants.")
     _check_cards(raw)
     w = "classic."
     group_kinds = table.get("group_kinds", {})
@@ -310,15 +362,27 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
     labels = _list(table, "token_labels", w)
     if len(labels) != max_players or not all(isinstance(x, str) and x for x in labels):
         raise EditionError(f"{w}token_labels: expected {max_players} labels")
+    for i, label in enumerate(labels):
+        _text({"label": label}, "label", f"{w}token_labels[{i}].", LCD_TEXT)
+    if "utility_dice" in table:
+        _int(table, "utility_dice", w, 1)
     sides = tuple(table.get("sides", ()))
     if sides and (len(sides) != max_players or not set(sides) <= {"light", "dark"}):
         raise EditionError(f"{w}sides: expected {max_players} of 'light' or 'dark'")
     ring = tuple(str(s) for s in constants.get("ring") or ())
+    spaces = RING_SPACES | MEGA_SPACES if mega else RING_SPACES
+    for i, space in enumerate(ring):
+        if not space.startswith("P") and space not in spaces:
+            raise EditionError(
+                f"constants.ring[{i}]: {space!r} is no space of the "
+                f"{'Méga' if mega else 'classic'} rules; known: {', '.join(sorted(spaces))}"
+            )
     taxes: list[Tax] = []
     for i, t in enumerate(_list(table, "taxes", w)):
         tw = f"{w}taxes[{i}]."
         if not isinstance(t, Mapping):
             raise EditionError(f"{tw[:-1]}: not a table")
+        _known(t, TAX_KEYS, tw)
         tax = Tax(_int(t, "position", tw), _text(t, "name", tw), _int(t, "amount", tw, 1))
         if tax.position >= len(ring) or ring[tax.position] != "TAX":
             raise EditionError(f"{tw}position: the ring has no TAX at {tax.position}")
@@ -340,8 +404,8 @@ def _read(raw: Mapping[str, Any], edition: Edition | None) -> ClassicEdition | N
             if (deck, card.number) in cards:
                 raise EditionError(f"{w}{deck}[{i}].number: duplicate card {card.number}")
             cards[deck, card.number] = card
-    names = {deck: _text(table, f"{deck}_name", w) for deck in DECKS}
-    lcd = _text(table, "currency_lcd", w)
+    names = {deck: _text(table, f"{deck}_name", w, LCD_TEXT) for deck in DECKS}
+    lcd = _text(table, "currency_lcd", w, CURRENCY_TEXT)
     double = _bool(table, "double_rent_with_mortgaged_lot", w)
     third = _third_die(table, w)
     in_jail = _bool(table, "third_die_in_jail", w) if "third_die_in_jail" in table else False
@@ -393,6 +457,7 @@ def third_die_names(edition: Edition) -> tuple[str, ...]:
 def _card(deck: str, raw: Any, w: str, deeds: int) -> Card:
     if not isinstance(raw, Mapping):
         raise EditionError(f"{w[:-1]}: not a table")
+    _known(raw, CARD_KEYS, w)
     number = _int(raw, "number", w, 1)
     if number > DECK_SIZE:
         raise EditionError(f"{w}number: cards run 1..{DECK_SIZE}, got {number}")
@@ -408,4 +473,5 @@ def _card(deck: str, raw: Any, w: str, deeds: int) -> Card:
         if args["deed"] > deeds:
             raise EditionError(f"{w}deed: there is no deed {args['deed']}")
         args["salary"] = int(_bool(raw, "salary", w))
-    return Card(deck, number, _text(raw, "title", w), _text(raw, "text", w), effect, args)
+    title, text = _text(raw, "title", w), _text(raw, "text", w, MAX_TEXT)
+    return Card(deck, number, title, text, effect, args)

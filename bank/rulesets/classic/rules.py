@@ -103,16 +103,21 @@ class _Tx:
         if rest:
             p = self.state.player(payer)
             assert p is not None
-            creditor = p.creditor if p.debt else creditor
+            to_pot = pot and creditor is None
+            if p.debt and (p.creditor != creditor or (payer in self.ext.pot_debts) != to_pot):
+                # a second creditor: that debt waits behind the one being settled (C22)
+                self.set_field("queued", (*self.ext.queued, (payer, creditor, rest, to_pot)))
+                return rest
             self.emit(DebtChanged(payer, p.debt, p.debt + rest, p.creditor, creditor))
             if payer not in self.ext.debts:
                 self.set_field("debts", (*self.ext.debts, payer))
-            if pot and creditor is None and payer not in self.ext.pot_debts:
+            if to_pot and payer not in self.ext.pot_debts:
                 self.set_field("pot_debts", (*self.ext.pot_debts, payer))
         return rest
 
     def settle(self, card: int) -> None:
-        """Pay *card*'s debt from its cash, as far as it goes."""
+        """Pay *card*'s debt from its cash, as far as it goes; a paid debt makes way for the
+        next one the player owes another creditor (C22)."""
         p = self.state.player(card)
         assert p is not None
         if not p.debt or p.balance <= 0:
@@ -125,8 +130,19 @@ class _Tx:
         if to_pot and p.creditor is None:
             self.to_pot(pay)
         if not left:
-            self.set_field("debts", tuple(d for d in self.ext.debts if d != card))
             self.set_field("pot_debts", tuple(d for d in self.ext.pot_debts if d != card))
+            waiting = next((q for q in self.ext.queued if q[0] == card), None)
+            if waiting is None:
+                self.set_field("debts", tuple(d for d in self.ext.debts if d != card))
+                return
+            queued = list(self.ext.queued)
+            queued.remove(waiting)
+            self.set_field("queued", tuple(queued))
+            _, creditor, amount, pot = waiting
+            self.emit(DebtChanged(card, 0, amount, None, creditor))
+            if pot:
+                self.set_field("pot_debts", (*self.ext.pot_debts, card))
+            self.settle(card)
 
     def owner(self, card: int, number: int, level: int) -> None:
         prop = self.state.prop(number)
@@ -158,6 +174,11 @@ class ClassicRulesEngine:
         if not recorded:
             return self.config
         return ClassicConfig.from_recorded(recorded, self.config)
+
+    #: a transaction that opened a debt may be undone while nothing was done about the debt
+    #: yet (a wrong amount typed must never leave bankruptcy as the only way out); the debt
+    #: goes with it
+    undo_opens_debt = True
 
     def joins_undo_group(self, command: Command) -> bool:
         return isinstance(command, c.AnswerInterest) or bool(getattr(command, "for_debt", False))
@@ -254,6 +275,12 @@ class ClassicRulesEngine:
         if whole and (double or not any(n in ext.mortgaged for n in group)):
             return deed.rents[0] * 2
         return deed.rents[0]
+
+    def owed(self, state: GameState, card: int) -> int:
+        """All that *card* owes: the debt being settled and those waiting behind it (C22)."""
+        p = state.player(card)
+        waiting = sum(q[2] for q in classic(state).queued if q[0] == card)
+        return (p.debt if p is not None else 0) + waiting
 
     def liquidation(self, state: GameState, card: int, cfg: ClassicConfig) -> int:
         """What selling every building and mortgaging every deed would raise (§3.12)."""
@@ -1009,7 +1036,7 @@ class ClassicRulesEngine:
         debtor = tx.state.player(cmd.card)
         assert debtor is not None
         possible = self.liquidation(tx.state, cmd.card, cfg)
-        if possible >= debtor.debt:
+        if possible >= self.owed(tx.state, cmd.card):
             raise RuleError("the debt can still be paid", "can still pay", possible=possible)
         creditor = debtor.creditor
         owned = tx.state.owned_by(cmd.card)
@@ -1025,6 +1052,16 @@ class ClassicRulesEngine:
         tx.emit(DebtChanged(cmd.card, p.debt, 0, p.creditor, None))
         tx.set_field("debts", tuple(d for d in tx.ext.debts if d != cmd.card))
         tx.set_field("pot_debts", tuple(d for d in tx.ext.pot_debts if d != cmd.card))
+        # the debts the bankrupt still owed other creditors go unpaid (nothing is left); those
+        # owed to the bankrupt go to the bank (A18)
+        tx.set_field(
+            "queued",
+            tuple(
+                (q[0], None if q[1] == cmd.card else q[1], q[2], q[3])
+                for q in tx.ext.queued
+                if q[0] != cmd.card
+            ),
+        )
         held = tx.ext.cards_of(cmd.card)
         kept = tuple(jc for jc in tx.ext.jail_cards if jc[0] != cmd.card)
         received: list[int] = []

@@ -61,6 +61,10 @@ class ClassicState:
     debts: tuple[int, ...] = ()
     #: debtors whose debt goes into the Free Parking pot (A6)
     pot_debts: tuple[int, ...] = ()
+    #: (debtor, creditor or None, amount, into the pot) of the debts a player owes another
+    #: creditor behind the one being settled, in the order they arose (C22: a short payer of
+    #: "pay each other player" owes several creditors)
+    queued: tuple[tuple[int, int | None, int, bool], ...] = ()
     #: (deck, cards drawn so far) of the virtual decks (CLASSIC-READINGS D2)
     draws: tuple[tuple[str, int], ...] = ()
     #: the configuration recorded with the game (``table.key``, value)

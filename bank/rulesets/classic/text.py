@@ -189,6 +189,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.err.need_deed": {"fr": "Titre svp", "en": "Tap a deed"},
     "c.err.no_item": {"fr": "Pas de choix {n}", "en": "No item {n}"},
     "c.err.zero": {"fr": "Montant requis", "en": "Amount needed"},
+    "c.err.digits": {"fr": "6 chiffres au plus", "en": "6 digits at most"},
     "c.err.interest": {"fr": "Répondez d'abord", "en": "Answer first"},
     "c.err.owned": {"fr": "Déjà vendu", "en": "Already owned"},
     "c.debt.done": {"fr": "Dette réglée", "en": "Debt settled"},

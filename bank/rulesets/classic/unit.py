@@ -41,6 +41,9 @@ from bank.unit.text import engine_short, fit
 
 __all__ = ["ClassicUnit"]
 
+#: the most digits a typed amount has (an entry, a bid, a trade's cash): a seventh is refused
+_MAX_DIGITS = 6
+
 #: the amount entry's steps after ``valider`` (§5.2): the banknotes, largest first
 NOTES: Final = (500, 100, 50, 20, 10, 5, 1)
 #: Méga's banknotes start at 1000 (§5.2)
@@ -121,7 +124,8 @@ class Pick:
     purpose: str
     options: tuple[int, ...]
     index: int
-    expires: float
+    #: None: a question, which waits as long as it takes (READINGS B1)
+    expires: float | None
     card: int | None = None
     number: int | None = None
     deck: str | None = None
@@ -135,7 +139,8 @@ class Session:
 
     kind: str
     card: int
-    expires: float
+    #: None while `tout vendre ? ✓` is asked: a question has no timeout (READINGS B1)
+    expires: float | None
     for_debt: bool = False
     #: a sell tap the stock could not take apart: the deed whose whole group ✓ would sell
     #: (`tout vendre ? ✓`, CLASSIC.md §3.8; X cancels that tap, the session goes on: C6)
@@ -161,8 +166,10 @@ class TradeDraft:
 
 @dataclass(frozen=True, slots=True)
 class Trading:
+    """A trade being composed: no timeout (READINGS B1), X abandons it."""
+
     draft: TradeDraft
-    expires: float
+    expires: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,11 +182,12 @@ class Offer:
 
 @dataclass(frozen=True, slots=True)
 class CardDrawn:
-    """A Chance / Community Chest card tapped: the drawer's bank card applies it."""
+    """A Chance / Community Chest card tapped: the drawer's bank card applies it; no timeout
+    (§4.1: X before the bank card abandons it)."""
 
     deck: str
     number: int
-    expires: float
+    expires: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +227,10 @@ class ClassicUnit(UnitShell):
     screens: ClassicScreens
     #: the auction's refusals, in the classic texts
     _ERR_BIDS = "c.err.bids"
+    #: a hold takes no time on a script's clock, and a hold of X let go early is no press of
+    #: X (READINGS B2, C21)
+    TIMELESS_HOLDS = True
+    _LONG_PRESS = 1.0
     _ERR_NEED_BANK = "c.err.need_bank"
 
     def __init__(self, game: Game, config: object | None = None) -> None:
@@ -433,13 +445,19 @@ class ClassicUnit(UnitShell):
         elif isinstance(step, Menu):
             self._menu_key(step, key)
         elif isinstance(step, Bidding):
-            typed = step.typed[:-1] if key == "back" else (step.typed + key)[:6]
+            if key != "back" and len(step.typed) >= _MAX_DIGITS:
+                self._refuse("c.err.digits")  # refused, never cut: ⌫ takes the digits back
+                return
+            typed = step.typed[:-1] if key == "back" else step.typed + key
             step.auction.deadline = self._now + step.auction.seconds  # typing never loses it
             self._show_bidding(step.auction, typed)
         elif isinstance(step, Trading) and _TRADE_PANELS[step.draft.panel] == "cash":
             d = step.draft
             text = str(d.cash) if d.cash_typed else ""
-            text = text[:-1] if key == "back" else (text + key)[:6]
+            if key != "back" and len(text) >= _MAX_DIGITS:
+                self._refuse("c.err.digits")
+                return
+            text = text[:-1] if key == "back" else text + key
             draft = replace(d, cash=int(text or 0), cash_typed=bool(text), cash_from=None)
             self._trade_panel(draft)
         else:
@@ -504,7 +522,11 @@ class ClassicUnit(UnitShell):
                 self._refuse("c.err.need_bank")
         elif isinstance(step, JailChoice):
             how = {Button.OK: "fee", Button.MENU: "card", Button.CANCEL: "double"}[button]
-            self._run(c.LeaveJail(step.card, how), lambda tx: self._jail_out(tx, step.card))
+            tx = self._run(c.LeaveJail(step.card, how), lambda tx: self._jail_out(tx, step.card))
+            if tx is None and how == "fee" and self._fee_short(step.card):
+                # READINGS E16: `Pas assez` (shown by the refusal) and the question closes,
+                # the player still in jail: nobody is stuck at a question they cannot answer
+                self.step = Idle()
         elif isinstance(step, Interest):
             if button is Button.CANCEL:
                 self._refuse("c.err.interest")
@@ -629,7 +651,7 @@ class ClassicUnit(UnitShell):
                     )
                 )
                 return
-            self.step = CardDrawn(card.kind, card.number, self._idle_expiry())
+            self.step = CardDrawn(card.kind, card.number)
             self._show(self.screens.card(card.kind, card.number))
 
     def _playing(self, card: int) -> bool:
@@ -799,20 +821,25 @@ class ClassicUnit(UnitShell):
             if candidate and candidate.isdigit() and int(candidate) in pick.options:
                 index = pick.options.index(int(candidate))
                 self.step = replace(
-                    pick, index=index, typed=candidate, expires=self._entry_expiry()
+                    pick, index=index, typed=candidate, expires=self._pick_expiry(pick)
                 )
                 self._show(self._pick_screen(self.step))
                 return
         if key == "back":
-            self.step = replace(pick, typed=typed, expires=self._entry_expiry())
+            self.step = replace(pick, typed=typed, expires=self._pick_expiry(pick))
             self._show(self._pick_screen(self.step))
             return
         self._refuse("c.err.no_item", n=typed)
 
+    def _pick_expiry(self, pick: Pick) -> float | None:
+        """A pick waits 30 s from its last key; a question (`Passé par Départ ?`) as long as
+        it takes (READINGS B1)."""
+        return None if pick.expires is None else self._entry_expiry()
+
     def _pick_button(self, pick: Pick, button: Button) -> None:
         if button is Button.MENU:
             index = (pick.index + 1) % len(pick.options)
-            self.step = replace(pick, index=index, typed="", expires=self._entry_expiry())
+            self.step = replace(pick, index=index, typed="", expires=self._pick_expiry(pick))
             self._show(self._pick_screen(self.step))
         elif button is Button.CANCEL:
             self._to_idle()
@@ -839,7 +866,7 @@ class ClassicUnit(UnitShell):
             self._show(self._pick_screen(self.step))
         elif pick.purpose == "number":
             assert pick.deck is not None
-            self.step = CardDrawn(pick.deck, value, self._idle_expiry())
+            self.step = CardDrawn(pick.deck, value)
             self._show(self.screens.card(pick.deck, value))
         elif pick.purpose == "choice":
             assert pick.deck is not None and pick.number is not None and pick.card is not None
@@ -897,8 +924,8 @@ class ClassicUnit(UnitShell):
             if ops and ops[-1][0] == "d":
                 ops = ops[:-1]
             new = replace(entry, ops=ops, step=0)
-        elif sum(1 for kind, _ in entry.ops if kind == "d") >= 6:
-            self._refuse("err.not_now")
+        elif sum(1 for kind, _ in entry.ops if kind == "d") >= _MAX_DIGITS:
+            self._refuse("c.err.digits")  # refused, never cut: the digits stay for ⌫
             return
         else:
             new = replace(entry, ops=(*entry.ops, ("d", int(key))), step=0)
@@ -991,7 +1018,10 @@ class ClassicUnit(UnitShell):
 
     def _menu_key(self, menu: Menu, key: str) -> None:
         """A digit selects its item; the next digit makes a two-digit item when one exists
-        (``1`` ``1`` is 11), else the error cue and the item stays (``9`` ``1`` keeps 9)."""
+        (``1`` ``1`` is 11), else the error cue and the item stays (``9`` ``1`` keeps 9).
+        Every key, a refused one too, restarts the menu's 10 s (READINGS B1)."""
+        menu = replace(menu, expires=self._idle_expiry())
+        self.step = menu
         items = self._items()
         if key == "back":
             self._open_menu(menu.item)
@@ -1078,7 +1108,7 @@ class ClassicUnit(UnitShell):
             self._show(scr.session(s, _SESSIONS[item], card))
         elif item == 10:
             draft = TradeDraft(first=card, for_debt=for_debt)
-            self.step = Trading(draft, self._idle_expiry())
+            self.step = Trading(draft)
             self._show(scr.trade_panel(scr.say("c.trade.second"), scr.token(s, card)))
         elif item == 11:
             self._roll(card)
@@ -1124,6 +1154,11 @@ class ClassicUnit(UnitShell):
         assert isinstance(done, o.ForceFought)
         self.step = Idle()
         self._after(tx, self.screens.force(self._state, done))
+
+    def _fee_short(self, card: int) -> bool:
+        """Whether *card* lacks the cash for the jail fee (READINGS E16)."""
+        player = self._state.player(card)
+        return player is not None and player.balance < self._rules.ed.jail_fee
 
     def _jail_out(self, tx: Transaction, card: int) -> Screen:
         return self.screens.result(
@@ -1175,7 +1210,9 @@ class ClassicUnit(UnitShell):
         s = self._state
         scr = self.screens
         command: Command
-        step = replace(step, sell_all=None)  # another deed tapped: that question is dropped
+        # another deed tapped: that question is dropped; any tap, refused or not, restarts the
+        # session's 10 s (READINGS B4)
+        step = replace(step, sell_all=None, expires=self._idle_expiry())
         self.step = step
         if step.kind == "build":
             command = c.Build(step.card, number)
@@ -1187,7 +1224,7 @@ class ClassicUnit(UnitShell):
             self._refuse("err.unknown_card")
             return
         if step.kind == "sell" and not whole_group and self._needs_whole_group(command):
-            self.step = replace(step, sell_all=number, expires=self._idle_expiry())
+            self.step = replace(step, sell_all=number, expires=None)
             level = s.prop(number).level or 0
             short = "c.sell_all.hotels" if level == SKYSCRAPER else "c.sell_all.houses"
             self._play(Cue.ERROR)
@@ -1279,7 +1316,7 @@ class ClassicUnit(UnitShell):
     # ------------------------------------------------------------ the trade
 
     def _trade_panel(self, draft: TradeDraft) -> None:
-        self.step = Trading(draft, self._idle_expiry())
+        self.step = Trading(draft)
         self._show(self._trade_screen(draft))
 
     def _trade_screen(self, d: TradeDraft) -> Screen:
@@ -1473,7 +1510,7 @@ class ClassicUnit(UnitShell):
                     "passed_go",
                     (1, 0),
                     0,
-                    self._entry_expiry(),
+                    None,  # a question: no timeout (READINGS B1)
                     card=card,
                     number=number,
                     deck=deck,

@@ -77,7 +77,6 @@ from bank.rulesets.classic.unit import (
     DeedCheck,
     Entry,
     Interest,
-    Menu,
     Offer,
     Pick,
     Series,
@@ -239,9 +238,14 @@ class Done:
 
 
 def _timeless(step: object) -> object:
-    """*step* without its timeout (a refused key restarts the menu's 10 s: READINGS B1)."""
-    if is_dataclass(step) and not isinstance(step, type) and hasattr(step, "expires"):
-        return replace(step, expires=0.0)
+    """*step* without its timeout (a refused key restarts the menu's 10 s: READINGS B1) and
+    without the digits typed so far (a refused digit starts them over: the menu's `9` then
+    `1` (A13), a pick's digits (A14), a refused typed bid (C1))."""
+    if is_dataclass(step) and not isinstance(step, type):
+        if hasattr(step, "expires"):
+            step = replace(step, expires=0.0)
+        if hasattr(step, "typed"):
+            step = replace(step, typed="")
     return step
 
 
@@ -251,8 +255,6 @@ def refusal_may_move(before: object, after: object) -> bool:
     if _timeless(before) == _timeless(after):
         return True
     moves = (
-        (Menu, Menu),  # `9` then `1`: the second digit refused, the item stays (§5.4, A13)
-        (Bidding, Bidding),  # a refused typed bid drops its digits (C1)
         (Session, Session),  # `tout vendre ? ✓` asked with the error cue (§3.8, C6)
         (DeedCheck, Idle),  # `Trop tard`: the claim is over (§3.4, E19)
         (JailChoice, Idle),  # ✓ without the fee: the question closes (E16)
@@ -260,11 +262,13 @@ def refusal_may_move(before: object, after: object) -> bool:
         (AwaitWinner, Series),  # ... and the auction series goes on
         (Offer, Idle),  # a trade refused at acceptance is dropped (A10)
     )
-    if isinstance(before, Pick) and before.purpose == "dice" and isinstance(after, Idle):
+    if isinstance(before, Pick) and before.purpose == "dice" and isinstance(after, Idle | Settling):
         # the same from the utility's dice pick: E19 refuses such a claim at the card tap, before
         # the pick opens (issue 16, item 13, being fixed on another branch); until it lands, the
         # pick still opens and ✓ there meets `Trop tard`
         return True
+    if isinstance(after, Settling):  # the same during a debt: back to the debt's step
+        after = Idle()
     return any(isinstance(before, b) and isinstance(after, a) for b, a in moves)
 
 
@@ -295,7 +299,9 @@ class Runner(ScriptRunner):
                 f"a refused {type(inp).__name__} moved the unit from {step!r} to "
                 f"{self.unit.step!r}\n{self.tail()}"
             )
-        if self.outsider(inp, state, step) and (not refused or self.unit.step != step):
+        if self.outsider(inp, state, step) and (
+            not refused or _timeless(self.unit.step) != _timeless(step)
+        ):
             raise AssertionError(
                 f"the card of a player not in the game was taken in {step!r} (§3.13: "
                 f"refused from then on)\n{self.tail()}"

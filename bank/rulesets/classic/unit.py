@@ -654,6 +654,10 @@ class ClassicUnit(UnitShell):
             self.step = CardDrawn(card.kind, card.number)
             self._show(self.screens.card(card.kind, card.number))
 
+    def _is_jail_card(self, card: CardId) -> bool:
+        entry = self._rules.ed.cards.get((card.kind, card.number))
+        return entry is not None and entry.effect == "jail_card"
+
     def _playing(self, card: int) -> bool:
         """Whether bank card *card* plays in this game; if not, the error cue and why (not a
         player, or eliminated: refused from then on, §3.13) and the step stays."""
@@ -663,10 +667,6 @@ class ClassicUnit(UnitShell):
         elif player.bankrupt:
             self._refuse_rule(RuleError(f"bank card {card} is eliminated", "eliminated"))
         return player is not None and not player.bankrupt
-
-    def _is_jail_card(self, card: CardId) -> bool:
-        entry = self._rules.ed.cards.get((card.kind, card.number))
-        return entry is not None and entry.effect == "jail_card"
 
     def _deed_screen(self, number: int) -> Screen:
         s = self._state
@@ -1384,13 +1384,13 @@ class ClassicUnit(UnitShell):
             self._show(self.screens.trade_offer(self._state, d.second))
 
     def _trading_tap(self, step: Trading, card: CardId) -> None:
+        if card.kind == "bank" and not self._playing(card.number):
+            return  # not in the game, or eliminated: refused on every panel (§3.13)
         d = step.draft
         s = self._state
         if d.second is None:
-            if card.kind != "bank":
+            if card.kind != "bank" or s.player(card.number) is None:
                 self._refuse("c.err.need_bank")
-            elif not self._playing(card.number):
-                return
             elif card.number == d.first:
                 self._refuse_rule(RuleError("same player", "same player"))
             else:

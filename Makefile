@@ -5,6 +5,16 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# pytest spreads the tests over worker processes (pytest-xdist), two per core: many tests
+# wait on a reader's polling, a daemon or a browser, and another worker uses the core
+# meanwhile. tests/conftest.py keeps what cannot be shared (the one pcscd) on one worker.
+# At most 8: each worker collects the whole suite. PYTEST_WORKERS=0 runs them in one process.
+PYTEST_WORKERS ?= $(shell n=$$((2 * $$(nproc 2>/dev/null || echo 1))); echo $$((n > 8 ? 8 : n)))
+PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
+# The tests start `ultibank` and `python -m ...` in subprocesses: the package is compiled to
+# bytecode once before them, not in each (nor at every start where PYTHONDONTWRITEBYTECODE
+# is set).
+COMPILE := $(BIN)/python -m compileall -q bank drivers firmware_sim board_assets bench
 
 .PHONY: run test venv venv-dev system-deps lint typecheck contracts pytest bench clean
 
@@ -48,14 +58,16 @@ contracts: venv-dev
 	$(BIN)/lint-imports
 
 pytest: venv-dev
-	$(BIN)/python -m pytest -q
+	@$(COMPILE)
+	$(PYTEST)
 
 test: venv-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict bank/ drivers/ board_assets/ bench/ firmware_sim/
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q
+	@$(COMPILE)
+	$(PYTEST)
 
 bench: venv-dev
 	$(BIN)/python -m bench

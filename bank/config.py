@@ -1,5 +1,5 @@
 """Configuration shared by every ruleset: the unit shell's timings and language, and the
-helpers that check a configuration number.
+helpers that check a configuration number (:mod:`bank.ranges`, re-exported here).
 
 A ruleset's own decisions live in its package (the Ultime ones in
 :mod:`bank.rulesets.ultime.config`). Imports only the standard library.
@@ -7,45 +7,11 @@ A ruleset's own decisions live in its package (the Ultime ones in
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any
 
+from bank.ranges import NumberRange, shown
 
-def shown(value: Any, limit: int = 40) -> str:
-    """*value* as written in a message, cut short when it is long (a 400-digit number)."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-@dataclass(frozen=True, slots=True)
-class NumberRange:
-    """The numbers a configuration value may take: finite, within ``low..high``."""
-
-    low: float
-    high: float
-    #: a whole number (a pin, a port, a size), else any number (seconds)
-    whole: bool = False
-    unit: str = ""
-
-    def allowed(self) -> str:
-        what = "a whole number" if self.whole else "a number"
-        unit = f" {self.unit}" if self.unit else ""
-        return f"{what} from {self.low:g} to {self.high:g}{unit}"
-
-    def check(self, value: Any) -> int | float:
-        """*value* if it is in range (a float key turns an integer into a float); else ValueError
-        whose text says what is allowed."""
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(self.allowed())
-        if self.whole and not isinstance(value, int):
-            raise ValueError(self.allowed())
-        # compare before converting: float() of a 400-digit integer overflows
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(self.allowed())
-        if not self.low <= value <= self.high:
-            raise ValueError(self.allowed())
-        return value if self.whole else float(value)
+__all__ = ["NumberRange", "UnitConfig", "shown"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,8 @@
 each, and read one JSON answer per line: ``{"ok": true, "output": [...], "state": {...}}`` or
 ``{"ok": false, "error": "..."}``. Only the owner of the data directory can connect (the
 socket file is created with mode 0600 inside it). Imports the standard library,
-``bank.errors`` and ``bank.ratelimit`` only; the daemon supplies the function that runs a line.
+``bank.errors``, ``bank.ratelimit`` and its client half :mod:`bank.control_client`; the daemon
+supplies the function that runs a line.
 
 What it refuses, so that neither a clumsy user nor a flood can hurt the box:
 
@@ -34,13 +35,30 @@ import socket
 import stat
 import struct
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from bank.errors import BankError
+from bank.control_client import (  # the client's half, light enough for `ultibank tap`
+    BUSY_WAIT_S,
+    MAX_SOCKET_PATH,
+    ControlError,
+    _kind,
+    check_socket_path,
+    send_lines,
+)
 from bank.ratelimit import RateLimitedLog
+
+__all__ = [
+    "BUSY_WAIT_S",
+    "MAX_CLIENTS",
+    "MAX_LINE",
+    "MAX_SOCKET_PATH",
+    "ControlError",
+    "ControlServer",
+    "check_socket_path",
+    "send_lines",
+]
 
 log = logging.getLogger("ultibank.control")
 
@@ -55,40 +73,10 @@ MAX_PER_PROCESS: Final = 4
 MAX_LINE: Final = 4096
 #: a client silent this long is hung up on (seconds)
 IDLE_TIMEOUT_S: Final = 120.0
-#: a Unix socket path holds at most this many bytes (108 with its terminating NUL)
-MAX_SOCKET_PATH: Final = 107
-#: how long a client retries when the daemon's connection queue is full (seconds)
-BUSY_WAIT_S: Final = 5.0
 #: errors of accept() that mean "no resources right now": back off and try again
 _SCARCE: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 #: errors of accept() about one connection that went away: just go on
 _TRANSIENT: Final = frozenset({errno.ECONNABORTED, errno.EINTR, errno.EPROTO, errno.EAGAIN})
-
-
-class ControlError(BankError, ConnectionError):
-    """The control socket cannot be set up, or a daemon cannot be trusted or reached."""
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISREG(mode):
-        return "a regular file"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    return "a device or special file"
-
-
-def check_socket_path(path: Path) -> None:
-    """Refuse a path a Unix socket cannot have (too long), naming it."""
-    size = len(os.fsencode(path))
-    if size > MAX_SOCKET_PATH:
-        raise ControlError(
-            f"control socket path too long: {path} is {size} bytes and a Unix socket path "
-            f"holds at most {MAX_SOCKET_PATH}; choose a shorter --socket"
-        )
 
 
 class ControlServer:
@@ -341,46 +329,6 @@ def _encode(answer: dict[str, Any]) -> bytes:
     return json.dumps(answer, ensure_ascii=False).encode() + b"\n"
 
 
-# ---------------------------------------------------------------------- the client
-
-
-def _connect(path: Path, timeout: float) -> socket.socket:
-    check_socket_path(path)
-    deadline = time.monotonic() + min(timeout, BUSY_WAIT_S)
-    while True:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(timeout)
-        try:
-            sock.connect(os.fspath(path))
-        except BlockingIOError as err:  # the daemon's queue of connections is full
-            sock.close()
-            if time.monotonic() >= deadline:
-                raise ControlError(
-                    f"the daemon behind {path} is busy (its queue of connections is full); "
-                    "try again in a moment"
-                ) from err
-            time.sleep(0.05)
-            continue
-        except FileNotFoundError as err:
-            sock.close()
-            raise ControlError(
-                f"no ultibank daemon is running here (no control socket at {path}); "
-                "start one with `ultibank run` or `ultibank emulate`"
-            ) from err
-        except PermissionError as err:
-            sock.close()
-            raise ControlError(f"permission denied on {path}: run as the daemon's user") from err
-        except ConnectionRefusedError as err:
-            sock.close()
-            raise ControlError(
-                f"the daemon behind {path} is not answering (stale socket?)"
-            ) from err
-        except OSError as err:
-            sock.close()
-            raise ControlError(f"cannot reach a daemon at {path}: {err.strerror or err}") from err
-        return sock
-
-
 def _peer_pid(conn: socket.socket) -> int:
     """The pid of the process at the other end of *conn* (0 when it cannot be told)."""
     try:
@@ -389,56 +337,3 @@ def _peer_pid(conn: socket.socket) -> int:
         return 0
     pid: int = struct.unpack("3i", creds)[0]
     return pid
-
-
-def _check_peer(sock: socket.socket, path: Path) -> None:
-    """Refuse a listener that runs as neither this user nor root (someone else's socket)."""
-    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    _pid, uid, _gid = struct.unpack("3i", creds)
-    me = os.geteuid()
-    if uid not in (me, 0):
-        raise ControlError(
-            f"refusing to talk to {path}: it is served by uid {uid}, neither you (uid {me}) "
-            "nor root, so it is not your ultibank daemon"
-        )
-
-
-def send_lines(
-    path: str | os.PathLike[str], lines: list[str], timeout: float = 30.0
-) -> Iterator[dict[str, Any]]:
-    """Send lines to a running daemon; yields one JSON answer per line.
-
-    Raises :class:`ControlError` (a ``ConnectionError``) with a one-line reason when the
-    daemon cannot be reached, is someone else's, or does not answer in *timeout* seconds.
-    """
-    where = Path(path)
-    sock = _connect(where, timeout)
-    with sock:
-        _check_peer(sock, where)
-        with sock.makefile("rb") as stream:
-            for line in lines:
-                try:
-                    sock.sendall(line.encode() + b"\n")
-                except BrokenPipeError:
-                    pass  # hung up at once: its reason may be waiting to be read
-                except OSError as err:
-                    raise ControlError(
-                        f"cannot send to the daemon behind {path}: {err.strerror or err}"
-                    ) from err
-                try:
-                    reply = stream.readline()
-                except TimeoutError as err:
-                    raise ControlError(
-                        f"the daemon behind {path} did not answer within {timeout:g} s"
-                    ) from err
-                except OSError as err:
-                    raise ControlError(
-                        f"the daemon behind {path} closed the connection ({err.strerror or err})"
-                    ) from err
-                if not reply:
-                    raise ControlError(f"the daemon behind {path} closed the connection")
-                try:
-                    answer: dict[str, Any] = json.loads(reply)
-                except ValueError as err:
-                    raise ControlError(f"{path} did not answer as an ultibank daemon") from err
-                yield answer

@@ -12,24 +12,32 @@ group, so its effects are those it would have had without it (the classic rules'
 replay without the undone transaction). The
 ruleset comes from the edition (``edition.ruleset``, through :mod:`bank.rulesets`) unless one
 is given.
-Imports the engine, the ruleset registry and, by protocol, any journal with
-``append``/``records``/``new_game``.
+
+A journal that keeps snapshots (``snapshot``/``save_snapshot``, :class:`bank.journal.Journal`)
+gets one every :data:`~bank.snapshot.SNAPSHOT_EVERY` transactions, at a clean stop (its
+``before_close``) and whenever its owner asks (:meth:`Game.keep_snapshot`: the daemon does when
+idle); a resume then starts from the newest one that passed its check and was
+written by code with this state's shape (:func:`bank.snapshot.state_version`), and replays only
+the records after it. Without a usable one it replays the game whole and writes a new one.
+Imports the engine, the ruleset registry, :mod:`bank.snapshot` and, by protocol, any journal
+with ``append``/``records``/``new_game``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from bank import rulesets
 from bank.auction import Auction
 from bank.commands import Command, NewGame, Undo
 from bank.errors import BankError, GameOver, InDebt, RuleError, UndoRefused
 from bank.events import Event, apply, invert
-from bank.records import LEGACY_RULESET, decode, encode
+from bank.records import LEGACY_RULESET, StoredEntry, decode, encode
 from bank.ruleset import Outcome, Ruleset
+from bank.snapshot import SNAPSHOT_EVERY, GameSnapshot, SnapshotError, dump, load, state_version
 from bank.state import GameState
 from board_assets import Edition
 
@@ -44,6 +52,33 @@ class JournalLike(Protocol):
     def records(self) -> Iterator[dict[str, Any]]: ...
 
     def new_game(self, meta: dict[str, Any]) -> int: ...
+
+
+class StoredSnapshot(Protocol):
+    """A snapshot as a journal gives it back (:class:`bank.journal.Snapshot`)."""
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def payload(self) -> str: ...
+
+
+class KeepsSnapshots(JournalLike, Protocol):
+    """A journal that keeps snapshots of the game (:class:`bank.journal.Journal`)."""
+
+    before_close: list[Callable[[], None]]
+
+    def snapshot(self) -> StoredSnapshot | None: ...
+
+    def save_snapshot(self, count: int, version: str, payload: str) -> None: ...
+
+    def forget_snapshot(self) -> None: ...
+
+    def entries(self, game_id: int | None = None, after: int = 0) -> Iterator[StoredEntry]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,34 +128,121 @@ class Game:
         #: the last undo group's transaction opened the debt being settled, and nothing joined
         #: it since: undoing it takes the debt away with it (a ruleset that allows it)
         self._group_opened_debt = False
+        #: the transaction count of the last snapshot written or resumed from
+        self._snapshot_count = 0
         if journal is not None:
-            self._replay(journal.records())
+            self._resume(journal)
 
     # ------------------------------------------------------------------ resume
+
+    def _resume(self, journal: JournalLike) -> None:
+        """Rebuild the game from the journal: its newest usable snapshot and the records after
+        it, or all its records (then a new snapshot, so the next resume is short)."""
+        if not callable(getattr(journal, "snapshot", None)):
+            self._replay(journal.records())
+            return
+        keeper = cast(KeepsSnapshots, journal)
+        snap = keeper.snapshot()
+        restored = snap is not None and self._restore(snap.version, snap.payload)
+        if snap is not None and restored:
+            self._replay(entry.record for entry in keeper.entries(after=snap.seq))
+        else:
+            if snap is not None:  # not for this code: the journal checks the whole game
+                keeper.forget_snapshot()
+            self._replay(journal.records())
+        if self._seq - self._snapshot_count >= SNAPSHOT_EVERY or (snap and not restored):
+            self.save_snapshot()  # the next resume replays less (or: rebuilt for this code)
+        keeper.before_close.append(self._snapshot_at_stop)
+
+    def _restore(self, version: str, payload: str) -> bool:
+        """Take the game from a snapshot (True), or say why it cannot be used (False)."""
+        if version != state_version():
+            log.info(
+                "the journal's snapshot holds a state of another shape (%s, this code: %s); "
+                "the game is replayed whole and a new snapshot written",
+                version,
+                state_version(),
+            )
+            return False
+        try:
+            snap = load(payload)
+        except SnapshotError as err:
+            log.warning("the journal's snapshot cannot be read (%s); the game is replayed", err)
+            return False
+        self._check_origin(snap.state.edition, snap.ruleset)
+        self.state = snap.state
+        self._seq = self._snapshot_count = snap.count
+        self._undo_events = list(snap.undo_events)
+        self._undo_group = snap.undo_group
+        self._group_had_debt = snap.group_had_debt
+        self._trail = list(snap.trail)
+        self._group_opened_debt = snap.group_opened_debt
+        return True
+
+    def _check_origin(self, edition: str | None, ruleset: str) -> None:
+        """Refuse a journal of another edition or other rules than this game's."""
+        if edition is not None and edition != self.edition.id:
+            raise BankError(
+                f"this data directory holds a game of edition {edition!r}, "
+                f"not {self.edition.id!r}: choose that edition or another data directory",
+                "other edition",
+            )
+        if ruleset != self.ruleset_name:
+            raise BankError(
+                f"this data directory holds a game played with the {ruleset!r} rules, "
+                f"not {self.ruleset_name!r}: choose an edition of those rules or another "
+                "data directory",
+                "other ruleset",
+            )
+
+    def save_snapshot(self) -> bool:
+        """Write a snapshot of the game now into the journal, if it keeps them; True if done.
+
+        A snapshot that cannot be written is logged and skipped: it only shortens resumes.
+        """
+        if self._seq == 0:
+            return False
+        self._snapshot_count = self._seq  # a failed one is tried again after as many
+        if not callable(getattr(self.journal, "save_snapshot", None)):
+            return False
+        keeper = cast(KeepsSnapshots, self.journal)
+        snap = GameSnapshot(
+            self._seq,
+            self.state,
+            tuple(self._undo_events),
+            self._undo_group,
+            self._group_had_debt,
+            self.ruleset_name,
+            tuple(self._trail),
+            self._group_opened_debt,
+        )
+        try:
+            keeper.save_snapshot(self._seq, state_version(), dump(snap))
+        except (SnapshotError, BankError) as err:
+            log.warning("no snapshot of the game: %s", err)
+            return False
+        return True
+
+    def keep_snapshot(self) -> bool:
+        """Write a snapshot if a transaction happened since the last one (a clean stop, an
+        idle unit); True if one was written."""
+        return self._seq != self._snapshot_count and self.save_snapshot()
+
+    def _snapshot_at_stop(self) -> None:
+        self.keep_snapshot()
 
     def _replay(self, records: Iterable[dict[str, Any]]) -> None:
         for raw in records:
             record = decode(raw, number=self._seq + 1)
-            if record.edition is not None and record.edition != self.edition.id:
-                raise BankError(
-                    f"this data directory holds a game of edition {record.edition!r}, "
-                    f"not {self.edition.id!r}: choose that edition or another data directory",
-                    "other edition",
-                )
-            if record.ruleset != self.ruleset_name:
-                raise BankError(
-                    f"this data directory holds a game played with the {record.ruleset!r} rules, "
-                    f"not {self.ruleset_name!r}: choose an edition of those rules or another "
-                    "data directory",
-                    "other ruleset",
-                )
+            self._check_origin(record.edition, record.ruleset)
             self._seq += 1
             self._advance(Transaction(self._seq, record.command, record.events, record.undo_group))
 
-    def _advance(self, tx: Transaction) -> None:
-        """Apply a committed transaction and keep the undo group up to date."""
+    def _advance(self, tx: Transaction, after: GameState | None = None) -> None:
+        """Apply a committed transaction and keep the undo group up to date (*after*: the
+        state after its events, as the ruleset worked it out while deciding)."""
         in_debt_before = self.state.debtor() is not None
-        self.state = apply(self.state, tx.events)
+        self.state = apply(self.state, tx.events) if after is None else after
         if tx.command.transparent:
             if tx.events:
                 self._group_opened_debt = False  # the debt is no longer the group's alone
@@ -168,13 +290,14 @@ class Game:
     def execute(self, command: Command) -> Transaction:
         """Decide, commit to the journal, then apply. Raises RuleError with nothing changed."""
         outcome: Outcome | None = None
+        after: GameState | None = None
         if isinstance(command, Undo):
             self._undo_refusal()
             events = self._undo()
             group: int | None = None
         else:
             decision = self.ruleset.decide(self.state, command)
-            events, outcome = decision.events, decision.outcome
+            events, outcome, after = decision.events, decision.outcome, decision.state
             if command.transparent:
                 group = None
             elif self.ruleset.joins_undo_group(command):
@@ -184,10 +307,12 @@ class Game:
         tx = Transaction(self._seq + 1, command, events, group, outcome)
         if self.journal is not None:
             self.journal.append(tx.to_record(self.edition.id, self.ruleset_name))
-            if isinstance(command, NewGame):
-                self._describe_game(command)
         self._seq += 1
-        self._advance(tx)
+        self._advance(tx, after)
+        if self.journal is not None and isinstance(command, NewGame):
+            self._describe_game(command)
+        if self.journal is not None and self._seq - self._snapshot_count >= SNAPSHOT_EVERY:
+            self.save_snapshot()
         return tx
 
     def _undo(self) -> tuple[Event, ...]:
@@ -215,8 +340,12 @@ class Game:
             return
         tokens = self.edition.constants.tokens
         players = ",".join(f"{c}:{tokens[c - 1]}" for c in sorted(command.cards))
+        meta: dict[str, Any] = {"edition": self.edition.id, "players": players}
+        more = getattr(self.ruleset, "game_meta", None)  # e.g. the classic dice seed
+        if more is not None:
+            meta.update(more(self.state))
         try:
-            update({"edition": self.edition.id, "players": players})
+            update(meta)
         except BankError as err:  # the transaction is safe; only its label is missing
             log.warning("could not label the game in the journal: %s", err)
 
@@ -256,7 +385,7 @@ class Game:
         if self.journal is not None:
             self.journal.new_game({"edition": self.edition.id, **(meta or {})})
         self.state = GameState.empty(self.edition)
-        self._seq = 0
+        self._seq = self._snapshot_count = 0
         self._undo_events, self._undo_group, self._group_had_debt = [], None, False
         self._trail = []
         self._group_opened_debt = False

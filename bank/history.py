@@ -273,9 +273,12 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
                 status = game_status(journal, g)
                 players = g.meta.get("players", "")
                 edition = g.meta.get("edition", "")
+                seed = g.meta.get("seed")  # a classic game's dice seed (READINGS D1)
+                dice = f"  seed {seed}" if isinstance(seed, int) else ""
                 line = (
                     f"{g.id:4d}  {_when(g.started)}  {status:8s}  {g.records:5d} transactions"
                     f"  {edition} {players}".rstrip()
+                    + dice
                 )
                 print(printable(line), file=out)
             return 0

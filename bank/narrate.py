@@ -127,6 +127,7 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "card": "{who} tire {deck} {n} : {title}",
         "generic": "{who} : carte {deck}, {effect} (G{n})",
         "draw": "La banque tire une carte {deck}",
+        "drawn": "La banque tire {deck} {n} : {title}",
         "time_up": "Temps écoulé : fin de la partie",
         "bankrupt": "{who} fait faillite envers {creditor}",
         "undo": "Annulation",
@@ -214,6 +215,7 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "card": "{who} draws {deck} {n}: {title}",
         "generic": "{who}: {deck} card, {effect} (G{n})",
         "draw": "The bank draws a {deck} card",
+        "drawn": "The bank draws {deck} {n}: {title}",
         "time_up": "Time is up: the game ends",
         "bankrupt": "{who} goes bankrupt to {creditor}",
         "undo": "Undo",
@@ -517,7 +519,14 @@ class Narrator:
             deck = self.deck(str(args["deck"]))
             return self.say("generic", who=who, deck=deck, n=n, effect=effect)
         if name == "draw":
-            return self.say("draw", deck=self.deck(str(args["deck"])))
+            deck = str(args["deck"])
+            # the virtual deck's top card before the draw is the card drawn (READINGS D2)
+            order = dict(_classic_field(before, "decks", ())).get(deck, ())
+            if not order:
+                return self.say("draw", deck=self.deck(deck))
+            number = int(order[0])
+            title = self._cards.get((deck, number), "")
+            return self.say("drawn", deck=self.deck(deck), n=number, title=title).rstrip(" :")
         if name == "birthday_gift":
             return self.say("gift", who=who, money=self.money(_received(record.events, card)))
         if name == "force":

@@ -12,8 +12,9 @@ the ruleset only what this protocol says. Imports only the engine's value types.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, runtime_checkable
 
 from bank.commands import Command
 from bank.events import Event
@@ -33,6 +34,10 @@ class Decision:
 
     events: tuple[Event, ...]
     outcome: Outcome | None = None
+    #: the state after *events*, when the ruleset worked it out while deciding (it applies
+    #: each event as it emits it); the core then does not apply them a second time. It must
+    #: be exactly ``apply(state, events)``; None: the core applies them.
+    state: GameState | None = None
 
 
 class Ruleset(Protocol):
@@ -97,3 +102,16 @@ class ValuesWorth(Protocol):
     def player_worth(self, state: GameState, card: int) -> int:
         """What bank card *card* is worth in *state*, cash included (0 once bankrupt)."""
         ...
+
+
+@runtime_checkable
+class DrawsSeeds(Protocol):
+    """An optional hook: a ruleset whose dice are seeded once per game draws the seed of a new
+    game from ``seed_source`` when its configuration does not set one.
+
+    The source is deterministic by default (a tap script, a test); the daemon, which runs the
+    bank for players, gives it the operating system's randomness, so that every game rolls
+    fresh dice (CLASSIC-READINGS D1).
+    """
+
+    seed_source: Callable[[], int]

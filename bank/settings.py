@@ -6,8 +6,8 @@ ones have flags of their own. Unknown tables or keys are refused with a message 
 so a typo never passes silently, and so is a value outside its range (:data:`SCHEMA`): the
 one-line message names the key, the value and what is allowed, wherever the value came from
 (the file, ``--set``, a flag or ``$ULTIBANK_DATA_DIR``). Imports the standard library,
-``bank.config``, ``bank.rulesets`` (the [rules] table), ``bank.unit.text`` (the languages)
-and ``board_assets`` (the edition names).
+``bank.ranges`` and, when a value needs them, ``bank.unit.text`` (the languages),
+``board_assets`` (the edition names) and ``bank.rulesets`` (the [rules] and ruleset tables).
 
     [game]    edition, data_dir, strict_modes
     [rules]   the ruleset's configuration (Ultime: auction_seconds, jailed_owner_collects, ...)
@@ -27,17 +27,20 @@ and ``board_assets`` (the edition names).
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from bank import rulesets
-from bank.config import NumberRange, UnitConfig, shown
 from bank.errors import BankError
-from bank.unit.text import LANGUAGES
-from board_assets import DEFAULT_RULESET, edition_names, load_edition
+from bank.ranges import NumberRange, shown
+
+# dataclasses and typing are not imported at start (``ultibank tap`` reads the settings);
+# mypy reads this name as typing's own flag
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from bank.config import UnitConfig
+    from bank.rulesets import RulesetSpec
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "game": {"edition": "ultime-fr", "data_dir": "", "strict_modes": True},
@@ -96,14 +99,32 @@ def default_config_file() -> Path:
     return Path(base) / "ultibank" / "config.toml"
 
 
-@dataclass(slots=True)
 class Settings:
     """The merged configuration: defaults, then the file, then the command line."""
 
-    raw: dict[str, dict[str, Any]] = field(default_factory=dict)
-    source: str = "defaults"
-    #: the ``TABLE.KEY`` names set by the file, ``--set`` or a flag (the others are defaults)
-    given: frozenset[str] = frozenset()
+    __slots__ = ("given", "raw", "source")
+
+    def __init__(
+        self,
+        raw: dict[str, dict[str, Any]] | None = None,
+        source: str = "defaults",
+        given: frozenset[str] = frozenset(),
+    ) -> None:
+        self.raw: dict[str, dict[str, Any]] = {} if raw is None else raw
+        self.source = source
+        #: the ``TABLE.KEY`` names set by the file, ``--set`` or a flag (the others are
+        #: defaults)
+        self.given = given
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Settings):
+            return NotImplemented
+        return (self.raw, self.source, self.given) == (other.raw, other.source, other.given)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __repr__(self) -> str:
+        return f"Settings(raw={self.raw!r}, source={self.source!r}, given={self.given!r})"
 
     def get(self, table: str, key: str) -> Any:
         return self.raw[table][key]
@@ -132,6 +153,9 @@ class Settings:
         """The ``[rules]`` table, with the ruleset's own tables (``[classic]``, ``[variants]``)
         as sub-tables, as the configuration of the edition's ruleset; the tables of another
         ruleset are ignored (an Ultime game ignores ``[classic]``, CLASSIC.md §6)."""
+        from bank import rulesets
+        from board_assets import load_edition
+
         spec = rulesets.for_edition(load_edition(self.edition))
         raw: dict[str, Any] = dict(self.raw["rules"])
         for table in spec.config_tables:
@@ -140,6 +164,8 @@ class Settings:
         return spec.config(raw)
 
     def unit(self) -> UnitConfig:
+        from bank.config import UnitConfig
+
         u = self.raw["unit"]
         return UnitConfig(
             idle_seconds=float(u["idle_seconds"]),
@@ -178,7 +204,16 @@ def _one_of(*choices: str) -> Callable[[Any], str]:
     return check
 
 
+def _language(value: Any) -> str:
+    """``""`` (the edition's) or one of the unit's languages (read when one is given)."""
+    from bank.unit.text import LANGUAGES
+
+    return _one_of("", *LANGUAGES)(value)
+
+
 def _edition(value: Any) -> str:
+    from board_assets import edition_names
+
     names = edition_names()
     if isinstance(value, str) and (value in names or value.endswith(".toml")) and "\0" not in value:
         return value
@@ -252,7 +287,7 @@ SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
         "idle_seconds": NumberRange(1, 3600, unit="seconds").check,
         # below 0.2 s an ordinary press of X would already archive the game
         "hold_seconds": NumberRange(0.2, 60, unit="seconds").check,
-        "language": _one_of("", *LANGUAGES),
+        "language": _language,
         # the classic unit's entry and trade offer (CLASSIC.md §6.3)
         "entry_seconds": NumberRange(1, 3600, unit="seconds").check,
         "trade_seconds": NumberRange(1, 3600, unit="seconds").check,
@@ -299,6 +334,19 @@ SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
 def check_value(table: str, key: str, value: Any, where: str) -> Any:
     """*value* for ``table.key`` as the program uses it; SettingsError naming *where*, the key,
     the value and what is allowed when it is unknown or out of range."""
+    if table in SCHEMA:
+        # the unit's own tables: no ruleset is loaded to check them (``ultibank tap`` starts
+        # without one)
+        if key not in DEFAULTS[table]:
+            known = ", ".join(DEFAULTS[table])
+            raise SettingsError(f"{where}: unknown key {table}.{key}; known: {known}")
+        try:
+            return SCHEMA[table][key](value)
+        except ValueError as err:
+            raise SettingsError(f"{where}: {table}.{key} = {shown(value)}: expected {err}") from err
+    from bank import rulesets
+    from board_assets import DEFAULT_RULESET
+
     own = _ruleset_tables()
     if table in own:
         try:
@@ -310,24 +358,18 @@ def check_value(table: str, key: str, value: Any, where: str) -> Any:
     if table not in DEFAULTS:
         known = ", ".join([*DEFAULTS, *own])
         raise SettingsError(f"{where}: unknown table [{table}]; known: {known}")
-    if table == "rules":
-        try:
-            # the [rules] keys are checked as the default ruleset's (Ultime) decisions
-            rulesets.find(DEFAULT_RULESET).config({key: value})
-        except BankError as err:
-            raise SettingsError(f"{where}: {err}") from err
-        return value
-    if key not in DEFAULTS[table]:
-        known = ", ".join(DEFAULTS[table])
-        raise SettingsError(f"{where}: unknown key {table}.{key}; known: {known}")
+    # [rules]: its keys are checked as the default ruleset's (Ultime) decisions
     try:
-        return SCHEMA[table][key](value)
-    except ValueError as err:
-        raise SettingsError(f"{where}: {table}.{key} = {shown(value)}: expected {err}") from err
+        rulesets.find(DEFAULT_RULESET).config({key: value})
+    except BankError as err:
+        raise SettingsError(f"{where}: {err}") from err
+    return value
 
 
-def _ruleset_tables() -> dict[str, rulesets.RulesetSpec]:
+def _ruleset_tables() -> dict[str, RulesetSpec]:
     """The tables a ruleset reads besides ``[rules]`` (``classic``, ``variants``), with it."""
+    from bank import rulesets
+
     return {t: spec for spec in map(rulesets.find, rulesets.names()) for t in spec.config_tables}
 
 
@@ -347,6 +389,8 @@ def _parse_override(text: str) -> tuple[str, str, Any]:
         )
     name, value_text = text.split("=", 1)
     table, key = name.strip().split(".", 1)
+    import tomllib
+
     try:
         value = tomllib.loads(f"v = {value_text}")["v"]
     except tomllib.TOMLDecodeError:
@@ -366,11 +410,14 @@ def load_settings(
     message about it names the flag.
     """
     raw = {t: dict(v) for t, v in DEFAULTS.items()}
-    raw.update({t: {} for t in _ruleset_tables()})  # only the keys given: the rest, defaults
+    # a ruleset's own tables ([classic], [variants]) hold only the keys given: the rest are
+    # that ruleset's defaults
     given: set[str] = set()
     source = "defaults"
     file = Path(path).expanduser() if path else default_config_file()
     if path or file.exists():
+        import tomllib
+
         try:
             data = tomllib.loads(file.read_text(encoding="utf-8"))
         except FileNotFoundError as err:

@@ -328,7 +328,7 @@ class SpokenUltimeNarrator(UltimeNarrator):
 _ACTED_ON: Final = frozenset(
     {"error", "game_over", "jail_choice", "auction", "auction_offer", "auction_end",
      "balance", "debt", "deed", "late", "card", "menu", "pick", "trade_offer",
-     "interest", "info", "no_rent", "speech"}
+     "interest", "info", "no_rent", "own", "draw", "speech"}
 )  # fmt: skip
 _ALWAYS: Final = frozenset({"error", "game_over", "speech"})
 #: what the ``money`` mode says besides transactions that moved money
@@ -342,6 +342,8 @@ _PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "bid": "Enchère : {money}, {who}",
         "bid_open": "Enchère : {money}",
         "winner": "Partie terminée. {who} gagne",
+        "no_rent": "{deed} : pas de loyer",
+        "own": "{deed} : chez vous",
         "speech_on": "Voix activée",
         "speech_off": "Voix coupée",
     },
@@ -352,6 +354,8 @@ _PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "bid": "Auction: {money}, {who}",
         "bid_open": "Auction: {money}",
         "winner": "Game over. {who} wins",
+        "no_rent": "{deed}: no rent",
+        "own": "{deed}: your own",
         "speech_on": "Speech on",
         "speech_off": "Speech off",
     },
@@ -460,6 +464,11 @@ class Announcer:
             if self.classic and state is not None:
                 text += ", " + self._deeds(screen.token, state)
             return Sentence(text, True)
+        narrator = self.narrator
+        if name in ("no_rent", "own") and screen.number and isinstance(narrator, SpokenNarrator):
+            # a classic landing that moves nothing is not a transaction (READINGS E18): said
+            # from its screen, whose second line the LCD cuts short
+            return Sentence(w[name].format(deed=narrator.deed(screen.number)))
         if name == "game_over" and screen.token:
             return Sentence(w["winner"].format(who=self.token(screen.token)), True)
         if not screen.lines:

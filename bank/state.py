@@ -65,6 +65,11 @@ def register_extension(ruleset: str, empty: Callable[[], StateExtension]) -> Non
     _EXTENSIONS[ruleset] = empty
 
 
+def extension_types() -> list[type]:
+    """The classes of every registered ruleset's state extension (for snapshots)."""
+    return [type(empty()) for _, empty in sorted(_EXTENSIONS.items())]
+
+
 @dataclass(frozen=True, slots=True)
 class GameState:
     edition: str

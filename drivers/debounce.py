@@ -89,6 +89,13 @@ class Debouncer:
         with self._lock:
             return self._current
 
+    @property
+    def leaving(self) -> bool:
+        """Whether the card the unit knows of has left the field, its lift waiting for the
+        re-arm time (a test on a virtual clock moves the clock on then)."""
+        with self._lock:
+            return self._current is not None and self._away_since is not None
+
     def feed(self, event: Presence) -> None:
         """Take one presence event from a backend (stamped with the clock on arrival)."""
         with self._lock:

@@ -1,19 +1,26 @@
 """The ``ultibank`` command: the one place that wires readers, panels, the unit and the journal.
 
-Only the standard library is imported at start, so ``ultibank --help`` stays fast; each
-subcommand imports what it needs.
+Only ``argparse`` and what the interpreter loads anyway are imported at start, so
+``ultibank --help`` stays fast: each subcommand is one :class:`Subcommand` in
+:data:`COMMANDS`, whose arguments are added only when that subcommand is parsed and whose
+handler (``module:function``) is imported only when it runs. ``tap``, ``press``, ``hold``
+and ``state`` import the control client and the settings, never a ruleset
+(``tests/cli/test_startup_imports.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
 
+# typing costs an import at start; mypy reads this name as typing's own flag
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any, NoReturn
+
     from bank.settings import Settings
 
 DESCRIPTION = """\
@@ -93,28 +100,38 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     _add_data_dir(p, "where the game journal lives")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="ultibank",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _add_global_options(parser, top=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+class Subcommand:
+    """One subcommand of ``ultibank``.
 
-    def add(name: str, **kw: Any) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, **kw)
-        _add_global_options(p, top=False)
-        return p
+    *arguments* adds the command's own arguments to its parser; it runs only when the command
+    is used (or for a full parser, :func:`build_parser`), so ``ultibank --help`` and
+    ``ultibank tap`` build only what they show or use. *handler* is ``"module:function"``,
+    imported when the command runs and called with the parsed arguments and the settings
+    (None when *settings* is False: the command reads its configuration itself).
 
-    p = add(
-        "run",
-        help="run the bank daemon with the configured readers and panels",
-        description="Run the bank daemon: readers and panels post to one loop that owns the "
-        "game; every transaction is journalled before the unit confirms it. A control socket "
-        "takes `ultibank tap/press/state`. Stops cleanly on SIGTERM or Ctrl-C.",
-    )
+    Adding a command is one entry in :data:`COMMANDS` and, if it takes arguments, one function.
+    """
+
+    __slots__ = ("arguments", "description", "handler", "help", "name", "settings")
+
+    def __init__(
+        self,
+        name: str,
+        help: str,
+        handler: str,
+        arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+        description: str | None = None,
+        settings: bool = True,
+    ) -> None:
+        self.name = name
+        self.help = help
+        self.handler = handler
+        self.arguments = arguments
+        self.description = description or help
+        self.settings = settings
+
+
+def _run_arguments(p: argparse.ArgumentParser) -> None:
     _add_game_options(p)
     p.add_argument(
         "--reader",
@@ -134,13 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_web_options(p)
     _add_speech_option(p)
 
-    p = add(
-        "emulate",
-        help="play on this computer: the pygame unit (or a terminal view without a display)",
-        description="The emulated unit: a window with the LCD, the three buttons and a tray of "
-        "every card (click a card to tap it). With --reader, real cards are read too. Without "
-        "a display it says so and runs in the terminal.",
-    )
+
+def _emulate_arguments(p: argparse.ArgumentParser) -> None:
     _add_game_options(p)
     p.add_argument(
         "--reader", action="append", help="also read real cards: pcsc, usb, tty:..., udp"
@@ -161,16 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_web_options(p)
     _add_speech_option(p)
 
-    p = add(
-        "script",
-        help="run a tap script on a virtual clock and print the transcript",
-        description="Run FILE (one action per line: tap bank:N|prop:N|event:N|uid:HEX, press "
-        "ok|menu|cancel, hold cancel S, hold ok+cancel S, wait S, power off|on; in a classic "
-        "edition also tap deed:N|chance:N|chest:N, key DIGITS|back, roll A B, info NAME) "
-        "against the simulated reader and panel on a virtual clock. Prints each screen and "
-        "cue; --state writes the final state as JSON (- for stdout). Exit 2 on a line that "
-        "does not parse.",
-    )
+
+def _script_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path)
     p.add_argument(
         "--edition",
@@ -205,59 +209,28 @@ def build_parser() -> argparse.ArgumentParser:
         "that speaks (implies --say)",
     )
 
-    socket_help = "control socket of the daemon (default DATA_DIR/control.sock)"
-    where = "the data directory of the daemon (the one it was started with)"
-    for name, helptext in (
-        (
-            "tap",
-            "tap cards on the running daemon, in order: bank:N, bank:car, prop:N, event:N, uid:HEX",
-        ),
-        ("press", "press buttons on the running daemon, in order: ok, menu or cancel"),
-    ):
-        p = add(name, help=helptext, description=helptext)
-        p.add_argument("what", nargs="+")
-        _add_data_dir(p, where)
-        p.add_argument("--socket", type=Path, help=socket_help)
-    helptext = "hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5"
-    p = add(
-        "hold",
-        help=helptext,
-        description="Hold BUTTONS (cancel, or ok+cancel) down for SECONDS on the running "
-        "daemon, then release them: hold cancel 5 resets the game, hold ok+cancel 5 undoes "
-        "the last transaction.",
-    )
+
+_SOCKET_HELP = "control socket of the daemon (default DATA_DIR/control.sock)"
+_DAEMON_DIR = "the data directory of the daemon (the one it was started with)"
+
+
+def _client_options(p: argparse.ArgumentParser) -> None:
+    _add_data_dir(p, _DAEMON_DIR)
+    p.add_argument("--socket", type=Path, help=_SOCKET_HELP)
+
+
+def _tap_press_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("what", nargs="+")
+    _client_options(p)
+
+
+def _hold_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("buttons", help="cancel or ok+cancel")
     p.add_argument("seconds", type=float, help="how long to hold them (the unit wants 5)")
-    _add_data_dir(p, where)
-    p.add_argument("--socket", type=Path, help=socket_help)
-    p = add(
-        "state",
-        help="print the running daemon's state (JSON)",
-        description="Print the running daemon's game state and the screen on its LCD (JSON).",
-    )
-    _add_data_dir(p, where)
-    p.add_argument("--socket", type=Path, help=socket_help)
-    p = add(
-        "acknowledge",
-        help="acknowledge damage found in the journal (shown on the unit until then)",
-        description="Damage found when the journal opened (transactions lost with a damaged "
-        "or older file, an unreadable tip, a game ended outside ultibank) shows on every "
-        "panel, in `state` and on the web view until a person has checked the balances with "
-        "the players and runs this. The finding stays in the journal for `history`.",
-    )
-    _add_data_dir(p, where)
-    p.add_argument("--socket", type=Path, help=socket_help)
+    _client_options(p)
 
-    p = add(
-        "history",
-        help="list stored games; `history show N`, `history export N --csv|--json`, "
-        "`history backup FILE`",
-        description="The games stored in the journal: archived ones (after a reset), a "
-        "finished one (game over, not yet reset) and the current one. Works while a daemon "
-        "plays on the same data directory: the journal is read, never written. "
-        "`history backup FILE` copies the whole journal into FILE, safely, even while the "
-        "daemon runs.",
-    )
+
+def _history_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "action", nargs="?", choices=["list", "show", "export", "backup"], default="list"
     )
@@ -275,21 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_data_dir(p, "where the game journal lives")
 
-    add(
-        "readers",
-        help="list the readers each NFC stack sees and explain the usual faults",
-        description="Looks for PC/SC readers (pcscd) and nfcpy readers (USB, serial) and says in "
-        "plain words what is in the way: pcscd not running, a kernel module holding the "
-        "reader, missing permissions, libusb missing, an ACR122U firmware nfcpy cannot drive.",
-    )
 
-    p = add(
-        "enroll",
-        help="teach the bank your cards: tap each card of the deck when asked",
-        description="Walks through every card of the edition (ultime-fr: 4 bank, 22 property, "
-        "23 event cards; a classic edition: 8 bank cards, 28 deeds, 16 Chance and 16 Community "
-        "Chest cards), asking you to tap each one, and writes the deck file of their UIDs.",
-    )
+def _enroll_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--edition",
         help="the edition whose cards to enroll (default: the configured one, ultime-fr), e.g. "
@@ -311,14 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
         "panels other than the terminal, which the prompts already use)",
     )
 
-    p = add(
-        "write-card",
-        help="write a card's identity (NDEF record) onto a blank NFC tag",
-        description="Writes the project's NDEF record naming CARD (e.g. prop:16, deed:12, "
-        "chance:3, chest:3) onto a blank NFC Forum Type 2 tag (NTAG213/215/216) on the reader. "
-        "A full, locked or foreign tag is refused with the reason. CARD must be a card of the "
-        "edition when one is given (--edition or the configuration), else of any edition.",
-    )
+
+def _write_card_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("card", type=_card_name)
     p.add_argument("--edition", help="refuse a CARD this edition does not have (e.g. classic-fr)")
     p.add_argument("--reader", default=None, help="reader path (default: the configured one)")
@@ -327,10 +281,225 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="replace an NDEF message already on the tag (never a locked tag)",
     )
+
+
+_RUNTIME = "bank.app.runtime"
+
+#: every subcommand, in the order ``ultibank --help`` lists them
+COMMANDS: tuple[Subcommand, ...] = (
+    Subcommand(
+        "run",
+        "run the bank daemon with the configured readers and panels",
+        f"{_RUNTIME}:cmd_run",
+        _run_arguments,
+        description="Run the bank daemon: readers and panels post to one loop that owns the "
+        "game; every transaction is journalled before the unit confirms it. A control socket "
+        "takes `ultibank tap/press/state`. Stops cleanly on SIGTERM or Ctrl-C.",
+    ),
+    Subcommand(
+        "emulate",
+        "play on this computer: the pygame unit (or a terminal view without a display)",
+        f"{_RUNTIME}:cmd_emulate",
+        _emulate_arguments,
+        description="The emulated unit: a window with the LCD, the three buttons and a tray of "
+        "every card (click a card to tap it). With --reader, real cards are read too. Without "
+        "a display it says so and runs in the terminal.",
+    ),
+    Subcommand(
+        "script",
+        "run a tap script on a virtual clock and print the transcript",
+        f"{_RUNTIME}:cmd_script",
+        _script_arguments,
+        description="Run FILE (one action per line: tap bank:N|prop:N|event:N|uid:HEX, press "
+        "ok|menu|cancel, hold cancel S, hold ok+cancel S, wait S, power off|on; in a classic "
+        "edition also tap deed:N|chance:N|chest:N, key DIGITS|back, roll A B, info NAME) "
+        "against the simulated reader and panel on a virtual clock. Prints each screen and "
+        "cue; --state writes the final state as JSON (- for stdout). Exit 2 on a line that "
+        "does not parse.",
+        settings=False,
+    ),
+    Subcommand(
+        "tap",
+        "tap cards on the running daemon, in order: bank:N, bank:car, prop:N, event:N, uid:HEX",
+        "bank.app.client:cmd_control",
+        _tap_press_arguments,
+    ),
+    Subcommand(
+        "press",
+        "press buttons on the running daemon, in order: ok, menu or cancel",
+        "bank.app.client:cmd_control",
+        _tap_press_arguments,
+    ),
+    Subcommand(
+        "hold",
+        "hold buttons on the running daemon: hold cancel 5, hold ok+cancel 5",
+        "bank.app.client:cmd_control",
+        _hold_arguments,
+        description="Hold BUTTONS (cancel, or ok+cancel) down for SECONDS on the running "
+        "daemon, then release them: hold cancel 5 resets the game, hold ok+cancel 5 undoes "
+        "the last transaction.",
+    ),
+    Subcommand(
+        "state",
+        "print the running daemon's state (JSON)",
+        "bank.app.client:cmd_control",
+        _client_options,
+        description="Print the running daemon's game state and the screen on its LCD (JSON).",
+    ),
+    Subcommand(
+        "acknowledge",
+        "acknowledge damage found in the journal (shown on the unit until then)",
+        "bank.app.client:cmd_control",
+        _client_options,
+        description="Damage found when the journal opened (transactions lost with a damaged "
+        "or older file, an unreadable tip, a game ended outside ultibank) shows on every "
+        "panel, in `state` and on the web view until a person has checked the balances with "
+        "the players and runs this. The finding stays in the journal for `history`.",
+    ),
+    Subcommand(
+        "history",
+        "list stored games; `history show N`, `history export N --csv|--json`, "
+        "`history backup FILE`",
+        "bank.history:cmd_history",
+        _history_arguments,
+        description="The games stored in the journal: archived ones (after a reset), a "
+        "finished one (game over, not yet reset) and the current one. Works while a daemon "
+        "plays on the same data directory: the journal is read, never written. "
+        "`history backup FILE` copies the whole journal into FILE, safely, even while the "
+        "daemon runs.",
+    ),
+    Subcommand(
+        "readers",
+        "list the readers each NFC stack sees and explain the usual faults",
+        f"{_RUNTIME}:cmd_readers",
+        description="Looks for PC/SC readers (pcscd) and nfcpy readers (USB, serial) and says in "
+        "plain words what is in the way: pcscd not running, a kernel module holding the "
+        "reader, missing permissions, libusb missing, an ACR122U firmware nfcpy cannot drive.",
+    ),
+    Subcommand(
+        "enroll",
+        "teach the bank your cards: tap each card of the deck when asked",
+        f"{_RUNTIME}:cmd_enroll",
+        _enroll_arguments,
+        description="Walks through every card of the edition (ultime-fr: 4 bank, 22 property, "
+        "23 event cards; a classic edition: 8 bank cards, 28 deeds, 16 Chance and 16 Community "
+        "Chest cards), asking you to tap each one, and writes the deck file of their UIDs.",
+    ),
+    Subcommand(
+        "write-card",
+        "write a card's identity (NDEF record) onto a blank NFC tag",
+        f"{_RUNTIME}:cmd_write_card",
+        _write_card_arguments,
+        description="Writes the project's NDEF record naming CARD (e.g. prop:16, deed:12, "
+        "chance:3, chest:3) onto a blank NFC Forum Type 2 tag (NTAG213/215/216) on the reader. "
+        "A full, locked or foreign tag is refused with the reason. CARD must be a card of the "
+        "edition when one is given (--edition or the configuration), else of any edition.",
+    ),
+)
+
+_BY_NAME = {command.name: command for command in COMMANDS}
+
+
+def _complete(p: argparse.ArgumentParser, command: Subcommand) -> None:
+    """Give a command's parser its arguments (once)."""
+    _add_global_options(p, top=False)
+    if command.arguments is not None:
+        command.arguments(p)
+
+
+class _LazySubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """Subcommands listed by name and help alone; a subcommand's parser is made, with its
+    arguments, only when its command is parsed (an ``ArgumentParser`` costs a quarter of a
+    millisecond to make, its arguments more)."""
+
+    #: the commands listed but not made yet
+    pending: set[str]
+
+    def add_listed(self, command: Subcommand) -> None:
+        """List *command* (``--help``, the choices a mistake names) without its parser."""
+        pseudo = argparse._SubParsersAction._ChoicesPseudoAction
+        self._choices_actions.append(pseudo(command.name, (), command.help))
+        self._name_parser_map[command.name] = None  # its parser is made when used
+        self.pending.add(command.name)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        if isinstance(values, list) and values and values[0] in self.pending:
+            name = values[0]
+            self.pending.discard(name)
+            del self._name_parser_map[name]  # the placeholder: add_parser refuses a name twice
+            command = _BY_NAME[name]
+            made = self.add_parser(  # no help: it is listed already
+                name, description=command.description, formatter_class=_Formatter
+            )
+            _complete(made, command)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter, sized to the terminal as argparse does but without importing
+    shutil (and its compression modules) at every start."""
+
+    def __init__(self, prog: str, **kw: Any) -> None:
+        if kw.get("width") is None:
+            kw["width"] = _terminal_columns()
+        super().__init__(prog, **kw)
+
+
+class _RawFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
+    """The same, keeping the line breaks of the main description."""
+
+
+def _terminal_columns() -> int:
+    """``$COLUMNS``, else the terminal's width, else 80; as argparse's own minus two."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+def build_parser(lazy: bool = False) -> argparse.ArgumentParser:
+    """The ``ultibank`` parser. *lazy*: a subcommand's arguments are added only when that
+    subcommand is parsed (``main`` uses it, so that ``--help`` builds only the list)."""
+    parser = _Parser(
+        prog="ultibank",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=_RawFormatter,
+    )
+    _add_global_options(parser, top=True)
+    parser.register("action", "parsers", _LazySubParsers)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    assert isinstance(sub, _LazySubParsers)
+    sub.pending = set()
+    for command in COMMANDS:
+        if lazy:
+            sub.add_listed(command)
+            continue
+        p = sub.add_parser(
+            command.name,
+            help=command.help,
+            description=command.description,
+            formatter_class=_Formatter,
+        )
+        _complete(p, command)
     return parser
 
 
 def _setup_logging(verbose: int) -> None:
+    import logging
+
     level = logging.WARNING - 10 * verbose
     logging.basicConfig(
         level=max(level, logging.DEBUG),
@@ -455,16 +624,16 @@ def main(argv: list[str] | None = None) -> int:
     that does not parse); anything else is a bug and keeps its traceback. ``-vv`` shows the
     traceback of a user error too.
     """
-    parser = build_parser()
+    parser = build_parser(lazy=True)
     args = parser.parse_args(argv)
-    if args.command is not None:
-        args.verbose += args.verbose_after
-        args.config = args.config_after or args.config
-        args.overrides += args.overrides_after
-    _setup_logging(args.verbose)
     if args.command is None:
         parser.print_help()
         return 0
+    args.verbose += args.verbose_after
+    args.config = args.config_after or args.config
+    args.overrides += args.overrides_after
+    if args.command not in CLIENT_COMMANDS:  # a client logs nothing: spare it the import
+        _setup_logging(args.verbose)
     try:
         status = _dispatch(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit as "Exception ignored"
@@ -477,6 +646,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except _user_errors() as err:
+        import logging
+
+        _setup_logging(args.verbose)  # once: a no-op when the command set it up
         logging.getLogger("ultibank").debug("the error in full:", exc_info=True)
         print(f"ultibank: {_one_line(err, args)}", file=sys.stderr)
         return 1
@@ -494,26 +666,13 @@ def _one_line(err: BaseException, args: argparse.Namespace) -> str:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    handlers = {
-        "run": "bank.app.runtime:cmd_run",
-        "emulate": "bank.app.runtime:cmd_emulate",
-        "script": "bank.app.runtime:cmd_script",
-        "tap": "bank.app.runtime:cmd_control",
-        "press": "bank.app.runtime:cmd_control",
-        "hold": "bank.app.runtime:cmd_control",
-        "state": "bank.app.runtime:cmd_control",
-        "acknowledge": "bank.app.runtime:cmd_control",
-        "history": "bank.history:cmd_history",
-        "readers": "bank.app.runtime:cmd_readers",
-        "enroll": "bank.app.runtime:cmd_enroll",
-        "write-card": "bank.app.runtime:cmd_write_card",
-    }
-    module_name, func_name = handlers[args.command].split(":")
+    command = _BY_NAME[args.command]
+    module_name, func_name = command.handler.split(":")
     import importlib
 
     if args.command == "emulate" and not args.terminal:
         _quiet_alsa()
-    settings = _settings(args) if args.command != "script" else None
+    settings = _settings(args) if command.settings else None
     func: Any = getattr(importlib.import_module(module_name), func_name)
     return int(func(args, settings))
 

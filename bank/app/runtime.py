@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import argparse
 import faulthandler
-import json
 import logging
 import os
+import secrets
 import signal
 import sys
 import threading
@@ -24,13 +24,15 @@ from types import FrameType
 from typing import Any
 
 from bank import rulesets
+from bank.app.client import ACK_LINE, cmd_control  # noqa: F401 - cmd_control's old place
 from bank.app.script import Action, parse_script, run_script
-from bank.control import ControlServer, send_lines
+from bank.control import ControlServer
 from bank.daemon import Daemon, sd_notify
 from bank.datadir import open_data_dir, prepare_data_dir
 from bank.errors import BankError, JournalError, ScriptError
 from bank.game import Game
 from bank.journal import Journal
+from bank.ruleset import DrawsSeeds
 from bank.settings import Settings, load_settings, parse_override
 from bank.unit.io import (
     ButtonPressed,
@@ -46,9 +48,10 @@ from bank.unit.io import (
     PlayCue,
     ReaderStatus,
     ShowScreen,
+    Tick,
 )
 from bank.unit.shell import build_unit
-from bank.unit.text import damage_summary, printable, token_name
+from bank.unit.text import damage_summary, token_name
 from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
 from drivers.charlcd import Labels
@@ -66,9 +69,6 @@ MAX_CONTROL_SECONDS = 60.0
 
 
 #: the control line by which a person acknowledges damage found in the journal
-ACK_LINE = "acknowledge damage"
-
-
 def output_line(out: Output) -> str:
     """One transcript line for a screen or a cue."""
     if isinstance(out, ShowScreen):
@@ -152,10 +152,15 @@ class Runtime:
             )
         self._journal_loss = list(self.journal.loss)
         try:
-            return Game(self.edition, rules=self.settings.rules(), journal=self.journal)
+            game = Game(self.edition, rules=self.settings.rules(), journal=self.journal)
         except BaseException:
             self.journal.close()
             raise
+        if isinstance(game.ruleset, DrawsSeeds):
+            # every new game played on the box or in the emulator rolls its own dice, unless
+            # the configuration sets a seed (a resumed game keeps the seed it recorded)
+            game.ruleset.seed_source = _fresh_seed
+        return game
 
     @property
     def journal_loss(self) -> list[str]:
@@ -188,6 +193,8 @@ class Runtime:
         """Power the unit on, start the loop, the readers and the control socket."""
         self.daemon.dispatch(self.unit.power_on(self.clock()))
         self._report_loss()
+        if self.journal is not None:
+            self.journal.start_audit()
         self._thread = self.daemon.start_thread()
         for service in self.readers:
             service.start()
@@ -216,12 +223,27 @@ class Runtime:
         return self.unit.show_damage(self.clock(), False)
 
     def _checkpoint(self) -> None:
-        """The daemon is idle: fold the WAL into journal.sqlite (a fault is not ours to show)."""
+        """The daemon is idle: a snapshot of the game if it changed, the WAL folded into
+        journal.sqlite, the audit's findings reported (a fault is not ours to show)."""
         if self.journal is not None and self.unit.fault is None:
+            # a snapshot now, while nobody waits: a resume after a crash replays only what
+            # happened since the unit was last idle
+            self.game.keep_snapshot()
             try:
                 self.journal.checkpoint()
             except JournalError as err:
                 log.warning("idle checkpoint: %s", err)
+            self._collect_audit()
+
+    def _collect_audit(self) -> None:
+        """Report what the journal's audit found (the checks a resume from a snapshot left
+        for later, run in their own thread from the start), once it has finished."""
+        if self.journal is not None and self.journal.audit_ready():
+            found = self.journal.audit()
+            for problem in found:
+                print(f"ultibank: journal audit: {problem}", file=sys.stderr)
+            if found:  # where the players look too, until a person acknowledges it
+                self.daemon.dispatch(self.unit.show_damage(self.clock(), True, self.journal.lost))
 
     def stop(self) -> None:
         """Stop everything; every confirmed transaction is already in the journal."""
@@ -258,6 +280,8 @@ class Runtime:
         out = self.unit.power_on(now, self.game)
         if self.journal is not None and self.journal.loss:
             out += self.unit.show_damage(now, True, self.journal.lost)
+        if self.journal is not None:
+            self.journal.start_audit()
         return out
 
     def _own(self, fn: Callable[[], object], seen: list[Output]) -> None:
@@ -275,12 +299,32 @@ class Runtime:
         seen.extend(self.daemon.call(run))
 
     def _sleep(self, seconds: float, seen: list[Output]) -> None:
-        """Let *seconds* pass; add to *seen* what the unit showed meanwhile (its timeouts)."""
+        """Let *seconds* pass; add to *seen* what the unit showed meanwhile (its timeouts).
+
+        On a clock that moves only when told (``advance``, as :class:`drivers.sim.VirtualClock`
+        in tests), nothing sleeps: the clock jumps from one of the unit's deadlines to the
+        next, each with its tick, as ``ultibank script`` does.
+        """
+        advance = getattr(self.clock, "advance", None)
+        if callable(advance):
+            self._own(partial(self._advance, advance, seconds), seen)
+            return
         self.daemon.listeners.append(seen.append)
         try:
             time.sleep(seconds)
         finally:
             self.daemon.listeners.remove(seen.append)
+
+    def _advance(self, advance: Callable[[float], object], seconds: float) -> None:
+        """In the loop thread: move the clock *seconds* on, ticking at each deadline on the
+        way (a deadline a tick does not move is left to the loop's own retry)."""
+        target = self.clock() + seconds
+        while (due := self.unit.next_deadline()) is not None and due <= target:
+            advance(max(0.0, due - self.clock()))
+            self.daemon.feed(Tick(self.clock()))
+            if self.unit.next_deadline() == due:
+                break
+        advance(max(0.0, target - self.clock()))
 
     def perform(self, action: Action) -> list[Output]:
         """Run one action in real time; returns the outputs it caused.
@@ -591,6 +635,11 @@ def _kind(spec: str) -> str:
     return spec.strip().lower().split(":", 1)[0]
 
 
+def _fresh_seed() -> int:
+    """A new game's dice seed from the operating system's randomness (READINGS D1)."""
+    return secrets.randbits(63)
+
+
 def _strict(settings: Settings) -> bool:
     """``game.strict_modes``: refuse a data directory other users could tamper with."""
     return bool(settings.get("game", "strict_modes"))
@@ -777,29 +826,6 @@ def _screenshot_later(
     finally:
         stop.set()
         panel.close()  # wakes a window loop that sleeps until its next event
-
-
-def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
-    """``ultibank tap|press|hold|state``: one line to the running daemon."""
-    if settings.control_socket.parent == settings.data_dir:
-        open_data_dir(settings.data_dir, _strict(settings), create=False)
-    if args.command == "state":
-        lines = ["state"]
-    elif args.command == "acknowledge":
-        lines = [ACK_LINE]
-    elif args.command == "hold":
-        lines = [f"hold {args.buttons} {args.seconds}"]
-    else:  # `tap bank:1 bank:2`: one line each, in order, over one connection
-        lines = [f"{args.command} {what}" for what in args.what]
-    for answer in send_lines(settings.control_socket, lines, timeout=60):
-        if not answer.get("ok"):
-            print(f"ultibank: {answer.get('error')}", file=sys.stderr)
-            return 2  # the ones after it are not sent
-        if "state" in answer:
-            print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
-        for text in answer.get("output", []):
-            print(printable(str(text)))  # a house edition's name never drives the terminal
-    return 0
 
 
 def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:

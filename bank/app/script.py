@@ -445,12 +445,12 @@ def _ruleset_config(
         raw_table = (table or {}).get(name)
         if isinstance(raw_table, Mapping):
             raw[name] = dict(raw_table)
-    for sub, key, value in sets:
-        raw.setdefault(sub, {})[key] = value
-    if seed is not None:
+    if seed is not None:  # over the file's seed; a --set of the seed's key wins (E14)
         if spec.seed_key is None:
             raise BankError(f"--seed: the {spec.name} rules of {edition.id!r} roll no dice")
         raw.setdefault(spec.seed_key[0], {})[spec.seed_key[1]] = seed
+    for sub, key, value in sets:
+        raw.setdefault(sub, {})[key] = value
     if given is not None and not raw:
         return given
     foreign = sorted(t for t in tables if t in raw and t not in spec.config_tables)

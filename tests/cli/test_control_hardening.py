@@ -222,6 +222,19 @@ def _open_fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def _settled_fds(pid: int) -> int:
+    """The daemon's open descriptors once the last client's connection has closed (its thread
+    sees the hang-up when it gets a core, later on a loaded machine): unchanged for 0.3 s."""
+    count, since = _open_fds(pid), time.monotonic()
+    deadline = since + 5
+    while time.monotonic() < deadline and time.monotonic() - since < 0.3:
+        time.sleep(0.02)
+        now = _open_fds(pid)
+        if now != count:
+            count, since = now, time.monotonic()
+    return count
+
+
 def test_a_connection_flood_that_exhausts_fds_does_not_kill_the_control_socket(
     tmp_path: Path, daemons: Callable[..., Daemon]
 ) -> None:
@@ -229,7 +242,7 @@ def test_a_connection_flood_that_exhausts_fds_does_not_kill_the_control_socket(
     assert d.state()["players"] == []
     pid = d.proc.pid
     soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
-    limit = _open_fds(pid) + 4  # room for a few clients only
+    limit = _settled_fds(pid) + 4  # room for a few clients only
     resource.prlimit(pid, resource.RLIMIT_NOFILE, (limit, hard))
     flood: list[socket.socket] = []
     try:
@@ -243,6 +256,12 @@ def test_a_connection_flood_that_exhausts_fds_does_not_kill_the_control_socket(
                 time.sleep(0.002)
                 continue
             flood.append(s)
+        # wait until the daemon has used every descriptor it may (on a loaded machine it can
+        # be slow to get a core), then give its accept loop a second to meet the limit
+        deadline = time.monotonic() + 15
+        while _open_fds(pid) < limit:
+            assert time.monotonic() < deadline, "the daemon never used its descriptors up"
+            time.sleep(0.01)
         time.sleep(1.0)
     finally:
         for s in flood:

@@ -59,10 +59,7 @@ from tests.support.pcscd import (
     PLAIN_PORT,
     PLAIN_READER,
     Pcscd,
-    PcscdUnavailable,
-    pcscd_session,
     reader_event,
-    skip_or_fail,
     wait_card_state,
     wait_until,
 )
@@ -89,16 +86,10 @@ T = TypeVar("T")
 # ------------------------------------------------------------------ fixtures
 
 
-@pytest.fixture(scope="module")
-def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pcscd]:
-    """One private pcscd for the module (only one can run per machine)."""
-    workdir: Path = tmp_path_factory.mktemp("pcscd")
-    with contextlib.ExitStack() as stack:
-        try:
-            running = stack.enter_context(pcscd_session(workdir))
-        except PcscdUnavailable as err:
-            skip_or_fail(str(err))
-        yield running
+@pytest.fixture
+def daemon(pcscd_daemon: Pcscd) -> Pcscd:
+    """The worker's private pcscd (tests/conftest.py: only one can run per machine)."""
+    return pcscd_daemon
 
 
 @pytest.fixture

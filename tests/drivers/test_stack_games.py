@@ -13,25 +13,16 @@ CLASSIC.md §8.5 end in the very state file `ultibank script` writes for the sam
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bank.script import run_script
 from drivers.identity import type2_ndef_tlv
-from tests.support.pcscd import (
-    PLAIN_PORT,
-    PLAIN_READER,
-    PcscdUnavailable,
-    pcscd_session,
-    skip_or_fail,
-    wait_card_state,
-)
+from tests.support.pcscd import PLAIN_PORT, PLAIN_READER, Pcscd, wait_card_state
 from tests.support.stack_games import StackGame
 from tests.support.udp_tag_sim import UdpTagSim
 from tests.support.vpcd_card import VirtualNtag
@@ -53,14 +44,11 @@ def assert_state(state: dict[str, object], expected_file: Path) -> None:
     assert players == expected["players"]
 
 
-@pytest.fixture(scope="module")
-def pcscd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with contextlib.ExitStack() as stack:
-        try:
-            stack.enter_context(pcscd_session(tmp_path_factory.mktemp("pcscd")))
-        except PcscdUnavailable as err:
-            skip_or_fail(str(err))
-        yield
+@pytest.fixture
+def pcscd(pcscd_daemon: Pcscd) -> None:
+    """The worker's private pcscd (tests/conftest.py), running."""
+    if not pcscd_daemon.running:
+        pcscd_daemon.start()
 
 
 def scripted_state(script: Path, edition: str, tmp_path: Path) -> dict[str, object]:

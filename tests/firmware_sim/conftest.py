@@ -1,4 +1,5 @@
-"""Fixtures of the emulator tests: SDL's dummy drivers, a virtual clock, a panel that records."""
+"""Fixtures of the emulator tests: SDL's dummy drivers, a virtual clock, a panel that records,
+and Xvfb servers (one of each size per test process, shared by its tests in turn)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+import select
+import shutil
+import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -86,3 +90,54 @@ def rig(clock: FakeClock) -> Iterator[PanelRig]:
     rig = PanelRig(clock)
     yield rig
     rig.panel.close()
+
+
+# ---------------------------------------------------------------------- a real X server
+
+SCREEN = (1280, 800)
+#: program -> the Debian package that brings it
+TOOLS = {"Xvfb": "xvfb", "xdotool": "xdotool", "import": "imagemagick"}
+
+
+def _need(*tools: str) -> None:
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        packages = " ".join(TOOLS[t] for t in missing)
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must have {', '.join(missing)}: apt-get install {packages}")
+        pytest.skip(f"not installed: {', '.join(missing)} (apt-get install {packages})")
+
+
+@pytest.fixture(scope="session")
+def xdisplay() -> Iterator[str]:
+    """An Xvfb server for the worker's tests, one after the other (each test's window closes
+    with it); its display number is read from -displayfd, no fixed :99, so workers never
+    share one."""
+    yield from _xvfb(SCREEN)
+
+
+@pytest.fixture(scope="session")
+def small_xdisplay() -> Iterator[str]:
+    """An Xvfb server with a 1024x768 screen, smaller than the window's design size."""
+    yield from _xvfb((1024, 768))
+
+
+def _xvfb(screen: tuple[int, int]) -> Iterator[str]:
+    _need("Xvfb", "xdotool")
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{screen[0]}x{screen[1]}x24",
+         "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    os.close(write_fd)
+    try:
+        ready, _, _ = select.select([read_fd], [], [], 10)
+        assert ready, "Xvfb did not start within 10 s"
+        number = os.read(read_fd, 32).decode().strip()
+        assert number.isdigit(), f"Xvfb -displayfd gave {number!r}"
+        yield f":{number}"
+    finally:
+        os.close(read_fd)
+        proc.terminate()
+        proc.wait(10)

@@ -44,7 +44,11 @@ class ClassicTable:
 
     def __init__(self, data_dir: Path, edition: str = "classic-fr") -> None:
         self.clock = VirtualClock(1000.0)
-        settings = load_settings(None, [f'game.data_dir="{data_dir}"', f'game.edition="{edition}"'])
+        # a fixed dice seed: the games the box starts draw a random one (READINGS D1)
+        settings = load_settings(
+            None,
+            [f'game.data_dir="{data_dir}"', f'game.edition="{edition}"', "classic.dice_seed=0"],
+        )
         self.rt = Runtime(settings, clock=self.clock)
         self.panel = PygamePanel(
             self.rt.edition,

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import os
 import queue
-import select
-import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,56 +19,12 @@ from firmware_sim import layout as L
 from firmware_sim.lcd import GLASS, LcdRenderer
 from firmware_sim.pg import pygame
 
+from .conftest import SCREEN, _need
 from .lcdread import read_amount
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREEN = (1280, 800)
-#: program -> the Debian package that brings it
-TOOLS = {"Xvfb": "xvfb", "xdotool": "xdotool", "import": "imagemagick"}
 
 pytestmark = pytest.mark.xvfb
-
-
-def _need(*tools: str) -> None:
-    missing = [t for t in tools if shutil.which(t) is None]
-    if missing:
-        packages = " ".join(TOOLS[t] for t in missing)
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must have {', '.join(missing)}: apt-get install {packages}")
-        pytest.skip(f"not installed: {', '.join(missing)} (apt-get install {packages})")
-
-
-@pytest.fixture
-def xdisplay() -> Iterator[str]:
-    """A fresh Xvfb server; its display number is read from -displayfd, no fixed :99."""
-    yield from _xvfb(SCREEN)
-
-
-@pytest.fixture
-def small_xdisplay() -> Iterator[str]:
-    """An Xvfb server with a 1024x768 screen, smaller than the window's design size."""
-    yield from _xvfb((1024, 768))
-
-
-def _xvfb(screen: tuple[int, int]) -> Iterator[str]:
-    _need("Xvfb", "xdotool")
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{screen[0]}x{screen[1]}x24",
-         "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    os.close(write_fd)
-    try:
-        ready, _, _ = select.select([read_fd], [], [], 10)
-        assert ready, "Xvfb did not start within 10 s"
-        number = os.read(read_fd, 32).decode().strip()
-        assert number.isdigit(), f"Xvfb -displayfd gave {number!r}"
-        yield f":{number}"
-    finally:
-        os.close(read_fd)
-        proc.terminate()
-        proc.wait(10)
 
 
 class Emulator:

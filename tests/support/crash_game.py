@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import bank.game
 from bank.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
 from bank.errors import RuleError
 from bank.game import Game
@@ -102,10 +103,20 @@ class CrashResult:
 
 
 def crash_once(
-    data_dir: Path, seed: int, n: int, kill_after: float, states: dict[Key, GameState]
+    data_dir: Path,
+    seed: int,
+    n: int,
+    kill_after: float,
+    states: dict[Key, GameState],
+    snapshot_every: int | None = None,
 ) -> CrashResult:
-    """Start the child, SIGKILL it *kill_after* seconds after its first commit, resume."""
+    """Start the child, SIGKILL it *kill_after* seconds after its first commit, resume.
+
+    *snapshot_every*: the child snapshots its game that often (default: as the game does).
+    """
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    if snapshot_every is not None:
+        env[_SNAPSHOT_EVERY] = str(snapshot_every)
     child = subprocess.Popen(
         [sys.executable, "-m", "tests.support.crash_game", str(data_dir), str(seed), str(n)],
         stdout=subprocess.PIPE,
@@ -140,7 +151,13 @@ def crash_once(
     return CrashResult(confirmed, resumed, ok, resume)
 
 
+_SNAPSHOT_EVERY = "ULTIBANK_CRASH_SNAPSHOT_EVERY"
+
+
 def _child(data_dir: str, seed: int, n: int) -> None:
+    every = os.environ.get(_SNAPSHOT_EVERY)
+    if every is not None:  # many snapshot boundaries in a short run
+        setattr(bank.game, "SNAPSHOT_EVERY", int(every))  # noqa: B010
     with Journal(Path(data_dir) / "journal.sqlite") as journal:
         game = Game(load_edition(EDITION), journal=journal)
         play(game, seed, n)

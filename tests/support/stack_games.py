@@ -4,8 +4,10 @@ A :class:`StackGame` runs what ``ultibank run --reader PATH`` runs (journal on d
 unit, daemon loop, supervised and debounced reader). Each ``tap`` line lays a tag carrying the
 card's NDEF record (as ``ultibank write-card`` writes it) on the reader through the caller's
 *place* hand, waits until the tap reached the unit, lifts it and waits for the lift; the other
-lines go to the daemon in real time as the control socket sends them. Imports the bank,
-``drivers`` and the standard library.
+lines go to the daemon as the control socket sends them. The unit runs on a virtual clock, as
+``ultibank script`` does: the reader's own polling is real, but what the bank waits for (the
+reader's settle time, a lift's re-arm time, ``wait`` and ``hold``) moves the clock instead of
+sleeping. Imports the bank, ``drivers`` and the standard library.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from bank.settings import load_settings
 from bank.unit.io import CardId, CardLifted, CardTapped, Input, Output, PlayCue, ShowScreen
 from drivers.deck import simulated_uid, with_foreign
 from drivers.registry import open_reader
+from drivers.sim import VirtualClock
 from drivers.supervisor import ReaderService
 
 #: lay a tag (uid, NDEF message) on the reader / take it off
@@ -36,8 +39,15 @@ class StackGame:
     def __init__(
         self, data_dir: Path, reader: str, place: Place, lift: Lift, edition: str = "ultime-fr"
     ) -> None:
-        settings = [f'game.data_dir="{data_dir}"', f'game.edition="{edition}"']
-        self.rt = Runtime(load_settings(None, settings))
+        # the seed a script rolls with: a new classic game on the box draws a random one (D1),
+        # and the stack's state file is compared with the script's (an Ultime game ignores it)
+        settings = [
+            f'game.data_dir="{data_dir}"',
+            f'game.edition="{edition}"',
+            "classic.dice_seed=0",
+        ]
+        self.clock = VirtualClock(1000.0)
+        self.rt = Runtime(load_settings(None, settings), clock=self.clock)
         self.place, self.lift = place, lift
         self.seen: queue.Queue[Input] = queue.Queue()
         #: every screen and cue the unit gave, in order (the daemon's loop appends them)
@@ -46,9 +56,13 @@ class StackGame:
         self.rt.start(control=False)
         self.service = ReaderService(open_reader(reader), self._post, self.rt.deck, self.rt.clock)
         self.service.start()
-        if not self.service.wait_connected(10):
-            self.close()
-            raise RuntimeError(f"reader {reader} did not open")
+        # open and quiet for its settle time (virtual): the reader is connected
+        deadline = time.monotonic() + 10
+        while not self.service.wait_connected(0.02):
+            if time.monotonic() > deadline:
+                self.close()
+                raise RuntimeError(f"reader {reader} did not open")
+            self.clock.advance(0.1)
 
     def _post(self, inp: Input) -> None:
         self.rt.daemon.post(inp)
@@ -74,6 +88,16 @@ class StackGame:
         self.place(uid, encode_card_record(card))
         tapped: CardTapped = self._wait(CardTapped, uid)
         self.lift()
+        # the stack sees the field empty in real time; the re-arm that confirms the lift
+        # passes on the virtual clock
+        debouncer = self.service.debouncer
+        deadline = time.monotonic() + 5.0
+        while not debouncer.leaving and debouncer.current == uid:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the reader did not see {uid} leave within 5 s")
+            time.sleep(0.002)
+        self.clock.advance(debouncer.rearm_s + 0.001)  # a millisecond over: no float rounding
+        debouncer.poll()
         self._wait(CardLifted, uid)
         self.rt.daemon.call(lambda: None)  # the tap has been handled
         return tapped

@@ -187,3 +187,10 @@ def classic_table(tmp_path: Path) -> Iterator[Table]:
         yield t
     finally:
         stop_table(t)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Quit the Chromium the browser tests shared (tests/web/browser.py)."""
+    from tests.web.browser import close_browser
+
+    close_browser()

@@ -55,7 +55,10 @@ class ClassicRules:
     auction_step: int | None = None
     chest14: str = "hospital"
     interest_rounding: str = "up"
-    dice_seed: int = 0
+    #: the dice seed of a new game (READINGS D1); None: not set, so each new game draws one
+    #: (:attr:`bank.rulesets.classic.rules.ClassicRulesEngine.seed_source`: random in the
+    #: daemon, 0 in a tap script) and records it with the game
+    dice_seed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

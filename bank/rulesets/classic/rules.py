@@ -35,12 +35,22 @@ from bank.rulesets.classic import force, mega
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import GENERIC_EFFECTS, ClassicEdition, classic_edition
-from bank.rulesets.classic.state import ClassicSet, ClassicState, classic, push_roller
+from bank.rulesets.classic.state import (
+    ClassicSet,
+    ClassicState,
+    DeckDrawn,
+    DeckOut,
+    DeckUnder,
+    classic,
+    push_roller,
+)
 from bank.state import Creditor, GameState
 from board_assets import Edition
 
 #: the core level of a lot with a hotel
 HOTEL = 5
+#: the virtual decks (READINGS D2), in the order the state keeps them
+DECKS = ("chance", "chest")
 
 
 def die(seed: int, k: int, i: int) -> int:
@@ -153,7 +163,7 @@ class _Tx:
         self.emit(PropertyChanged(number, prop.owner, prop.owner, prop.level, level))
 
     def decision(self, outcome: o.ClassicOutcome) -> Decision:
-        return Decision(tuple(self.events), outcome)
+        return Decision(tuple(self.events), outcome, self.state)
 
 
 class ClassicRulesEngine:
@@ -165,6 +175,10 @@ class ClassicRulesEngine:
         self.edition = edition
         self.ed: ClassicEdition = classic_edition(edition)
         self.config: ClassicConfig = config or ClassicConfig()
+        #: where a new game's dice seed comes from when ``classic.dice_seed`` is not set: 0 (a
+        #: tap script, a test), or the operating system's randomness where the bank runs for
+        #: players (the daemon sets it: READINGS D1, :class:`bank.ruleset.DrawsSeeds`)
+        self.seed_source: Callable[[], int] = lambda: 0
 
     # ------------------------------------------------------------------ the seam
 
@@ -198,6 +212,11 @@ class ClassicRulesEngine:
         if cfg.classic.bids_within_cash:
             can_pay_bid(state, card, price)
         self._first_lap(state, cfg, card)
+
+    def game_meta(self, state: GameState) -> dict[str, Any]:
+        """What the journal's game list says of a new game besides its edition and players:
+        the dice seed (``ultibank history`` shows it, READINGS D1)."""
+        return {"seed": classic(state).seed}
 
     def refuse_undo(self, state: GameState) -> None:
         """Undo waits while an interest question is open (§3.16)."""
@@ -380,9 +399,15 @@ class ClassicRulesEngine:
                 auction_step=cfg.classic.auction_step or ed.auction_step,
             )
             cfg = replace(cfg, classic=own)
+        if cfg.classic.dice_seed is None:  # drawn now, and recorded with the game (D1)
+            cfg = replace(cfg, classic=replace(cfg.classic, dice_seed=self.seed_source()))
         cfg = force.with_faces(cfg, ed)
+        seed = cfg.classic.dice_seed
+        assert seed is not None
         tx.set_field("config", cfg.recorded())
-        tx.set_field("seed", cfg.classic.dice_seed)
+        tx.set_field("seed", seed)
+        if cfg.variants.virtual_decks and ed.card_table:  # shuffled once per game (D2)
+            tx.set_field("decks", tuple((d, self.deck_order(seed, d)) for d in DECKS))
         tx.set_field("houses", ed.houses)
         tx.set_field("hotels", ed.hotels)
         tx.set_field("skyscrapers", ed.skyscrapers)
@@ -526,10 +551,29 @@ class ClassicRulesEngine:
             if deck is None or deck not in held:
                 raise RuleError(f"player {cmd.card} holds no jail card", "no jail card")
             self._drop_jail_card(tx, cmd.card, deck)
+            self._deck_under(tx, deck)  # used: under its deck (§3.6)
         elif cmd.how != "double":
             raise RuleError(f"no way out of jail called {cmd.how!r}", "unknown action")
         self._free(tx, cmd.card)
         return tx.decision(o.LeftJail(cmd.card, amount, cmd.how))
+
+    def jail_card_number(self, deck: str) -> int | None:
+        """The number of *deck*'s "Get out of jail free" card in the edition's table."""
+        return next(
+            (n for (d, n), e in self.ed.cards.items() if d == deck and e.effect == "jail_card"),
+            None,
+        )
+
+    def _deck_out(self, tx: _Tx, deck: str, number: int) -> None:
+        """A jail card now held leaves its virtual deck (nothing without virtual decks)."""
+        if number in tx.ext.deck(deck):
+            tx.emit(DeckOut(deck, number))
+
+    def _deck_under(self, tx: _Tx, deck: str) -> None:
+        """A jail card used or given back goes under its virtual deck (§3.6, §3.13)."""
+        number = self.jail_card_number(deck)
+        if tx.ext.deck(deck) and number is not None:
+            tx.emit(DeckUnder(deck, number))
 
     def _drop_jail_card(self, tx: _Tx, card: int, deck: str) -> None:
         cards = list(tx.ext.jail_cards)
@@ -899,6 +943,7 @@ class ClassicRulesEngine:
             if any(deck == cmd.deck for _, deck in tx.ext.jail_cards):
                 raise RuleError(f"the {cmd.deck} jail card is held already", "card held")
             tx.set_field("jail_cards", (*tx.ext.jail_cards, (drawer, cmd.deck)))
+            self._deck_out(tx, cmd.deck, cmd.number)  # kept: out of the virtual deck (E7)
         elif effect == "repairs":
             amount = self._repairs(tx.state, drawer, args)
             tx.must_pay(drawer, None, amount, "repairs", pot=fine)
@@ -1005,21 +1050,15 @@ class ClassicRulesEngine:
         )
 
     def _draw(self, tx: _Tx, cfg: ClassicConfig, cmd: c.DrawCard) -> Decision:
+        """The top card of a virtual deck, which goes under it at once (D2, E5); a jail card
+        held is out of the deck, so it is never drawn."""
         if not cfg.variants.virtual_decks:
             raise RuleError("the unit has no virtual decks in this game", "no virtual decks")
-        if cmd.deck not in ("chance", "chest") or not self.ed.card_table:
+        order = tx.ext.deck(cmd.deck)
+        if cmd.deck not in DECKS or not self.ed.card_table or not order:
             raise RuleError(f"no {cmd.deck} table in this edition", "unknown card")
-        order = self.deck_order(tx.ext.seed, cmd.deck)
-        drawn = dict(tx.ext.draws).get(cmd.deck, 0)
-        held = any(deck == cmd.deck for _, deck in tx.ext.jail_cards)
-        while True:  # a "Get out of jail free" card stays out of the deck while it is held
-            number = order[drawn % len(order)]
-            drawn += 1
-            if not (held and self.ed.cards[cmd.deck, number].effect == "jail_card"):
-                break
-        others = tuple(d for d in tx.ext.draws if d[0] != cmd.deck)
-        tx.set_field("draws", (*others, (cmd.deck, drawn)))
-        return tx.decision(o.Drawn(None, 0, cmd.deck, number))
+        tx.emit(DeckDrawn(cmd.deck))
+        return tx.decision(o.Drawn(None, 0, cmd.deck, order[0]))
 
     def _time_up(self, tx: _Tx, cfg: ClassicConfig, cmd: c.TimeUp) -> Decision:
         if not cfg.variants.time_limit_minutes:
@@ -1078,6 +1117,8 @@ class ClassicRulesEngine:
                 tx.emit(PropertyChanged(n, prop.owner, None, prop.level, None))
             tx.set_field("mortgaged", tuple(n for n in tx.ext.mortgaged if n not in owned))
             tx.set_field("jail_cards", kept)
+            for deck in held:  # back under their decks (§3.13)
+                self._deck_under(tx, deck)
             if cfg.classic.bankrupt_to_bank == "auction":
                 auction = tuple(sorted(owned))
         if p.jailed:

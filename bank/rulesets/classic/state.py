@@ -65,8 +65,10 @@ class ClassicState:
     #: creditor behind the one being settled, in the order they arose (C22: a short payer of
     #: "pay each other player" owes several creditors)
     queued: tuple[tuple[int, int | None, int, bool], ...] = ()
-    #: (deck, cards drawn so far) of the virtual decks (CLASSIC-READINGS D2)
-    draws: tuple[tuple[str, int], ...] = ()
+    #: ``variants.virtual_decks``: each deck's order, top first (READINGS D2): shuffled once
+    #: at the new game, a drawn card goes under, a kept jail card is out of it while held;
+    #: empty without virtual decks. Never undone (E6): see :class:`DeckDrawn`, :class:`DeckOut`
+    decks: tuple[tuple[str, tuple[int, ...]], ...] = ()
     #: the configuration recorded with the game (``table.key``, value)
     config: tuple[tuple[str, Any], ...] = ()
     seed: int = 0
@@ -85,6 +87,10 @@ class ClassicState:
 
     def tries(self, card: int) -> int:
         return dict(self.jail_tries).get(card, 0)
+
+    def deck(self, name: str) -> tuple[int, ...]:
+        """The virtual deck *name*'s order, top first (empty without virtual decks)."""
+        return dict(self.decks).get(name, ())
 
     def cards_of(self, card: int) -> tuple[str, ...]:
         """The decks of *card*'s jail cards, in the order acquired."""
@@ -235,4 +241,82 @@ def push_roller(rollers: tuple[int | None, ...], card: int | None) -> RollerPush
     return RollerPushed(card, rollers[: max(0, len(rollers) + 1 - ROLLERS_KEPT)])
 
 
-register_events(ClassicSet, RollerPushed, RollerPopped)
+_DECKS = _INDEX["decks"]
+
+
+def _with_deck(state: GameState, name: str, order: tuple[int, ...]) -> GameState:
+    values = list(_EXT_VALUES(classic(state)))
+    values[_DECKS] = tuple((d, order if d == name else o) for d, o in values[_DECKS])
+    return state.with_extension(ClassicState(*values))
+
+
+@dataclass(frozen=True, slots=True)
+class DeckDrawn(Event):
+    """The top card of virtual deck *deck* was drawn and went under it (READINGS D2, E5).
+
+    Only a draw (a command undo skips over, like a roll) emits it, so it is never undone."""
+
+    kind: ClassVar[str] = "deck_drawn"
+    deck: str
+
+    def apply(self, state: GameState) -> GameState:
+        order = classic(state).deck(self.deck)
+        return _with_deck(state, self.deck, (*order[1:], *order[:1]))
+
+    def inverse(self) -> Event:
+        return DeckUndrawn(self.deck)
+
+
+@dataclass(frozen=True, slots=True)
+class DeckUndrawn(Event):
+    """The inverse of :class:`DeckDrawn`: the bottom card back on top."""
+
+    kind: ClassVar[str] = "deck_undrawn"
+    deck: str
+
+    def apply(self, state: GameState) -> GameState:
+        order = classic(state).deck(self.deck)
+        return _with_deck(state, self.deck, (*order[-1:], *order[:-1]))
+
+    def inverse(self) -> Event:
+        return DeckDrawn(self.deck)
+
+
+@dataclass(frozen=True, slots=True)
+class DeckOut(Event):
+    """Card *number* (a "Get out of jail free" card now held) left virtual deck *deck*.
+
+    Its inverse puts the card *under* the deck, not back where it was: the deck order is never
+    undone, and a jail card an undo takes back from its holder goes under its deck (E6)."""
+
+    kind: ClassVar[str] = "deck_out"
+    deck: str
+    number: int
+
+    def apply(self, state: GameState) -> GameState:
+        order = classic(state).deck(self.deck)
+        return _with_deck(state, self.deck, tuple(n for n in order if n != self.number))
+
+    def inverse(self) -> Event:
+        return DeckUnder(self.deck, self.number)
+
+
+@dataclass(frozen=True, slots=True)
+class DeckUnder(Event):
+    """Card *number* (a used or returned jail card) went under virtual deck *deck* (§3.6).
+
+    Its inverse (an undo gives the card back to its holder) takes it out of the deck again."""
+
+    kind: ClassVar[str] = "deck_under"
+    deck: str
+    number: int
+
+    def apply(self, state: GameState) -> GameState:
+        order = classic(state).deck(self.deck)
+        return _with_deck(state, self.deck, (*(n for n in order if n != self.number), self.number))
+
+    def inverse(self) -> Event:
+        return DeckOut(self.deck, self.number)
+
+
+register_events(ClassicSet, RollerPushed, RollerPopped, DeckDrawn, DeckUndrawn, DeckOut, DeckUnder)

@@ -148,6 +148,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.dice.fee": {"fr": "{n}e essai : payez {fee}", "en": "Try {n}: pay {fee}"},
     # cards
     "c.card.who": {"fr": "Qui a tiré ?", "en": "Who drew it?"},
+    "c.draw.ok": {"fr": "✓ tirer", "en": "✓ draw"},
     "c.card.done": {"fr": "{token} : fait", "en": "{token}: done"},
     "c.card.amount": {"fr": "{token} {sign}{amount}", "en": "{token} {sign}{amount}"},
     "c.card.draw": {"fr": "Tirez : {deck}", "en": "Draw: {deck}"},

@@ -53,7 +53,9 @@ DICE_TOTALS: Final = (7, 8, 9, 10, 11, 12, 2, 3, 4, 5, 6)
 #: the menu items every 40-space edition has; 13 with the pot variant, 14 in Star Wars (an
 #: edition with sides), 16 during a debt
 _ITEMS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
-_DEBT_ITEMS: Final = (8, 9, 10, 16)
+_DEBT_ITEMS: Final = (8, 9, 10)
+#: bankruptcy, offered during a debt only when less can still be raised than is owed (§3.12)
+_BANKRUPTCY: Final = 16
 _SESSIONS: Final = {7: "build", 8: "sell", 9: "mortgage"}
 _TRADE_PANELS: Final = ("deeds", "cash", "cards", "summary")
 
@@ -182,12 +184,25 @@ class Offer:
 
 @dataclass(frozen=True, slots=True)
 class CardDrawn:
-    """A Chance / Community Chest card tapped: the drawer's bank card applies it; no timeout
-    (§4.1: X before the bank card abandons it)."""
+    """A Chance / Community Chest card tapped, chosen or drawn: the drawer's bank card applies
+    it; no timeout (§4.1: X before the bank card abandons it). *effect* (with its *amounts*):
+    a generic effect of §4.5 chosen by the card icon (editions without a card table, A17);
+    *number* is then 0."""
 
     deck: str
     number: int
     expires: float | None = None
+    effect: int = 0
+    amounts: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffer:
+    """``variants.virtual_decks``: the card icon's deck chosen, `✓ tirer` shows (READINGS E4):
+    ✓ draws the next card of the unit's own deck; digits and M get the error cue; X leaves."""
+
+    deck: str
+    expires: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,6 +535,16 @@ class ClassicUnit(UnitShell):
                 self._to_idle()
             else:
                 self._refuse("c.err.need_bank")
+        elif isinstance(step, DrawOffer):
+            if button is Button.OK:
+                number = self.draw_virtual(step.deck)
+                if number is not None:
+                    self.step = CardDrawn(step.deck, number)
+                    self._show(self.screens.card(step.deck, number))
+            elif button is Button.CANCEL:
+                self._to_idle()
+            else:
+                self._refuse("err.not_now")
         elif isinstance(step, JailChoice):
             how = {Button.OK: "fee", Button.MENU: "card", Button.CANCEL: "double"}[button]
             tx = self._run(c.LeaveJail(step.card, how), lambda tx: self._jail_out(tx, step.card))
@@ -581,10 +606,12 @@ class ClassicUnit(UnitShell):
             else:
                 self._refuse("err.not_now")
         elif isinstance(step, CardDrawn):
-            if card.kind == "bank":
-                self._play_card(step.deck, step.number, card.number, None, None)
-            else:
+            if card.kind != "bank":
                 self._refuse("c.err.need_bank")
+            elif step.effect:
+                self._generic(step.deck, step.effect, card.number, step.amounts)
+            else:
+                self._play_card(step.deck, step.number, card.number, None, None)
         elif isinstance(step, Bankruptcy):
             debtor = self._state.debtor()
             if card.kind == "bank" and debtor is not None and card.number == debtor.card:
@@ -602,7 +629,9 @@ class ClassicUnit(UnitShell):
         ):  # the held "Get out of jail free" tag, at the jail question: used (§3.6)
             jailed = step.card
             self._run(c.LeaveJail(jailed, "card", card.kind), lambda tx: self._jail_out(tx, jailed))
-        elif isinstance(step, Entry | Pick | AuctionOffer | JailChoice | Interest | Series):
+        elif isinstance(
+            step, Entry | Pick | AuctionOffer | JailChoice | Interest | Series | DrawOffer
+        ):
             self._refuse("err.not_now" if not isinstance(step, Interest) else "c.err.interest")
         elif isinstance(step, Finished) and card.kind == "bank":
             player = self._state.player(card.number)
@@ -638,6 +667,11 @@ class ClassicUnit(UnitShell):
                 ),
                 None,
             )
+            if not self._rules.ed.card_table:
+                # §4.5: no card table, so no tag can be read; the card icon offers the
+                # generic effects instead
+                self._refuse_rule(RuleError("no card table", "unknown card"))
+                return
             if holder is not None:
                 self.step = Idle(self._idle_expiry())
                 self._show(
@@ -653,6 +687,36 @@ class ClassicUnit(UnitShell):
                 return
             self.step = CardDrawn(card.kind, card.number)
             self._show(self.screens.card(card.kind, card.number))
+
+    # ------------------------------------------------------------ the virtual decks (D2)
+
+    def _virtual_decks(self) -> bool:
+        s = self._state
+        return s.started and bool(classic(s).decks)
+
+    def virtual_decks(self) -> bool:
+        """Whether this game draws its cards from the unit's own shuffled decks
+        (``variants.virtual_decks`` with a card table)."""
+        return self._virtual_decks()
+
+    def draw_virtual(self, deck: str) -> int | None:
+        """Draw the top card of virtual deck *deck* (``chance``, ``chest``): committed at once,
+        it goes under the deck and is never undone (READINGS D2, E5, E6). The number drawn,
+        for the caller to apply to the drawer; None when refused (the refusal is shown: no
+        virtual decks in this game). The `✓ tirer` screen and `Tirez une …` use it (E4, E7)."""
+        tx = self._execute(c.DrawCard(deck))
+        if tx is None or not isinstance(tx.outcome, o.Drawn):
+            return None
+        return tx.outcome.number
+
+    def _draw_offer_screen(self, deck: str) -> Screen:
+        scr = self.screens
+        return scr.screen(
+            "draw",
+            self._rules.ed.deck_names[deck],
+            scr.say("c.draw.ok"),
+            icons=frozenset({Icon.CARD}),
+        )
 
     def _is_jail_card(self, card: CardId) -> bool:
         entry = self._rules.ed.cards.get((card.kind, card.number))
@@ -721,27 +785,42 @@ class ClassicUnit(UnitShell):
             and prop.owner not in (None, card)
             and number not in classic(s).mortgaged
         )
+        # judged before anything is asked or journalled: a claim already too late is refused
+        # at the card tap, before a dice pick opens (READINGS E19; any total does to judge it),
+        # and a landing that moves nothing is shown, not journalled (E18)
+        try:
+            probe = self._rules.decide(s, c.Visit(card, number, 7 if needs_dice else dice))
+        except RuleError as err:
+            self._landing_refused(err, number, prop.owner is None)
+            return
+        if not probe.events and isinstance(probe.outcome, o.Own | o.NoRent):
+            self.step = Idle()
+            self._show(self._landing_screen(probe.outcome, number))
+            return
         if needs_dice:
             self._open_dice_pick(card, number)
             return
         try:
             tx = self.game.execute(c.Visit(card, number, dice))
         except RuleError as err:
-            if err.key == "too late":
-                self._play(Cue.ERROR)
-                self._show(self.screens.late(number))
-                self.step = Idle()
-            elif err.key == "first lap":
-                self._play(Cue.ERROR)
-                self._show(self.screens.short(number, "c.first_lap"))
-            elif err.key == "not enough money" and prop.owner is None:
-                self._play(Cue.ERROR)
-                self._show(self.screens.short(number))
-            else:
-                self._refuse_rule(err)
+            self._landing_refused(err, number, prop.owner is None)
             return
         self.step = Idle()
         self._after(tx, self._landing_screen(tx.outcome, number))
+
+    def _landing_refused(self, err: RuleError, number: int, unowned: bool) -> None:
+        if err.key == "too late":
+            self._play(Cue.ERROR)
+            self._show(self.screens.late(number))
+            self.step = Idle()
+        elif err.key == "first lap":
+            self._play(Cue.ERROR)
+            self._show(self.screens.short(number, "c.first_lap"))
+        elif err.key == "not enough money" and unowned:
+            self._play(Cue.ERROR)
+            self._show(self.screens.short(number))
+        else:
+            self._refuse_rule(err)
 
     def _landing_screen(self, done: object, number: int) -> Screen:
         s, after = self.screens, self._state
@@ -861,8 +940,16 @@ class ClassicUnit(UnitShell):
             self._landing(pick.card, pick.number, dice)
         elif pick.purpose == "deck":
             deck = "chance" if value == 1 else "chest"
-            options = tuple(range(1, 17))
-            self.step = Pick("number", options, 0, self._entry_expiry(), deck=deck)
+            if not self._rules.ed.card_table:  # the effect comes before the drawer (A17)
+                options = tuple(n for n, e in GENERIC_EFFECTS.items() if not e.moves)
+                self.step = Pick("generic", options, 0, self._entry_expiry(), deck=deck)
+            elif self._virtual_decks():  # `✓ tirer` replaces the number pick (E4)
+                self.step = DrawOffer(deck, self._entry_expiry())
+                self._show(self._draw_offer_screen(deck))
+                return
+            else:
+                options = tuple(range(1, 17))
+                self.step = Pick("number", options, 0, self._entry_expiry(), deck=deck)
             self._show(self._pick_screen(self.step))
         elif pick.purpose == "number":
             assert pick.deck is not None
@@ -872,7 +959,7 @@ class ClassicUnit(UnitShell):
             assert pick.deck is not None and pick.number is not None and pick.card is not None
             self._play_card(pick.deck, pick.number, pick.card, value - 1, None)
         elif pick.purpose == "generic":
-            assert pick.deck is not None and pick.card is not None
+            assert pick.deck is not None
             self._generic(pick.deck, value, pick.card, ())
         elif pick.purpose == "passed_go":
             assert pick.deck is not None and pick.number is not None and pick.card is not None
@@ -881,31 +968,43 @@ class ClassicUnit(UnitShell):
             assert pick.card is not None
             self._force(pick.card, self._force_asked()[value - 1])
 
-    def _generic(self, deck: str, effect: int, card: int, amounts: tuple[int, ...]) -> None:
-        """Apply generic effect *effect* once its amounts are entered (one entry each)."""
-        if len(amounts) < GENERIC_EFFECTS[effect].amounts:
+    def _generic(self, deck: str, effect: int, card: int | None, amounts: tuple[int, ...]) -> None:
+        """Generic effect *effect*: its amounts (one entry each), then the drawer's card (A17:
+        `Qui a tiré ?`), then it applies."""
+        entry = GENERIC_EFFECTS[effect]
+        if len(amounts) < entry.amounts:
             self.step = Entry(
                 "generic", card, self._entry_expiry(), deck=deck, effect=effect, amounts=amounts
             )
             self._show(self._entry_screen(self.step))
             return
         scr = self.screens
+        if card is None:
+            self.step = CardDrawn(deck, 0, effect=effect, amounts=amounts)
+            title = f"G{effect} {entry.fr if self.lang == 'fr' else entry.en}"
+            self._show(
+                scr.screen("card", title, scr.say("c.card.who"), icons=frozenset({Icon.CARD}))
+            )
+            return
+        drawer = card
+        if self._state.player(drawer) is None:
+            self._refuse("err.not_player")
+            return
 
         def shown(tx: Transaction) -> Screen:
             amount = _amount(tx)
-            entry = GENERIC_EFFECTS[effect]
             title = f"G{effect} {entry.fr if self.lang == 'fr' else entry.en}"
-            text = scr.say("c.card.done", token=scr.token(self._state, card))
+            text = scr.say("c.card.done", token=scr.token(self._state, drawer))
             return scr.screen(
                 "card_done",
                 title,
                 text,
                 amount=amount,
-                token=scr.card_token(card),
+                token=scr.card_token(drawer),
                 icons=frozenset({Icon.CARD}),
             )
 
-        self._run(c.GenericCard(deck, effect, card, amounts), shown)
+        self._run(c.GenericCard(deck, effect, drawer, amounts), shown)
 
     # ------------------------------------------------------------ the amount entry
 
@@ -957,7 +1056,7 @@ class ClassicUnit(UnitShell):
             self._refuse("c.err.zero")
             return
         if entry.purpose == "generic":
-            assert entry.deck is not None and entry.card is not None
+            assert entry.deck is not None
             self._generic(entry.deck, entry.effect, entry.card, (*entry.amounts, amount))
             return
         if entry.purpose == "trade":
@@ -985,8 +1084,9 @@ class ClassicUnit(UnitShell):
         return MEGA_NOTES if self._rules.ed.mega else NOTES
 
     def _items(self) -> tuple[int, ...]:
-        if self._state.debtor() is not None:
-            return _DEBT_ITEMS
+        debtor = self._state.debtor()
+        if debtor is not None:
+            return (*_DEBT_ITEMS, _BANKRUPTCY) if self._bankruptcy_offered() else _DEBT_ITEMS
         cfg = self._rules.settings(self._state)
         extra = [13] if cfg.variants.free_parking != "off" else []
         if self._rules.ed.sides:
@@ -994,6 +1094,18 @@ class ClassicUnit(UnitShell):
         if self._rules.ed.mega:
             extra.append(15)  # the Birthday Gift space
         return tuple(sorted((*_ITEMS, *extra)))
+
+    def _bankruptcy_offered(self) -> bool:
+        """Item 16 is in the debt menu only when selling every building and mortgaging every
+        deed would raise less than the debt (all the debtor owes, C22: §3.12, §5.4); otherwise
+        it is absent, so M after item 10 closes the menu and ``1`` ``6`` is refused like any
+        item the menu lacks."""
+        debtor = self._state.debtor()
+        if debtor is None:
+            return False
+        cfg = self._rules.settings(self._state)
+        owed = self._rules.owed(self._state, debtor.card)
+        return self._rules.liquidation(self._state, debtor.card, cfg) < owed
 
     def _open_menu(self, item: int, typed: str = "", exact: bool = False) -> None:
         self.step = Menu(item, self._idle_expiry(), typed, exact)
@@ -1491,10 +1603,8 @@ class ClassicUnit(UnitShell):
         s = self._state
         if not self._playing(card):
             return
-        if not self._rules.ed.card_table:  # the generic effects of §4.5, G1-G8
-            options = tuple(n for n, e in GENERIC_EFFECTS.items() if not e.moves)
-            self.step = Pick("generic", options, 0, self._entry_expiry(), card=card, deck=deck)
-            self._show(self._pick_screen(self.step))
+        if not self._rules.ed.card_table:  # no table: the generic effects, by the icon only
+            self._refuse_rule(RuleError("no card table", "unknown card"))
             return
         try:
             tx = self.game.execute(c.PlayCard(deck, number, card, choice, passed_go))

@@ -111,7 +111,7 @@ class UltimeRules:
         tx = _Tx(state)
         # the handler builds its outcome once its last event is emitted (tx.happened())
         outcome = handler(tx, command)
-        return Decision(tuple(tx.events), outcome)
+        return Decision(tuple(tx.events), outcome, tx.state)
 
     # ------------------------------------------------------------------ the core's questions
 

@@ -267,6 +267,8 @@ def refusal_may_move(before: object, after: object) -> bool:
         # the pick opens (issue 16, item 13, being fixed on another branch); until it lands, the
         # pick still opens and ✓ there meets `Trop tard`
         return True
+    if isinstance(before, Idle) and isinstance(after, Settling | Interest | Finished):
+        return True  # the steps the game state holds come back at each input (§5.3)
     if isinstance(after, Settling):  # the same during a debt: back to the debt's step
         after = Idle()
     return any(isinstance(before, b) and isinstance(after, a) for b, a in moves)

@@ -690,10 +690,8 @@ class ClassicUnit(UnitShell):
             self._show(self.screens.final(self._state, player, worth))
         elif isinstance(step, Settling) and card.kind == "bank":
             player = self._state.player(card.number)
-            if player is not None:
+            if self._playing(card.number) and player is not None:
                 self._show(self.screens.balance(self._state, player))
-            else:
-                self._refuse("err.not_player")
         else:
             super()._step_tap(card)
 
@@ -701,8 +699,7 @@ class ClassicUnit(UnitShell):
         s = self._state
         if card.kind == "bank":
             player = s.player(card.number)
-            if player is None:
-                self._refuse("err.not_player")
+            if not self._playing(card.number) or player is None:
                 return
             self.step = Idle(self._idle_expiry())
             self._show(self.screens.balance(s, player))
@@ -773,6 +770,16 @@ class ClassicUnit(UnitShell):
         entry = self._rules.ed.cards.get((card.kind, card.number))
         return entry is not None and entry.effect == "jail_card"
 
+    def _playing(self, card: int) -> bool:
+        """Whether bank card *card* plays in this game; if not, the error cue and why (not a
+        player, or eliminated: refused from then on, §3.13) and the step stays."""
+        player = self._state.player(card)
+        if player is None:
+            self._refuse("err.not_player")
+        elif player.bankrupt:
+            self._refuse_rule(RuleError(f"bank card {card} is eliminated", "eliminated"))
+        return player is not None and not player.bankrupt
+
     def _deed_screen(self, number: int) -> Screen:
         s = self._state
         deed = self._rules.ed.deed(number)
@@ -815,6 +822,8 @@ class ClassicUnit(UnitShell):
         return cues
 
     def _landing(self, card: int, number: int, dice: int | None = None) -> None:
+        if not self._playing(card):  # before a dice pick opens for a card that cannot pay
+            return
         s = self._state
         deed = self._rules.ed.deed(number)
         prop = s.prop(number)
@@ -1242,8 +1251,7 @@ class ClassicUnit(UnitShell):
     def _apply_item(self, menu: Menu, card: int) -> None:
         s = self._state
         player = s.player(card)
-        if player is None:
-            self._refuse("err.not_player")
+        if not self._playing(card) or player is None:
             return
         item, scr = menu.item, self.screens
         debtor = s.debtor()
@@ -1564,6 +1572,8 @@ class ClassicUnit(UnitShell):
         self._show(self.screens.trade_offer(self._state, d.second))
 
     def _trading_tap(self, step: Trading, card: CardId) -> None:
+        if card.kind == "bank" and not self._playing(card.number):
+            return  # not in the game, or eliminated: refused on every panel (§3.13)
         d = step.draft
         s = self._state
         if d.second is None:
@@ -1702,8 +1712,7 @@ class ClassicUnit(UnitShell):
         self, deck: str, number: int, card: int, choice: int | None, passed_go: bool | None
     ) -> None:
         s = self._state
-        if s.player(card) is None:
-            self._refuse("err.not_player")
+        if not self._playing(card):
             return
         if not self._rules.ed.card_table:  # no table: the generic effects, by the icon only
             self._refuse_rule(RuleError("no card table", "unknown card"))

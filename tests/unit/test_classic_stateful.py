@@ -78,7 +78,6 @@ from bank.rulesets.classic.unit import (
     Entry,
     Interest,
     Offer,
-    Pick,
     Series,
     Session,
 )
@@ -262,11 +261,6 @@ def refusal_may_move(before: object, after: object) -> bool:
         (AwaitWinner, Series),  # ... and the auction series goes on
         (Offer, Idle),  # a trade refused at acceptance is dropped (A10)
     )
-    if isinstance(before, Pick) and before.purpose == "dice" and isinstance(after, Idle | Settling):
-        # the same from the utility's dice pick: E19 refuses such a claim at the card tap, before
-        # the pick opens (issue 16, item 13, being fixed on another branch); until it lands, the
-        # pick still opens and ✓ there meets `Trop tard`
-        return True
     if isinstance(before, Idle) and isinstance(after, Settling | Interest | Finished):
         return True  # the steps the game state holds come back at each input (§5.3)
     if isinstance(after, Settling):  # the same during a debt: back to the debt's step

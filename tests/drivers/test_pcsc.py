@@ -712,11 +712,11 @@ def test_a_classic_enrolment_through_pcscd(slot: Slot, pcscd: Pcscd, tmp_path: P
     said: queue.Queue[str] = queue.Queue()
 
     def next_line(containing: str) -> None:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30  # a loaded machine (parallel tests) is slower
         while containing not in said.get(timeout=max(0.01, deadline - time.monotonic())):
             pass
 
-    kwargs = {"only": ["deed:12", "chest:3"], "say": said.put, "card_timeout": 10.0,
+    kwargs = {"only": ["deed:12", "chest:3"], "say": said.put, "card_timeout": 30.0,
               "cards": classic}  # fmt: skip
     worker = threading.Thread(
         target=enroll, args=(PcscBackend(slot.path), deck), kwargs=kwargs, daemon=True

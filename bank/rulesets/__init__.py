@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bank.errors import BankError
-from bank.ruleset import Ruleset
+from bank.ruleset import OutcomeCodec, Ruleset
 from bank.state import StateExtension, register_extension
 from board_assets import Edition, check_schema, register_schema
 
@@ -82,6 +82,14 @@ class RulesetSpec:
     #: ``terminal``, ``serial``, ``gpio``, and ``reader`` for card readers; False: none yet):
     #: ``run`` and ``emulate`` refuse its editions on the others and say how to play them
     on_panels: bool | tuple[str, ...] = True
+    #: its outcome kinds as the journal stores them, with their upcasters (None: its rules
+    #: give no outcomes; a transaction's outcome is journalled with it, ``bank.records``)
+    outcomes: OutcomeCodec | None = None
+    #: ``narrator(edition, lang, spoken)``: its transactions in words for the history, the
+    #: web view and the voice (a :class:`bank.narrate.Narrator`; None: the core's plain one)
+    narrator: Callable[[Edition, str, bool], Any] | None = None
+    #: ``token_labels()``: its tokens' names by language (``{"dog": {"fr": "chien"}}``)
+    token_labels: Callable[[], Mapping[str, Mapping[str, str]]] | None = None
 
 
 _SPECS: dict[str, RulesetSpec] = {}

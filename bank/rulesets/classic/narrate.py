@@ -410,10 +410,11 @@ class ClassicNarrator:
         args = record.arguments()
         card = args.get("card")
         who = self.who(card, before) if isinstance(card, int) else ""
-        out = self.outcome(record, before)
-        if isinstance(out, o.Started):
+        if name == "new_game":  # the players are the command's (a game whose dice seed
+            # was drawn at random derives no outcome for its first record)
             players = ", ".join(self.who(int(c), after) for c in args.get("cards", ()))
             return self.say("new_game", players=players)
+        out = self.outcome(record, before)
         if isinstance(out, o.Bought | o.RentPaid | o.Short | o.Own | o.NoRent):
             return self._landing(record, before, who, out)
         if isinstance(out, o.AuctionWon):

@@ -186,11 +186,12 @@ class OutcomeCodec:
         return out
 
     def _put_fields(self, value: Any, out: dict[str, Any]) -> None:
-        for name, default, _ in self._layout(type(value)):
+        for name, default, convert in self._layout(type(value)):
             item = getattr(value, name)
-            if item is default or (default is not dataclasses.MISSING and item == default):
+            if default is not _REQUIRED and item == default:
                 continue
-            out[name] = self._plain(item)
+            # a field read back as it is (a number, a string, a flag) is stored as it is
+            out[name] = item if convert is _same else self._plain(item)
 
     def _plain(self, item: Any) -> Any:
         if item is None or isinstance(item, int | str | float):
@@ -258,6 +259,9 @@ class OutcomeCodec:
             if typing.get_origin(option) is tuple:
                 return _tupled
         return _same
+
+
+_REQUIRED: Any = dataclasses.MISSING
 
 
 def cast_outcome(value: Any) -> Outcome:

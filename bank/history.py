@@ -32,7 +32,7 @@ from bank.datadir import open_data_dir, write_output
 from bank.errors import BankError
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged, apply
 from bank.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord, backup_journal
-from bank.narrate import narrator_for
+from bank.narrate import has_words, narrator_for
 from bank.records import LEGACY_RULESET, Record, decode, decode_entries
 from bank.settings import Settings
 from bank.state import GameState
@@ -107,7 +107,7 @@ def _words_for(
     records: list[Record], settings: Settings, lang: str | None
 ) -> list[tuple[str, str]] | None:
     """A classic game's transactions in words; None for an Ultime game (its lines stay)."""
-    if not records or records[0].ruleset == LEGACY_RULESET:
+    if not records or records[0].ruleset == LEGACY_RULESET or not has_words(records[0].ruleset):
         return None
     edition = _edition(records[0].edition, settings)
     if edition is None:

@@ -20,7 +20,7 @@ from typing import Final, Protocol
 
 from bank import rulesets
 from bank.errors import BankError
-from bank.events import apply, invert
+from bank.events import MoneyMoved, PropertyChanged, apply, invert
 from bank.records import Record
 from bank.state import GameState
 from board_assets import Edition
@@ -28,6 +28,8 @@ from board_assets import Edition
 __all__ = [
     "LANGUAGES",
     "Narrator",
+    "PlainNarrator",
+    "has_words",
     "narrator_for",
     "register_token_labels",
     "states_before",
@@ -94,12 +96,55 @@ class Narrator(Protocol):
 
 def narrator_for(edition: Edition, lang: str, spoken: bool = False) -> Narrator:
     """The narrator of *edition*'s ruleset in *lang*; *spoken*: the voice's (deeds by their
-    names, amounts in words)."""
+    names, amounts in words). A ruleset without words of its own gets :class:`PlainNarrator`."""
     spec = rulesets.find(edition.ruleset)
+    lang = lang if lang in LANGUAGES else "en"
     if spec.narrator is None:
-        raise BankError(f"the {spec.name!r} rules have no words", "no narrator")
-    narrator: Narrator = spec.narrator(edition, lang if lang in LANGUAGES else "en", spoken)
+        return PlainNarrator(edition, lang)
+    narrator: Narrator = spec.narrator(edition, lang, spoken)
     return narrator
+
+
+def has_words(ruleset: str) -> bool:
+    """Whether the ruleset *ruleset* says its transactions in words of its own."""
+    try:
+        return rulesets.find(ruleset).narrator is not None
+    except BankError:
+        return False
+
+
+class PlainNarrator:
+    """The words of a ruleset that has none of its own: the command with its fields, and
+    the events that moved money or deeds, by card number (no ruleset's vocabulary)."""
+
+    def __init__(self, edition: Edition, lang: str) -> None:
+        self.edition = edition
+        self.lang = lang
+
+    def words(self, record: Record, before: GameState) -> tuple[str, str]:
+        return self.title(record, before), self.detail(record)
+
+    def title(self, record: Record, before: GameState) -> str:
+        args = " ".join(f"{k}={v}" for k, v in record.arguments().items())
+        return f"{record.name} {args}".strip()
+
+    def detail(self, record: Record) -> str:
+        moves = []
+        for e in record.events:
+            if isinstance(e, MoneyMoved):
+                moves.append(f"{self.who(e.payer)} → {self.who(e.payee)} {e.amount}")
+            elif isinstance(e, PropertyChanged) and e.old_owner != e.new_owner:
+                moves.append(f"#{e.number} → {self.who(e.new_owner)}")
+        return "; ".join(moves)
+
+    def money(self, amount: int) -> str:
+        return str(amount)
+
+    def who(self, card: int | None, state: GameState | None = None) -> str:
+        return "bank" if card is None else f"card {card}"
+
+    def aloud(self, record: Record, before: GameState, title: str) -> str:
+        return title
 
 
 def states_before(state: GameState, records: Sequence[Record]) -> Iterator[GameState]:

@@ -180,7 +180,10 @@ def encode(
     if outcome is not None:
         codec = _rulesets.find(ruleset).outcomes
         if codec is None:
-            raise RecordError(f"the {ruleset!r} rules gave an outcome but store none")
+            raise RecordError(
+                f"the {ruleset!r} rules gave an outcome ({outcome.kind}) but declare no "
+                "outcome codec (RulesetSpec.outcomes): nothing was journalled"
+            )
         record["outcome"] = codec.encode(outcome)
     return record
 

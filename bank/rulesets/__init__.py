@@ -21,7 +21,9 @@ What the core gives it
 
 How to add one
     Write the package (its rules implement :class:`bank.ruleset.Ruleset`, its unit subclasses
-    :class:`bank.unit.shell.UnitShell`), add its line to :data:`RULESETS`, and give it edition
+    :class:`bank.unit.shell.UnitShell`; rules that give outcomes declare their kinds in
+    ``outcomes``, an :class:`bank.ruleset.OutcomeCodec`, so that the journal stores them, and
+    its words come from ``narrator``), add its line to :data:`RULESETS`, and give it edition
     files that say ``ruleset = "<name>"``. No file of another ruleset changes. Run the ruleset
     conformance suite (``tests/engine/test_ruleset_conformance.py``): it runs every registered
     ruleset through replay, undo and a money audit. ``tests/support/toy_ruleset.py`` is the

@@ -10,8 +10,8 @@ the stored dicts itself.
 Record format (``docs/journal.md``)::
 
     {"v": 3, "ruleset": "ultime", "edition": "ultime-fr",
-     "command": {...}, "events": [{...}, ...], "undo_group": 7,
-     "outcome": {"k": "rent_paid", "number": 3, ...}}
+     "command": {...}, "events": [{...}, ...],
+     "outcome": {"k": "rent_paid", "number": 3, ...}, "undo_group": 7}
 
 Schema versions (:data:`bank.events.SCHEMA_VERSION` is the newest this code writes):
 
@@ -175,7 +175,6 @@ def encode(
         "edition": edition,
         "command": command.to_dict(),
         "events": [e.to_dict() for e in events],
-        "undo_group": undo_group,
     }
     if outcome is not None:
         codec = _rulesets.find(ruleset).outcomes
@@ -185,6 +184,7 @@ def encode(
                 "outcome codec (RulesetSpec.outcomes): nothing was journalled"
             )
         record["outcome"] = codec.encode(outcome)
+    record["undo_group"] = undo_group  # last, as in every schema
     return record
 
 

@@ -593,7 +593,13 @@ class TerminalPanel:
                     self._emit(ButtonPressed(now, b))
                 held = "+".join(_KEY_NAMES[b] for b in action.buttons)
                 self._print(say(self.language, "holding", buttons=held))
-                self._timers.append(self._timer(self._hold, self._releaser(action.buttons)))
+                timer = self._timer(self._hold, self._releaser(action.buttons))
+                self._timers.append(timer)
+                # keys typed during the hold come after it, as on the unit (no key can be
+                # pressed while a hand holds the buttons): the hold ends before the next one
+                join = getattr(timer, "join", None)
+                if join is not None:
+                    join()
             elif isinstance(action, Key):
                 self._emit(KeyPressed(self._clock(), action.key))
                 self._emit(KeyReleased(self._clock(), action.key))

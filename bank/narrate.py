@@ -93,6 +93,19 @@ class Narrator(Protocol):
         """The sentence the unit's voice says for *record*, whose :meth:`title` is *title*."""
         ...
 
+    def token_name(self, token: str) -> str:
+        """A token as the players call it (``chien``, ``Obi-Wan``)."""
+        ...
+
+    def balance_more(self, token: str, state: GameState) -> str:
+        """What the voice adds to a player's balance (the classic deeds: ``, 3 titres``)."""
+        ...
+
+    def screen_words(self, screen: str, number: int | None) -> str | None:
+        """The voice's sentence for one of the ruleset's own screens (*screen*: its name,
+        *number*: its deed), or None: the screen's lines are said."""
+        ...
+
 
 def narrator_for(edition: Edition, lang: str, spoken: bool = False) -> Narrator:
     """The narrator of *edition*'s ruleset in *lang*; *spoken*: the voice's (deeds by their
@@ -145,6 +158,15 @@ class PlainNarrator:
 
     def aloud(self, record: Record, before: GameState, title: str) -> str:
         return title
+
+    def token_name(self, token: str) -> str:
+        return token_label(self.lang, token)
+
+    def balance_more(self, token: str, state: GameState) -> str:
+        return ""
+
+    def screen_words(self, screen: str, number: int | None) -> str | None:
+        return None
 
 
 def states_before(state: GameState, records: Sequence[Record]) -> Iterator[GameState]:

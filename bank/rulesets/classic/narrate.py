@@ -645,6 +645,44 @@ class ClassicNarrator:
             return self.say("force_lost", money=self.money(out.amount), **fields)
         return self.say("force_won", **fields)
 
+    def token_name(self, token: str) -> str:
+        """A token as the players call it: the edition's label (``chien``, ``Obi-Wan``)."""
+        names = list(self.edition.token_names)
+        if token in names and names.index(token) < len(self._labels):
+            return str(self._labels[names.index(token)])
+        return TOKEN_LABELS[token][self.lang] if token in TOKEN_LABELS else token
+
+    def balance_more(self, token: str, state: GameState) -> str:
+        """A classic balance is said with the deeds its player holds (``, 3 titres``)."""
+        cards = [p.card for p in state.players if p.token == token]
+        n = sum(1 for prop in state.properties if cards and prop.owner == cards[0])
+        words = _SCREENS[self.lang]
+        return ", " + (words["deed"] if n == 1 else spoken(words["deeds"].format(n=n), self.lang))
+
+    def screen_words(self, screen: str, number: int | None) -> str | None:
+        """A classic landing that moves nothing is not a transaction (READINGS E18): it is
+        said from its screen (whose second line the LCD cuts short), naming the deed."""
+        if screen in ("no_rent", "own") and number:
+            return _SCREENS[self.lang][screen].format(deed=self.deed(number))
+        return None
+
+
+#: what the voice says of a few classic screens and of a balance's deeds
+_SCREENS: Final[Mapping[str, Mapping[str, str]]] = {
+    "fr": {
+        "deeds": "{n} titres",
+        "deed": "un titre",
+        "no_rent": "{deed} : pas de loyer",
+        "own": "{deed} : chez vous",
+    },
+    "en": {
+        "deeds": "{n} deeds",
+        "deed": "one deed",
+        "no_rent": "{deed}: no rent",
+        "own": "{deed}: your own",
+    },
+}
+
 
 class SpokenClassicNarrator(ClassicNarrator):
     """The history's classic sentences, for the ear: a deed by its name, amounts in words."""

@@ -204,6 +204,18 @@ class UltimeNarrator:
         parts = clauses if own and deed is not None else [text, *clauses]
         return ". ".join(dict.fromkeys(parts))
 
+    def token_name(self, token: str) -> str:
+        """A token as the players call it (``voiture``)."""
+        return TOKEN_LABELS[token][self.lang] if token in TOKEN_LABELS else token
+
+    def balance_more(self, token: str, state: GameState) -> str:
+        """An Ultime balance is said alone."""
+        return ""
+
+    def screen_words(self, screen: str, number: int | None) -> str | None:
+        """Every Ultime screen is said from its lines."""
+        return None
+
     def payment(self, e: MoneyMoved, before: GameState, number: int | None = None) -> str:
         """One payment as a clause: ``chien paie 200 à voiture (loyer)``."""
         tokens = _tokens(before)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bank.app.runtime import Runtime
 from bank.events import apply
 from bank.game import Game
 from bank.journal import Journal
@@ -20,7 +22,9 @@ from bank.narrate import narrator_for
 from bank.records import Record, decode, decode_entries, derive_outcome, outcome_of
 from bank.rulesets import find
 from bank.rulesets.classic import outcomes as o
+from bank.settings import load_settings
 from bank.state import GameState
+from bank.web import _SnapshotBuilder
 from board_assets import load_edition
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +71,29 @@ def test_history_tells_the_old_game_as_the_old_ultibank_did(data_dir: Path, key:
         cwd=ROOT,
     ).stdout
     assert got == want
+
+
+def test_the_web_view_tells_the_old_game_as_the_history_did(data_dir: Path) -> None:
+    """A daemon resumes the old game; its web view lists the last transactions with the words
+    the old ultibank's history wrote for them."""
+    shown = json.loads((FIXTURE / "history.json").read_text(encoding="utf-8"))["show 1 --lang fr"]
+    # each line: number, date, time, then "title — detail"
+    lines = [re.sub(r"^\s*\d+  \S+ \S+  ", "", line) for line in shown.splitlines() if line]
+    settings = load_settings(
+        None, [f'game.data_dir="{data_dir}"', 'game.edition="classic-fr"', 'unit.language="fr"']
+    )
+    rt = Runtime(settings)
+    rt.start(control=False)
+    try:
+        snap = rt.daemon.call(_SnapshotBuilder(rt).snapshot)
+    finally:
+        rt.stop()
+    listed = [
+        f"{t['title']} — {t['detail']}" if t["detail"] else t["title"]
+        for t in reversed(snap["transactions"])
+    ]
+    assert len(listed) == 12 and lines[0] == "Nouvelle partie : chien, voiture, chapeau"
+    assert listed == lines[-len(listed) :]
 
 
 def test_the_upcaster_of_version_0_gives_each_record_its_outcome(data_dir: Path) -> None:

@@ -115,9 +115,12 @@ def test_the_upcaster_of_version_0_gives_each_record_its_outcome(data_dir: Path)
             "lifted", "card_done", "bankrupt"} <= set(kinds)  # fmt: skip
 
 
-def test_a_record_that_the_rules_now_decide_otherwise_gets_no_outcome(data_dir: Path) -> None:
-    """The upcaster never invents: when the rules give other events than the record's (rules
-    changed since), the record keeps no outcome and the narrator says its command's name."""
+def test_a_record_that_the_rules_now_decide_otherwise_is_read_from_its_events(
+    data_dir: Path,
+) -> None:
+    """The upcaster never takes the rules' word over the record's: when the rules give other
+    events than the record's (rules changed since), its outcome is what its events show (the
+    classic codec's reading of them), and without that reading it has none."""
     records = records_of(data_dir)
     rules = find("classic").rules(EDITION, None)
     state = GameState.empty(EDITION)
@@ -125,19 +128,22 @@ def test_a_record_that_the_rules_now_decide_otherwise_gets_no_outcome(data_dir: 
         state = apply(state, record.events)
     buy = records[2]  # chien buys 2 Rue Lecourbe for 60
     assert isinstance(derive_outcome(buy, state, rules), o.Bought)
-    raw = buy.command.to_dict()
+    # the same landing, stored with no purchase in its events: the rules would buy
     other = decode(
         {
             "v": 2,
             "ruleset": "classic",
             "edition": EDITION.id,
-            "command": raw,
+            "command": buy.command.to_dict(),
             "events": [],
             "undo_group": 3,
         }
     )
-    assert derive_outcome(other, state, rules) is None
-    assert narrator_for(EDITION, "en").title(other, state) == "visit"
+    assert derive_outcome(other, state, rules) is None  # no edition: no reading of events
+    assert derive_outcome(other, state, rules, EDITION) == o.Short(1, 60, 2)
+    assert narrator_for(EDITION, "en").title(other, state) == (
+        "dog lands on 2 Rue Lecourbe and cannot buy it"
+    )
 
 
 def test_a_new_record_of_the_same_game_stores_what_the_upcaster_derives(

@@ -52,6 +52,12 @@ def _narrator(edition: Edition, lang: str, spoken: bool) -> Any:
     return narrator(edition, lang, spoken)
 
 
+def _from_events(edition: Edition, record: Any, before: Any, after: Any) -> Any:
+    from bank.rulesets.classic.upcast import from_events
+
+    return from_events(edition, record, before, after)
+
+
 def _token_labels() -> Any:
     from bank.rulesets.classic.narrate import TOKEN_LABELS
 
@@ -70,7 +76,7 @@ RULESET = RulesetSpec(
     seed_key=("classic", "dice_seed"),
     third_die=third_die_names,
     on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
-    outcomes=OutcomeCodec.of_module(_outcomes),
+    outcomes=OutcomeCodec.of_module(_outcomes, from_events=_from_events),
     narrator=_narrator,
     token_labels=_token_labels,
 )

@@ -359,7 +359,7 @@ class ClassicNarrator:
             from bank import rulesets  # the rules, only for a record older than outcomes
 
             self._rules = rulesets.find("classic").rules(self.edition, None)
-        return outcome_of(record, before, self._rules)
+        return outcome_of(record, before, self._rules, self.edition)
 
     def words(self, record: Record, before: GameState) -> tuple[str, str]:
         """:meth:`title` and :meth:`detail` at once (the events applied once)."""

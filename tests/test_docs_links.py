@@ -172,13 +172,15 @@ def test_the_rules_docs_keep_the_numbering_citations_use() -> None:
 @pytest.mark.parametrize(
     ("line", "complaint"),
     [
-        ("# see ARCHITECTURE.md for the layers", "ARCHITECTURE.md, which is not in"),
+        # (the names of the outside references are cut in two here, so that the script that
+        # rewrites citations into docs/ leaves these probes alone)
+        ("# see ARCHI" + "TECTURE.md for the layers", "TECTURE.md, which is not in"),
         ("# the dice of CLASSIC" + "-READINGS D1", "outside the repository"),
         ("# the menu (docs/classic.md §5.9)", "has no section §5.9"),
         ("# rent (docs/classic.md §3.3, §12)", "has no section §12"),
         ("# the unit (docs/nowhere.md §1)", "docs/nowhere.md, which does not exist"),
         ("# the shell is bank/unit/nowhere.py", "bank/unit/nowhere.py, which is not in the tree"),
-        ("[the rules](../../shared/reference/ULTIME.md)", "outside the repository"),
+        ("[the rules](../../shared/reference/ULTI" + "ME.md)", "outside the repository"),
         ("[the menu](classic.md#no-such-heading)", "a heading classic.md lacks"),
         ("[gone](missing.md)", "links to missing.md, which is not in the repository"),
     ],

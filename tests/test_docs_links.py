@@ -54,16 +54,43 @@ HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*$", re.MULTILINE)
 NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s")
 
 
+#: what a walk of the tree skips when git cannot list it (an unpacked archive)
+NOT_SOURCE = {
+    ".git",
+    ".venv",
+    "venv",
+    "__pycache__",
+    "build",
+    "dist",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+}
+
+
+def listed_names() -> list[str]:
+    """The files git knows (tracked, or untracked and not ignored), else every file of the tree."""
+    try:
+        out = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return [
+            str(path.relative_to(ROOT))
+            for path in ROOT.rglob("*")
+            if not NOT_SOURCE & set(path.relative_to(ROOT).parts)
+            and not any(part.endswith(".egg-info") for part in path.parts)
+        ]
+    return [name for name in out.split("\0") if name]
+
+
 def tree_files() -> list[Path]:
-    """The files git knows (tracked, or untracked and not ignored) that may cite a document."""
-    out = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    names = sorted({name for name in out.split("\0") if name})
+    """The files that may cite a document."""
+    names = sorted(set(listed_names()))
     here = Path(__file__).resolve()
     return [
         ROOT / name

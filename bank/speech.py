@@ -346,7 +346,10 @@ class Announcer:
         self.edition = edition
         self.lang = "fr" if (lang or edition.language) == "fr" else "en"
         self.mode = mode
-        self.narrator: Narrator = narrator_for(edition, self.lang, spoken=True)
+        currency, lang = edition.currency, self.lang
+        self.narrator: Narrator = narrator_for(
+            edition, lang, lambda amount: money_words(amount, currency, lang)
+        )
         self.last: str | None = None
         self.words = _PHRASES[self.lang]
         #: the auction's (deed, bid, leader) last said, so a tick says only its last seconds
@@ -364,7 +367,9 @@ class Announcer:
             isinstance(e, MoneyMoved | DebtChanged | PlayerBankrupt | GameEnded)
             for e in record.events
         )
-        return Sentence(self.narrator.aloud(record, before, title), moved)
+        parts = self.narrator.aloud(record, before, title)
+        text = ". ".join(dict.fromkeys(spoken(part, self.lang) for part in parts))
+        return Sentence(text, moved)
 
     # ------------------------------------------------------------------ screens
 
@@ -394,8 +399,9 @@ class Announcer:
             text = w["balance"].format(
                 who=self.token(screen.token), money=self.narrator.money(screen.amount)
             )
-            if state is not None:
-                text += self.narrator.balance_more(screen.token, state)
+            more = None if state is None else self.narrator.balance_more(screen.token, state)
+            if more:
+                text += ", " + spoken(more, self.lang)
             return Sentence(text, True)
         own = self.narrator.screen_words(name, screen.number)
         if own is not None:  # a screen the ruleset says its own way

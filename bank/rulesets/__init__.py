@@ -87,9 +87,10 @@ class RulesetSpec:
     #: its outcome kinds as the journal stores them, with their upcasters (None: its rules
     #: give no outcomes; a transaction's outcome is journalled with it, ``bank.records``)
     outcomes: OutcomeCodec | None = None
-    #: ``narrator(edition, lang, spoken)``: its transactions in words for the history, the
-    #: web view and the voice (a :class:`bank.narrate.Narrator`; None: the core's plain one)
-    narrator: Callable[[Edition, str, bool], Any] | None = None
+    #: ``narrator(edition, lang, say_money)``: its transactions in words for the history, the
+    #: web view and (given *say_money*, how the voice says an amount) the voice (a
+    #: :class:`bank.narrate.Narrator`; None: the core's plain one)
+    narrator: Callable[[Edition, str, Callable[[int], str] | None], Any] | None = None
     #: ``token_labels()``: its tokens' names by language (``{"dog": {"fr": "chien"}}``)
     token_labels: Callable[[], Mapping[str, Mapping[str, str]]] | None = None
 

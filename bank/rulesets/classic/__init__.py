@@ -45,11 +45,11 @@ def _state_file(rules: Any, state: Any, undo_available: bool) -> dict[str, Any]:
     return state_file(rules, state, undo_available)
 
 
-def _narrator(edition: Edition, lang: str, spoken: bool) -> Any:
-    # imported when words are first wanted: the narration imports the voice's number words
+def _narrator(edition: Edition, lang: str, say_money: Any) -> Any:
+    # imported when words are first wanted
     from bank.rulesets.classic.narrate import narrator
 
-    return narrator(edition, lang, spoken)
+    return narrator(edition, lang, say_money)
 
 
 def _from_events(edition: Edition, record: Any, before: Any, after: Any) -> Any:

@@ -67,6 +67,11 @@ def _load_narrators() -> None:
 class Narrator(Protocol):
     """Says one ruleset's transactions in one language, for one edition."""
 
+    #: whether its words need the very state each record started from (the classic houses
+    #: on a deed when its rent was paid); False: any state of the same game will do (the
+    #: Ultime words name players by their tokens only), so a reader need not walk back
+    walks_back: bool
+
     @property
     def lang(self) -> str:
         """``fr`` or ``en``."""
@@ -134,6 +139,8 @@ def has_words(ruleset: str) -> bool:
 class PlainNarrator:
     """The words of a ruleset that has none of its own: the command with its fields, and
     the events that moved money or deeds, by card number (no ruleset's vocabulary)."""
+
+    walks_back = False
 
     def __init__(self, edition: Edition, lang: str) -> None:
         self.edition = edition

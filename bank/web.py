@@ -24,13 +24,14 @@ import asyncio
 import concurrent.futures
 import contextlib
 import ipaddress
+import itertools
 import json
 import logging
 import socket
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -49,6 +50,7 @@ from bank.history import describe
 from bank.narrate import Narrator, narrator_for, states_before
 from bank.ratelimit import RateLimitedLog
 from bank.records import Record, RecordList, last_undo_group
+from bank.state import GameState
 from bank.unit.shell import UnitShell
 from bank.unit.text import damage_summary
 from board_assets import Edition
@@ -302,7 +304,10 @@ class _SnapshotBuilder:
         if new:
             narrator = self._narrator(lang)
             tail = recent[new[0] :]
-            befores = states_before(self.runtime.game.state, tail)
+            now = self.runtime.game.state
+            befores: Iterable[GameState] = itertools.repeat(now, len(tail))
+            if narrator.walks_back:  # the words say the state each record started from
+                befores = states_before(now, tail)
             for record, before in zip(reversed(tail), befores, strict=True):
                 if key(record) not in said:
                     said[key(record)] = narrator.words(record, before)

@@ -279,6 +279,9 @@ _REASONS: Final[Mapping[str, Mapping[str, str]]] = {
 class ClassicNarrator:
     """Says a classic game's transactions in *lang* (``fr`` or ``en``) for one edition."""
 
+    #: the words say the state each transaction started from (a deed's houses at its rent)
+    walks_back = True
+
     def __init__(self, edition: Edition, lang: str) -> None:
         self.edition = edition
         self.lang = lang if lang in _WORDS else "en"

@@ -82,6 +82,10 @@ class UltimeNarrator:
     """Says an Ultime game's transactions in *lang*: the sentences of the web view's list and
     of the unit's voice (``bank.speech``), one table for both."""
 
+    #: the words name players by their tokens, which a game never changes: any state of the
+    #: game will do
+    walks_back = False
+
     def __init__(self, edition: Edition, lang: str) -> None:
         self.edition = edition
         self.lang = lang if lang in ("fr", "en") else "en"

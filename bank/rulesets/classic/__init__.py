@@ -59,7 +59,7 @@ def _from_events(edition: Edition, record: Any, before: Any, after: Any) -> Any:
 
 
 def _token_labels() -> Any:
-    from bank.rulesets.classic.narrate import TOKEN_LABELS
+    from bank.rulesets.classic.narrate_words import TOKEN_LABELS
 
     return TOKEN_LABELS
 

@@ -10,8 +10,8 @@ character's side... Each sentence says the transaction's journalled outcome
 before outcomes were journalled) and names things as they stood in the state the
 transaction started from (the houses on a deed when the rent was paid), never as they are
 now. Names (deeds, decks, taxes, tokens) come from the edition; what moved (the detail) is
-the record's events, listed. Imports the core, the classic outcomes and edition table, and
-the standard library.
+the record's events, listed; the words themselves are in :mod:`.narrate_words`. Imports the
+core, the classic outcomes and words, and the standard library.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from bank.events import (
 from bank.records import Record, outcome_of
 from bank.ruleset import Outcome, Ruleset
 from bank.rulesets.classic import outcomes as o
+from bank.rulesets.classic.narrate_words import GENERIC, REASONS, SCREENS, TOKEN_LABELS, WORDS
 from bank.state import GameState
 from board_assets import Edition
 
@@ -47,234 +48,6 @@ SKYSCRAPER: Final = 6
 #: the Force die's faces and the symbols (Star Wars II, §7.1)
 FORCE_FACES: Final = frozenset({"light", "dark", "shift"})
 
-#: the tokens of the classic boxes (docs/classic.md §1.5) as the chart, the web page and the
-#: history name them
-TOKEN_LABELS: Mapping[str, Mapping[str, str]] = {
-    "dog": {"fr": "chien", "en": "dog"},
-    "racecar": {"fr": "voiture", "en": "racing car"},
-    "tophat": {"fr": "chapeau", "en": "top hat"},
-    "ship": {"fr": "bateau", "en": "ship"},
-    "iron": {"fr": "fer", "en": "iron"},
-    "thimble": {"fr": "dé", "en": "thimble"},
-    "boot": {"fr": "chaussure", "en": "boot"},
-    "wheelbarrow": {"fr": "brouette", "en": "wheelbarrow"},
-}
-
-_WORDS: Final[Mapping[str, Mapping[str, str]]] = {
-    "fr": {
-        "new_game": "Nouvelle partie : {players}",
-        "buy": "{who} achète {deed} pour {money}",
-        "rent": "{who} paie {money} de loyer à {owner} pour {deed}{what}",
-        "no_rent": "{who} s'arrête sur {deed} : pas de loyer",
-        "short": "{who} s'arrête sur {deed} sans pouvoir l'acheter",
-        "auction": "{who} remporte {deed} aux enchères pour {money}",
-        "series": "{who} remporte {deed} pour {money} (vente après faillite)",
-        "go": "{who} passe par la case Départ : +{money}",
-        "go_exact": "{who} s'arrête sur Départ : +{money}",
-        "jail": "{who} va en prison",
-        "leave_fee": "{who} sort de prison en payant {money}",
-        "leave_card": "{who} sort de prison avec une carte",
-        "leave_double": "{who} sort de prison (double)",
-        "tax": "{who} paie {tax} : {money}",
-        "pay_bank": "{who} paie {money} à la banque",
-        "receive_bank": "{who} reçoit {money} de la banque",
-        "pot": "{who} ramasse le Parc gratuit : {money}",
-        "build": "{who} construit sur {deed} : {level}",
-        "build_depot": "{who} construit un dépôt sur {deed} : −{money}",
-        "sell": "{who} vend un bâtiment de {deed} (reste : {level})",
-        "sell_skyscraper": "{who} vend le gratte-ciel de {deed} (reste : {level})",
-        "sell_depot": "{who} vend le dépôt de {deed} : +{money}",
-        "gift": "{who} reçoit le cadeau d'anniversaire : +{money}",
-        "force_won": "{who}{side} remporte la bataille de la Force : {face}",
-        "force_lost": "{who}{side} perd la bataille de la Force : {face}, pénalité {money}",
-        "side_light": " (côté clair)",
-        "side_dark": " (côté obscur)",
-        "face_light": "carré clair",
-        "face_dark": "carré obscur",
-        "face_shift": "bascule",
-        "symbol_light": "symbole clair",
-        "symbol_dark": "symbole obscur",
-        "die_mr": "M. Monopoly",
-        "die_bus": "bus",
-        "die_force": "dé de Force : {face}",
-        "die_light": "carré clair",
-        "die_dark": "carré obscur",
-        "die_shift": "bascule",
-        "sell_group": "{who} vend tous les bâtiments du groupe {group} : +{money}",
-        "mortgage": "{who} hypothèque {deed} : +{money}",
-        "lift": "{who} lève l'hypothèque de {deed} : −{money}",
-        "keep": "{who} garde {deed} hypothéqué : intérêts {money}",
-        "trade": "Échange : {first} donne {gives_first} ; {second} donne {gives_second}",
-        "roll": "{who} lance les dés : {dice}{extra}",
-        "roll_anon": "Les dés : {dice}",
-        "card": "{who} tire {deck} {n} : {title}",
-        "generic": "{who} : carte {deck}, {effect} (G{n})",
-        "draw": "La banque tire une carte {deck}",
-        "drawn": "La banque tire {deck} {n} : {title}",
-        "time_up": "Temps écoulé : fin de la partie",
-        "bankrupt": "{who} fait faillite envers {creditor}",
-        "undo": "Annulation",
-        # pieces
-        "bank": "la banque",
-        "nothing": "rien",
-        "jail_card": "une carte prison",
-        "jail_cards": "{n} cartes prison",
-        "and": " et ",
-        "houses": "{n} maisons",
-        "house": "1 maison",
-        "no_house": "aucune maison",
-        "hotel": "un hôtel",
-        "skyscraper": "un gratte-ciel",
-        "w_houses": " ({n} maisons)",
-        "w_house": " (1 maison)",
-        "w_hotel": " (hôtel)",
-        "w_skyscraper": " (gratte-ciel)",
-        "w_double": " (groupe complet)",
-        "w_majority": " (tous les terrains du groupe sauf un : ×2)",
-        "w_triple": " (groupe complet : ×3)",
-        "w_stations": " ({n} gares{depot})",
-        "w_station": " (1 gare{depot})",
-        "w_depot": ", dépôt",
-        "w_dice": " (dés {dice} × {times})",
-        "x_double": " (double)",
-        "x_three": " (3 doubles : prison)",
-        "x_freed": " (double : libéré)",
-        "x_fee": " (3e essai : paie l'amende)",
-        "x_try": " (pas de double, essai {n})",
-        "x_triple": " (triple)",
-        "chance": "Chance",
-        "chest": "Caisse de communauté",
-        "card_word": "carte",
-        "owes": "doit",
-        "bankrupt_word": "en faillite",
-        "winner_is": "gagnant : {who}",
-    },
-    "en": {
-        "new_game": "New game: {players}",
-        "buy": "{who} buys {deed} for {money}",
-        "rent": "{who} pays {owner} {money} rent for {deed}{what}",
-        "no_rent": "{who} lands on {deed}: no rent",
-        "short": "{who} lands on {deed} and cannot buy it",
-        "auction": "{who} wins {deed} at auction for {money}",
-        "series": "{who} wins {deed} for {money} (bankruptcy sale)",
-        "go": "{who} passes GO: +{money}",
-        "go_exact": "{who} lands on GO: +{money}",
-        "jail": "{who} goes to jail",
-        "leave_fee": "{who} leaves jail paying {money}",
-        "leave_card": "{who} leaves jail with a card",
-        "leave_double": "{who} leaves jail (double)",
-        "tax": "{who} pays {tax}: {money}",
-        "pay_bank": "{who} pays the bank {money}",
-        "receive_bank": "{who} receives {money} from the bank",
-        "pot": "{who} collects the Free Parking pot: {money}",
-        "build": "{who} builds on {deed}: {level}",
-        "build_depot": "{who} builds a depot on {deed}: −{money}",
-        "sell": "{who} sells a building on {deed} (now {level})",
-        "sell_skyscraper": "{who} sells the skyscraper on {deed} (now {level})",
-        "sell_depot": "{who} sells the depot on {deed}: +{money}",
-        "gift": "{who} receives the Birthday Gift: +{money}",
-        "force_won": "{who}{side} wins the Force battle: {face}",
-        "force_lost": "{who}{side} loses the Force battle: {face}, penalty {money}",
-        "side_light": " (light side)",
-        "side_dark": " (dark side)",
-        "face_light": "light square",
-        "face_dark": "dark square",
-        "face_shift": "Force shift",
-        "symbol_light": "light symbol",
-        "symbol_dark": "dark symbol",
-        "die_mr": "Mr Monopoly",
-        "die_bus": "bus",
-        "die_force": "Force die: {face}",
-        "die_light": "light square",
-        "die_dark": "dark square",
-        "die_shift": "shift",
-        "sell_group": "{who} sells every building of the {group} group: +{money}",
-        "mortgage": "{who} mortgages {deed}: +{money}",
-        "lift": "{who} lifts the mortgage on {deed}: −{money}",
-        "keep": "{who} keeps {deed} mortgaged: interest {money}",
-        "trade": "Trade: {first} gives {gives_first}; {second} gives {gives_second}",
-        "roll": "{who} rolls {dice}{extra}",
-        "roll_anon": "Dice: {dice}",
-        "card": "{who} draws {deck} {n}: {title}",
-        "generic": "{who}: {deck} card, {effect} (G{n})",
-        "draw": "The bank draws a {deck} card",
-        "drawn": "The bank draws {deck} {n}: {title}",
-        "time_up": "Time is up: the game ends",
-        "bankrupt": "{who} goes bankrupt to {creditor}",
-        "undo": "Undo",
-        "bank": "the bank",
-        "nothing": "nothing",
-        "jail_card": "a jail card",
-        "jail_cards": "{n} jail cards",
-        "and": " and ",
-        "houses": "{n} houses",
-        "house": "1 house",
-        "no_house": "no house",
-        "hotel": "a hotel",
-        "skyscraper": "a skyscraper",
-        "w_houses": " ({n} houses)",
-        "w_house": " (1 house)",
-        "w_hotel": " (hotel)",
-        "w_skyscraper": " (skyscraper)",
-        "w_double": " (whole group)",
-        "w_majority": " (all lots but one: ×2)",
-        "w_triple": " (whole group: ×3)",
-        "w_stations": " ({n} stations{depot})",
-        "w_station": " (1 station{depot})",
-        "w_depot": ", depot",
-        "w_dice": " (dice {dice} × {times})",
-        "x_double": " (double)",
-        "x_three": " (3 doubles: jail)",
-        "x_freed": " (double: free)",
-        "x_fee": " (3rd try: pays the fee)",
-        "x_try": " (no double, try {n})",
-        "x_triple": " (triple)",
-        "chance": "Chance",
-        "chest": "Community Chest",
-        "card_word": "card",
-        "owes": "owes",
-        "bankrupt_word": "is bankrupt",
-        "winner_is": "winner: {who}",
-    },
-}
-
-#: the generic effects of docs/classic.md §4.5 the menu offers (editions without a card table)
-_GENERIC: Final[Mapping[str, Mapping[int, str]]] = {
-    "fr": {1: "recevoir de la banque", 2: "payer la banque", 3: "réparations", 4: "anniversaire",
-           5: "payer chaque joueur", 6: "prison", 7: "libéré de prison", 8: "départ"},
-    "en": {1: "receive from the bank", 2: "pay the bank", 3: "repairs", 4: "birthday",
-           5: "pay each player", 6: "go to jail", 7: "get out of jail free", 8: "advance to GO"},
-}  # fmt: skip
-
-#: the money reasons of the rules, as the details say them
-_REASONS: Final[Mapping[str, Mapping[str, str]]] = {
-    "fr": {
-        "purchase": "achat",
-        "rent": "loyer",
-        "auction": "enchère",
-        "go": "départ",
-        "jail": "prison",
-        "tax": "taxe",
-        "fine": "amende",
-        "bank": "banque",
-        "pot": "parc gratuit",
-        "building": "construction",
-        "building sold": "bâtiment vendu",
-        "lift": "levée",
-        "mortgage": "hypothèque",
-        "trade": "échange",
-        "interest": "intérêts",
-        "repairs": "réparations",
-        "card": "carte",
-        "birthday": "anniversaire",
-        "bankruptcy": "faillite",
-        "gift": "cadeau d'anniversaire",
-        "force": "pénalité de la Force",
-        "debt": "dette",
-    },
-    "en": {"gift": "Birthday Gift", "force": "Force penalty"},
-}
-
 
 class ClassicNarrator:
     """Says a classic game's transactions in *lang* (``fr`` or ``en``) for one edition."""
@@ -284,8 +57,8 @@ class ClassicNarrator:
 
     def __init__(self, edition: Edition, lang: str) -> None:
         self.edition = edition
-        self.lang = lang if lang in _WORDS else "en"
-        self._table = _WORDS[self.lang]
+        self.lang = lang if lang in WORDS else "en"
+        self._table = WORDS[self.lang]
         raw: Mapping[str, Any] = edition.raw.get("classic", {}) if edition.raw else {}
         self._labels: Sequence[str] = raw.get("token_labels", ())
         self._kinds: Mapping[str, str] = raw.get("group_kinds", {})
@@ -351,7 +124,7 @@ class ClassicNarrator:
         return self.say("house") if level == 1 else self.say("houses", n=level)
 
     def reason(self, reason: str) -> str:
-        return _REASONS[self.lang].get(reason, reason)
+        return REASONS[self.lang].get(reason, reason)
 
     # ------------------------------------------------------------------ sentences
 
@@ -471,7 +244,7 @@ class ClassicNarrator:
             text = self.say("card", who=who, deck=self.deck(out.deck), n=out.number, title=title)
             return text.rstrip(" :")
         if isinstance(out, o.GenericPlayed):
-            effect = _GENERIC[self.lang].get(out.effect, "?")
+            effect = GENERIC[self.lang].get(out.effect, "?")
             deck = self.deck(str(args["deck"]))
             return self.say("generic", who=who, deck=deck, n=out.effect, effect=effect)
         if isinstance(out, o.Drawn):
@@ -658,32 +431,15 @@ class ClassicNarrator:
         """A classic balance is said with the deeds its player holds (``3 titres``)."""
         cards = [p.card for p in state.players if p.token == token]
         n = sum(1 for prop in state.properties if cards and prop.owner == cards[0])
-        words = _SCREENS[self.lang]
+        words = SCREENS[self.lang]
         return words["deed"] if n == 1 else words["deeds"].format(n=n)
 
     def screen_words(self, screen: str, number: int | None) -> str | None:
         """A classic landing that moves nothing is not a transaction (READINGS E18): it is
         said from its screen (whose second line the LCD cuts short), naming the deed."""
         if screen in ("no_rent", "own") and number:
-            return _SCREENS[self.lang][screen].format(deed=self.deed(number))
+            return SCREENS[self.lang][screen].format(deed=self.deed(number))
         return None
-
-
-#: what the voice says of a few classic screens and of a balance's deeds
-_SCREENS: Final[Mapping[str, Mapping[str, str]]] = {
-    "fr": {
-        "deeds": "{n} titres",
-        "deed": "un titre",
-        "no_rent": "{deed} : pas de loyer",
-        "own": "{deed} : chez vous",
-    },
-    "en": {
-        "deeds": "{n} deeds",
-        "deed": "one deed",
-        "no_rent": "{deed}: no rent",
-        "own": "{deed}: your own",
-    },
-}
 
 
 class SpokenClassicNarrator(ClassicNarrator):

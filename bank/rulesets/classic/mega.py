@@ -28,6 +28,7 @@ from bank.errors import NotEnoughMoney, RuleError
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import ClassicEdition, Deed
+from bank.rulesets.classic.questions import QuestionAsked, SellWholeGroup
 from bank.rulesets.classic.state import classic
 from bank.state import GameState
 
@@ -197,7 +198,7 @@ def sell_skyscraper(tx: _Tx, deed: Deed, cfg: ClassicConfig, card: int, number: 
     """A skyscraper sold back for half: the lot keeps a hotel from the bank (§3.8)."""
     ext = tx.ext
     if cfg.classic.building_stock and ext.hotels < 1:
-        raise RuleError("the bank lacks the hotel: sell the whole group", "sell group")
+        raise QuestionAsked(SellWholeGroup(number, "hotel"))
     refund = skyscraper_cost(deed, cfg) // 2
     tx.set_field("skyscrapers", ext.skyscrapers + 1)
     tx.set_field("hotels", ext.hotels - 1)

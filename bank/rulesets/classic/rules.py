@@ -33,6 +33,7 @@ from bank.ruleset import Decision
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import force, mega
 from bank.rulesets.classic import outcomes as o
+from bank.rulesets.classic import questions as q
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import GENERIC_EFFECTS, ClassicEdition, classic_edition
 from bank.rulesets.classic.state import (
@@ -367,7 +368,10 @@ class ClassicRulesEngine:
         handler = _HANDLERS.get(type(command))
         if handler is None:
             raise RuleError(f"the classic game has no {command.name}", "unknown action")
-        return handler(self, tx, cfg, command)
+        try:
+            return handler(self, tx, cfg, command)
+        except q.QuestionAsked as asked:  # nothing is committed: the table answers first
+            return Decision((), state=state, question=asked.question)
 
     def _new_game(self, state: GameState, cmd: NewGame) -> Decision:
         if state.started:
@@ -702,7 +706,7 @@ class ClassicRulesEngine:
         if level == HOTEL:
             houses = self.hotel_after(cfg)
             if cfg.classic.building_stock and ext.houses < houses:
-                raise RuleError("the bank lacks the houses: sell the whole group", "sell group")
+                raise q.QuestionAsked(q.SellWholeGroup(cmd.number))
             tx.set_field("hotels", ext.hotels + 1)
             tx.set_field("houses", ext.houses - houses)
             tx.level(cmd.number, houses)
@@ -861,7 +865,8 @@ class ClassicRulesEngine:
         triple = d1 == d2 == number
         double = d1 == d2 and not triple
         doubles = 0
-        effect = ""
+        effect = o.RollEffect.NONE
+        jail_try = 0
         if card is None:
             pass
         elif cmd.pick:
@@ -873,31 +878,32 @@ class ClassicRulesEngine:
                 tx.set_field("row", None)
                 if double:
                     self._free(tx, card)
-                    effect = "freed"
+                    effect = o.RollEffect.FREED
                 else:
                     tries = ext.tries(card) + 1
                     if tries >= self.ed.jail_tries:
                         self._free(tx, card)
                         tx.must_pay(card, None, self.ed.jail_fee, "jail", self._fines_to_pot(cfg))
-                        effect = "fee"
+                        effect = o.RollEffect.FEE
                     else:
                         others = tuple(t for t in ext.jail_tries if t[0] != card)
                         tx.set_field("jail_tries", (*others, (card, tries)))
-                        effect = f"try {tries}"
+                        effect, jail_try = o.RollEffect.TRY, tries
             else:
                 row = ext.row
                 doubles = (row[1] + 1 if row and row[0] == card else 1) if double else 0
                 if doubles >= 3:
                     self._jail(tx, card)
                     tx.set_field("row", None)
-                    effect = "three doubles"
+                    effect = o.RollEffect.THREE_DOUBLES
                 else:
                     tx.set_field("row", (card, doubles) if doubles else None)
-        if triple and not effect:
-            effect = "triple"
+        if triple and effect is o.RollEffect.NONE:
+            effect = o.RollEffect.TRIPLE
         tx.set_field("last_roll", (card, d1, d2, doubles))
         tx.set_field("third", third)
-        return tx.decision(o.Rolled(card, d1 + d2 + number, (d1, d2), doubles, effect, third))
+        rolled = o.Rolled(card, d1 + d2 + number, (d1, d2), doubles, effect, third, jail_try)
+        return tx.decision(rolled)
 
     # ---- Chance and Community Chest (§4)
 
@@ -930,7 +936,7 @@ class ClassicRulesEngine:
                 stations = sorted(self.ed.deed(n).position for n in self.ed.of_kind("station"))
                 targets = [next((p for p in stations if p > s), stations[0]) for s in spaces]
             if cmd.choice is None or not 0 <= cmd.choice < len(targets):
-                raise RuleError("choose where the token went", "choose", options=len(targets))
+                raise q.QuestionAsked(q.WhichSpace(len(targets)))
             target = targets[cmd.choice]
             space = self.ed.ring[target]
             if space == "TAX":
@@ -961,7 +967,7 @@ class ClassicRulesEngine:
             self._from_each(tx, drawer, amount)
         elif effect == "pay_or_draw":
             if cmd.choice not in (0, 1):
-                raise RuleError("pay or draw a Chance", "choose", options=2)
+                raise q.QuestionAsked(q.PayOrChance())
             if cmd.choice == 0:
                 amount = args["amount"]
                 tx.must_pay(drawer, None, amount, "card", pot=fine)
@@ -978,7 +984,7 @@ class ClassicRulesEngine:
         if all(passes) or not any(passes):
             passed = all(passes)
         elif answer is None:
-            raise RuleError("passed GO on the way?", "passed go?")
+            raise q.QuestionAsked(q.PassedGo())
         else:
             passed = answer
         if passed:

@@ -27,8 +27,10 @@ from bank.commands import AuctionSale, Command
 from bank.errors import RuleError
 from bank.events import Event
 from bank.game import Game, Transaction
+from bank.ruleset import Decision
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
+from bank.rulesets.classic import questions as q
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
 from bank.rulesets.classic.force import ASKED
 from bank.rulesets.classic.mega import SKYSCRAPER, BirthdayGift, must_lift
@@ -812,10 +814,10 @@ class ClassicUnit(UnitShell):
         if isinstance(done, o.Built):
             cues.append(Cue.LEVEL_UP)
         if isinstance(done, o.Jailed) or (
-            isinstance(done, o.Rolled) and done.effect == "three doubles"
+            isinstance(done, o.Rolled) and done.effect is o.RollEffect.THREE_DOUBLES
         ):
             cues.append(Cue.JAIL)
-        if isinstance(done, o.Rolled) and done.effect == "fee":
+        if isinstance(done, o.Rolled) and done.effect is o.RollEffect.FEE:
             cues.append(Cue.KACHING)
         if self._state.game_over:
             cues.append(Cue.GAME_OVER)
@@ -1317,15 +1319,17 @@ class ClassicUnit(UnitShell):
     def _force(self, card: int, face: str | None) -> None:
         """The Force battle of *card*: judged at once when the unit knows the face of the
         lander's roll (or *face* was picked), else the pick of the face or the symbol."""
+        command = c.ForceBattle(card, face)
         try:
-            tx = self.game.execute(c.ForceBattle(card, face))
-        except RuleError as err:
-            if err.key == "force face?" and face is None:
+            asked = self._rules.decide(self._state, command).question
+            if isinstance(asked, q.ForceFace):
                 options = tuple(range(1, len(self._force_asked()) + 1))
                 self.step = Pick("force", options, 0, self._entry_expiry(), card=card)
                 self._show(self._pick_screen(self.step))
-            else:
-                self._refuse_rule(err)
+                return
+            tx = self.game.execute(command)
+        except RuleError as err:
+            self._refuse_rule(err)
             return
         done = tx.outcome
         assert isinstance(done, o.ForceFought)
@@ -1364,15 +1368,16 @@ class ClassicUnit(UnitShell):
         assert isinstance(done, o.Rolled)
         say = self.screens.say
         fee, tries = self._rules.ed.jail_fee, self._rules.ed.jail_tries
-        if done.effect == "three doubles":
+        effect = done.effect
+        if effect is o.RollEffect.THREE_DOUBLES:
             second = say("c.dice.three")
-        elif done.effect == "freed":
+        elif effect is o.RollEffect.FREED:
             second = say("c.dice.freed")
-        elif done.effect.startswith("try "):
-            second = say("c.dice.try", n=done.effect[4:], of=tries)
-        elif done.effect == "fee":
+        elif effect is o.RollEffect.TRY:
+            second = say("c.dice.try", n=done.jail_try, of=tries)
+        elif effect is o.RollEffect.FEE:
             second = say("c.dice.fee", n=tries, fee=fee)
-        elif done.effect == "triple":
+        elif effect is o.RollEffect.TRIPLE:
             second = say("c.dice.triple")
         elif done.dice[0] == done.dice[1]:
             second = say("c.dice.double")
@@ -1480,10 +1485,10 @@ class ClassicUnit(UnitShell):
         """Whether this sale is refused only because the bank's stock cannot take the hotel
         (skyscraper) apart: then the unit asks whether to sell the whole group (§3.8)."""
         try:
-            self._rules.decide(self._state, command)
-        except RuleError as err:
-            return err.key == "sell group"
-        return False
+            decision = self._rules.decide(self._state, command)
+        except RuleError:
+            return False
+        return isinstance(decision.question, q.SellWholeGroup)
 
     def _end_session(self, step: Session) -> None:
         self.step = Idle()
@@ -1718,35 +1723,42 @@ class ClassicUnit(UnitShell):
             self._refuse_rule(RuleError("no card table", "unknown card"))
             return
         command = c.PlayCard(deck, number, card, choice, passed_go)
-        if self._draws_only(command, card):
+        try:
+            decision = self._rules.decide(self._state, command)
+        except RuleError as err:
+            self._refuse_rule(err)
+            return
+        asked = decision.question
+        if isinstance(asked, q.PayOrChance):
+            self.step = PayOrDraw(deck, number, card)
+            self._show(self._pay_or_draw_screen(self.step))
+            return
+        if isinstance(asked, q.WhichSpace):
+            options = tuple(range(1, asked.options + 1))
+            self.step = Pick(  # a destination: a pick, 30 s (READINGS B1)
+                "choice", options, 0, self._entry_expiry(), card=card, number=number, deck=deck
+            )
+            self._show(self._pick_screen(self.step))
+            return
+        if isinstance(asked, q.PassedGo):
+            self.step = Pick(
+                "passed_go",
+                (1, 0),
+                0,
+                None,  # a question: no timeout (READINGS B1)
+                card=card,
+                number=number,
+                deck=deck,
+                choice=choice,
+            )
+            self._show(self._pick_screen(self.step))
+            return
+        if self._draws_only(decision, card):
             return
         try:
             tx = self.game.execute(command)
         except RuleError as err:
-            entry = self._rules.ed.cards.get((deck, number))
-            if err.key == "choose" and entry is not None and entry.effect == "pay_or_draw":
-                self.step = PayOrDraw(deck, number, card)
-                self._show(self._pay_or_draw_screen(self.step))
-            elif err.key == "choose":
-                options = tuple(range(1, int(err.fields.get("options", 2)) + 1))  # type: ignore[call-overload]
-                self.step = Pick(  # a destination: a pick, 30 s (READINGS B1)
-                    "choice", options, 0, self._entry_expiry(), card=card, number=number, deck=deck
-                )
-                self._show(self._pick_screen(self.step))
-            elif err.key == "passed go?":
-                self.step = Pick(
-                    "passed_go",
-                    (1, 0),
-                    0,
-                    None,  # a question: no timeout (READINGS B1)
-                    card=card,
-                    number=number,
-                    deck=deck,
-                    choice=choice,
-                )
-                self._show(self._pick_screen(self.step))
-            else:
-                self._refuse_rule(err)
+            self._refuse_rule(err)
             return
         done = tx.outcome
         assert isinstance(done, o.CardPlayed)
@@ -1781,14 +1793,10 @@ class ClassicUnit(UnitShell):
         self.step = Idle()
         self._after(tx, scr.card_done(after, deck, number, card, text, done.amount))
 
-    def _draws_only(self, command: c.PlayCard, card: int) -> bool:
+    def _draws_only(self, decision: Decision, card: int) -> bool:
         """A card whose only effect is to draw the next card of a deck (Community Chest 13's M,
         Chance 6 back onto a Community Chest space) changes nothing: it is not journalled, and
         the unit waits for that deck's next card (`Tirez une Chance`, READINGS C7, E17)."""
-        try:
-            decision = self._rules.decide(self._state, command)
-        except RuleError:
-            return False  # refused or a question: executing it says so
         done = decision.outcome
         if decision.events or not isinstance(done, o.CardPlayed) or done.draw is None:
             return False

@@ -30,7 +30,8 @@ from bank.rulesets.classic.state import classic
 from bank.state import GameState
 
 if TYPE_CHECKING:  # the engine imports this module
-    from bank.rulesets.classic.rules import ClassicRulesEngine, _Tx
+    from bank.rulesets.classic.rules import ClassicRulesEngine
+    from bank.rulesets.classic.rules.tx import _Tx
 
 #: what may be asked, by reading: the Force die's faces, or the symbols
 ASKED = {"die": ("light", "dark", "shift"), "symbol": ("light", "dark")}

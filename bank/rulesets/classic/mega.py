@@ -34,7 +34,10 @@ from bank.state import GameState
 
 if TYPE_CHECKING:  # the engine imports this module
     from bank.ruleset import Decision
-    from bank.rulesets.classic.rules import ClassicRulesEngine, _Tx
+    from bank.rulesets.classic.rules import ClassicRulesEngine
+    from bank.rulesets.classic.rules.building import BuildingRules
+    from bank.rulesets.classic.rules.core import RulesCore
+    from bank.rulesets.classic.rules.tx import _Tx
 
 #: the core level of a lot with a skyscraper (§2.5: 6)
 SKYSCRAPER = 6
@@ -111,9 +114,7 @@ def must_lift(state: GameState, ed: ClassicEdition, number: int, owner: int) -> 
     )
 
 
-def building_value(
-    engine: ClassicRulesEngine, state: GameState, number: int, cfg: ClassicConfig
-) -> int:
+def building_value(engine: RulesCore, state: GameState, number: int, cfg: ClassicConfig) -> int:
     """What the buildings on deed *number* cost (§3.14, E10): a skyscraper counts the hotel
     and the houses it replaced; a depot its price."""
     deed = engine.ed.deed(number)
@@ -131,9 +132,7 @@ def building_value(
 # ---------------------------------------------------------------- building and selling
 
 
-def build(
-    engine: ClassicRulesEngine, tx: _Tx, cfg: ClassicConfig, card: int, number: int
-) -> Decision:
+def build(engine: BuildingRules, tx: _Tx, cfg: ClassicConfig, card: int, number: int) -> Decision:
     """One building on deed *number* for *card* (§3.7, Méga)."""
     state = tx.state
     ed = engine.ed

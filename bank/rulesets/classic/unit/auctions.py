@@ -8,14 +8,14 @@ Imports the unit's families, steps and the classic commands and outcomes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from bank.auction import Auction
 from bank.commands import AuctionSale, Command
 from bank.game import Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
-from bank.rulesets.classic.unit.family import MAX_DIGITS, Family
+from bank.rulesets.classic.unit.family import MAX_DIGITS, Family, Gestures
 from bank.rulesets.classic.unit.menu import DEBT_ITEMS
 from bank.rulesets.classic.unit.steps import (
     AuctionOffer,
@@ -34,21 +34,19 @@ if TYPE_CHECKING:
 class AuctionGestures(Family):
     """The auction offer, typed bids and the auction series."""
 
-    steps: ClassVar[tuple[type, ...]] = (
-        AuctionOffer,
-        Series,
-        Bidding,
-    )
-
     def __init__(self, unit: ClassicUnit) -> None:
         super().__init__(unit)
         #: the auction series running: its deeds and the one being auctioned
         self.series: Series | None = None
 
-    def on_key(self, step: object, key: str) -> None:
-        if not isinstance(step, Bidding):
-            self._refuse("err.not_now")
-            return
+    def gestures(self) -> dict[type, Gestures]:
+        return {
+            AuctionOffer: Gestures(tap=self.not_now, button=self._offer_button),
+            Series: Gestures(tap=self.not_now, button=self._series_button),
+            Bidding: Gestures(key=self._bid_key),
+        }
+
+    def _bid_key(self, step: Bidding, key: str) -> None:
         if key != "back" and len(step.typed) >= MAX_DIGITS:
             self._refuse("c.err.digits")  # refused, never cut: ⌫ takes the digits back
             return
@@ -56,25 +54,14 @@ class AuctionGestures(Family):
         step.auction.deadline = self._now + step.auction.seconds  # typing never loses it
         self.u._show_bidding(step.auction, typed)
 
-    def on_tap(self, step: object, card: CardId) -> None:
-        if isinstance(step, Bidding):
-            super().on_tap(step, card)
+    def _series_button(self, step: Series, button: Button) -> None:
+        if button is Button.OK:
+            self.series = step
+            self.u._start_auction(step.deeds[step.at])
+        elif button is Button.CANCEL:
+            self.next_in_series(step)
         else:
             self._refuse("err.not_now")
-
-    def on_button(self, step: object, button: Button) -> None:
-        if isinstance(step, AuctionOffer):
-            self._offer_button(step, button)
-        elif isinstance(step, Series):
-            if button is Button.OK:
-                self.series = step
-                self.u._start_auction(step.deeds[step.at])
-            elif button is Button.CANCEL:
-                self.next_in_series(step)
-            else:
-                self._refuse("err.not_now")
-        else:
-            super().on_button(step, button)
 
     def sale_command(self, sale: AuctionSale) -> Command:
         if self.series is not None:  # a sale of the series is part of the bankruptcy (C13)
@@ -195,43 +182,50 @@ class AuctionGestures(Family):
 class DebtGestures(Family):
     """Bankruptcy (item 16), the debt being settled and the game's end."""
 
-    steps: ClassVar[tuple[type, ...]] = (
-        Bankruptcy,
-        Settling,
-        Finished,
-    )
+    def gestures(self) -> dict[type, Gestures]:
+        return {
+            Bankruptcy: Gestures(tap=self._bankruptcy_tap, button=self._bankruptcy_button),
+            Settling: Gestures(tap=self._settling_tap, button=self._settling_button),
+            Finished: Gestures(tap=self._finished_tap),
+        }
 
-    def on_tap(self, step: object, card: CardId) -> None:
-        if isinstance(step, Bankruptcy):
-            debtor = self._state.debtor()
-            if card.kind == "bank" and debtor is not None and card.number == debtor.card:
-                tx = self._run(c.DeclareBankruptcy(card.number), self.u.auctions.bankrupt_screen)
-                done = tx.outcome if tx is not None else None
-                if isinstance(done, o.Bankrupt) and done.auction:
-                    self.u.auctions.offer_series(Series(done.auction, 0))
-            else:
-                self._refuse("err.not_now")
-        elif isinstance(step, Finished) and card.kind == "bank":
-            player = self._state.player(card.number)
-            if player is None:
-                self._refuse("err.not_player")
-                return
-            worth = self._rules.worth(self._state, card.number, self._rules.settings(self._state))
-            self._show(self.screens.final(self._state, player, worth))
-        elif isinstance(step, Settling) and card.kind == "bank":
-            player = self._state.player(card.number)
-            if self._playing(card.number) and player is not None:
-                self._show(self.screens.balance(self._state, player))
+    def _bankruptcy_tap(self, step: Bankruptcy, card: CardId) -> None:
+        debtor = self._state.debtor()
+        if card.kind == "bank" and debtor is not None and card.number == debtor.card:
+            tx = self._run(c.DeclareBankruptcy(card.number), self.u.auctions.bankrupt_screen)
+            done = tx.outcome if tx is not None else None
+            if isinstance(done, o.Bankrupt) and done.auction:
+                self.u.auctions.offer_series(Series(done.auction, 0))
         else:
-            super().on_tap(step, card)
+            self._refuse("err.not_now")
 
-    def on_button(self, step: object, button: Button) -> None:
-        if isinstance(step, Bankruptcy):
-            if button is Button.CANCEL:
-                self._back_to_idle()
-            else:
-                self._refuse("c.err.need_bank")
-        elif isinstance(step, Settling) and button is Button.MENU:
+    def _bankruptcy_button(self, step: Bankruptcy, button: Button) -> None:
+        if button is Button.CANCEL:
+            self._back_to_idle()
+        else:
+            self._refuse("c.err.need_bank")
+
+    def _settling_tap(self, step: Settling, card: CardId) -> None:
+        if card.kind != "bank":
+            self.u.shell_tap(card)
+            return
+        player = self._state.player(card.number)
+        if self._playing(card.number) and player is not None:
+            self._show(self.screens.balance(self._state, player))
+
+    def _settling_button(self, step: Settling, button: Button) -> None:
+        if button is Button.MENU:
             self.u.menu.open(DEBT_ITEMS[0])
         else:
-            super().on_button(step, button)
+            self.u.shell_button(button)
+
+    def _finished_tap(self, step: Finished, card: CardId) -> None:
+        if card.kind != "bank":
+            self.u.shell_tap(card)
+            return
+        player = self._state.player(card.number)
+        if player is None:
+            self._refuse("err.not_player")
+            return
+        worth = self._rules.worth(self._state, card.number, self._rules.settings(self._state))
+        self._show(self.screens.final(self._state, player, worth))

@@ -9,7 +9,7 @@ Imports the unit's families, steps and the classic commands, outcomes and questi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from bank.errors import RuleError
 from bank.game import Transaction
@@ -19,7 +19,7 @@ from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import questions as q
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
 from bank.rulesets.classic.state import classic
-from bank.rulesets.classic.unit.family import Family, outcome_amount
+from bank.rulesets.classic.unit.family import Family, Gestures, outcome_amount
 from bank.rulesets.classic.unit.steps import (
     AwaitDraw,
     CardDrawn,
@@ -39,46 +39,38 @@ if TYPE_CHECKING:
 class CardGestures(Family):
     """Chance and Community Chest cards."""
 
-    steps: ClassVar[tuple[type, ...]] = (
-        CardDrawn,
-        DrawOffer,
-        PayOrDraw,
-        AwaitDraw,
-    )
+    def gestures(self) -> dict[type, Gestures]:
+        return {
+            CardDrawn: Gestures(tap=self._drawn_tap, button=self._drawn_button),
+            AwaitDraw: Gestures(tap=self._await_draw_tap, button=self._await_draw_button),
+            PayOrDraw: Gestures(tap=self.not_now, button=self._pay_or_draw_button),
+            DrawOffer: Gestures(tap=self.not_now, button=self._draw_offer_button),
+        }
 
-    def on_tap(self, step: object, card: CardId) -> None:
-        if isinstance(step, CardDrawn):
-            if card.kind != "bank":
-                self._refuse("c.err.need_bank")
-            elif step.effect:
-                self.generic(step.deck, step.effect, card.number, step.amounts)
-            else:
-                self.play_card(step.deck, step.number, card.number, None, None)
-        elif isinstance(step, AwaitDraw):
-            self._await_draw_tap(step, card)
-        else:  # the pay-or-draw question, the `✓ tirer` screen
+    def _drawn_tap(self, step: CardDrawn, card: CardId) -> None:
+        if card.kind != "bank":
+            self._refuse("c.err.need_bank")
+        elif step.effect:
+            self.generic(step.deck, step.effect, card.number, step.amounts)
+        else:
+            self.play_card(step.deck, step.number, card.number, None, None)
+
+    def _drawn_button(self, step: CardDrawn, button: Button) -> None:
+        if button is Button.CANCEL:
+            self._to_idle()
+        else:
+            self._refuse("c.err.need_bank")
+
+    def _draw_offer_button(self, step: DrawOffer, button: Button) -> None:
+        if button is Button.OK:
+            number = self.draw_virtual(step.deck)
+            if number is not None:
+                self.step = CardDrawn(step.deck, number)
+                self._show(self.screens.card(step.deck, number))
+        elif button is Button.CANCEL:
+            self._to_idle()
+        else:
             self._refuse("err.not_now")
-
-    def on_button(self, step: object, button: Button) -> None:
-        if isinstance(step, CardDrawn):
-            if button is Button.CANCEL:
-                self._to_idle()
-            else:
-                self._refuse("c.err.need_bank")
-        elif isinstance(step, PayOrDraw):
-            self._pay_or_draw_button(step, button)
-        elif isinstance(step, AwaitDraw):
-            self._await_draw_button(step, button)
-        elif isinstance(step, DrawOffer):
-            if button is Button.OK:
-                number = self.draw_virtual(step.deck)
-                if number is not None:
-                    self.step = CardDrawn(step.deck, number)
-                    self._show(self.screens.card(step.deck, number))
-            elif button is Button.CANCEL:
-                self._to_idle()
-            else:
-                self._refuse("err.not_now")
 
     def tag_tapped(self, card: CardId) -> None:
         """A Chance or Community Chest tag tapped on the idle unit: its card, or who holds it

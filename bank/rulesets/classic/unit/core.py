@@ -2,7 +2,7 @@
 
 :class:`ClassicUnit` adds to :class:`bank.unit.shell.UnitShell` the keypad (``0``-``9``, ``⌫``)
 and the classic steps. A tap, a key or a button goes to the family that owns the unit's step
-(:attr:`ClassicUnit.families`, by the step's type): the deed check (:mod:`.landing`), number
+(:attr:`ClassicUnit.gestures`, a table by the step's type): the deed check (:mod:`.landing`), number
 entry and picks (:mod:`.entry`), the menu (:mod:`.menu`), the sessions (:mod:`.sessions`), the
 trade and the interest question (:mod:`.trade`), cards (:mod:`.cards`), the dice and the jail
 (:mod:`.dice`), auctions and bankruptcy (:mod:`.auctions`); the info screens (:mod:`.info`),
@@ -40,7 +40,7 @@ from bank.rulesets.classic.unit.cards import CardGestures
 from bank.rulesets.classic.unit.clock import TimeLimit
 from bank.rulesets.classic.unit.dice import DiceGestures
 from bank.rulesets.classic.unit.entry import EntryGestures
-from bank.rulesets.classic.unit.family import Family
+from bank.rulesets.classic.unit.family import Family, Gestures
 from bank.rulesets.classic.unit.force import ForceGestures
 from bank.rulesets.classic.unit.info import InfoScreens
 from bank.rulesets.classic.unit.landing import LandingGestures
@@ -97,8 +97,12 @@ class ClassicUnit(UnitShell):
             self.landing, self.entry, self.menu, self.sessions, self.trade, self.cards,
             self.dice, self.auctions, self.debts,
         )  # fmt: skip
-        #: the family that handles the taps, keys and buttons of each step type
-        self.families: dict[type, Family] = {t: f for f in every for t in f.steps}
+        #: what each step type does with a tap, a key and a button (its family's gestures)
+        self.gestures: dict[type, Gestures] = {}
+        for family in every:
+            table = family.gestures()
+            assert not table.keys() & self.gestures.keys(), "a step type has one family"
+            self.gestures.update(table)
         #: the debtor before the transaction being executed (to say `Dette réglée` after it)
         self._debtor_before: int | None = None
         super().__init__(game, config)  # type: ignore[arg-type]
@@ -263,27 +267,27 @@ class ClassicUnit(UnitShell):
     # ------------------------------------------------------------ gestures: to the step's family
 
     def _on_key(self, key: str) -> None:
-        family = self.families.get(type(self.step))
-        if family is None:
+        gestures = self.gestures.get(type(self.step))
+        if gestures is None or gestures.key is None:
             self._refuse("err.not_now")
         else:
-            family.on_key(self.step, key)
+            gestures.key(self.step, key)
 
     def _on_button(self, button: Button) -> None:
-        family = self.families.get(type(self.step))
-        if family is None:
+        gestures = self.gestures.get(type(self.step))
+        if gestures is None or gestures.button is None:
             super()._on_button(button)
         else:
-            family.on_button(self.step, button)
+            gestures.button(self.step, button)
 
     def _step_tap(self, card: CardId) -> None:
         if card.kind == "deed":
             self.info.deed_tapped(card.number)
-        family = self.families.get(type(self.step))
-        if family is None:
+        gestures = self.gestures.get(type(self.step))
+        if gestures is None or gestures.tap is None:
             super()._step_tap(card)
         else:
-            family.on_tap(self.step, card)
+            gestures.tap(self.step, card)
 
     def shell_button(self, button: Button) -> None:
         """What the shell does with *button* (a family's step that leaves it to the shell)."""

@@ -7,14 +7,14 @@ Imports the unit's families, steps and the classic commands and outcomes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from bank.errors import RuleError
 from bank.game import Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.state import classic
-from bank.rulesets.classic.unit.family import Family, outcome_amount
+from bank.rulesets.classic.unit.family import Family, Gestures, outcome_amount
 from bank.unit.io import Button, CardId, Screen
 from bank.unit.shell import Idle, JailChoice
 
@@ -25,15 +25,15 @@ if TYPE_CHECKING:
 class DiceGestures(Family):
     """The dice and the jail question."""
 
-    steps: ClassVar[tuple[type, ...]] = (JailChoice,)
-
     def __init__(self, unit: ClassicUnit) -> None:
         super().__init__(unit)
         #: the rolls fixed by a script's ``roll`` lines (white dice, third die), first first
         self._rigged: list[tuple[tuple[int, ...], str | None]] = []
 
-    def on_tap(self, step: object, card: CardId) -> None:
-        assert isinstance(step, JailChoice)
+    def gestures(self) -> dict[type, Gestures]:
+        return {JailChoice: Gestures(tap=self._jail_tap, button=self._jail_button)}
+
+    def _jail_tap(self, step: JailChoice, card: CardId) -> None:
         if (
             card.kind in ("chance", "chest")
             and self._is_jail_card(card)
@@ -44,8 +44,7 @@ class DiceGestures(Family):
         else:
             self._refuse("err.not_now")
 
-    def on_button(self, step: object, button: Button) -> None:
-        assert isinstance(step, JailChoice)
+    def _jail_button(self, step: JailChoice, button: Button) -> None:
         how = {Button.OK: "fee", Button.MENU: "card", Button.CANCEL: "double"}[button]
         tx = self._run(c.LeaveJail(step.card, how), lambda tx: self._jail_out(tx, step.card))
         if tx is None and how == "fee" and self._fee_short(step.card):

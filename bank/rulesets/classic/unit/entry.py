@@ -9,13 +9,13 @@ Imports the unit's families, steps and the classic commands and outcomes.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
 from bank.rulesets.classic.state import classic
-from bank.rulesets.classic.unit.family import MAX_DIGITS, Family
+from bank.rulesets.classic.unit.family import MAX_DIGITS, Family, Gestures
 from bank.rulesets.classic.unit.steps import (
     CardDrawn,
     DrawOffer,
@@ -23,7 +23,7 @@ from bank.rulesets.classic.unit.steps import (
     Pick,
     TradeDraft,
 )
-from bank.unit.io import Button, CardId, Screen
+from bank.unit.io import Button, Screen
 
 if TYPE_CHECKING:
     pass
@@ -40,25 +40,11 @@ DICE_TOTALS: Final = (7, 8, 9, 10, 11, 12, 2, 3, 4, 5, 6)
 class EntryGestures(Family):
     """The amount entry and the picks."""
 
-    steps: ClassVar[tuple[type, ...]] = (
-        Entry,
-        Pick,
-    )
-
-    def on_tap(self, step: object, card: CardId) -> None:
-        self._refuse("err.not_now")
-
-    def on_key(self, step: object, key: str) -> None:
-        if isinstance(step, Entry):
-            self._entry_key(step, key)
-        elif isinstance(step, Pick):
-            self._pick_key(step, key)
-
-    def on_button(self, step: object, button: Button) -> None:
-        if isinstance(step, Entry):
-            self._entry_button(step, button)
-        elif isinstance(step, Pick):
-            self._pick_button(step, button)
+    def gestures(self) -> dict[type, Gestures]:
+        return {
+            Entry: Gestures(self.not_now, self._entry_key, self._entry_button),
+            Pick: Gestures(self.not_now, self._pick_key, self._pick_button),
+        }
 
     def open_dice_pick(self, card: int, number: int) -> None:
         last = classic(self._state).last_roll

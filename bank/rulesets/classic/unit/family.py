@@ -1,9 +1,9 @@
 """What every gesture family of the classic unit shares (CLASSIC.md §5).
 
 A family (number entry and picks, the menu, the sessions, the trade...) is one object beside
-the unit: it owns some step types (:mod:`.steps`) and handles the taps, keys and buttons made
-while one of them is the unit's step (:meth:`Family.on_tap`, :meth:`Family.on_key`,
-:meth:`Family.on_button`); the unit dispatches them by the step's type. A family reads and
+the unit: it owns some step types (:mod:`.steps`) and says, in :meth:`Family.gestures`, what
+it does with the taps, keys and buttons made while one of them is the unit's step; the unit
+dispatches them by the step's type through that table. A family reads and
 changes the unit through the few members below (the step, the state, the screens, showing,
 refusing, running a command); it reaches another family through the unit
 (``self.u.cards``). Imports the core's unit I/O types and this package's rules engine.
@@ -12,7 +12,8 @@ refusing, running a command); it reaches another family through the unit
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from bank.errors import RuleError
 from bank.rulesets.classic import outcomes as o
@@ -37,28 +38,30 @@ def outcome_amount(tx: Transaction) -> int:
     return tx.outcome.amount if isinstance(tx.outcome, o.ClassicOutcome) else 0
 
 
+@dataclass(frozen=True, slots=True)
+class Gestures:
+    """What a family does with a tap, a keypad key (a digit, ``back``) and a button (✓, M, X)
+    made during one step type; each gets the step and the gesture. None: the unit's default
+    (a tap or a button: what the shell does with it; a key: `pas maintenant`)."""
+
+    tap: Callable[[Any, CardId], None] | None = None
+    key: Callable[[Any, str], None] | None = None
+    button: Callable[[Any, Button], None] | None = None
+
+
 class Family:
     """One family of gestures of the classic unit *u*: its steps and what they do."""
-
-    #: the step types this family handles (the unit's dispatch table)
-    steps: ClassVar[tuple[type, ...]] = ()
 
     def __init__(self, unit: ClassicUnit) -> None:
         self.u = unit
 
-    # ------------------------------------------------------------ the gestures on its steps
+    def gestures(self) -> dict[type, Gestures]:
+        """The step types this family owns, and its gestures on each (the unit's table)."""
+        return {}
 
-    def on_tap(self, step: object, card: CardId) -> None:
-        """A card tapped during *step*: by default what the shell does with it."""
-        self.u.shell_tap(card)
-
-    def on_key(self, step: object, key: str) -> None:
-        """A keypad key (a digit, ``back``) during *step*: by default not now."""
+    def not_now(self, step: object, gesture: object) -> None:
+        """A gesture the step does not take: the error cue and `pas maintenant`."""
         self._refuse("err.not_now")
-
-    def on_button(self, step: object, button: Button) -> None:
-        """✓, M or X during *step*: by default what the shell does with it."""
-        self.u.shell_button(button)
 
     # ------------------------------------------------------------ the unit, as families see it
 

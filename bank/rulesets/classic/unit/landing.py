@@ -8,13 +8,13 @@ Imports the unit's families, steps and the classic commands and outcomes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from bank.errors import RuleError
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.state import classic
-from bank.rulesets.classic.unit.family import Family
+from bank.rulesets.classic.unit.family import Family, Gestures
 from bank.rulesets.classic.unit.steps import (
     AuctionOffer,
     DeedCheck,
@@ -29,27 +29,40 @@ if TYPE_CHECKING:
 class LandingGestures(Family):
     """The idle unit's taps and the deed check."""
 
-    steps: ClassVar[tuple[type, ...]] = (
-        Idle,
-        DeedCheck,
-    )
+    def gestures(self) -> dict[type, Gestures]:
+        return {
+            Idle: Gestures(tap=self._idle_tap, button=self._idle_button),
+            DeedCheck: Gestures(tap=self._check_tap, button=self._check_button),
+        }
 
-    def on_tap(self, step: object, card: CardId) -> None:
-        if isinstance(step, DeedCheck):
-            if card.kind == "bank":
-                self.land(card.number, step.number)
-            else:
-                self._refuse("c.err.need_bank")
+    def _idle_tap(self, step: Idle, card: CardId) -> None:
+        s = self._state
+        if card.kind == "bank":
+            player = s.player(card.number)
+            if not self._playing(card.number) or player is None:
+                return
+            self.step = Idle(self._idle_expiry())
+            self._show(self.screens.balance(s, player))
+        elif card.kind == "deed":
+            self.step = DeedCheck(card.number, self._idle_expiry())
+            self._show(self.deed_screen(card.number))
+        else:  # chance or chest
+            self.u.cards.tag_tapped(card)
+
+    def _idle_button(self, step: Idle, button: Button) -> None:
+        if button is Button.MENU:
+            self.u.menu.open(1)
         else:
-            self._idle_tap(card)
+            self.u.shell_button(button)
 
-    def on_button(self, step: object, button: Button) -> None:
-        if not isinstance(step, DeedCheck):
-            if button is Button.MENU:
-                self.u.menu.open(1)
-            else:
-                super().on_button(step, button)
-        elif button is Button.MENU:
+    def _check_tap(self, step: DeedCheck, card: CardId) -> None:
+        if card.kind == "bank":
+            self.land(card.number, step.number)
+        else:
+            self._refuse("c.err.need_bank")
+
+    def _check_button(self, step: DeedCheck, button: Button) -> None:
+        if button is Button.MENU:
             if self._state.prop(step.number).owner is not None:
                 # Méga's Auction space with every deed owned: the auction icon says so
                 free = any(p.owner is None for p in self._state.properties)
@@ -65,20 +78,6 @@ class LandingGestures(Family):
             self._refuse("c.err.need_bank")
         else:
             self._to_idle()
-
-    def _idle_tap(self, card: CardId) -> None:
-        s = self._state
-        if card.kind == "bank":
-            player = s.player(card.number)
-            if not self._playing(card.number) or player is None:
-                return
-            self.step = Idle(self._idle_expiry())
-            self._show(self.screens.balance(s, player))
-        elif card.kind == "deed":
-            self.step = DeedCheck(card.number, self._idle_expiry())
-            self._show(self.deed_screen(card.number))
-        else:  # chance or chest
-            self.u.cards.tag_tapped(card)
 
     def deed_screen(self, number: int) -> Screen:
         s = self._state

@@ -9,11 +9,11 @@ Imports the unit's families, steps and the classic commands.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Final
 
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.mega import BirthdayGift
-from bank.rulesets.classic.unit.family import Family, outcome_amount
+from bank.rulesets.classic.unit.family import Family, Gestures, outcome_amount
 from bank.rulesets.classic.unit.steps import (
     Bankruptcy,
     Menu,
@@ -44,22 +44,14 @@ _SESSIONS: Final = {7: "build", 8: "sell", 9: "mortgage"}
 class MenuGestures(Family):
     """The menu and its items."""
 
-    steps: ClassVar[tuple[type, ...]] = (Menu,)
+    def gestures(self) -> dict[type, Gestures]:
+        return {Menu: Gestures(self._menu_tap, self._menu_key, self._menu_button)}
 
-    def on_tap(self, step: object, card: CardId) -> None:
-        assert isinstance(step, Menu)
+    def _menu_tap(self, menu: Menu, card: CardId) -> None:
         if card.kind == "bank":
-            self._apply_item(step, card.number)
+            self._apply_item(menu, card.number)
         else:
             self._refuse("c.err.need_bank")
-
-    def on_key(self, step: object, key: str) -> None:
-        assert isinstance(step, Menu)
-        self._menu_key(step, key)
-
-    def on_button(self, step: object, button: Button) -> None:
-        assert isinstance(step, Menu)
-        self._menu_button(step, button)
 
     def items(self) -> tuple[int, ...]:
         debtor = self._state.debtor()

@@ -9,7 +9,7 @@ Imports the unit's families, steps and the classic commands and outcomes.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from bank.commands import Command
 from bank.errors import RuleError
@@ -17,7 +17,7 @@ from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import questions as q
 from bank.rulesets.classic.mega import SKYSCRAPER
-from bank.rulesets.classic.unit.family import Family
+from bank.rulesets.classic.unit.family import Family, Gestures
 from bank.rulesets.classic.unit.steps import (
     Interest,
     Session,
@@ -32,17 +32,16 @@ if TYPE_CHECKING:
 class SessionGestures(Family):
     """The build, sell and mortgage sessions."""
 
-    steps: ClassVar[tuple[type, ...]] = (Session,)
+    def gestures(self) -> dict[type, Gestures]:
+        return {Session: Gestures(tap=self._session_card, button=self._session_button)}
 
-    def on_tap(self, step: object, card: CardId) -> None:
-        assert isinstance(step, Session)
+    def _session_card(self, step: Session, card: CardId) -> None:
         if card.kind == "deed":
             self._session_tap(step, card.number)
         else:
             self._refuse("c.err.need_deed")
 
-    def on_button(self, step: object, button: Button) -> None:
-        assert isinstance(step, Session)
+    def _session_button(self, step: Session, button: Button) -> None:
         if step.sell_all is not None and button is Button.OK:
             self._session_tap(replace(step, sell_all=None), step.sell_all, whole_group=True)
         elif step.sell_all is not None:

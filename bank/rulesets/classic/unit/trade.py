@@ -8,12 +8,12 @@ Imports the unit's families, steps and the classic commands.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from bank.errors import RuleError
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.state import classic
-from bank.rulesets.classic.unit.family import MAX_DIGITS, Family, outcome_amount
+from bank.rulesets.classic.unit.family import MAX_DIGITS, Family, Gestures, outcome_amount
 from bank.rulesets.classic.unit.steps import (
     TRADE_PANELS,
     Interest,
@@ -32,25 +32,15 @@ if TYPE_CHECKING:
 class TradeGestures(Family):
     """The trade composer, the offer and the interest question."""
 
-    steps: ClassVar[tuple[type, ...]] = (
-        Trading,
-        Offer,
-        Interest,
-    )
+    def gestures(self) -> dict[type, Gestures]:
+        return {
+            Trading: Gestures(self._trading_tap, self._trading_key, self._trading_button),
+            Offer: Gestures(tap=self._offer_tap, button=self._offer_button),
+            Interest: Gestures(tap=self._interest_tap, button=self._interest_button),
+        }
 
-    def on_tap(self, step: object, card: CardId) -> None:
-        if isinstance(step, Trading):
-            self._trading_tap(step, card)
-        elif isinstance(step, Offer):
-            if card.kind == "bank" and card.number == step.draft.second:
-                self._commit_trade(step.draft)
-            else:
-                self._refuse("err.not_now")
-        else:
-            self._refuse("c.err.interest")
-
-    def on_key(self, step: object, key: str) -> None:
-        if not isinstance(step, Trading) or TRADE_PANELS[step.draft.panel] != "cash":
+    def _trading_key(self, step: Trading, key: str) -> None:
+        if TRADE_PANELS[step.draft.panel] != "cash":
             self._refuse("err.not_now")
             return
         # digits await a payer card; the amount set before stays until one taps (A22)
@@ -61,24 +51,29 @@ class TradeGestures(Family):
         typed = d.typed[:-1] if key == "back" else d.typed + key
         self.panel(replace(d, typed=typed))
 
-    def on_button(self, step: object, button: Button) -> None:
-        if isinstance(step, Trading):
-            self._trading_button(step, button)
-        elif isinstance(step, Offer):
-            if button is Button.OK:
-                self._commit_trade(step.draft)
-            elif button is Button.CANCEL:
-                self.step = Idle()
-                self._show(
-                    self.screens.screen("trade_refused", self.screens.say("c.trade_refused"))
-                )
-            else:
-                self._refuse("err.not_now")
-        elif isinstance(step, Interest):
-            if button is Button.CANCEL:
-                self._refuse("c.err.interest")
-            else:
-                self._answer_interest(step.number, lift=button is Button.MENU)
+    def _offer_tap(self, step: Offer, card: CardId) -> None:
+        if card.kind == "bank" and card.number == step.draft.second:
+            self._commit_trade(step.draft)
+        else:
+            self._refuse("err.not_now")
+
+    def _offer_button(self, step: Offer, button: Button) -> None:
+        if button is Button.OK:
+            self._commit_trade(step.draft)
+        elif button is Button.CANCEL:
+            self.step = Idle()
+            self._show(self.screens.screen("trade_refused", self.screens.say("c.trade_refused")))
+        else:
+            self._refuse("err.not_now")
+
+    def _interest_tap(self, step: Interest, card: CardId) -> None:
+        self._refuse("c.err.interest")
+
+    def _interest_button(self, step: Interest, button: Button) -> None:
+        if button is Button.CANCEL:
+            self._refuse("c.err.interest")
+        else:
+            self._answer_interest(step.number, lift=button is Button.MENU)
 
     def interest_screen(self, number: int) -> Screen:
         s = self._state

@@ -84,7 +84,7 @@ class CardGestures(Family):
             ),
             None,
         )
-        if not self._rules.ed.card_table:
+        if not self.ed.card_table:
             # §4.5: no card table, so no tag can be read; the card icon offers the
             # generic effects instead
             self._refuse_rule(RuleError("no card table", "unknown card"))
@@ -123,7 +123,7 @@ class CardGestures(Family):
         scr = self.screens
         return scr.screen(
             "draw",
-            self._rules.ed.deck_names[deck],
+            self.ed.deck_names[deck],
             scr.say("c.draw.ok"),
             icons=frozenset({Icon.CARD}),
         )
@@ -172,7 +172,7 @@ class CardGestures(Family):
         s = self._state
         if not self._playing(card):
             return
-        if not self._rules.ed.card_table:  # no table: the generic effects, by the icon only
+        if not self.ed.card_table:  # no table: the generic effects, by the icon only
             self._refuse_rule(RuleError("no card table", "unknown card"))
             return
         command = c.PlayCard(deck, number, card, choice, passed_go)
@@ -264,9 +264,9 @@ class CardGestures(Family):
 
     def _pay_or_draw_screen(self, step: PayOrDraw) -> Screen:
         scr = self.screens
-        entry = self._rules.ed.cards.get((step.deck, step.number))
+        entry = self.ed.cards.get((step.deck, step.number))
         amount = dict(entry.args).get("amount", 0) if entry is not None else 0
-        ed = self._rules.ed
+        ed = self.ed
         title = entry.title if entry is not None else ed.deck_names[step.deck]
         return scr.screen(
             "card",

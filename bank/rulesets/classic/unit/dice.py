@@ -59,7 +59,7 @@ class DiceGestures(Family):
     def _fee_short(self, card: int) -> bool:
         """Whether *card* lacks the cash for the jail fee (READINGS E16)."""
         player = self._state.player(card)
-        return player is not None and player.balance < self._rules.ed.jail_fee
+        return player is not None and player.balance < self.ed.jail_fee
 
     def _jail_out(self, tx: Transaction, card: int) -> Screen:
         return self.screens.result(
@@ -85,7 +85,7 @@ class DiceGestures(Family):
         done = tx.outcome
         assert isinstance(done, o.Rolled)
         say = self.screens.say
-        fee, tries = self._rules.ed.jail_fee, self._rules.ed.jail_tries
+        fee, tries = self.ed.jail_fee, self.ed.jail_tries
         effect = done.effect
         if effect is o.RollEffect.THREE_DOUBLES:
             second = say("c.dice.three")

@@ -69,7 +69,7 @@ class EntryGestures(Family):
         if pick.purpose == "passed_go":
             return say("c.pick.yes") if value else say("c.pick.no")
         if pick.purpose == "deck":
-            return self._rules.ed.deck_names["chance" if value == 1 else "chest"]
+            return self.ed.deck_names["chance" if value == 1 else "chest"]
         if pick.purpose == "choice":
             return self._choice_text(pick, value)
         if pick.purpose == "generic":
@@ -82,7 +82,7 @@ class EntryGestures(Family):
     def _choice_text(self, pick: Pick, value: int) -> str:
         """A choice card's option: the space the token stood on (Community Chest 13 is a
         question of its own, :class:`PayOrDraw`)."""
-        ed, say = self._rules.ed, self.screens.say
+        ed, say = self.ed, self.screens.say
         entry = ed.cards.get((pick.deck or "", pick.number or 0))
         spaces = ed.spaces((pick.deck or "").upper())
         if entry is not None and 1 <= value <= len(spaces):
@@ -153,7 +153,7 @@ class EntryGestures(Family):
             self.u.landing.land(pick.card, pick.number, dice)
         elif pick.purpose == "deck":
             deck = "chance" if value == 1 else "chest"
-            if not self._rules.ed.card_table:  # the effect comes before the drawer (A17)
+            if not self.ed.card_table:  # the effect comes before the drawer (A17)
                 options = tuple(n for n, e in GENERIC_EFFECTS.items() if not e.moves)
                 self.step = Pick("generic", options, 0, self._entry_expiry(), deck=deck)
             elif self.u.cards.virtual_decks():  # `✓ tirer` replaces the number pick (E4)
@@ -257,4 +257,4 @@ class EntryGestures(Family):
 
     def _notes(self) -> tuple[int, ...]:
         """The banknote steps of the three-button amount entry (§5.2)."""
-        return MEGA_NOTES if self._rules.ed.mega else NOTES
+        return MEGA_NOTES if self.ed.mega else NOTES

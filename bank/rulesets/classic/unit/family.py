@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the unit builds its families
     from bank.commands import Command
     from bank.config import UnitConfig
     from bank.game import Game, Transaction
+    from bank.rulesets.classic.edition import ClassicEdition
     from bank.rulesets.classic.rules import ClassicRulesEngine
     from bank.rulesets.classic.screens import ClassicScreens
     from bank.rulesets.classic.unit.core import ClassicUnit
@@ -80,6 +81,12 @@ class Family:
     @property
     def _rules(self) -> ClassicRulesEngine:
         return self.u._rules
+
+    @property
+    def ed(self) -> ClassicEdition:
+        """The edition's classic table, for what the families show and offer (names, fees,
+        banknotes, the card table, the menu's items); the rules decide everything else."""
+        return self.u._rules.ed
 
     @property
     def _now(self) -> float:

@@ -66,7 +66,7 @@ class LandingGestures(Family):
             if self._state.prop(step.number).owner is not None:
                 # Méga's Auction space with every deed owned: the auction icon says so
                 free = any(p.owner is None for p in self._state.properties)
-                if free or not self._rules.ed.mega:
+                if free or not self.ed.mega:
                     self._refuse("c.err.owned")
                 else:
                     self._play(Cue.ERROR)
@@ -87,7 +87,7 @@ class LandingGestures(Family):
         if not self._playing(card):  # before a dice pick opens for a card that cannot pay
             return
         s = self._state
-        deed = self._rules.ed.deed(number)
+        deed = self.ed.deed(number)
         prop = s.prop(number)
         needs_dice = (
             dice is None

@@ -59,9 +59,9 @@ class MenuGestures(Family):
             return (*DEBT_ITEMS, _BANKRUPTCY) if self._bankruptcy_offered() else DEBT_ITEMS
         cfg = self._rules.settings(self._state)
         extra = [13] if cfg.variants.free_parking != "off" else []
-        if self._rules.ed.sides:
+        if self.ed.sides:
             extra.append(14)  # the Force battle (Star Wars)
-        if self._rules.ed.mega:
+        if self.ed.mega:
             extra.append(15)  # the Birthday Gift space
         info = _INFO_ITEMS if self.config.info_items else {}
         return tuple(sorted((*_ITEMS, *extra, *info)))
@@ -84,7 +84,7 @@ class MenuGestures(Family):
 
     def _menu_screen(self, menu: Menu) -> Screen:
         """The item's icon text on line 1 (its number in the model), the next step on line 2."""
-        say, ed = self.screens.say, self._rules.ed
+        say, ed = self.screens.say, self.ed
         item = menu.item
         hint = say("c.menu.ok") if item in (12, 16) else say("c.menu.tap")
         if item in _INFO_ITEMS:
@@ -185,7 +185,7 @@ class MenuGestures(Family):
                     c.GoToJail(card), lambda tx: scr.result("jail", self._state, card, "c.jail.in")
                 )
         elif item in (3, 4):
-            tax = self._rules.ed.taxes[item - 3]
+            tax = self.ed.taxes[item - 3]
             self._run(
                 c.PayTax(card, tax.position),
                 lambda tx: scr.result("tax", self._state, card, "c.tax", amount=outcome_amount(tx)),

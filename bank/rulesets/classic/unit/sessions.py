@@ -64,7 +64,7 @@ class SessionGestures(Family):
             command = c.SellBuilding(step.card, number, whole_group, for_debt=step.for_debt)
         else:
             command = c.Mortgage(step.card, number, for_debt=step.for_debt)
-        if not 1 <= number <= len(self._rules.ed.deeds):
+        if not 1 <= number <= len(self.ed.deeds):
             self._refuse("err.unknown_card")
             return
         if step.kind == "sell" and not whole_group and self._needs_whole_group(command):

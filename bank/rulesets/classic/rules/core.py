@@ -3,7 +3,7 @@
 helpers every family of commands shares (a player in the game, a deed, the first lap, what a
 player owes, could raise or is worth).
 
-Imports the core, this package's modules and the mixin below it in the engine's chain.
+Imports the core and this package's modules; the first link of the engine's chain of mixins.
 """
 
 from __future__ import annotations

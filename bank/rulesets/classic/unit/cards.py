@@ -9,8 +9,6 @@ Imports the unit's families, steps and the classic commands, outcomes and questi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bank.errors import RuleError
 from bank.game import Transaction
 from bank.ruleset import Decision
@@ -31,9 +29,6 @@ from bank.rulesets.classic.unit.steps import (
 )
 from bank.unit.io import Button, CardId, Icon, Screen
 from bank.unit.shell import Idle
-
-if TYPE_CHECKING:
-    pass
 
 
 class CardGestures(Family):

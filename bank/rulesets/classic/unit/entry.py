@@ -9,7 +9,7 @@ Imports the unit's families, steps and the classic commands and outcomes.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
@@ -24,10 +24,6 @@ from bank.rulesets.classic.unit.steps import (
     TradeDraft,
 )
 from bank.unit.io import Button, Screen
-
-if TYPE_CHECKING:
-    pass
-
 
 #: the amount entry's steps after ``valider`` (§5.2): the banknotes, largest first
 NOTES: Final = (500, 100, 50, 20, 10, 5, 1)

@@ -7,8 +7,6 @@ Imports the unit's families, steps and the classic commands, outcomes and questi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bank.errors import RuleError
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
@@ -19,9 +17,6 @@ from bank.rulesets.classic.unit.steps import (
     Pick,
 )
 from bank.unit.shell import Idle
-
-if TYPE_CHECKING:
-    pass
 
 
 class ForceGestures(Family):

@@ -8,8 +8,6 @@ Imports the unit's families, steps and the classic commands and outcomes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bank.errors import RuleError
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
@@ -21,9 +19,6 @@ from bank.rulesets.classic.unit.steps import (
 )
 from bank.unit.io import Button, CardId, Cue, Screen
 from bank.unit.shell import Idle
-
-if TYPE_CHECKING:
-    pass
 
 
 class LandingGestures(Family):

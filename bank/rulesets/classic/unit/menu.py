@@ -9,7 +9,7 @@ Imports the unit's families, steps and the classic commands.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.mega import BirthdayGift
@@ -24,10 +24,6 @@ from bank.rulesets.classic.unit.steps import (
 )
 from bank.unit.io import Button, CardId, Screen
 from bank.unit.shell import Idle, JailChoice, Settling
-
-if TYPE_CHECKING:
-    pass
-
 
 #: the menu items every 40-space edition has; 13 with the pot variant, 14 in Star Wars (an
 #: edition with sides), 16 during a debt

@@ -9,7 +9,6 @@ Imports the unit's families, steps and the classic commands and outcomes.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from bank.commands import Command
 from bank.errors import RuleError
@@ -24,9 +23,6 @@ from bank.rulesets.classic.unit.steps import (
 )
 from bank.unit.io import Button, CardId, Cue
 from bank.unit.shell import Finished, Idle, Settling
-
-if TYPE_CHECKING:
-    pass
 
 
 class SessionGestures(Family):

@@ -8,7 +8,6 @@ Imports the unit's families, steps and the classic commands.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from bank.errors import RuleError
 from bank.rulesets.classic import commands as c
@@ -24,9 +23,6 @@ from bank.rulesets.classic.unit.steps import (
 from bank.unit.io import Button, CardId, Cue, Icon, Screen
 from bank.unit.shell import Idle
 from bank.unit.text import LCD_WIDTH
-
-if TYPE_CHECKING:
-    pass
 
 
 class TradeGestures(Family):

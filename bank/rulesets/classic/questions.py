@@ -1,4 +1,4 @@
-"""The questions the classic rules ask before they can decide a command (CLASSIC.md §4.1, §3.8,
+"""The questions the classic rules ask before they can decide a command (docs/classic.md §4.1, §3.8,
 §7.1): typed, carried by :attr:`bank.ruleset.Decision.question` with no events.
 
 The unit asks each one (a pick, ✓/M, `tout vendre ? ✓`) and sends the command again with the

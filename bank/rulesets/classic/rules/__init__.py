@@ -1,4 +1,4 @@
-"""The classic rules engine (CLASSIC.md §3, §4), one module per family of commands.
+"""The classic rules engine (docs/classic.md §3, §4), one module per family of commands.
 
 :mod:`.engine` holds :class:`ClassicRulesEngine`, which decides every command; the families
 (:mod:`.rent`, :mod:`.moves` for GO, jail, taxes and the bank, :mod:`.landing`,

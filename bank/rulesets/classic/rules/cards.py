@@ -174,7 +174,7 @@ class CardRules(DiceRules):
         return tx.decision(o.GenericPlayed(drawer, amount, cmd.effect))
 
     def deck_order(self, seed: int, deck: str) -> tuple[int, ...]:
-        """The shuffled order of a virtual deck (CLASSIC-READINGS D2)."""
+        """The shuffled order of a virtual deck (docs/readings.md D2)."""
         return tuple(
             sorted(
                 range(1, 17),

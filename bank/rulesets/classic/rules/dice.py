@@ -20,7 +20,7 @@ from bank.state import GameState
 
 
 def die(seed: int, k: int, i: int) -> int:
-    """Die *i* of roll *k* of a game seeded *seed* (CLASSIC-READINGS D1)."""
+    """Die *i* of roll *k* of a game seeded *seed* (docs/readings.md D1)."""
     digest = hashlib.sha256(f"{seed}:{k}:{i}".encode()).digest()
     return 1 + int.from_bytes(digest[:8], "big") % 6
 

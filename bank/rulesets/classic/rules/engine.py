@@ -1,4 +1,4 @@
-"""The classic rules (CLASSIC.md §3, §4): pure decisions, events and a typed outcome.
+"""The classic rules (docs/classic.md §3, §4): pure decisions, events and a typed outcome.
 
 :class:`ClassicRulesEngine` decides the core's commands (new game, landing, auction sale) and
 the classic ones (:mod:`bank.rulesets.classic.commands`); a refusal raises

@@ -1,4 +1,4 @@
-"""The classic unit (CLASSIC.md §5), one module per family of gestures.
+"""The classic unit (docs/classic.md §5), one module per family of gestures.
 
 :mod:`.core` holds :class:`ClassicUnit`, which hands each tap, key and button to the family
 that owns the unit's step; :mod:`.steps` holds the steps (each family's small state objects)

@@ -1,4 +1,4 @@
-"""Auctions, the auction series and bankruptcy (CLASSIC.md §3.2, §3.12, §3.13, §5.5): the offer
+"""Auctions, the auction series and bankruptcy (docs/classic.md §3.2, §3.12, §3.13, §5.5): the offer
 of an unbought deed (✓ starts the auction), typed bids, the screens the shell's auction shows,
 the series that auctions a bankrupt's deeds one by one, item 16's bankruptcy, the debt being
 settled and the game's end.

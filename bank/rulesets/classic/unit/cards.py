@@ -1,4 +1,4 @@
-"""Chance and Community Chest (CLASSIC.md §4, §5.2): a card tapped, chosen or drawn waits for
+"""Chance and Community Chest (docs/classic.md §4, §5.2): a card tapped, chosen or drawn waits for
 the drawer's bank card; the rules' questions (which space the token stood on, GO passed,
 pay or draw a Chance) become picks or ✓/M; `Tirez une Chance` waits for that deck's next
 card; the unit's own virtual decks (READINGS D2, E4) and the generic effects of editions

@@ -1,6 +1,6 @@
-"""The classic game's time limit (CLASSIC.md §3.14, ``variants.time_limit_minutes``): the unit's
-running time in this game (power-off time does not count), and the game's end when the limit
-passes while nothing is in progress (READINGS C9).
+"""The classic game's time limit (docs/classic.md §3.14, ``variants.time_limit_minutes``): the
+unit's running time in this game (power-off time does not count), and the game's end when the
+limit passes while nothing is in progress (READINGS C9).
 
 Imports the unit's families, steps and the classic commands.
 """

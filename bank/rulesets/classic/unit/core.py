@@ -1,4 +1,4 @@
-"""The classic unit (CLASSIC.md §5): the core's shell, and one family of gestures per kind of step.
+"""The classic unit (docs/classic.md §5): the core's shell and a family of gestures per step.
 
 :class:`ClassicUnit` adds to :class:`bank.unit.shell.UnitShell` the keypad (``0``-``9``, ``⌫``)
 and the classic steps. A tap, a key or a button goes to the family that owns the unit's step

@@ -1,4 +1,4 @@
-"""The unit's dice and the jail (CLASSIC.md §3.6, §5.4 item 11): a roll (fixed by a script's
+"""The unit's dice and the jail (docs/classic.md §3.6, §5.4 item 11): a roll (fixed by a script's
 ``roll`` lines or drawn from the game's seed) and what it did, in jail too; the jail question
 (✓ the fee, M the held card or its tag, X a double).
 

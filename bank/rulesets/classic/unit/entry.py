@@ -1,6 +1,6 @@
-"""Number entry and picks (CLASSIC.md §5.2): the three-button amount entry (digits, the banknote
-steps after ``valider``) for a payment, a receipt, a trade's cash or a generic card's amount,
-and the picks (a utility's dice total, the deck, a card's number or option, GO passed, a
+"""Number entry and picks (docs/classic.md §5.2): the three-button amount entry (digits, the
+banknote steps after ``valider``) for a payment, a receipt, a trade's cash or a generic card's
+amount, and the picks (a utility's dice total, the deck, a card's number or option, GO passed, a
 generic effect, the Force die's face): digits type an option, M shows the next, ✓ takes it.
 
 Imports the unit's families, steps and the classic commands and outcomes.

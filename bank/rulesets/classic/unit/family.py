@@ -1,4 +1,4 @@
-"""What every gesture family of the classic unit shares (CLASSIC.md §5).
+"""What every gesture family of the classic unit shares (docs/classic.md §5).
 
 A family (number entry and picks, the menu, the sessions, the trade...) is one object beside
 the unit: it owns some step types (:mod:`.steps`) and says, in :meth:`Family.gestures`, what

@@ -1,4 +1,4 @@
-"""Star Wars' Force battle (CLASSIC.md §7.1, menu item 14): judged at once when the unit knows
+"""Star Wars' Force battle (docs/classic.md §7.1, menu item 14): judged at once when the unit knows
 the face of the lander's roll, else the rules ask for the face (or the symbol met) and a pick
 offers the reading's faces.
 

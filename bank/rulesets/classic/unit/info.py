@@ -1,4 +1,4 @@
-"""The info screens (CLASSIC.md §5.6): a keyboard panel's info keys (the last deed, whose turn,
+"""The info screens (docs/classic.md §5.6): a keyboard panel's info keys (the last deed, whose turn,
 their cash and deeds, the others' deeds) and the paged ``table`` and ``scores`` screens that
 menu items 17 and 18 show too.
 

@@ -1,4 +1,4 @@
-"""A deed tapped (CLASSIC.md §5.1): the idle unit's taps (a bank card shows its balance, a deed
+"""A deed tapped (docs/classic.md §5.1): the idle unit's taps (a bank card shows its balance, a deed
 its check screen, a Chance or Community Chest tag its card), the deed check (a bank card
 lands: purchase or rent, M offers the auction, X goes back) and the landing's screens. The
 rules decide the landing and preview the deed's rent.

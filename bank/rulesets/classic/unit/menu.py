@@ -1,4 +1,4 @@
-"""The menu (CLASSIC.md §5.4): M walks its items, digits choose one (two digits for items 10
+"""The menu (docs/classic.md §5.4): M walks its items, digits choose one (two digits for items 10
 and up), the player's bank card applies it (GO, jail, the taxes, the entries, the sessions,
 the trade, the dice, the pot, the Force, the gift), ✓ the items that take it (the deck pick,
 bankruptcy, the info pages), and a keyboard panel's shortcuts open an item directly.

@@ -1,4 +1,4 @@
-"""The build, sell and mortgage sessions (CLASSIC.md §5.4, items 7, 8, 9): each deed tapped is
+"""The build, sell and mortgage sessions (docs/classic.md §5.4, items 7, 8, 9): each deed tapped is
 one transaction and the session goes on; a hotel the bank's stock cannot take apart asks
 `tout vendre ? ✓` (the rules' :class:`~bank.rulesets.classic.questions.SellWholeGroup`); a
 session opened for a debt ends with the debt.

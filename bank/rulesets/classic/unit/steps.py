@@ -1,4 +1,4 @@
-"""The classic unit's steps: the small state object of each gesture family (CLASSIC.md §5).
+"""The classic unit's steps: the small state object of each gesture family (docs/classic.md §5).
 
 A step is what the unit is doing between two gestures; the family named beside each group
 handles its taps, keys and buttons (:mod:`bank.rulesets.classic.unit.core` dispatches them by
@@ -105,7 +105,7 @@ class Session:
     expires: float | None
     for_debt: bool = False
     #: a sell tap the stock could not take apart: the deed whose whole group ✓ would sell
-    #: (`tout vendre ? ✓`, CLASSIC.md §3.8; X cancels that tap, the session goes on: C6)
+    #: (`tout vendre ? ✓`, docs/classic.md §3.8; X cancels that tap, the session goes on: C6)
     sell_all: int | None = None
 
 

@@ -1,6 +1,6 @@
-"""The trade (CLASSIC.md §5.4, item 10) and the interest question (§3.10): the composer's panels
-(deeds, cash, jail cards, summary), the offer the partner accepts or refuses, and the question
-a mortgaged deed received opens (✓ keep the mortgage and pay the interest, M lift it).
+"""The trade (docs/classic.md §5.4, item 10) and the interest question (§3.10): the composer's
+panels (deeds, cash, jail cards, summary), the offer the partner accepts or refuses, and the
+question a mortgaged deed received opens (✓ keep the mortgage and pay the interest, M lift it).
 
 Imports the unit's families, steps and the classic commands.
 """

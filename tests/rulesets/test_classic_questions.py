@@ -13,6 +13,7 @@ from bank.game import Game
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import questions as q
+from bank.rulesets.classic.refusals import FirstLap, LateClaim
 
 from .classic_support import ext, new_game, outcome, rules, run
 
@@ -95,9 +96,13 @@ def test_real_refusals_stay_refusals() -> None:
     run(game, Land(1, 1))
     run(game, c.RollDice(2, (1, 2)), c.RollDice(3, (2, 3)), c.RollDice(1, (1, 3)))
     run(game, c.RollDice(3, (2, 3)))
-    with pytest.raises(RuleError) as err:  # nothing to answer: the claim is refused
+    with pytest.raises(LateClaim) as err:  # nothing to answer: the claim is refused
         rules(game).decide(game.state, Land(2, 1))
     assert err.value.key == "too late"
+    first_lap = new_game(2, variants={"no_buy_first_lap": True})
+    with pytest.raises(FirstLap) as refused:  # typed, with the key its words are found by
+        rules(first_lap).decide(first_lap.state, Land(1, 1))
+    assert refused.value.key == "first lap"
 
 
 @pytest.mark.parametrize(

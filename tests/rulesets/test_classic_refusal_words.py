@@ -9,7 +9,10 @@ from pathlib import Path
 from bank.cli import main
 
 PACKAGE = Path(__file__).resolve().parents[2] / "bank" / "rulesets" / "classic"
-RAISED = re.compile(r"(?:RuleError|NotEnoughMoney)\(\s*f?\"[^\"]*\"\s*,\s*\"([^\"]+)\"", re.S)
+#: a refusal raised in the package: the core's refusals and the classic ones (.refusals)
+RAISED = re.compile(
+    r"(?:RuleError|NotEnoughMoney|LateClaim|FirstLap)\(\s*f?\"[^\"]*\"\s*,\s*\"([^\"]+)\"", re.S
+)
 
 
 def test_every_refusal_key_of_the_classic_rules_has_a_french_wording() -> None:

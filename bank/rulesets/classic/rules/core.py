@@ -18,6 +18,7 @@ from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import mega
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import ClassicEdition, classic_edition
+from bank.rulesets.classic.refusals import FirstLap
 from bank.rulesets.classic.state import classic
 from bank.state import GameState
 from board_assets import Edition
@@ -119,7 +120,7 @@ class RulesCore:
 
     def _first_lap(self, state: GameState, cfg: ClassicConfig, card: int) -> None:
         if cfg.variants.no_buy_first_lap and card not in classic(state).passed_go:
-            raise RuleError(f"player {card} has not passed GO yet", "first lap")
+            raise FirstLap(f"player {card} has not passed GO yet", "first lap")
 
     def _fines_to_pot(self, cfg: ClassicConfig) -> bool:
         return cfg.variants.free_parking == "taxes_and_fines"

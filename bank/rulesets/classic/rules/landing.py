@@ -12,6 +12,7 @@ from bank.ruleset import Decision
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
+from bank.rulesets.classic.refusals import LateClaim
 from bank.rulesets.classic.rules.moves import MoveRules
 from bank.rulesets.classic.rules.tx import _Tx
 from bank.rulesets.classic.state import ClassicState, classic
@@ -82,7 +83,7 @@ class LandingRules(MoveRules):
         last = len(ext.rollers) - 1 - ext.rollers[::-1].index(card)
         others = {r for r in ext.rollers[last + 1 :] if r is not None and r != card}
         if len(others) >= limit:
-            raise RuleError("the rent was claimed too late", "too late")
+            raise LateClaim("the rent was claimed too late", "too late")
 
     def _auction_sale(self, tx: _Tx, cfg: ClassicConfig, cmd: AuctionSale) -> Decision:
         if not cfg.variants.auction_unbought and not isinstance(cmd, c.SeriesSale):

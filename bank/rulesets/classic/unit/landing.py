@@ -8,9 +8,10 @@ Imports the unit's families, steps and the classic commands and outcomes.
 
 from __future__ import annotations
 
-from bank.errors import RuleError
+from bank.errors import NotEnoughMoney, RuleError
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
+from bank.rulesets.classic.refusals import FirstLap, LateClaim
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.unit.family import Family, Gestures
 from bank.rulesets.classic.unit.steps import (
@@ -114,14 +115,14 @@ class LandingGestures(Family):
         self._after(tx, self.landing_screen(tx.outcome, number))
 
     def _landing_refused(self, err: RuleError, number: int, unowned: bool) -> None:
-        if err.key == "too late":
+        if isinstance(err, LateClaim):
             self._play(Cue.ERROR)
             self._show(self.screens.late(number))
             self.step = Idle()
-        elif err.key == "first lap":
+        elif isinstance(err, FirstLap):
             self._play(Cue.ERROR)
             self._show(self.screens.short(number, "c.first_lap"))
-        elif err.key == "not enough money" and unowned:
+        elif isinstance(err, NotEnoughMoney) and unowned:
             self._play(Cue.ERROR)
             self._show(self.screens.short(number))
         else:

@@ -136,3 +136,16 @@ def test_a_failed_jail_try_is_typed_with_its_number() -> None:
     assert (second.effect, second.jail_try) == (o.RollEffect.TRY, 2)
     fee = outcome(run(game, c.RollDice(1, (1, 4))))
     assert isinstance(fee, o.Rolled) and fee.effect is o.RollEffect.FEE and fee.jail_try == 0
+
+
+@pytest.mark.parametrize(
+    ("deck", "number", "gained"),
+    [("chest", 1, True), ("chance", 11, False), ("chance", 2, True), ("chance", 12, False)],
+)
+def test_a_cards_outcome_says_whether_the_drawer_gained(
+    deck: str, number: int, gained: bool
+) -> None:
+    """The unit's `+`/`−` before a card's amount comes from the rules, not a state diff."""
+    game = new_game()
+    played = outcome(run(game, c.PlayCard(deck, number, 1)))
+    assert isinstance(played, o.CardPlayed) and played.amount and played.gained is gained

@@ -235,13 +235,15 @@ class Rolled(ClassicOutcome):
 @dataclass(frozen=True, slots=True)
 class CardPlayed(ClassicOutcome):
     """Card *number* of *deck* applied to *card*: *amount* is what it charged or paid out;
-    *landing* what the move it made did; *draw* the deck to draw next (`Tirez une Chance`)."""
+    *landing* what the move it made did; *draw* the deck to draw next (`Tirez une Chance`);
+    *gained*: the drawer's cash did not go down (the amount was paid out to them)."""
 
     kind: ClassVar[str] = "card_done"
     deck: str
     number: int
     landing: ClassicOutcome | None = None
     draw: str | None = None
+    gained: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ class CardRules(DiceRules):
             effect = "nearest_station"
         spaces = self.ed.spaces(cmd.deck.upper())
         drawer = cmd.card
+        cash_before = tx.balance(drawer)
         fine = self._fines_to_pot(cfg)
         amount = 0
         landing: o.ClassicOutcome | None = None
@@ -99,7 +100,9 @@ class CardRules(DiceRules):
                 draw = "chance"
         if landing is not None:
             amount = landing.amount
-        return tx.decision(o.CardPlayed(drawer, amount, cmd.deck, cmd.number, landing, draw))
+        gained = tx.balance(drawer) >= cash_before
+        played = o.CardPlayed(drawer, amount, cmd.deck, cmd.number, landing, draw, gained)
+        return tx.decision(played)
 
     def _maybe_salary(
         self, tx: _Tx, cfg: ClassicConfig, card: int, passes: list[bool], answer: bool | None

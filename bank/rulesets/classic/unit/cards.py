@@ -164,7 +164,6 @@ class CardGestures(Family):
     def play_card(
         self, deck: str, number: int, card: int, choice: int | None, passed_go: bool | None
     ) -> None:
-        s = self._state
         if not self._playing(card):
             return
         if not self.ed.card_table:  # no table: the generic effects, by the icon only
@@ -230,9 +229,7 @@ class CardGestures(Family):
             shown = self.u.landing.landing_screen(done.landing, getattr(done.landing, "number", 0))
             text = shown.lines[0 if isinstance(done.landing, o.RentPaid) else 1]
         elif done.amount:
-            before = s.player(card)
-            now = after.player(card)
-            sign = "+" if now and before and now.balance >= before.balance else "−"
+            sign = "+" if done.gained else "−"
             text = scr.say(
                 "c.card.amount", token=scr.token(after, card), sign=sign, amount=done.amount
             )

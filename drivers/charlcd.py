@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from bank.unit.io import Icon, Screen
+from bank.unit.io import WIDE_COLS, Icon, Screen
 
 GLYPH_LEVEL_ON = "\x00"
 GLYPH_LEVEL_OFF = "\x01"
@@ -308,6 +309,11 @@ def squeeze(text: str, cols: int, cut: bool = True) -> str:
         if joined == out:
             break
         out = joined
+    # then the spaces go, from the right (`c>100 P0/1` -> `c>100P0/1`): nothing is cut
+    # while a space is left to take
+    while len(out) > cols and " " in out.strip():
+        at = out.rstrip().rindex(" ")
+        out = out[:at] + out[at + 1 :]
     return out[:cols] if cut else out
 
 
@@ -386,6 +392,8 @@ def layout(
     blank = " " * cols
     if screen.off:
         return (blank,) * rows
+    if screen.wide and cols >= WIDE_COLS:  # a display as wide as the emulator's glass
+        screen = replace(screen, lines=screen.wide)
     if labels is not None:
         lang, token_label = labels.lang, labels.token
         if labels.classic:
@@ -408,13 +416,58 @@ def layout(
     for line in screen.lines:
         text_rows.extend(_wrap(fold_unless(line, shows, glyphs), cols))
     # Text is the message; when rows are short, keep at least one text row.
+    kept = status
     if text_rows and len(status) + len(text_rows) > rows:
-        status = status[: max(rows - len(text_rows), min(len(status), rows - 1))]
-    body = status + text_rows
-    body = body[:rows]
+        kept = status[: max(rows - len(text_rows), min(len(status), rows - 1))]
+    body = (kept + text_rows)[:rows]
     if not body and screen.name:
         body = [fold(screen.name.upper(), glyphs)[:cols]]
+    body = _numbers_whole(screen, body, status, cols, rows, lambda t: fold_unless(t, shows, glyphs))
     return tuple(r.ljust(cols)[:cols] for r in body) + (blank,) * (rows - len(body))
+
+
+def _numbers(text: str) -> Counter[str]:
+    return Counter(re.findall(r"\d+", text))
+
+
+def _numbers_whole(
+    screen: Screen,
+    body: list[str],
+    status: list[str],
+    cols: int,
+    rows: int,
+    folded: Callable[[str], str],
+) -> list[str]:
+    """*body*, or when it leaves out or cuts a number of the screen's lines or its amount
+    (issue 19: a 16x2 LCD showed a status row and the first line only, a wrapped line pushed
+    the last one off a 20x4), a layout that shows them all: each line squeezed on its own
+    row (:func:`squeeze`), under as many status rows as are left; the one that shows the
+    most numbers when none shows them all."""
+    want = _numbers(" ".join(screen.lines))
+    if screen.amount:  # a zero amount is words on the screen (no rent, nothing paid)
+        want[str(abs(screen.amount))] = max(want[str(abs(screen.amount))], 1)
+    if not want or not want - _numbers(" ".join(body)):
+        return body
+    lines = [squeeze(folded(line), cols) for line in screen.lines][:rows]
+    room = rows - len(lines)
+    candidates = [body, status[:room] + lines, with_amount(screen, lines, cols)]
+    if room and len(status) > room:  # the row with the amount rather than the first one
+        candidates += [[r, *lines] for r in status if screen.amount and str(screen.amount) in r]
+    return min(candidates, key=lambda c: sum((want - _numbers(" ".join(c))).values()))
+
+
+def with_amount(screen: Screen, rows: list[str], cols: int) -> list[str]:
+    """*rows* (a screen's text lines, one a row) with the screen's amount on the right of the
+    last row that takes it (the row squeezed for it, never cut), when no row shows it yet: a
+    2-row LCD has no status row for it."""
+    amount = str(screen.amount) if screen.amount else ""
+    if not amount or amount in _numbers(" ".join(rows)):
+        return rows
+    for i in reversed(range(len(rows))):
+        text = squeeze(rows[i].rstrip(), cols - len(amount) - 1, cut=False)
+        if len(text) + 1 + len(amount) <= cols:
+            return [*rows[:i], _row(text, amount, cols), *rows[i + 1 :]]
+    return rows
 
 
 def _classic_layout(
@@ -444,7 +497,7 @@ def _classic_layout(
     if deed and rows >= 4 and len(screen.lines) == 2:
         body = _deed_rows(screen, cols, labels, fit)
     elif rows <= 2 and len(screen.lines) == 2:
-        body = [fit(line) for line in screen.lines]
+        body = with_amount(screen, [fit(line) for line in screen.lines], cols)
     elif rows == 2 and len(screen.lines) == 1:
         line = folded(screen.lines[0])
         if len(squeeze(line, cols, cut=False)) > cols:  # both rows for a line too long for one

@@ -309,10 +309,13 @@ def squeeze(text: str, cols: int, cut: bool = True) -> str:
         if joined == out:
             break
         out = joined
-    # then the spaces go, from the right (`c>100 P0/1` -> `c>100P0/1`): nothing is cut
-    # while a space is left to take
-    while len(out) > cols and " " in out.strip():
-        at = out.rstrip().rindex(" ")
+    # then the spaces go, from the right (`c>100 P0/1` -> `c>100P0/1`), but a space between
+    # two digits (two numbers would read as one)
+    while len(out) > cols:
+        spaces = [m.start() for m in re.finditer(r"(?<!\d) | (?!\d)", out.strip())]
+        if not spaces:
+            break
+        at = len(out) - len(out.lstrip()) + spaces[-1]
         out = out[:at] + out[at + 1 :]
     return out[:cols] if cut else out
 

@@ -23,7 +23,7 @@ import pytest
 from bank.app.runtime import panel_labels
 from bank.app.script import ScriptRunner
 from bank.cli import main
-from bank.unit.io import WIDE_COLS, Output, Screen, ShowScreen
+from bank.unit.io import WIDE_COLS, Icon, Output, Screen, ShowScreen
 from board_assets import load_edition
 from drivers import charlcd
 from firmware_sim.lcd import AMOUNT_CELLS, TEXT_COLS, TEXT_ROWS, glass_rows
@@ -146,3 +146,32 @@ def test_the_glass_lines_are_whole_words_and_the_lcd_lines_fit_20_cells(tmp_path
     assert "27 Av. des Champs-Élysées" in wide
     lines = {line for s in screens for line in s.lines}
     assert "27 Av. Champs-Élys." in lines and "27 Av. des Champs-Élysées" not in lines
+
+
+def test_with_amount() -> None:
+    """On a 2-row LCD (no status row) the amount goes beside the last line that leaves room
+    for it, that line squeezed for it; a line that already shows it, or no room, changes
+    nothing; an Ultime 16x2 keeps both lines rather than a status row when the second line
+    holds a number (`Refusé / 2 joueurs minimum`)."""
+    bought = Screen("bought", ("14 Rue de Paradis", "Achat 160 €"), amount=160)
+    assert charlcd.with_amount(bought, ["14 Rue de Para.", "Achat 160 E"], 16) == [
+        "14 Rue de Para.",
+        "Achat 160 E",
+    ]
+    group = Screen("bought", ("14 Rue Blanche", "Groupe !"), amount=160)
+    assert charlcd.with_amount(group, ["14 Rue Blanche", "Groupe !"], 16) == [
+        "14 Rue Blanche",
+        "Groupe !     160",
+    ]
+    full = Screen("rank", ("1 2 3 4 5 6 7 8", "9 10 11 12 13 14"), amount=160)
+    rows = ["1 2 3 4 5 6 7 8", "9 10 11 12 13 14"]
+    assert charlcd.with_amount(full, rows, 16) == rows
+    refused = Screen("error", ("Refusé", "2 joueurs minimum"), icons=frozenset({Icon.ERROR}))
+    assert charlcd.layout(refused, 16, 2) == ("Refuse          ", "2 joueurs mini. ")
+
+
+def test_squeeze_drops_spaces_before_it_cuts() -> None:
+    assert charlcd.squeeze("c>1 v>3 c>100 P0/1", 16) == "c>1 v>3c>100P0/1"
+    assert charlcd.squeeze("c>1 v>3 c>100 P0/1", 20) == "c>1 v>3 c>100 P0/1"
+    # never between two numbers: they would read as one
+    assert charlcd.squeeze("9 10 11 12 13 14 15", 16) == "9 10 11 12 13 14"

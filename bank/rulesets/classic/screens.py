@@ -178,6 +178,37 @@ class ClassicScreens(Screens):
             amount=start,
         )
 
+    def game_over(self, state: GameState) -> Screen:
+        """The first four places, two a line, each name whole (issue 19: `2.Mace Win…`): two
+        spaces between places, one where two do not fit, the names shortened before a line
+        would be cut; the whole ranking is the `scores` info screen's."""
+        ranked = list(state.ranking) or [p.card for p in state.players]
+        names = [self.token(state, card) for card in ranked][:4]
+
+        def line(row: int) -> Line:
+            def at(width: int) -> str:
+                for cut in (None, 8, 6, 5, 4, 3):
+                    for gap in ("  ", " "):
+                        text = gap.join(
+                            f"{i}.{names[i - 1][:cut]}"
+                            for i in range(2 * row + 1, min(len(names), 2 * row + 2) + 1)
+                        )
+                        if len(text) <= width:
+                            return text
+                return text
+
+            return at
+
+        winner = state.player(state.winner) if state.winner is not None else None
+        return self.screen(
+            "game_over",
+            line(0),
+            line(1) if len(names) > 2 else "",
+            amount=winner.balance if winner else None,
+            token=winner.token if winner else None,
+            icons=frozenset({Icon.TROPHY}),
+        )
+
     def debt(self, state: GameState, debtor: PlayerState, can: int | None = None) -> Screen:
         """`voiture doit 360 à chien` / `Encore possible 180` (what selling and mortgaging can
         still raise); the creditor is left out when the line would not fit."""

@@ -1,6 +1,6 @@
 """Issue 19.1, every number whole on every panel: each screen of every scenario (the classic
 ones of tests/scripts/classic with their own options, the spec's classic examples, the web
-view's games, the Ultime scenarios of tests/scripts and the example game of docs/), as each
+view's games, the readers' classic game, the Ultime scenarios of tests/scripts and the example game of docs/), as each
 panel lays it out, shows every number the screen's model carries whole: the amounts, the
 players and the deed numbers of its lines, and its amount. The panels: the emulator's glass
 (25 cells, its lines written for that width, the amount on the seven-segment digits), the
@@ -48,6 +48,7 @@ SCENARIOS: list[tuple[Path, list[str]]] = [
     *((p, args_of(p)) for p in CLASSIC),
     *((p, ["--edition", "classic-fr"]) for p in sorted(EXAMPLES.glob("*.tap"))),
     *((p, _web_args(p)) for p in WEB),
+    (ROOT / "tests" / "drivers" / "stack_classic.tap", ["--edition", "classic-fr"]),
     *((p, []) for p in ULTIME),
 ]
 
@@ -109,12 +110,16 @@ def test_every_kind_of_scenario_is_checked() -> None:
 )
 def test_every_number_whole_on_every_panel(path: Path, args: list[str], tmp_path: Path) -> None:
     """A number of the screen's lines missing whole from what a panel shows fails, naming
-    the panel, the screen and the rows; so does the screen's amount on the glass and the
+    the panel, the screen and the rows (and a number of the glass's lines that the 20-cell
+    lines cut: `Mace Windu : 5 + 6…` lost its total); so does the screen's amount on the glass and the
     4-row LCDs (a zero amount is words: no rent, nothing paid). A 2-row LCD has no status row:
     it shows the amount beside a line that leaves room for it (see test_with_amount)."""
     screens = _screens(path, args, tmp_path)
     assert screens
     lost: list[str] = []
+    for screen in screens:  # the unit's own 20-cell lines, against the glass's 25-cell ones
+        if screen.wide and _numbers(" ".join(screen.wide)) - _numbers(" ".join(screen.lines)):
+            lost.append(f"the 20-cell lines {screen.lines!r} cut {screen.wide!r}")
     for panel, show in _panels(_edition(args)):
         for screen in screens:
             if screen.off:

@@ -8,6 +8,7 @@ engine's state and edition types, the unit's I/O and texts, and the classic edit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from bank.events import Event, MoneyMoved, PropertyChanged, invert
@@ -471,13 +472,14 @@ class ClassicScreens(Screens):
         """
         a, b = dice
         token = self.token(state, card) if card is not None else None
+        first: Line
         if third is not None and third.isdigit():
             n = int(third)
             key = "c.dice.anon3" if card is None else "c.dice.3"
-            first = self.words(key, token=token, a=a, b=b, c=n, total=a + b + n)
+            first = self.tight(key, token=token, a=a, b=b, c=n, total=a + b + n)
         else:
             key = "c.dice.anon" if card is None else "c.dice.1"
-            first = self.words(key, token=token, a=a, b=b, total=a + b)
+            first = self.tight(key, token=token, a=a, b=b, total=a + b)
             if third in FORCE_FACES:
                 second = self.force_face(second, third, dice)
             elif third is not None:
@@ -508,6 +510,21 @@ class ClassicScreens(Screens):
             token=self.card_token(card),
             icons=frozenset({Icon.FORCE}),
         )
+
+    def tight(self, key: str, token: str | None, **dice: int) -> Line:
+        """A dice line, for each width: as worded, else written tight (`Mace Windu : 5+6=11`),
+        else with the token shortened: the dice and their total are never cut (issue 19)."""
+        text = MESSAGES[key][self.lang]
+
+        def at(width: int) -> str:
+            for cut in (None, 8, 6, 4):
+                line = text.format(token=(token or "")[:cut], **dice)
+                squeezed = re.sub(r" ([+=]) ", r"\1", line)
+                if len(line) <= width or len(squeezed) <= width:
+                    break
+            return line if len(line) <= width else squeezed
+
+        return at
 
     def face(self, third: str) -> str:
         """The LCD name of a third die's face (``c.die.<face>``; the face itself without one)."""

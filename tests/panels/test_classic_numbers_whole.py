@@ -1,11 +1,11 @@
-"""Issue 19.1, every number whole on every panel: each screen of every scenario (the classic
-ones of tests/scripts/classic with their own options, the spec's classic examples, the web
-view's games, the readers' classic game, the Ultime scenarios of tests/scripts and the example game of docs/), as each
-panel lays it out, shows every number the screen's model carries whole: the amounts, the
-players and the deed numbers of its lines, and its amount. The panels: the emulator's glass
-(25 cells, its lines written for that width, the amount on the seven-segment digits), the
-box's 20x4 and 16x2 character LCDs, the terminal view, and the serial panel's firmware (its
-LCD laid out without the edition's labels) at 20x4 and 16x2.
+"""Issue 19.1, every number whole on every panel: each screen of every scenario (the classic ones
+of tests/scripts/classic with their own options, the spec's classic examples, the web view's
+games, the readers' classic game, the Ultime scenarios of tests/scripts and the example game of
+docs/), as each panel lays it out, shows every number the screen's model carries whole: the
+amounts, the players and the deed numbers of its lines, and its amount. The panels: the
+emulator's glass (25 cells, its lines written for that width, the amount on the seven-segment
+digits), the box's 20x4 and 16x2 character LCDs, the terminal view, and the serial panel's
+firmware (its LCD laid out without the edition's labels) at 20x4 and 16x2.
 
 Every screen is collected from the unit as the scenario runs (``ultibank script``), so a new
 scenario is checked without a word here."""
@@ -109,11 +109,11 @@ def test_every_kind_of_scenario_is_checked() -> None:
     ("path", "args"), SCENARIOS, ids=[f"{p.parent.name}/{p.stem}" for p, _ in SCENARIOS]
 )
 def test_every_number_whole_on_every_panel(path: Path, args: list[str], tmp_path: Path) -> None:
-    """A number of the screen's lines missing whole from what a panel shows fails, naming
-    the panel, the screen and the rows (and a number of the glass's lines that the 20-cell
-    lines cut: `Mace Windu : 5 + 6…` lost its total); so does the screen's amount on the glass and the
-    4-row LCDs (a zero amount is words: no rent, nothing paid). A 2-row LCD has no status row:
-    it shows the amount beside a line that leaves room for it (see test_with_amount)."""
+    """A number of the screen's lines missing whole from what a panel shows fails, naming the
+    panel, the screen and the rows (and a number of the glass's lines that the 20-cell lines
+    cut: `Mace Windu : 5 + 6…` lost its total); so does the screen's amount on the glass and
+    the 4-row LCDs (a zero amount is words: no rent, nothing paid). A 2-row LCD has no status
+    row: it shows the amount beside a line that leaves room for it (see test_with_amount)."""
     screens = _screens(path, args, tmp_path)
     assert screens
     lost: list[str] = []

@@ -1,7 +1,7 @@
-"""Issue 19.1: every number on a classic screen whole. Every scenario of tests/scripts/classic,
-the spec's examples and the web view's classic games run with the unit's `fit` watched: a
-line the unit cuts to its 20 cells must lose no digit (an amount, a player, a deed number) and no currency sign; letters
-may go (a long name ends in `…`)."""
+"""Issue 19.1: every number on a classic screen whole. Every scenario of tests/scripts/classic, the
+spec's examples and the web view's classic games run with the unit's `fit` watched: a line the
+unit cuts to its 20 cells must lose no digit (an amount, a player, a deed number) and no
+currency sign; letters may go (a long name ends in `…`)."""
 
 from __future__ import annotations
 

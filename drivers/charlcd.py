@@ -425,7 +425,8 @@ def layout(
     body = (kept + text_rows)[:rows]
     if not body and screen.name:
         body = [fold(screen.name.upper(), glyphs)[:cols]]
-    body = _numbers_whole(screen, body, status, cols, rows, lambda t: fold_unless(t, shows, glyphs))
+    folded = lambda t: fold_unless(t, shows, glyphs)  # noqa: E731
+    body = _numbers_whole(screen, body, status, cols, rows, folded, glyphs)
     return tuple(r.ljust(cols)[:cols] for r in body) + (blank,) * (rows - len(body))
 
 
@@ -440,36 +441,46 @@ def _numbers_whole(
     cols: int,
     rows: int,
     folded: Callable[[str], str],
+    glyphs: bool = True,
 ) -> list[str]:
-    """*body*, or when it leaves out or cuts a number of the screen's lines or its amount
-    (issue 19: a 16x2 LCD showed a status row and the first line only, a wrapped line pushed
-    the last one off a 20x4), a layout that shows them all: each line squeezed on its own
-    row (:func:`squeeze`), under as many status rows as are left; the one that shows the
-    most numbers when none shows them all."""
+    """*body*, or when it leaves out or cuts a number of the screen's lines, its amount or
+    its countdown (issue 19: a 16x2 LCD showed a status row and the first line only, a
+    wrapped line pushed the last one off a 20x4), a layout that shows them all: each line
+    squeezed on its own row (:func:`squeeze`), under as many status rows as are left, or
+    with the amount and the countdown beside the lines (:func:`with_amount`); the one that
+    shows the most numbers when none shows them all."""
     want = _numbers(" ".join(screen.lines))
-    if screen.amount:  # a zero amount is words on the screen (no rent, nothing paid)
-        want[str(abs(screen.amount))] = max(want[str(abs(screen.amount))], 1)
+    for number in (screen.amount, screen.countdown):
+        if number:  # a zero amount is words on the screen (no rent, nothing paid)
+            want[str(abs(number))] = max(want[str(abs(number))], 1)
     if not want or not want - _numbers(" ".join(body)):
         return body
     lines = [squeeze(folded(line), cols) for line in screen.lines][:rows]
     room = rows - len(lines)
-    candidates = [body, status[:room] + lines, with_amount(screen, lines, cols)]
+    candidates = [body, status[:room] + lines, with_amount(screen, lines, cols, glyphs)]
     if room and len(status) > room:  # the row with the amount rather than the first one
         candidates += [[r, *lines] for r in status if screen.amount and str(screen.amount) in r]
     return min(candidates, key=lambda c: sum((want - _numbers(" ".join(c))).values()))
 
 
-def with_amount(screen: Screen, rows: list[str], cols: int) -> list[str]:
-    """*rows* (a screen's text lines, one a row) with the screen's amount on the right of the
-    last row that takes it (the row squeezed for it, never cut), when no row shows it yet: a
-    2-row LCD has no status row for it."""
-    amount = str(screen.amount) if screen.amount else ""
-    if not amount or amount in _numbers(" ".join(rows)):
-        return rows
-    for i in reversed(range(len(rows))):
-        text = squeeze(rows[i].rstrip(), cols - len(amount) - 1, cut=False)
-        if len(text) + 1 + len(amount) <= cols:
-            return [*rows[:i], _row(text, amount, cols), *rows[i + 1 :]]
+def with_amount(screen: Screen, rows: list[str], cols: int, glyphs: bool = True) -> list[str]:
+    """*rows* (a screen's text lines, one a row) with the screen's amount, then its
+    countdown (``⏱10``), each on the right of the last row that has room for it (else of the
+    last row that squeezing makes room in, never cut), when no row shows it yet: a 2-row LCD
+    has no status row for them."""
+    extras = []
+    if screen.amount and str(abs(screen.amount)) not in _numbers(" ".join(rows)):
+        extras.append(str(screen.amount))
+    if screen.countdown is not None:
+        extras.append((GLYPH_CLOCK if glyphs else "T-") + str(screen.countdown))
+    for extra in extras:
+        room = cols - len(extra) - 1
+        fits = [i for i in range(len(rows)) if len(rows[i].rstrip()) <= room]
+        squeezable = [i for i in range(len(rows)) if len(squeeze(rows[i], room, False)) <= room]
+        if fits or squeezable:
+            at = (fits or squeezable)[-1]
+            text = squeeze(rows[at].rstrip(), room)
+            rows = [*rows[:at], _row(text, extra, cols), *rows[at + 1 :]]
     return rows
 
 
@@ -500,7 +511,7 @@ def _classic_layout(
     if deed and rows >= 4 and len(screen.lines) == 2:
         body = _deed_rows(screen, cols, labels, fit)
     elif rows <= 2 and len(screen.lines) == 2:
-        body = with_amount(screen, [fit(line) for line in screen.lines], cols)
+        body = with_amount(screen, [fit(line) for line in screen.lines], cols, glyphs)
     elif rows == 2 and len(screen.lines) == 1:
         line = folded(screen.lines[0])
         if len(squeeze(line, cols, cut=False)) > cols:  # both rows for a line too long for one

@@ -81,7 +81,11 @@ def _glass(screen: Screen, lang: str | None) -> str:
     """What the emulator's glass shows: its text rows, its amount and number digits."""
     rows = glass_rows(screen, lang, TEXT_COLS, TEXT_ROWS)
     assert all(len(r) <= TEXT_COLS for r in rows), rows
-    segments = [digits_text(screen.amount, AMOUNT_CELLS), digits_text(screen.number, 2)]
+    segments = [
+        digits_text(screen.amount, AMOUNT_CELLS),
+        digits_text(screen.number, 2),
+        digits_text(screen.countdown, 2),
+    ]
     return " ".join([*rows, *segments])
 
 
@@ -113,7 +117,8 @@ def test_every_number_whole_on_every_panel(path: Path, args: list[str], tmp_path
     panel, the screen and the rows (and a number of the glass's lines that the 20-cell lines
     cut: `Mace Windu : 5 + 6…` lost its total); so does the screen's amount on the glass and
     the 4-row LCDs (a zero amount is words: no rent, nothing paid). A 2-row LCD has no status
-    row: it shows the amount beside a line that leaves room for it (see test_with_amount)."""
+    row: it shows the amount beside a line that leaves room for it (see test_with_amount); an
+    auction's seconds show on every panel."""
     screens = _screens(path, args, tmp_path)
     assert screens
     lost: list[str] = []
@@ -134,6 +139,8 @@ def test_every_number_whole_on_every_panel(path: Path, args: list[str], tmp_path
                     lost.append(f"wide lines: {screen.wide!r} lose {kept} of {screen.lines!r}")
             if screen.amount and not panel.endswith("x2"):
                 want[str(abs(screen.amount))] = max(want[str(abs(screen.amount))], 1)
+            if screen.countdown is not None:  # an auction's seconds: every panel shows them
+                want[str(screen.countdown)] = max(want[str(screen.countdown)], 1)
             missing = want - _numbers(show(screen))
             if missing:
                 lost.append(f"{panel}: {screen.text()!r} shows {show(screen)!r}")
@@ -154,10 +161,10 @@ def test_the_glass_lines_are_whole_words_and_the_lcd_lines_fit_20_cells(tmp_path
 
 
 def test_with_amount() -> None:
-    """On a 2-row LCD (no status row) the amount goes beside the last line that leaves room
-    for it, that line squeezed for it; a line that already shows it, or no room, changes
-    nothing; an Ultime 16x2 keeps both lines rather than a status row when the second line
-    holds a number (`Refusé / 2 joueurs minimum`)."""
+    """On a 2-row LCD (no status row) the amount, and an auction's seconds, go beside the last
+    line that leaves room for them, that line squeezed for it; a line that already shows it, or
+    no room, changes nothing; an Ultime 16x2 keeps both lines rather than a status row when the
+    second line holds a number (`Refusé / 2 joueurs minimum`)."""
     bought = Screen("bought", ("14 Rue de Paradis", "Achat 160 €"), amount=160)
     assert charlcd.with_amount(bought, ["14 Rue de Para.", "Achat 160 E"], 16) == [
         "14 Rue de Para.",
@@ -171,6 +178,10 @@ def test_with_amount() -> None:
     full = Screen("rank", ("1 2 3 4 5 6 7 8", "9 10 11 12 13 14"), amount=160)
     rows = ["1 2 3 4 5 6 7 8", "9 10 11 12 13 14"]
     assert charlcd.with_amount(full, rows, 16) == rows
+    auction = Screen("auction", ("Enchère 0 M€", "✓ ou carte: +20"), amount=0, countdown=10)
+    # the seconds beside the bid (the step of +20 on the second line, where a status row
+    # took both before)
+    assert charlcd.layout(auction, 16, 2) == ("Enchere 0 ME \x0210", "\x03 ou carte: +20 ")
     refused = Screen("error", ("Refusé", "2 joueurs minimum"), icons=frozenset({Icon.ERROR}))
     assert charlcd.layout(refused, 16, 2) == ("Refuse          ", "2 joueurs mini. ")
 

@@ -111,7 +111,7 @@ class DrawsSeeds(Protocol):
 
     The source is deterministic by default (a tap script, a test); the daemon, which runs the
     bank for players, gives it the operating system's randomness, so that every game rolls
-    fresh dice (CLASSIC-READINGS D1).
+    fresh dice (docs/readings.md D1).
     """
 
     seed_source: Callable[[], int]

@@ -1,4 +1,4 @@
-"""The classic ruleset: the bank of every classic Monopoly box (CLASSIC.md).
+"""The classic ruleset: the bank of every classic Monopoly box (docs/classic.md).
 
 What exists: the classic edition schema (:mod:`.edition`), the configuration with every
 **decision** of §3/§6 (:mod:`.config`), the state extension and its event (:mod:`.state`), the

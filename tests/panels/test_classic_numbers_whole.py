@@ -12,13 +12,16 @@ scenario is checked without a word here."""
 
 from __future__ import annotations
 
+import io
 import re
 import shlex
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from bank.app.runtime import panel_labels
 from bank.app.script import ScriptRunner
@@ -26,8 +29,13 @@ from bank.cli import main
 from bank.unit.io import WIDE_COLS, Icon, Output, Screen, ShowScreen
 from board_assets import load_edition
 from drivers import charlcd
+from drivers import panel_protocol as pp
+from drivers.gpio_panel import GpioPanel, LcdConfig
+from drivers.terminal_panel import TerminalPanel
 from firmware_sim.lcd import AMOUNT_CELLS, TEXT_COLS, TEXT_ROWS, glass_rows
 from firmware_sim.segments import digits_text
+from tests.panels.fake_hd44780 import FakeHD44780
+from tests.support.fakes import FakeClock
 from tests.unit.test_classic_scripts import ALL as CLASSIC
 from tests.unit.test_classic_scripts import EXAMPLES, args_of
 
@@ -89,20 +97,62 @@ def _glass(screen: Screen, lang: str | None) -> str:
     return " ".join([*rows, *segments])
 
 
-def _panels(edition: str) -> Iterator[tuple[str, Callable[[Screen], str]]]:
+def box(stack: ExitStack, cols: int, rows: int, labels: charlcd.Labels) -> Callable[[Screen], str]:
+    """The Pi box: the GPIO panel (gpiozero's mock pins) and its LCD, an in-memory HD44780
+    driven through RPLCD; what its glass shows after each screen."""
+    factory = MockFactory(pin_class=MockPWMPin)
+    made: list[FakeHD44780] = []
+
+    def lcd_factory(cfg: LcdConfig) -> FakeHD44780:
+        made.append(FakeHD44780(cfg.cols, cfg.rows))
+        return made[-1]
+
+    panel = GpioPanel(
+        lcd=LcdConfig(cols=cols, rows=rows),
+        clock=FakeClock(),
+        pin_factory=factory,
+        lcd_factory=lcd_factory,
+        pause=lambda seconds: False,
+        bounce_time=None,
+        labels=labels,
+    )
+    panel.start(lambda item: None)
+    stack.callback(factory.reset)
+    stack.callback(panel.close)
+
+    def show(screen: Screen) -> str:
+        panel.show(screen)
+        return " ".join(made[-1].lines())
+
+    return show
+
+
+def _panels(edition: str, stack: ExitStack) -> Iterator[tuple[str, Callable[[Screen], str]]]:
     ed = load_edition(edition)
     labels = panel_labels(ed, ed.language)
     lang = ed.language if labels.classic else None
 
-    def lcd(cols: int, rows: int, **kw: object) -> Callable[[Screen], str]:
-        return lambda s: " ".join(charlcd.layout(s, cols, rows, **kw))  # type: ignore[arg-type]
-
     yield "glass", lambda s: _glass(s, lang)
-    yield "box 20x4", lcd(20, 4, labels=labels)
-    yield "box 16x2", lcd(16, 2, labels=labels)
-    yield "terminal", lcd(20, 4, glyphs=False, shows=lambda c: True, labels=labels)
-    yield "serial 20x4", lcd(20, 4)
-    yield "serial 16x2", lcd(16, 2)
+    yield "box 20x4", box(stack, 20, 4, labels)
+    yield "box 16x2", box(stack, 16, 2, labels)
+    out = io.StringIO()  # a UTF-8 terminal: accents and symbols as they are
+    term = TerminalPanel(stdin=io.StringIO(), stdout=out, language=ed.language, labels=labels)
+
+    def terminal(screen: Screen) -> str:
+        out.seek(0)
+        out.truncate()
+        term.show(screen)  # the frame the terminal view prints: `+----+` and `|row|` lines
+        return " ".join(line.strip("|") for line in out.getvalue().splitlines()[1:-1])
+
+    yield "terminal", terminal
+
+    def serial(cols: int, rows: int) -> Callable[[Screen], str]:
+        """The serial panel's firmware: the screen as it crosses the wire (protocol version
+        2), laid out on its LCD as the simulated firmware does."""
+        return lambda s: " ".join(charlcd.layout(pp.decode_show(pp.encode_show(s)), cols, rows))
+
+    yield "serial 20x4", serial(20, 4)
+    yield "serial 16x2", serial(16, 2)
 
 
 def test_every_kind_of_scenario_is_checked() -> None:
@@ -119,13 +169,21 @@ def test_every_number_whole_on_every_panel(path: Path, args: list[str], tmp_path
     the 4-row LCDs (a zero amount is words: no rent, nothing paid). A 2-row LCD has no status
     row: it shows the amount beside a line that leaves room for it (see test_with_amount); an
     auction's seconds show on every panel."""
-    screens = _screens(path, args, tmp_path)
+    screens = list(dict.fromkeys(_screens(path, args, tmp_path)))  # each screen once
     assert screens
     lost: list[str] = []
     for screen in screens:  # the unit's own 20-cell lines, against the glass's 25-cell ones
         if screen.wide and _numbers(" ".join(screen.wide)) - _numbers(" ".join(screen.lines)):
             lost.append(f"the 20-cell lines {screen.lines!r} cut {screen.wide!r}")
-    for panel, show in _panels(_edition(args)):
+    with ExitStack() as stack:
+        _check_panels(screens, _panels(_edition(args), stack), lost)
+    assert not lost, "\n".join(dict.fromkeys(lost))
+
+
+def _check_panels(
+    screens: list[Screen], panels: Iterator[tuple[str, Callable[[Screen], str]]], lost: list[str]
+) -> None:
+    for panel, show in panels:
         for screen in screens:
             if screen.off:
                 continue
@@ -144,7 +202,6 @@ def test_every_number_whole_on_every_panel(path: Path, args: list[str], tmp_path
             missing = want - _numbers(show(screen))
             if missing:
                 lost.append(f"{panel}: {screen.text()!r} shows {show(screen)!r}")
-    assert not lost, "\n".join(dict.fromkeys(lost))
 
 
 def test_the_glass_lines_are_whole_words_and_the_lcd_lines_fit_20_cells(tmp_path: Path) -> None:

@@ -2,8 +2,11 @@
 
 Extends :class:`bank.unit.screens.Screens`: the same two lines, ``amount``, ``number``,
 ``token`` (the player's script name), ``level`` and ``icons``, so that panels need not know
-classic. Each method returns a screen whose lines are fitted to the 2x20 LCD. Imports the
-engine's state and edition types, the unit's I/O and texts, and the classic edition and state.
+classic. Each method returns a screen whose lines are fitted to the 2x20 LCD, and, where
+they differ, the same lines written for the emulator's 25-cell glass (``wide``: whole street
+names, the long wordings); a line whose words depend on the room is a :data:`Line` function
+of the width, and no width ever cuts a number (issue 19). Imports the engine's state and
+edition types, the unit's I/O and texts, and the classic edition and state.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Issue 19.1: every number on a classic screen whole. Every scenario of tests/scripts/classic, the
-spec's examples and the web view's classic games run with the unit's `fit` watched: a line the
-unit cuts to its 20 cells must lose no digit (an amount, a player, a deed number) and no
-currency sign; letters may go (a long name ends in `…`)."""
+"""Issue 19.1: every number on a classic screen whole. Every scenario of tests/scripts/classic
+and the spec's examples run with the unit's `fit` watched: a line the unit cuts to its 20
+cells must lose no digit (an amount, a player, a deed number) and no currency sign; letters
+may go (a long name ends in `…`)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,7 @@ from bank.app.cli import main
 from bank.unit import text as unit_text
 from tests.unit.test_classic_scripts import ALL, EXAMPLES, args_of
 
-#: the web view's classic games too (their options on their `# ultibank script` line)
-WEB = sorted((ALL[0].parents[2] / "web").glob("*.tap"))
-SCRIPTS = [*ALL, *sorted(EXAMPLES.glob("*.tap")), *WEB]
+SCRIPTS = [*ALL, *sorted(EXAMPLES.glob("*.tap"))]
 
 
 def _watch(cuts: list[tuple[str, int]], real: Callable[..., str]) -> Callable[..., str]:
@@ -42,12 +40,7 @@ def test_no_classic_screen_cuts_a_number(
     fit = _watch(cuts, unit_text.fit)
     for module in (unit_text, classic_screens, classic_unit):
         monkeypatch.setattr(module, "fit", fit)
-    if path in WEB:
-        from tests.panels.test_classic_numbers_whole import _web_args
-
-        args = _web_args(path)
-    else:
-        args = args_of(path) if path.parent != EXAMPLES else ["--edition", "classic-fr"]
+    args = args_of(path) if path.parent != EXAMPLES else ["--edition", "classic-fr"]
     assert main(["script", str(path), *args, "--data-dir", str(tmp_path)]) == 0
     capsys.readouterr()
     lost = [

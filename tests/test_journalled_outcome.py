@@ -56,8 +56,9 @@ def test_every_transaction_journals_its_outcome(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "outcome",
     [
-        co.Rolled(None, 7, (3, 4), 0, ""),
-        co.Rolled(2, 9, (4, 4), 1, "", third="1"),
+        co.Rolled(None, 7, (3, 4), 0, co.RollEffect.NONE),
+        co.Rolled(2, 9, (4, 4), 1, co.RollEffect.NONE, third="1"),
+        co.Rolled(3, 7, (2, 5), 0, co.RollEffect.TRY, jail_try=2),
         co.CardPlayed(1, 0, "chance", 3, landing=co.RentPaid(1, 30, 3, 2, 10), draw="chest"),
         co.Traded(1, 40, 2, (3, 5)),
         co.Bankrupt(3, 120, None, (4, 7), True),

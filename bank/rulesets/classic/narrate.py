@@ -390,17 +390,17 @@ class ClassicNarrator:
             return self.say("roll_anon", dice=dice)
         effect = out.effect
         extra = ""
-        if effect == "three doubles":
+        if effect is o.RollEffect.THREE_DOUBLES:
             extra = self.say("x_three")
-        elif effect == "fee":
+        elif effect is o.RollEffect.FEE:
             extra = self.say("x_fee")
-        elif effect == "freed":
+        elif effect is o.RollEffect.FREED:
             extra = self.say("x_freed")
-        elif effect.startswith("try "):
-            extra = self.say("x_try", n=int(effect[4:]))
+        elif effect is o.RollEffect.TRY:
+            extra = self.say("x_try", n=out.jail_try)
         elif out.doubles:
             extra = self.say("x_double")
-        elif effect == "triple":
+        elif effect is o.RollEffect.TRIPLE:
             extra = self.say("x_triple")
         return self.say("roll", who=who, dice=dice, extra=extra)
 

@@ -117,7 +117,11 @@ def _told(
     if name == "card":
         bought = _bought(edition, record, after)
         amount = bought.amount if bought is not None else _due(events, card) or received
-        return o.CardPlayed(card, amount, str(args["deck"]), int(args["number"]), bought)
+        was, now = before.player(card or 0), after.player(card or 0)
+        gained = was is not None and now is not None and now.balance >= was.balance
+        return o.CardPlayed(
+            card, amount, str(args["deck"]), int(args["number"]), bought, None, gained
+        )
     if name == "generic_card":
         return o.GenericPlayed(card, _due(events, card) or received, int(args["effect"]))
     if name == "draw":
@@ -195,19 +199,19 @@ def _roll(record: Record, after: GameState, card: int | None) -> o.ClassicOutcom
     roller, a, b, doubles = roll
     third = _field(after, "third", None)
     number = int(third) if isinstance(third, str) and third.isdigit() else 0
-    effect = ""
+    effect, tried = o.RollEffect.NONE, 0
     jail = [e.jailed for e in record.events if isinstance(e, JailChanged) and e.card == roller]
     if jail and jail[-1]:
-        effect = "three doubles"
+        effect = o.RollEffect.THREE_DOUBLES
     elif jail:
-        effect = "fee" if _due(record.events, roller, "jail") else "freed"
+        effect = o.RollEffect.FEE if _due(record.events, roller, "jail") else o.RollEffect.FREED
     else:
         mine = [t for t in (_classic_new(record.events, "jail_tries") or ()) if t[0] == roller]
         if mine:
-            effect = f"try {mine[0][1]}"
+            effect, tried = o.RollEffect.TRY, int(mine[0][1])
         elif number and a == b == number:
-            effect = "triple"
-    return o.Rolled(roller, a + b + number, (a, b), doubles, effect, third)
+            effect = o.RollEffect.TRIPLE
+    return o.Rolled(roller, a + b + number, (a, b), doubles, effect, third, tried)
 
 
 def _force(record: Record, before: GameState, card: int) -> o.ClassicOutcome:

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from bank import rulesets
 from bank.datadir import open_data_dir, write_output
 from bank.errors import BankError
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged, apply
@@ -68,8 +69,10 @@ def describe(record: Record | Mapping[str, Any]) -> str:
 
 
 def narrate(records: Iterable[Record], edition: Edition, lang: str) -> list[tuple[str, str]]:
-    """Each record's sentence and what it moved (a classic game, replayed from its start)."""
-    narrator = Narrator(edition, lang)
+    """Each record's sentence and what it moved, as the edition's ruleset tells them (its
+    ``narrator`` hook; the game replayed from its start)."""
+    own = rulesets.for_edition(edition).narrator
+    narrator = own(edition, lang) if own is not None else Narrator(edition, lang)
     state = GameState.empty(edition)
     out = []
     for record in records:
@@ -105,11 +108,12 @@ def export_rows(
 def _words_for(
     records: list[Record], settings: Settings, lang: str | None
 ) -> list[tuple[str, str]] | None:
-    """A classic game's transactions in words; None for an Ultime game (its lines stay)."""
+    """A game's transactions in words, when its ruleset tells them (its ``narrator`` hook);
+    None otherwise (an Ultime game: its lines stay)."""
     if not records or records[0].ruleset == LEGACY_RULESET:
         return None
     edition = _edition(records[0].edition, settings)
-    if edition is None:
+    if edition is None or rulesets.for_edition(edition).narrator is None:
         return None
     unit_lang = settings.unit().language
     return narrate(records, edition, lang or unit_lang or edition.language)

@@ -552,10 +552,13 @@ def clip_screen(screen: Screen, version: int = PROTOCOL_VERSION) -> Screen:
 
 
 def icon_mask(icons: frozenset[Icon], version: int = PROTOCOL_VERSION) -> int:
-    """The icon bits of *icons* a panel of *version* can take (version 1: bits 0..15)."""
+    """The icon bits of *icons* a panel of *version* can take (version 1: bits 0..15); an
+    icon with no bit in the table (a ruleset's own) is left out."""
     mask = 0
     for icon in icons:
-        mask |= 1 << ICON_BITS[icon]
+        bit = ICON_BITS.get(icon)
+        if bit is not None:
+            mask |= 1 << bit
     return mask if version >= 2 else mask & 0xFFFF
 
 

@@ -77,12 +77,12 @@ from bank.unit.io import (
     Input,
     KeyPressed,
     KeyReleased,
+    Labels,
     Screen,
 )
 from bank.unit.text import printable, token_name
 from drivers import charlcd
 from drivers.base import PanelError
-from drivers.charlcd import Labels
 from drivers.deck import default_cards
 
 #: the terminal's own words, in the unit's languages: message id -> language -> template

@@ -43,6 +43,18 @@ def _state_file(rules: Any, state: Any, undo_available: bool) -> dict[str, Any]:
     return state_file(rules, state, undo_available)
 
 
+def _labels(edition: Edition, lang: str) -> Any:
+    from bank.rulesets.classic.panel import panel_labels
+
+    return panel_labels(edition, lang)
+
+
+def _narrator(edition: Edition, lang: str) -> Any:
+    from bank.narrate import Narrator
+
+    return Narrator(edition, lang)
+
+
 RULESET = RulesetSpec(
     name="classic",
     rules=_rules,
@@ -55,4 +67,6 @@ RULESET = RulesetSpec(
     seed_key=("classic", "dice_seed"),
     third_die=third_die_names,
     on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
+    labels=_labels,
+    narrator=_narrator,
 )

@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from bank.unit.io import Icon, IconArt, Labels, Screen
+from bank.unit.io import Icon, Labels, Screen
 
 GLYPH_LEVEL_ON = "\x00"
 GLYPH_LEVEL_OFF = "\x01"
@@ -230,12 +230,12 @@ def status_parts(
     *,
     lang: str = "en",
     token_label: Callable[[str], str] | None = None,
-    art: Callable[[Icon], IconArt | None] | None = None,
+    icon_word: Callable[[Icon], str | None] | None = None,
 ) -> tuple[str, str, str, str]:
     """The status texts: (number+token, level bar, icons+countdown, amount), the icons' words
     in *lang* and the token as *token_label* names it (its id when not given). An icon the
-    panel has no word for is named by its art's word (*art*: the ruleset's panel vocabulary),
-    else by its name."""
+    panel has no word for is named by *icon_word* (the ruleset's word for it, from its panel
+    vocabulary or the bank's icon table), else by its name."""
     head = []
     if screen.number is not None:
         head.append(f"#{screen.number}")
@@ -248,8 +248,8 @@ def status_parts(
     icon_words = ICON_WORDS_BY_LANG.get(lang, ICON_WORDS)
     words = [w for icon, w in icon_words.items() if icon in screen.icons]
     for icon in sorted(screen.icons - icon_words.keys()):
-        drawn = art(icon) if art is not None else None
-        words.append(fold(drawn.word(lang) if drawn is not None else icon.name, glyphs))
+        said = icon_word(icon) if icon_word is not None else None
+        words.append(fold(said or icon.name, glyphs))
     if screen.countdown is not None:
         words.append((GLYPH_CLOCK if glyphs else "T-") + str(screen.countdown))
     amount = "" if screen.amount is None else str(screen.amount)
@@ -357,6 +357,7 @@ def layout(
     lang: str = "en",
     token_label: Callable[[str], str] | None = None,
     labels: Labels | None = None,
+    icon_word: Callable[[Icon], str | None] | None = None,
 ) -> tuple[str, ...]:
     """The *rows* rows of *cols* characters an LCD shows for *screen*.
 
@@ -374,9 +375,10 @@ def layout(
             screen, done = _classic_layout(screen, cols, rows, glyphs, shows, labels)
             if done is not None:
                 return done
-    art = labels.art if labels is not None else None
+    if labels is not None and icon_word is None:
+        icon_word = _art_word(labels)
     head, level, words, amount = status_parts(
-        screen, glyphs, lang=lang, token_label=token_label, art=art
+        screen, glyphs, lang=lang, token_label=token_label, icon_word=icon_word
     )
     status: list[str] = []
     if rows >= 3:
@@ -400,6 +402,16 @@ def layout(
     if not body and screen.name:
         body = [fold(screen.name.upper(), glyphs)[:cols]]
     return tuple(r.ljust(cols)[:cols] for r in body) + (blank,) * (rows - len(body))
+
+
+def _art_word(labels: Labels) -> Callable[[Icon], str | None]:
+    """The word of a ruleset's own icon, from its panel vocabulary's art."""
+
+    def word_of(icon: Icon) -> str | None:
+        art = labels.art(icon)
+        return art.word(labels.lang) if art is not None else None
+
+    return word_of
 
 
 def _classic_layout(

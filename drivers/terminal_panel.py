@@ -262,9 +262,9 @@ _KEY_NAMES = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 class KeyReader:
     """Turns keys into actions; pure (no I/O), so it is tested on its own.
 
-    A game whose cards include deeds is played in classic mode: digits are keypad keys and
-    cards are typed with a letter (``b5``, ``d12``); *labels* name the tokens and decks in the
-    help (the edition's, from the wiring)."""
+    A game whose ruleset's vocabulary (*labels*, from the wiring) asks for classic mode is
+    played with the keypad: digits are keypad keys and cards are typed with a letter (``b5``,
+    ``d12``); *labels* also name the tokens and decks in the help."""
 
     def __init__(
         self, lang: str = "en", cards: CardRanges | None = None, labels: Labels | None = None
@@ -272,8 +272,8 @@ class KeyReader:
         self.lang = lang
         self._cards = cards or default_cards()
         self._labels = labels or Labels(lang)
-        #: classic mode: the keypad and the typed deed, Chance and Community Chest cards
-        self.classic = self._cards.count("deed") > 0
+        #: classic mode (the ruleset's vocabulary says so): the keypad and the typed cards
+        self.classic = self._labels.classic
         prefixes = _CLASSIC_PREFIX if self.classic else _PREFIX
         self._prefix = {p: kind for p, kind in prefixes.items() if self._cards.count(kind)}
         # the ruleset's own card kinds, on the letters its panel vocabulary gives them

@@ -88,7 +88,7 @@ def open_panel(
         if kind == "serial":
             from drivers.serial_panel import SerialPanel
 
-            return SerialPanel(arg or str(table["serial_port"]), clock=clock)
+            return SerialPanel(arg or str(table["serial_port"]), clock=clock, labels=labels)
         if kind == "gpio":
             from drivers.gpio_panel import GpioPanel
 

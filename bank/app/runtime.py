@@ -114,14 +114,15 @@ def deck_for(settings: Settings, real_readers: bool) -> Deck:
 
 
 def deck_cards(edition: Edition) -> DeckCards:
-    """The cards enrolment walks for *edition*, named as its players see them (a classic
-    edition's deck names and token labels come from its ``[classic]`` table)."""
-    if edition.ruleset == "classic":
-        from bank.rulesets.classic.edition import classic_edition
-
-        own = classic_edition(edition)
-        return DeckCards.of(edition, decks=own.deck_names, token_labels=own.token_labels)
-    return DeckCards.of(edition)
+    """The cards enrolment walks for *edition*, named as its players see them: the deck names
+    and token labels of its ruleset's panel vocabulary, when the ruleset gives one."""
+    own = rulesets.for_edition(edition).labels
+    if own is None:
+        return DeckCards.of(edition)
+    labels = own(edition, edition.language)
+    assert isinstance(labels, Labels)
+    tokens = tuple(labels.token(t) for t in edition.token_names)
+    return DeckCards.of(edition, decks=labels.decks, token_labels=tokens)
 
 
 class Runtime:
@@ -434,12 +435,9 @@ class Runtime:
     def takes(self) -> dict[str, Any]:
         """What the running game takes on the control socket (``ultibank tap --help``)."""
         spec = rulesets.for_edition(self.edition)
-        cards = [
-            f"{kind}:1..{self.cards.count(kind)}"
-            for kind in ("bank", "prop", "event", "deed", "chance", "chest")
-            if self.cards.count(kind)
-        ]
-        classic = self.edition.ruleset == "classic"
+        cards = [f"{kind}:1..{self.cards.count(kind)}" for kind in self.cards.kind_names()]
+        # the keypad, the info screens and the dice come with the ruleset's classic mode
+        classic = panel_labels(self.edition, self.unit.lang).classic
         return {
             "edition": self.edition.id,
             "ruleset": self.edition.ruleset,

@@ -99,6 +99,9 @@ class RulesetSpec:
     #: with ``words(record, state_before) -> (title, detail)`` (``ultibank history``, the CSV
     #: export); None: the history lists the records as they are
     narrator: Callable[[Edition, str], Any] | None = None
+    #: ``board(edition)``: the ruleset's own part of the web page's board (keys added beside
+    #: the shared ring, groups and properties); None: nothing more
+    board: Callable[[Edition], dict[str, Any]] | None = None
 
 
 _SPECS: dict[str, RulesetSpec] = {}

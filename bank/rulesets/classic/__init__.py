@@ -49,6 +49,12 @@ def _labels(edition: Edition, lang: str) -> Any:
     return panel_labels(edition, lang)
 
 
+def _board(edition: Edition) -> dict[str, Any]:
+    from bank.rulesets.classic.panel import board
+
+    return board(edition)
+
+
 def _narrator(edition: Edition, lang: str) -> Any:
     from bank.narrate import Narrator
 
@@ -69,4 +75,5 @@ RULESET = RulesetSpec(
     on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
     labels=_labels,
     narrator=_narrator,
+    board=_board,
 )

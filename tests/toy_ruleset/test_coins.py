@@ -131,20 +131,53 @@ def test_the_panel_vocabulary_names_the_coin_the_star_and_the_menu() -> None:
     assert "ETOILE" in " ".join(render_rows(wished, 20, 4, labels=french))
 
 
-def test_the_emulator_draws_the_star_from_the_rulesets_art() -> None:
+def test_the_emulator_plays_the_coin_and_draws_the_star_from_the_rulesets_art(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The emulator's window (pygame on its dummy display) in front of a running bank: the
+    coin and the bank card played, its glass lights the star, drawn from the ruleset's art
+    (the glass without the star differs exactly there)."""
     pytest.importorskip("pygame")
-    from firmware_sim.lcd import LcdRenderer
-
-    plain = Screen("coins_wished", ("Wished 2",), amount=2)
-    lit = Screen("coins_wished", ("Wished 2",), amount=2, icons=frozenset({coins.STAR}))
-    glass = LcdRenderer(currency="c", art=(coins.STAR_ART,))
-    x, y, w, h = glass.layout.icon_rects[coins.STAR]
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     import pygame
 
-    area = pygame.Rect(x, y, w, h)
-    before = glass.render(plain).subsurface(area).copy()
-    after = glass.render(lit).subsurface(area).copy()
-    assert pygame.image.tobytes(before, "RGB") != pygame.image.tobytes(after, "RGB")
+    from bank.app.runtime import Runtime, panel_labels
+    from bank.app.script import parse_script
+    from bank.settings import load_settings
+    from firmware_sim.emulator import PygamePanel
+    from firmware_sim.lcd import LcdRenderer
+
+    edition = f'game.edition="{coins.EDITION_FILE}"'
+    rt = Runtime(load_settings(None, [f'game.data_dir="{tmp_path / "data"}"', edition]))
+    labels = panel_labels(rt.edition, "en")
+    panel = PygamePanel(rt.edition, clock=rt.clock, sound=False, labels=labels)
+    rt.add_panel(panel)
+    rt.start(control=False)
+    try:
+        panel.open()
+        for line in ("tap bank:1", "tap bank:2", "press ok", "tap coin:2", "tap bank:2"):
+            for action in parse_script(line, "test", rt.cards):
+                rt.perform(action)
+        rt.daemon.call(lambda: None)
+        for _ in range(5):
+            panel.step()
+        glass = LcdRenderer(currency="c", art=labels.icons)
+        area = pygame.Rect(glass.layout.icon_rects[coins.STAR])
+        wished = Screen("coins_wished", ("Wished 2",), amount=2, icons=frozenset({coins.STAR}))
+        unlit = Screen("coins_wished", ("Wished 2",), amount=2)
+
+        def pixels(surface: pygame.Surface) -> bytes:
+            return pygame.image.tobytes(surface.subsurface(area).copy(), "RGB")
+
+        shown = pixels(panel.lcd_surface())
+        assert shown == pixels(glass.render(wished))
+        assert shown != pixels(glass.render(unlit))
+        player = rt.game.state.player(2)
+        assert player is not None and player.balance == 7
+    finally:
+        panel.close()
+        rt.stop()
 
 
 def test_the_web_view_shows_the_coins_game(tmp_path: Path) -> None:
@@ -162,36 +195,51 @@ def test_the_web_view_shows_the_coins_game(tmp_path: Path) -> None:
         stop_table(table)
 
 
-def test_the_serial_panel_plays_the_coin(tmp_path: Path) -> None:
+def test_the_serial_panel_plays_the_coin_and_lights_the_star(tmp_path: Path) -> None:
     """The coin on the reader, the bank card, the result on the simulated firmware's LCD over
-    a real pseudo-terminal pair (the star has no bit in the protocol's table yet: it is left
-    out of the SHOW, the text and the amount arrive)."""
+    a real pseudo-terminal pair; the bank sends the star in its icon table (the ruleset's
+    vocabulary), so the firmware's character LCD writes its word."""
+    from bank.app.runtime import Runtime, panel_labels
     from bank.app.script import parse_script
-    from tests.panels.conftest import wait_until
-    from tests.panels.test_serial_keypad import balance, bank_with_panel, click, shows
+    from bank.settings import load_settings
+    from drivers.serial_panel import SerialPanel
+    from firmware_sim.panel_firmware import PanelFirmware
+    from tests.panels.conftest import FAST, wait_until
+    from tests.panels.test_serial_keypad import balance, click, shows
     from tests.support.pty_pair import make_pair
 
     cable = make_pair(tmp_path)
+    fw = PanelFirmware(cable.panel_path, ack_timeout=0.05, icons=True)
+    fw.start()
+    edition = f'game.edition="{coins.EDITION_FILE}"'
+    rt = Runtime(load_settings(None, [f'game.data_dir="{tmp_path / "data"}"', edition]))
     try:
-        with bank_with_panel(tmp_path, cable, str(coins.EDITION_FILE)) as (rt, fw):
+        labels = panel_labels(rt.edition, "en")
+        rt.add_panel(SerialPanel(cable.host_path, clock=rt.clock, labels=labels, **FAST))
+        rt.start(control=False)
+        shows(fw, "new_game")
 
-            def tap(card: str) -> None:
-                for action in parse_script(f"tap {card}", "test", rt.cards):
-                    rt.perform(action)
+        def tap(card: str) -> None:
+            for action in parse_script(f"tap {card}", "test", rt.cards):
+                rt.perform(action)
 
-            tap("bank:1")
-            tap("bank:2")
-            shows(fw, "new_game", "blue")
-            click(fw, Button.OK)
-            wait_until(lambda: rt.daemon.call(lambda: rt.game.state.started), what="the game")
-            tap("coin:2")
-            shows(fw, "coins_wish", "Coin 2")
-            tap("bank:2")
-            shows(fw, "coins_wished", "Wished 2")
-            assert balance(rt, 2) == 7
-            click(fw, Button.MENU)
-            shows(fw, "coins_menu", "1 Rules")
+        tap("bank:1")
+        tap("bank:2")
+        shows(fw, "new_game", "blue")
+        click(fw, Button.OK)
+        wait_until(lambda: rt.daemon.call(lambda: rt.game.state.started), what="the game")
+        tap("coin:2")
+        shows(fw, "coins_wish", "Coin 2")
+        assert fw.screen is not None and coins.STAR in fw.screen.icons
+        tap("bank:2")
+        shows(fw, "coins_wished", "Wished 2")
+        assert balance(rt, 2) == 7
+        assert "STAR" in " ".join(fw.lcd_lines)
+        click(fw, Button.MENU)
+        shows(fw, "coins_menu", "1 Rules")
     finally:
+        rt.stop()
+        fw.stop()
         cable.close()
 
 

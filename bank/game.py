@@ -90,12 +90,20 @@ class Transaction:
     events: tuple[Event, ...]
     #: the seq of the transaction whose undo group this one belongs to (None: not undoable)
     undo_group: int | None
-    #: what the ruleset said the transaction did (None when read back from the journal)
+    #: what the ruleset said the transaction did (journalled with it; None when read back
+    #: by a replay, which never needs it: :attr:`bank.records.Record.outcome` reads it)
     outcome: Outcome | None = None
 
     def to_record(self, edition: str, ruleset: str = LEGACY_RULESET) -> dict[str, Any]:
-        """The journal record (``bank.records``)."""
-        return encode(self.command, self.events, self.undo_group, edition=edition, ruleset=ruleset)
+        """The journal record (``bank.records``), the outcome with it."""
+        return encode(
+            self.command,
+            self.events,
+            self.undo_group,
+            edition=edition,
+            ruleset=ruleset,
+            outcome=self.outcome,
+        )
 
 
 class Game:

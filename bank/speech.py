@@ -1,9 +1,10 @@
 """What the unit says aloud: a short sentence for each transaction and for the screens a
 player acts on, in the edition's language, with amounts and numbers in words.
 
-The sentences are the history's (:mod:`bank.narrate`): a transaction is said with the words
-``ultibank history`` writes for it, through a :class:`SpokenNarrator` that names a deed by its
-name and an amount in words (``600 €`` is "six cents euros", ``£400`` "four hundred pounds").
+The sentences are the history's: a transaction is said with the words ``ultibank history``
+writes for it, by its ruleset's spoken narrator (:func:`bank.narrate.narrator_for`), which
+names a deed by its name and an amount in words (``600 €`` is "six cents euros", ``£400``
+"four hundred pounds").
 The screens a player acts on (a refusal's reason, an auction's bid and its last seconds, the
 jail question, a player's balance, the winner) are said from the screen model itself, so the
 words are the LCD's, expanded for the ear (``Av.`` is "avenue", ``✓`` is "OK").
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt
-from bank.narrate import Narrator, UltimeNarrator, states_before, token_label
+from bank.narrate import Narrator, narrator_for, states_before, token_label
 from bank.records import Record, StoredEntry, decode_entries
 from bank.state import GameState
 from bank.unit.io import Cue, Output, PlayCue, Screen, ShowScreen, SpeechAsked
@@ -29,8 +30,6 @@ from board_assets import Edition
 __all__ = [
     "MODES",
     "Announcer",
-    "SpokenNarrator",
-    "SpokenUltimeNarrator",
     "Voice",
     "number_words",
     "spoken",
@@ -288,38 +287,6 @@ def _joined(lines: Sequence[str]) -> str:
     return out
 
 
-# ---------------------------------------------------------------------- the narrators, spoken
-
-
-class SpokenNarrator(Narrator):
-    """The history's classic sentences, for the ear: a deed by its name, amounts in words."""
-
-    def money(self, amount: int) -> str:
-        return money_words(amount, self.edition.currency, self.lang)
-
-    def deed(self, number: int) -> str:
-        if 1 <= number <= len(self.edition.properties):
-            return self.edition.prop(number).name
-        return super().deed(number)
-
-
-class SpokenUltimeNarrator(UltimeNarrator):
-    """The Ultime sentences of the history and the web view, for the ear."""
-
-    def who(self, card: object, tokens: Mapping[int, str]) -> str:
-        if card is None:
-            return "la banque" if self.lang == "fr" else "the bank"
-        return super().who(card, tokens)
-
-    def money(self, amount: int) -> str:
-        return money_words(amount, self.edition.currency, self.lang)
-
-    def prop(self, number: int) -> str:
-        if 1 <= number <= len(self.edition.properties):
-            return self.edition.prop(number).name
-        return super().prop(number)
-
-
 # ---------------------------------------------------------------------- the announcer
 
 #: the screens a player acts on, said when the input committed no transaction (a
@@ -386,11 +353,7 @@ class Announcer:
         self.lang = "fr" if (lang or edition.language) == "fr" else "en"
         self.mode = mode
         self.classic = edition.ruleset == "classic"
-        self.narrator: SpokenNarrator | SpokenUltimeNarrator = (
-            SpokenNarrator(edition, self.lang)
-            if self.classic
-            else SpokenUltimeNarrator(edition, self.lang)
-        )
+        self.narrator: Narrator = narrator_for(edition, self.lang, spoken=True)
         self.last: str | None = None
         self.words = _PHRASES[self.lang]
         #: the auction's (deed, bid, leader) last said, so a tick says only its last seconds
@@ -408,30 +371,7 @@ class Announcer:
             isinstance(e, MoneyMoved | DebtChanged | PlayerBankrupt | GameEnded)
             for e in record.events
         )
-        text = spoken(title, self.lang)
-        if not self.classic:  # an Ultime title names the gesture; then the money it moved
-            text = self._ultime_money(record, before, text)
-        return Sentence(text, moved)
-
-    def _ultime_money(self, record: Record, before: GameState, text: str) -> str:
-        """An Ultime title names the gesture (``voiture arrive sur …``); the money it moved is
-        said after it, and a purchase or a rent says the deed itself, so it replaces it."""
-        narrator = self.narrator
-        assert isinstance(narrator, SpokenUltimeNarrator)
-        number = record.arguments().get("number")
-        deed = number if isinstance(number, int) else None
-        clauses = [
-            spoken(narrator.payment(e, before, deed), self.lang)
-            for e in record.events
-            if isinstance(e, MoneyMoved) and e.amount
-        ]
-        own = any(
-            isinstance(e, MoneyMoved) and e.reason in ("purchase", "rent") for e in record.events
-        )
-        if record.name == "auction_sale":  # the title says the winner and the price
-            return text
-        parts = clauses if own and deed is not None else [text, *clauses]
-        return ". ".join(dict.fromkeys(parts))
+        return Sentence(self.narrator.aloud(record, before, title), moved)
 
     # ------------------------------------------------------------------ screens
 
@@ -464,11 +404,11 @@ class Announcer:
             if self.classic and state is not None:
                 text += ", " + self._deeds(screen.token, state)
             return Sentence(text, True)
-        narrator = self.narrator
-        if name in ("no_rent", "own") and screen.number and isinstance(narrator, SpokenNarrator):
+        deed = getattr(self.narrator, "deed", None)
+        if name in ("no_rent", "own") and screen.number and self.classic and deed is not None:
             # a classic landing that moves nothing is not a transaction (READINGS E18): said
             # from its screen, whose second line the LCD cuts short
-            return Sentence(w[name].format(deed=narrator.deed(screen.number)))
+            return Sentence(w[name].format(deed=deed(screen.number)))
         if name == "game_over" and screen.token:
             return Sentence(w["winner"].format(who=self.token(screen.token)), True)
         if not screen.lines:

@@ -1,4 +1,5 @@
-"""Transactions in words (bank/narrate.py): every classic scenario of ``tests/scripts/classic/``
+"""Transactions in words (the classic ruleset's narrator, bank/rulesets/classic/narrate.py):
+every classic scenario of ``tests/scripts/classic/``
 is said in French and English without falling back to a command's bare name, and the words
 follow the state each transaction started from."""
 
@@ -12,7 +13,7 @@ import pytest
 from bank.cli import main
 from bank.events import apply
 from bank.journal import Journal
-from bank.narrate import Narrator, states_before
+from bank.narrate import narrator_for, states_before
 from bank.records import LEGACY_RULESET, Record, decode_entries
 from bank.state import GameState
 from board_assets import load_edition
@@ -42,7 +43,7 @@ def test_every_classic_scenario_is_told_in_both_languages(tmp_path: Path) -> Non
             continue  # an Ultime game refusing classic cards: its own words
         edition = load_edition(edition_id)
         for lang in ("fr", "en"):
-            narrator = Narrator(edition, lang)
+            narrator = narrator_for(edition, lang)
             state = GameState.empty(edition)
             for record in records:
                 title = narrator.title(record, state)
@@ -61,7 +62,7 @@ def test_every_classic_scenario_is_told_in_both_languages(tmp_path: Path) -> Non
 def told(tmp_path: Path, stem: str, lang: str) -> list[str]:
     """The titles of scenario *stem*'s transactions in *lang*, replayed from its start."""
     edition_id, records = play(SCENARIOS[[s.stem for s in SCENARIOS].index(stem)], tmp_path)
-    narrator = Narrator(load_edition(edition_id), lang)
+    narrator = narrator_for(load_edition(edition_id), lang)
     state = GameState.empty(narrator.edition)
     titles = []
     for record in records:
@@ -169,7 +170,7 @@ def test_the_new_money_reasons_are_worded(tmp_path: Path) -> None:
     edition_id, records = play(
         SCENARIOS[[s.stem for s in SCENARIOS].index("sw_force_penalty_pot")], tmp_path
     )
-    narrator = Narrator(load_edition(edition_id), "fr")
+    narrator = narrator_for(load_edition(edition_id), "fr")
     state = GameState.empty(narrator.edition)
     details = []
     for record in records:
@@ -197,7 +198,7 @@ def test_walking_back_from_the_state_gives_the_same_words_as_a_replay(
 ) -> None:
     edition_id, records = play(SCENARIOS[[s.stem for s in SCENARIOS].index("m11_dice")], tmp_path)
     edition = load_edition(edition_id)
-    narrator = Narrator(edition, lang)
+    narrator = narrator_for(edition, lang)
     forward = []
     state = GameState.empty(edition)
     for record in records:
@@ -214,12 +215,12 @@ def test_walking_back_from_the_state_gives_the_same_words_as_a_replay(
 
 def test_a_pound_edition_writes_pounds_first_in_english() -> None:
     uk = load_edition("classic-uk")
-    assert Narrator(uk, "en").money(60) == "£60"
-    assert Narrator(uk, "fr").money(60) == "60 £"
-    assert Narrator(load_edition("classic-fr"), "en").money(60) == "60 €"
+    assert narrator_for(uk, "en").money(60) == "£60"
+    assert narrator_for(uk, "fr").money(60) == "60 £"
+    assert narrator_for(load_edition("classic-fr"), "en").money(60) == "60 €"
 
 
 def test_an_edition_with_its_own_tokens_names_them_by_its_labels() -> None:
     starwars = load_edition("starwars-ep2-fr")
-    narrator = Narrator(starwars, "fr")
+    narrator = narrator_for(starwars, "fr")
     assert narrator.who(1) == "Obi-Wan" and narrator.who(None) == "la banque"

@@ -21,7 +21,9 @@ What the core gives it
 
 How to add one
     Write the package (its rules implement :class:`bank.ruleset.Ruleset`, its unit subclasses
-    :class:`bank.unit.shell.UnitShell`), add its line to :data:`RULESETS`, and give it edition
+    :class:`bank.unit.shell.UnitShell`; rules that give outcomes declare their kinds in
+    ``outcomes``, an :class:`bank.ruleset.OutcomeCodec`, so that the journal stores them, and
+    its words come from ``narrator``), add its line to :data:`RULESETS`, and give it edition
     files that say ``ruleset = "<name>"``. No file of another ruleset changes. Run the ruleset
     conformance suite (``tests/engine/test_ruleset_conformance.py``): it runs every registered
     ruleset through replay, undo and a money audit. ``tests/support/toy_ruleset.py`` is the
@@ -47,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bank.errors import BankError
-from bank.ruleset import Ruleset
+from bank.ruleset import OutcomeCodec, Ruleset
 from bank.state import StateExtension, register_extension
 from board_assets import Edition, check_schema, register_schema, set_schema_finder
 
@@ -90,15 +92,19 @@ class RulesetSpec:
     #: ``terminal``, ``serial``, ``gpio``, and ``reader`` for card readers; False: none yet):
     #: ``run`` and ``emulate`` refuse its editions on the others and say how to play them
     on_panels: bool | tuple[str, ...] = True
+    #: its outcome kinds as the journal stores them, with their upcasters (None: its rules
+    #: give no outcomes; a transaction's outcome is journalled with it, ``bank.records``)
+    outcomes: OutcomeCodec | None = None
+    #: ``narrator(edition, lang, spoken)``: its transactions in words for the history, the
+    #: web view and the voice (a :class:`bank.narrate.Narrator`; None: the core's plain one)
+    narrator: Callable[[Edition, str, bool], Any] | None = None
+    #: ``token_labels()``: its tokens' names by language (``{"dog": {"fr": "chien"}}``)
+    token_labels: Callable[[], Mapping[str, Mapping[str, str]]] | None = None
     #: ``labels(edition, lang)``: the ruleset's panel vocabulary for a game of *edition* (a
     #: :class:`bank.unit.io.Labels`: token labels, currency, decks, menu items, the art of its
     #: own icons...), which the wiring hands to every panel; None: the core's (tokens and
     #: currency only)
     labels: Callable[[Edition, str], Any] | None = None
-    #: ``narrator(edition, lang)``: what tells the ruleset's transactions in words, an object
-    #: with ``words(record, state_before) -> (title, detail)`` (``ultibank history``, the CSV
-    #: export); None: the history lists the records as they are
-    narrator: Callable[[Edition, str], Any] | None = None
     #: ``board(edition)``: the ruleset's own part of the web page's board (keys added beside
     #: the shared ring, groups and properties); None: nothing more
     board: Callable[[Edition], dict[str, Any]] | None = None

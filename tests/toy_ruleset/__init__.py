@@ -6,7 +6,8 @@ another player's pays its owner 1), with what the bank has never heard of before
 is registered: a card kind of its own (``coin:1`` to ``coin:3``: a coin then a bank card gives
 that player the coin's number in money), an icon of its own (a star, lit on a wish; its art
 travels in the ruleset's panel vocabulary), a menu item (M, then OK: the rules), its
-transactions told in words, in English and French (``ultibank history show``), and its panel
+transactions told in words from their journalled outcomes, in English and French (``ultibank
+history show``), and its panel
 vocabulary (its coin key ``c`` on the terminal, the star's bitmap for the emulator's glass,
 the star's word for character LCDs).
 
@@ -24,10 +25,10 @@ from bank import rulesets
 from bank.commands import Command, register_commands
 from bank.config import UnitConfig
 from bank.errors import RuleError
-from bank.events import MoneyMoved
+from bank.events import MoneyMoved, apply
 from bank.game import Game, Transaction
 from bank.records import Record
-from bank.ruleset import Decision, Outcome
+from bank.ruleset import Decision, Outcome, OutcomeCodec
 from bank.state import GameState
 from bank.unit.io import Button, CardId, Cue, Icon, IconArt, Labels, Screen
 from bank.unit.shell import Idle, UnitShell
@@ -201,46 +202,50 @@ class CoinsUnit(toy.ToyUnit):
 
 
 class CoinsNarrator:
-    """Tells the coins game's transactions in words (``words(record, before)``)."""
+    """Tells the coins game's transactions in words, from each record's journalled outcome
+    (the core's narrator protocol: ``words``, ``title``, ``money``, ``who``, ``aloud``)."""
 
-    def __init__(self, edition: Edition, lang: str) -> None:
+    def __init__(self, edition: Edition, lang: str, spoken: bool = False) -> None:
         self.edition = edition
         self.lang = lang if lang in _WORDS else "en"
+        self.spoken = spoken
 
-    def _who(self, card: int | None) -> str:
+    def who(self, card: int | None, state: GameState | None = None) -> str:
         tokens = self.edition.constants.tokens
         return tokens[card - 1].capitalize() if card and 1 <= card <= len(tokens) else "?"
 
-    def _money(self, amount: int) -> str:
+    def money(self, amount: int) -> str:
         return f"{amount} {self.edition.currency}"
 
+    def title(self, record: Record, before: GameState) -> str:
+        """The transaction in one sentence, said from its outcome."""
+        lang, done = self.lang, record.outcome
+        if isinstance(done, toy.Started):
+            players = ", ".join(self.who(p.card) for p in apply(before, record.events).players)
+            return _say(lang, "started", players=players)
+        if isinstance(done, Wished):
+            coin = record.arguments()["coin"]
+            return _say(lang, "wished.title", who=self.who(done.card), n=coin,
+                        money=self.money(done.amount))  # fmt: skip
+        if isinstance(done, toy.Bought):
+            name = self.edition.prop(int(record.arguments()["number"])).name
+            return _say(lang, "bought", who=self.who(done.card), name=name,
+                        money=self.money(done.price))  # fmt: skip
+        if isinstance(done, toy.Paid):
+            who, owner = self.who(done.payer), self.who(done.owner)
+            if done.amount:
+                return _say(lang, "paid", who=who, owner=owner, money=self.money(done.amount))
+            return _say(lang, "broke", who=who, owner=owner)
+        if isinstance(done, toy.Stayed):
+            return _say(lang, "home", who=self.who(record.arguments().get("card")))
+        return record.name
+
     def words(self, record: Record, before: GameState) -> tuple[str, str]:
-        """The transaction in one sentence, and nothing more to detail."""
-        say = _say
-        args: dict[str, Any] = record.arguments()
-        events = record.events
-        if record.name == "new_game":
-            players = ", ".join(self._who(c) for c in args["cards"])
-            return say(self.lang, "started", players=players), ""
-        if record.name == Wish.name:
-            money = self._money(int(args["coin"]))
-            who = self._who(args["card"])
-            return say(self.lang, "wished.title", who=who, n=args["coin"], money=money), ""
-        if record.name == "land":
-            who = self._who(args["card"])
-            moved = [e for e in events if isinstance(e, MoneyMoved)]
-            if any(e.reason == "purchase" for e in moved):
-                name = self.edition.prop(int(args["number"])).name
-                price = self._money(moved[0].amount)
-                return say(self.lang, "bought", who=who, name=name, money=price), ""
-            owner = before.prop(int(args["number"])).owner
-            if moved:
-                money = self._money(moved[0].amount)
-                return say(self.lang, "paid", who=who, owner=self._who(owner), money=money), ""
-            if events:
-                return say(self.lang, "broke", who=who, owner=self._who(owner)), ""
-            return say(self.lang, "home", who=who), ""
-        return record.name, ""
+        """The sentence, and nothing more to detail."""
+        return self.title(record, before), ""
+
+    def aloud(self, record: Record, before: GameState, title: str) -> str:
+        return title
 
 
 def _labels(edition: Edition, lang: str) -> Labels:
@@ -273,6 +278,7 @@ RULESET = replace(
     schema=_schema,
     labels=_labels,
     narrator=CoinsNarrator,
+    outcomes=OutcomeCodec([toy.Started, toy.Bought, toy.Paid, toy.Stayed, Wished]),
 )
 
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from bank.errors import BankError
+from bank.ruleset import OutcomeCodec
 from bank.rulesets import RulesetSpec
+from bank.rulesets.classic import outcomes as _outcomes
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import check_edition, third_die_names
 from bank.rulesets.classic.rules import ClassicRulesEngine
@@ -55,10 +57,17 @@ def _board(edition: Edition) -> dict[str, Any]:
     return board(edition)
 
 
-def _narrator(edition: Edition, lang: str) -> Any:
-    from bank.narrate import Narrator
+def _narrator(edition: Edition, lang: str, spoken: bool) -> Any:
+    # imported when words are first wanted: the narration imports the voice's number words
+    from bank.rulesets.classic.narrate import narrator
 
-    return Narrator(edition, lang)
+    return narrator(edition, lang, spoken)
+
+
+def _token_labels() -> Any:
+    from bank.rulesets.classic.narrate import TOKEN_LABELS
+
+    return TOKEN_LABELS
 
 
 RULESET = RulesetSpec(
@@ -73,7 +82,9 @@ RULESET = RulesetSpec(
     seed_key=("classic", "dice_seed"),
     third_die=third_die_names,
     on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
-    labels=_labels,
+    outcomes=OutcomeCodec.of_module(_outcomes),
     narrator=_narrator,
+    token_labels=_token_labels,
+    labels=_labels,
     board=_board,
 )

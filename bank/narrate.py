@@ -15,7 +15,7 @@ engine's event and state types, the ruleset registry, ``board_assets`` and the s
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final, Protocol
 
 from bank import rulesets
@@ -89,19 +89,37 @@ class Narrator(Protocol):
         """A player by their token's name; None: the bank."""
         ...
 
-    def aloud(self, record: Record, before: GameState, title: str) -> str:
-        """The sentence the unit's voice says for *record*, whose :meth:`title` is *title*."""
+    def aloud(self, record: Record, before: GameState, title: str) -> list[str]:
+        """What the unit's voice says for *record*, whose :meth:`title` is *title*: the parts
+        of its sentence, written (the voice expands each for the ear and joins them)."""
+        ...
+
+    def token_name(self, token: str) -> str:
+        """A token as the players call it (``chien``, ``Obi-Wan``)."""
+        ...
+
+    def balance_more(self, token: str, state: GameState) -> str | None:
+        """What the voice adds to a player's balance (the classic deeds: ``3 titres``), or
+        None."""
+        ...
+
+    def screen_words(self, screen: str, number: int | None) -> str | None:
+        """The voice's sentence for one of the ruleset's own screens (*screen*: its name,
+        *number*: its deed), or None: the screen's lines are said."""
         ...
 
 
-def narrator_for(edition: Edition, lang: str, spoken: bool = False) -> Narrator:
-    """The narrator of *edition*'s ruleset in *lang*; *spoken*: the voice's (deeds by their
-    names, amounts in words). A ruleset without words of its own gets :class:`PlainNarrator`."""
+def narrator_for(
+    edition: Edition, lang: str, say_money: Callable[[int], str] | None = None
+) -> Narrator:
+    """The narrator of *edition*'s ruleset in *lang*; given *say_money* (how the voice says an
+    amount: :func:`bank.speech.money_words`), the voice's (deeds by their names, amounts in
+    words). A ruleset without words of its own gets :class:`PlainNarrator`."""
     spec = rulesets.find(edition.ruleset)
     lang = lang if lang in LANGUAGES else "en"
     if spec.narrator is None:
         return PlainNarrator(edition, lang)
-    narrator: Narrator = spec.narrator(edition, lang, spoken)
+    narrator: Narrator = spec.narrator(edition, lang, say_money)
     return narrator
 
 
@@ -143,8 +161,17 @@ class PlainNarrator:
     def who(self, card: int | None, state: GameState | None = None) -> str:
         return "bank" if card is None else f"card {card}"
 
-    def aloud(self, record: Record, before: GameState, title: str) -> str:
-        return title
+    def aloud(self, record: Record, before: GameState, title: str) -> list[str]:
+        return [title]
+
+    def token_name(self, token: str) -> str:
+        return token_label(self.lang, token)
+
+    def balance_more(self, token: str, state: GameState) -> str | None:
+        return None
+
+    def screen_words(self, screen: str, number: int | None) -> str | None:
+        return None
 
 
 def states_before(state: GameState, records: Sequence[Record]) -> Iterator[GameState]:

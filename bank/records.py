@@ -46,9 +46,10 @@ from typing import Any, Protocol, overload
 from bank import rulesets as _rulesets  # each ruleset's commands, events and outcomes
 from bank.commands import Command, command_from_dict
 from bank.errors import BankError, RuleError
-from bank.events import SCHEMA_VERSION, Event, event_from_dict
+from bank.events import SCHEMA_VERSION, Event, apply, event_from_dict
 from bank.ruleset import Outcome, OutcomeError, Ruleset
 from bank.state import GameState
+from board_assets import Edition
 
 __all__ = [
     "LEGACY_RULESET",
@@ -318,31 +319,41 @@ def last_undo_group(records: Sequence[Record]) -> range:
     return range(start, len(records))
 
 
-def outcome_of(record: Record, before: GameState, rules: Ruleset | None) -> Outcome | None:
+def outcome_of(
+    record: Record, before: GameState, rules: Ruleset | None, edition: Edition | None = None
+) -> Outcome | None:
     """The outcome of *record*, which started from the state *before*: the journalled one,
     or for a record older than schema 3 the one the upcaster of version 0 derives with
-    *rules* (the record's ruleset; None: not derived)."""
+    *rules* (the record's ruleset; None: not derived) and *edition*."""
     if record.stores_outcome:
         return record.outcome
     if rules is None:
         return None
-    return derive_outcome(record, before, rules)
+    return derive_outcome(record, before, rules, edition)
 
 
-def derive_outcome(record: Record, before: GameState, rules: Ruleset) -> Outcome | None:
+def derive_outcome(
+    record: Record, before: GameState, rules: Ruleset, edition: Edition | None = None
+) -> Outcome | None:
     """The upcaster of outcome version 0: the outcome of a record written without one.
 
     The rules are pure, so the command decided again on the state it started from says
-    what it did then. The outcome is kept only when the rules give back exactly the events
-    the record stores (rules changed since, or a dice seed drawn at random, give none):
-    what the record says always wins. An undo has no outcome.
+    what it did then; that outcome is kept when the rules give back exactly the events the
+    record stores (what the record says always wins). When they do not (rules changed since,
+    a dice seed drawn at random), the ruleset's codec may tell the outcome from the events
+    (:attr:`bank.ruleset.OutcomeCodec.from_events`, given *edition*); else there is none.
+    An undo has no outcome.
     """
     if record.name == "undo":
         return None
     try:
         decision = rules.decide(before, record.command)
     except (RuleError, BankError, KeyError, IndexError, TypeError, ValueError):
+        decision = None
+    if decision is not None and decision.events == record.events:
+        return decision.outcome
+    codec = _rulesets.find(record.ruleset).outcomes
+    if codec is None or codec.from_events is None or edition is None:
         return None
-    if decision.events != record.events:
-        return None
-    return decision.outcome
+    after = apply(before, record.events)
+    return codec.from_events(edition, record, before, after)

@@ -120,7 +120,7 @@ class DrawsSeeds(Protocol):
 
     The source is deterministic by default (a tap script, a test); the daemon, which runs the
     bank for players, gives it the operating system's randomness, so that every game rolls
-    fresh dice (CLASSIC-READINGS D1).
+    fresh dice (docs/readings.md D1).
     """
 
     seed_source: Callable[[], int]
@@ -151,7 +151,12 @@ class OutcomeCodec:
         self,
         kinds: Iterable[type[Outcome]],
         upcasters: Mapping[tuple[str, int], Upcaster] | None = None,
+        from_events: Callable[..., Outcome | None] | None = None,
     ) -> None:
+        """*from_events* ``(edition, record, before, after)``: the last step of the upcaster
+        of version 0, the outcome of a record written without one as its events show it
+        (used only when deciding the record again does not give its events back)."""
+        self.from_events = from_events
         self.kinds: dict[str, type[Outcome]] = {}
         for cls in kinds:
             if cls.kind in self.kinds:

@@ -7,7 +7,9 @@ names a deed by its name and an amount in words (``600 €`` is "six cents euros
 "four hundred pounds").
 The screens a player acts on (a refusal's reason, an auction's bid and its last seconds, the
 jail question, a player's balance, the winner) are said from the screen model itself, so the
-words are the LCD's, expanded for the ear (``Av.`` is "avenue", ``✓`` is "OK").
+words are the LCD's, expanded for the ear (``Av.`` is "avenue", ``✓`` is "OK"); the narrator
+names the tokens and says the ruleset's own screens its way (a classic balance with its
+deeds, a classic landing that moves nothing): this module knows no ruleset.
 
 This module is text only (no clock, no thread, no sound): :class:`Announcer` turns what the
 unit produced into sentences; an engine (``drivers.speech``) turns a sentence into sound.
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt
-from bank.narrate import Narrator, narrator_for, states_before, token_label
+from bank.narrate import Narrator, narrator_for, states_before
 from bank.records import Record, StoredEntry, decode_entries
 from bank.state import GameState
 from bank.unit.io import Cue, Output, PlayCue, Screen, ShowScreen, SpeechAsked
@@ -304,25 +306,17 @@ _MONEY_SCREENS: Final = frozenset({"error", "game_over", "debt", "balance", "spe
 _PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     "fr": {
         "balance": "{who} : {money}",
-        "deeds": "{n} titres",
-        "deed": "un titre",
         "bid": "Enchère : {money}, {who}",
         "bid_open": "Enchère : {money}",
         "winner": "Partie terminée. {who} gagne",
-        "no_rent": "{deed} : pas de loyer",
-        "own": "{deed} : chez vous",
         "speech_on": "Voix activée",
         "speech_off": "Voix coupée",
     },
     "en": {
         "balance": "{who}: {money}",
-        "deeds": "{n} deeds",
-        "deed": "one deed",
         "bid": "Auction: {money}, {who}",
         "bid_open": "Auction: {money}",
         "winner": "Game over. {who} wins",
-        "no_rent": "{deed}: no rent",
-        "own": "{deed}: your own",
         "speech_on": "Speech on",
         "speech_off": "Speech off",
     },
@@ -352,8 +346,10 @@ class Announcer:
         self.edition = edition
         self.lang = "fr" if (lang or edition.language) == "fr" else "en"
         self.mode = mode
-        self.classic = edition.ruleset == "classic"
-        self.narrator: Narrator = narrator_for(edition, self.lang, spoken=True)
+        currency, lang = edition.currency, self.lang
+        self.narrator: Narrator = narrator_for(
+            edition, lang, lambda amount: money_words(amount, currency, lang)
+        )
         self.last: str | None = None
         self.words = _PHRASES[self.lang]
         #: the auction's (deed, bid, leader) last said, so a tick says only its last seconds
@@ -371,7 +367,9 @@ class Announcer:
             isinstance(e, MoneyMoved | DebtChanged | PlayerBankrupt | GameEnded)
             for e in record.events
         )
-        return Sentence(self.narrator.aloud(record, before, title), moved)
+        parts = self.narrator.aloud(record, before, title)
+        text = ". ".join(dict.fromkeys(spoken(part, self.lang) for part in parts))
+        return Sentence(text, moved)
 
     # ------------------------------------------------------------------ screens
 
@@ -401,14 +399,13 @@ class Announcer:
             text = w["balance"].format(
                 who=self.token(screen.token), money=self.narrator.money(screen.amount)
             )
-            if self.classic and state is not None:
-                text += ", " + self._deeds(screen.token, state)
+            more = None if state is None else self.narrator.balance_more(screen.token, state)
+            if more:
+                text += ", " + spoken(more, self.lang)
             return Sentence(text, True)
-        deed = getattr(self.narrator, "deed", None)
-        if name in ("no_rent", "own") and screen.number and self.classic and deed is not None:
-            # a classic landing that moves nothing is not a transaction (READINGS E18): said
-            # from its screen, whose second line the LCD cuts short
-            return Sentence(w[name].format(deed=deed(screen.number)))
+        own = self.narrator.screen_words(name, screen.number)
+        if own is not None:  # a screen the ruleset says its own way
+            return Sentence(own)
         if name == "game_over" and screen.token:
             return Sentence(w["winner"].format(who=self.token(screen.token)), True)
         if not screen.lines:
@@ -417,20 +414,9 @@ class Announcer:
         lines = screen.lines[:1] if name == "menu" else screen.lines
         return Sentence(spoken(_joined(lines), self.lang), name in _MONEY_SCREENS)
 
-    def _deeds(self, token: str, state: GameState) -> str:
-        cards = [p.card for p in state.players if p.token == token]
-        n = sum(1 for prop in state.properties if cards and prop.owner == cards[0])
-        return self.words["deed"] if n == 1 else spoken(self.words["deeds"].format(n=n),
-                                                         self.lang)  # fmt: skip
-
     def token(self, token: str) -> str:
         """A token as the players call it: the edition's label (``chien``, ``Obi-Wan``)."""
-        raw = self.edition.raw.get("classic", {}) if self.edition.raw else {}
-        labels = raw.get("token_labels", ()) if isinstance(raw, dict) else ()
-        names = list(self.edition.token_names)
-        if token in names and names.index(token) < len(labels):
-            return str(labels[names.index(token)])
-        return token_label(self.lang, token)
+        return self.narrator.token_name(token)
 
     # ------------------------------------------------------------------ one input
 

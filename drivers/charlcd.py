@@ -133,7 +133,7 @@ WORDS: dict[str, dict[str, str]] = {
     "house": {"en": "1 house", "fr": "1 maison"},
     "houses": {"en": "{n} houses", "fr": "{n} maisons"},
     "hotel": {"en": "hotel", "fr": "hôtel"},
-    # Méga (CLASSIC.md §7.2): level 6 is a skyscraper, a depot stands on a station
+    # Méga (docs/classic.md §7.2): level 6 is a skyscraper, a depot stands on a station
     "skyscraper": {"en": "skyscraper", "fr": "gratte-ciel"},
     "depot": {"en": "depot", "fr": "dépôt"},
     "bare": {"en": "no building", "fr": "terrain nu"},

@@ -6,7 +6,7 @@ digits), the amount (a minus sign and five large digits), a five-step level bar,
 players' tokens, the auction countdown (a clock and two digits), the currency legend and three
 rows of 5×7 dot-matrix text. ``Screen.off`` gives blank glass.
 
-A classic game's glass (``token_labels``: CLASSIC.md §5.5) has no token pictograms: the token
+A classic game's glass (``token_labels``: docs/classic.md §5.5) has no token pictograms: the token
 area writes the player's label (``chien``, up to 8 characters) in small dot-matrix letters.
 
 :meth:`LcdRenderer.render` is a pure function of the screen: the same screen gives the same
@@ -47,9 +47,9 @@ AMOUNT_CELLS = 5
 TEXT_ROWS = 3
 TEXT_COLS = 25
 LEVELS = 5
-#: Méga's skyscraper (CLASSIC.md §5.5): the level after the hotel's 5 bars
+#: Méga's skyscraper (docs/classic.md §5.5): the level after the hotel's 5 bars
 SKYSCRAPER_LEVEL = 6
-#: how many characters of a player's label the token area writes (CLASSIC.md §5.5)
+#: how many characters of a player's label the token area writes (docs/classic.md §5.5)
 TOKEN_LABEL_CELLS = 8
 #: The order of the icons on the glass, left to right.
 ICON_ORDER: tuple[Icon, ...] = (
@@ -63,7 +63,7 @@ ICON_ORDER: tuple[Icon, ...] = (
     Icon.TROPHY,
     Icon.ERROR,
     Icon.READER_LOST,
-    # the classic icons (CLASSIC.md §5.5): a smaller 5 x 2 block under the number
+    # the classic icons (docs/classic.md §5.5): a smaller 5 x 2 block under the number
     Icon.MORTGAGE,
     Icon.TAX,
     Icon.DICE,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bank.app.runtime import Runtime
 from bank.events import apply
 from bank.game import Game
 from bank.journal import Journal
@@ -20,7 +22,9 @@ from bank.narrate import narrator_for
 from bank.records import Record, decode, decode_entries, derive_outcome, outcome_of
 from bank.rulesets import find
 from bank.rulesets.classic import outcomes as o
+from bank.settings import load_settings
 from bank.state import GameState
+from bank.web import _SnapshotBuilder
 from board_assets import load_edition
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,6 +73,29 @@ def test_history_tells_the_old_game_as_the_old_ultibank_did(data_dir: Path, key:
     assert got == want
 
 
+def test_the_web_view_tells_the_old_game_as_the_history_did(data_dir: Path) -> None:
+    """A daemon resumes the old game; its web view lists the last transactions with the words
+    the old ultibank's history wrote for them."""
+    shown = json.loads((FIXTURE / "history.json").read_text(encoding="utf-8"))["show 1 --lang fr"]
+    # each line: number, date, time, then "title — detail"
+    lines = [re.sub(r"^\s*\d+  \S+ \S+  ", "", line) for line in shown.splitlines() if line]
+    settings = load_settings(
+        None, [f'game.data_dir="{data_dir}"', 'game.edition="classic-fr"', 'unit.language="fr"']
+    )
+    rt = Runtime(settings)
+    rt.start(control=False)
+    try:
+        snap = rt.daemon.call(_SnapshotBuilder(rt).snapshot)
+    finally:
+        rt.stop()
+    listed = [
+        f"{t['title']} — {t['detail']}" if t["detail"] else t["title"]
+        for t in reversed(snap["transactions"])
+    ]
+    assert len(listed) == 12 and lines[0] == "Nouvelle partie : chien, voiture, chapeau"
+    assert listed == lines[-len(listed) :]
+
+
 def test_the_upcaster_of_version_0_gives_each_record_its_outcome(data_dir: Path) -> None:
     """Every record but the undo gets the outcome the rules gave it then: the very outcome a
     new record stores (the rules decide it again on the state it started from)."""
@@ -88,9 +115,12 @@ def test_the_upcaster_of_version_0_gives_each_record_its_outcome(data_dir: Path)
             "lifted", "card_done", "bankrupt"} <= set(kinds)  # fmt: skip
 
 
-def test_a_record_that_the_rules_now_decide_otherwise_gets_no_outcome(data_dir: Path) -> None:
-    """The upcaster never invents: when the rules give other events than the record's (rules
-    changed since), the record keeps no outcome and the narrator says its command's name."""
+def test_a_record_that_the_rules_now_decide_otherwise_is_read_from_its_events(
+    data_dir: Path,
+) -> None:
+    """The upcaster never takes the rules' word over the record's: when the rules give other
+    events than the record's (rules changed since), its outcome is what its events show (the
+    classic codec's reading of them), and without that reading it has none."""
     records = records_of(data_dir)
     rules = find("classic").rules(EDITION, None)
     state = GameState.empty(EDITION)
@@ -98,19 +128,22 @@ def test_a_record_that_the_rules_now_decide_otherwise_gets_no_outcome(data_dir: 
         state = apply(state, record.events)
     buy = records[2]  # chien buys 2 Rue Lecourbe for 60
     assert isinstance(derive_outcome(buy, state, rules), o.Bought)
-    raw = buy.command.to_dict()
+    # the same landing, stored with no purchase in its events: the rules would buy
     other = decode(
         {
             "v": 2,
             "ruleset": "classic",
             "edition": EDITION.id,
-            "command": raw,
+            "command": buy.command.to_dict(),
             "events": [],
             "undo_group": 3,
         }
     )
-    assert derive_outcome(other, state, rules) is None
-    assert narrator_for(EDITION, "en").title(other, state) == "visit"
+    assert derive_outcome(other, state, rules) is None  # no edition: no reading of events
+    assert derive_outcome(other, state, rules, EDITION) == o.Short(1, 60, 2)
+    assert narrator_for(EDITION, "en").title(other, state) == (
+        "dog lands on 2 Rue Lecourbe and cannot buy it"
+    )
 
 
 def test_a_new_record_of_the_same_game_stores_what_the_upcaster_derives(

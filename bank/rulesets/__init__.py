@@ -25,8 +25,8 @@ How to add one
     ``outcomes``, an :class:`bank.ruleset.OutcomeCodec`, so that the journal stores them, and
     its words come from ``narrator``), add its line to :data:`RULESETS`, and give it edition
     files that say ``ruleset = "<name>"``. No file of another ruleset changes. Run the ruleset
-    conformance suite (``tests/engine/test_ruleset_conformance.py``): it runs every registered
-    ruleset through replay, undo and a money audit. ``tests/support/toy_ruleset.py`` is the
+    conformance suite (``tests/rulesets/test_conformance.py``): it runs every registered
+    ruleset through replay, undo and a money audit. ``tests/support/toy/`` is the
     smallest complete example ("two players, one property, pay 1 to land"), registered from
     the tests with :func:`register`.
 
@@ -78,14 +78,14 @@ class RulesetSpec:
     #: the empty state extension of a new game (None: the ruleset keeps nothing of its own)
     empty_state: Callable[[], StateExtension] | None = None
     #: ``state_file(rules, state, undo_available)``: the tap scripts' state file of a game of
-    #: this ruleset (None: the core's, SCRIPTS.md)
+    #: this ruleset (None: the core's, docs/scripts.md)
     state_file: Callable[[Any, Any, bool], dict[str, Any]] | None = None
     #: the configuration tables besides ``[rules]`` that ``--set TABLE.KEY=V`` may name for
     #: this ruleset (given to :attr:`config` as sub-tables)
     config_tables: tuple[str, ...] = ()
     #: where ``--seed`` goes in the configuration: (table, key); None: the ruleset has no dice
     seed_key: tuple[str, str] | None = None
-    #: ``third_die(edition)``: the values a script's ``roll A B T`` may give for T (CLASSIC.md
+    #: ``third_die(edition)``: the values a script's ``roll A B T`` may give for T (docs/classic.md
     #: §8.2); None, or an empty tuple for an edition: no third die (T is a parse error)
     third_die: Callable[[Edition], tuple[str, ...]] | None = None
     #: which panels can play it: True every one; else the panel kinds that can (``pygame``,
@@ -95,9 +95,10 @@ class RulesetSpec:
     #: its outcome kinds as the journal stores them, with their upcasters (None: its rules
     #: give no outcomes; a transaction's outcome is journalled with it, ``bank.records``)
     outcomes: OutcomeCodec | None = None
-    #: ``narrator(edition, lang, spoken)``: its transactions in words for the history, the
-    #: web view and the voice (a :class:`bank.narrate.Narrator`; None: the core's plain one)
-    narrator: Callable[[Edition, str, bool], Any] | None = None
+    #: ``narrator(edition, lang, say_money)``: its transactions in words for the history, the
+    #: web view and (given *say_money*, how the voice says an amount) the voice (a
+    #: :class:`bank.narrate.Narrator`; None: the core's plain one)
+    narrator: Callable[[Edition, str, Callable[[int], str] | None], Any] | None = None
     #: ``token_labels()``: its tokens' names by language (``{"dog": {"fr": "chien"}}``)
     token_labels: Callable[[], Mapping[str, Mapping[str, str]]] | None = None
     #: ``labels(edition, lang)``: the ruleset's panel vocabulary for a game of *edition* (a

@@ -249,7 +249,7 @@ class PanelStatus:
     detail: str = ""
 
 
-#: the keypad's keys (CLASSIC.md §5.1): the digits and ⌫
+#: the keypad's keys (docs/classic.md §5.1): the digits and ⌫
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "back")
 
 
@@ -269,7 +269,7 @@ class KeyReleased:
 
 @dataclass(frozen=True, slots=True)
 class InfoAsked:
-    """A keyboard panel asks an info screen (CLASSIC.md §5.6): ``table``, ``turn``, ..."""
+    """A keyboard panel asks an info screen (docs/classic.md §5.6): ``table``, ``turn``, ..."""
 
     at: float
     name: str
@@ -280,7 +280,7 @@ INFO_NAMES = ("table", "turn", "cash", "deed", "deeds", "others", "scores")
 
 @dataclass(frozen=True, slots=True)
 class MenuAsked:
-    """A keyboard panel's shortcut to menu item *item* (CLASSIC.md §5.6: D is item 11, H
+    """A keyboard panel's shortcut to menu item *item* (docs/classic.md §5.6: D is item 11, H
     item 7 ...): what M and the item's digits do from idle, refused where they would not."""
 
     at: float
@@ -364,9 +364,9 @@ _NAMED: tuple[Icon, ...] = tuple(
     for n in (
         "go", "jail", "location", "auction", "undo", "trophy", "event", "debt", "error",
         "reader_lost",
-        # classic (CLASSIC.md §5.5)
+        # classic (docs/classic.md §5.5)
         "mortgage", "tax", "dice", "trade", "pot", "card",
-        # Méga and Star Wars (CLASSIC.md §5.5, §7)
+        # Méga and Star Wars (docs/classic.md §5.5, §7)
         "skyscraper", "depot", "force",
         # classic: a number entry is open (the keypad, or the three buttons, types a number)
         "keypad",

@@ -17,6 +17,7 @@ plugs in through the registry's hook (:func:`install`, which the tests call).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -205,17 +206,31 @@ class CoinsNarrator:
     """Tells the coins game's transactions in words, from each record's journalled outcome
     (the core's narrator protocol: ``words``, ``title``, ``money``, ``who``, ``aloud``)."""
 
-    def __init__(self, edition: Edition, lang: str, spoken: bool = False) -> None:
+    def __init__(
+        self, edition: Edition, lang: str, say_money: Callable[[int], str] | None = None
+    ) -> None:
         self.edition = edition
         self.lang = lang if lang in _WORDS else "en"
-        self.spoken = spoken
+        #: how the voice says an amount (None: written)
+        self.say_money = say_money
 
     def who(self, card: int | None, state: GameState | None = None) -> str:
         tokens = self.edition.constants.tokens
         return tokens[card - 1].capitalize() if card and 1 <= card <= len(tokens) else "?"
 
     def money(self, amount: int) -> str:
+        if self.say_money is not None:
+            return self.say_money(amount)
         return f"{amount} {self.edition.currency}"
+
+    def token_name(self, token: str) -> str:
+        return token.capitalize()
+
+    def balance_more(self, token: str, state: GameState) -> str | None:
+        return None
+
+    def screen_words(self, screen: str, number: int | None) -> str | None:
+        return None
 
     def title(self, record: Record, before: GameState) -> str:
         """The transaction in one sentence, said from its outcome."""
@@ -244,8 +259,8 @@ class CoinsNarrator:
         """The sentence, and nothing more to detail."""
         return self.title(record, before), ""
 
-    def aloud(self, record: Record, before: GameState, title: str) -> str:
-        return title
+    def aloud(self, record: Record, before: GameState, title: str) -> list[str]:
+        return [title]
 
 
 def _labels(edition: Edition, lang: str) -> Labels:

@@ -1,4 +1,4 @@
-"""The classic ruleset: the bank of every classic Monopoly box (CLASSIC.md).
+"""The classic ruleset: the bank of every classic Monopoly box (docs/classic.md).
 
 What exists: the classic edition schema (:mod:`.edition`), the configuration with every
 **decision** of §3/§6 (:mod:`.config`), the state extension and its event (:mod:`.state`), the
@@ -57,11 +57,17 @@ def _board(edition: Edition) -> dict[str, Any]:
     return board(edition)
 
 
-def _narrator(edition: Edition, lang: str, spoken: bool) -> Any:
-    # imported when words are first wanted: the narration imports the voice's number words
+def _narrator(edition: Edition, lang: str, say_money: Any) -> Any:
+    # imported when words are first wanted
     from bank.rulesets.classic.narrate import narrator
 
-    return narrator(edition, lang, spoken)
+    return narrator(edition, lang, say_money)
+
+
+def _from_events(edition: Edition, record: Any, before: Any, after: Any) -> Any:
+    from bank.rulesets.classic.upcast import from_events
+
+    return from_events(edition, record, before, after)
 
 
 def _token_labels() -> Any:
@@ -82,7 +88,7 @@ RULESET = RulesetSpec(
     seed_key=("classic", "dice_seed"),
     third_die=third_die_names,
     on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
-    outcomes=OutcomeCodec.of_module(_outcomes),
+    outcomes=OutcomeCodec.of_module(_outcomes, from_events=_from_events),
     narrator=_narrator,
     token_labels=_token_labels,
     labels=_labels,

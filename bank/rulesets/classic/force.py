@@ -1,4 +1,4 @@
-"""Star Wars Episode II's Force (CLASSIC.md §7.1): the sides and the Force battle.
+"""Star Wars Episode II's Force (docs/classic.md §7.1): the sides and the Force battle.
 
 Each bank card is a character with its side, read from the edition's ``sides`` (§1.5):
 registration asks nothing more. The Force battle (menu item 14, then the lander's card) is

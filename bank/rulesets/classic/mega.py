@@ -1,4 +1,4 @@
-"""The Méga rules (CLASSIC.md §7.2 and the Méga rows of §2-§3) over the classic engine.
+"""The Méga rules (docs/classic.md §7.2 and the Méga rows of §2-§3) over the classic engine.
 
 An edition with ``[classic] mega = true`` plays the classic rules with these differences,
 which the engine (:mod:`.rules`) asks this module about:

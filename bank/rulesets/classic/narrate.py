@@ -16,7 +16,7 @@ the standard library.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from bank.events import (
@@ -30,7 +30,6 @@ from bank.events import (
 from bank.records import Record, outcome_of
 from bank.ruleset import Outcome, Ruleset
 from bank.rulesets.classic import outcomes as o
-from bank.speech import money_words, spoken
 from bank.state import GameState
 from board_assets import Edition
 
@@ -48,7 +47,7 @@ SKYSCRAPER: Final = 6
 #: the Force die's faces and the symbols (Star Wars II, §7.1)
 FORCE_FACES: Final = frozenset({"light", "dark", "shift"})
 
-#: the tokens of the classic boxes (CLASSIC.md §1.5) as the chart, the web page and the
+#: the tokens of the classic boxes (docs/classic.md §1.5) as the chart, the web page and the
 #: history name them
 TOKEN_LABELS: Mapping[str, Mapping[str, str]] = {
     "dog": {"fr": "chien", "en": "dog"},
@@ -239,7 +238,7 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
     },
 }
 
-#: the generic effects of CLASSIC.md §4.5 the menu offers (editions without a card table)
+#: the generic effects of docs/classic.md §4.5 the menu offers (editions without a card table)
 _GENERIC: Final[Mapping[str, Mapping[int, str]]] = {
     "fr": {1: "recevoir de la banque", 2: "payer la banque", 3: "réparations", 4: "anniversaire",
            5: "payer chaque joueur", 6: "prison", 7: "libéré de prison", 8: "départ"},
@@ -359,7 +358,7 @@ class ClassicNarrator:
             from bank import rulesets  # the rules, only for a record older than outcomes
 
             self._rules = rulesets.find("classic").rules(self.edition, None)
-        return outcome_of(record, before, self._rules)
+        return outcome_of(record, before, self._rules, self.edition)
 
     def words(self, record: Record, before: GameState) -> tuple[str, str]:
         """:meth:`title` and :meth:`detail` at once (the events applied once)."""
@@ -374,9 +373,9 @@ class ClassicNarrator:
         """What moved: money (with its reason), deeds, debts, the end of the game."""
         return self._detail(record, apply(before, record.events))
 
-    def aloud(self, record: Record, before: GameState, title: str) -> str:
+    def aloud(self, record: Record, before: GameState, title: str) -> list[str]:
         """The voice says the history's sentence."""
-        return spoken(title, self.lang)
+        return [title]
 
     def _safe_title(self, record: Record, before: GameState, after: GameState) -> str:
         try:
@@ -645,12 +644,55 @@ class ClassicNarrator:
             return self.say("force_lost", money=self.money(out.amount), **fields)
         return self.say("force_won", **fields)
 
+    def token_name(self, token: str) -> str:
+        """A token as the players call it: the edition's label (``chien``, ``Obi-Wan``)."""
+        names = list(self.edition.token_names)
+        if token in names and names.index(token) < len(self._labels):
+            return str(self._labels[names.index(token)])
+        return TOKEN_LABELS[token][self.lang] if token in TOKEN_LABELS else token
+
+    def balance_more(self, token: str, state: GameState) -> str | None:
+        """A classic balance is said with the deeds its player holds (``3 titres``)."""
+        cards = [p.card for p in state.players if p.token == token]
+        n = sum(1 for prop in state.properties if cards and prop.owner == cards[0])
+        words = _SCREENS[self.lang]
+        return words["deed"] if n == 1 else words["deeds"].format(n=n)
+
+    def screen_words(self, screen: str, number: int | None) -> str | None:
+        """A classic landing that moves nothing is not a transaction (READINGS E18): it is
+        said from its screen (whose second line the LCD cuts short), naming the deed."""
+        if screen in ("no_rent", "own") and number:
+            return _SCREENS[self.lang][screen].format(deed=self.deed(number))
+        return None
+
+
+#: what the voice says of a few classic screens and of a balance's deeds
+_SCREENS: Final[Mapping[str, Mapping[str, str]]] = {
+    "fr": {
+        "deeds": "{n} titres",
+        "deed": "un titre",
+        "no_rent": "{deed} : pas de loyer",
+        "own": "{deed} : chez vous",
+    },
+    "en": {
+        "deeds": "{n} deeds",
+        "deed": "one deed",
+        "no_rent": "{deed}: no rent",
+        "own": "{deed}: your own",
+    },
+}
+
 
 class SpokenClassicNarrator(ClassicNarrator):
-    """The history's classic sentences, for the ear: a deed by its name, amounts in words."""
+    """The history's classic sentences, for the ear: a deed by its name, amounts as the voice
+    says them (*say_money*)."""
+
+    def __init__(self, edition: Edition, lang: str, say_money: Callable[[int], str]) -> None:
+        super().__init__(edition, lang)
+        self._say_money = say_money
 
     def money(self, amount: int) -> str:
-        return money_words(amount, self.edition.currency, self.lang)
+        return self._say_money(amount)
 
     def deed(self, number: int) -> str:
         if 1 <= number <= len(self.edition.properties):
@@ -658,9 +700,14 @@ class SpokenClassicNarrator(ClassicNarrator):
         return super().deed(number)
 
 
-def narrator(edition: Edition, lang: str, spoken: bool = False) -> ClassicNarrator:
-    """The classic narrator of *edition* in *lang* (*spoken*: the voice's)."""
-    return SpokenClassicNarrator(edition, lang) if spoken else ClassicNarrator(edition, lang)
+def narrator(
+    edition: Edition, lang: str, say_money: Callable[[int], str] | None = None
+) -> ClassicNarrator:
+    """The classic narrator of *edition* in *lang*; with *say_money* (how the voice says an
+    amount), the voice's."""
+    if say_money is not None:
+        return SpokenClassicNarrator(edition, lang, say_money)
+    return ClassicNarrator(edition, lang)
 
 
 def _classic_field(state: GameState, field: str, default: Any) -> Any:

@@ -1,4 +1,4 @@
-"""What a classic command did, as the rules decided it (CLASSIC.md §3, §4): the unit's classic
+"""What a classic command did, as the rules decided it (docs/classic.md §3, §4): the unit's classic
 mode shows these and never works them out again from the events.
 
 Every outcome names the player it is about (``card``; None for the bank or an anonymous roll)

@@ -1,4 +1,4 @@
-"""The classic rules (CLASSIC.md §3, §4): pure decisions, events and a typed outcome.
+"""The classic rules (docs/classic.md §3, §4): pure decisions, events and a typed outcome.
 
 :class:`ClassicRulesEngine` decides the core's commands (new game, landing, auction sale) and
 the classic ones (:mod:`.commands`); a refusal raises :class:`bank.errors.RuleError` with a
@@ -54,7 +54,7 @@ DECKS = ("chance", "chest")
 
 
 def die(seed: int, k: int, i: int) -> int:
-    """Die *i* of roll *k* of a game seeded *seed* (CLASSIC-READINGS D1)."""
+    """Die *i* of roll *k* of a game seeded *seed* (docs/readings.md D1)."""
     digest = hashlib.sha256(f"{seed}:{k}:{i}".encode()).digest()
     return 1 + int.from_bytes(digest[:8], "big") % 6
 
@@ -1044,7 +1044,7 @@ class ClassicRulesEngine:
         return tx.decision(o.GenericPlayed(drawer, amount, cmd.effect))
 
     def deck_order(self, seed: int, deck: str) -> tuple[int, ...]:
-        """The shuffled order of a virtual deck (CLASSIC-READINGS D2)."""
+        """The shuffled order of a virtual deck (docs/readings.md D2)."""
         return tuple(
             sorted(
                 range(1, 17),

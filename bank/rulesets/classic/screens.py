@@ -1,4 +1,4 @@
-"""The classic unit's screens (CLASSIC.md §5.5), through the core's screen model.
+"""The classic unit's screens (docs/classic.md §5.5), through the core's screen model.
 
 Extends :class:`bank.unit.screens.Screens`: the same two lines, ``amount``, ``number``,
 ``token`` (the player's script name), ``level`` and ``icons``, so that panels need not know
@@ -36,7 +36,7 @@ _MENU_ICONS = {
     14: Icon.FORCE,
     16: Icon.DEBT,
 }
-#: the icons of a screen with a number entry open (CLASSIC.md §5.2, §5.5)
+#: the icons of a screen with a number entry open (docs/classic.md §5.2, §5.5)
 _ENTRY_ICONS: frozenset[Icon] = frozenset({Icon.KEYPAD})
 #: Méga's buildings (§7.2): the icon each one lights (``Built.building``, ``BuildingSold``)
 _BUILDING_ICONS = {"skyscraper": Icon.SKYSCRAPER, "depot": Icon.DEPOT}

@@ -1,4 +1,4 @@
-"""The classic unit's own LCD texts in French and English (CLASSIC.md §5): the deed check,
+"""The classic unit's own LCD texts in French and English (docs/classic.md §5): the deed check,
 landings, the number entries, the menu, sessions, the trade, the interest question, the dice,
 Chance and Community Chest, the info screens.
 

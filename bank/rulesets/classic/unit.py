@@ -1,4 +1,4 @@
-"""The classic unit's behaviour (CLASSIC.md §5): its steps and gestures over the core's shell.
+"""The classic unit's behaviour (docs/classic.md §5): its steps and gestures over the core's shell.
 
 :class:`ClassicUnit` adds to :class:`bank.unit.shell.UnitShell` the keypad (``0``-``9``, ``⌫``)
 and the three-button number entries (amount and pick, §5.2), a deed tapped and waiting for a
@@ -159,7 +159,7 @@ class Session:
     expires: float | None
     for_debt: bool = False
     #: a sell tap the stock could not take apart: the deed whose whole group ✓ would sell
-    #: (`tout vendre ? ✓`, CLASSIC.md §3.8; X cancels that tap, the session goes on: C6)
+    #: (`tout vendre ? ✓`, docs/classic.md §3.8; X cancels that tap, the session goes on: C6)
     sell_all: int | None = None
 
 

@@ -1,4 +1,4 @@
-"""The Ultime ruleset: Monopoly Électronique Ultime / Ultimate Banking (ULTIME.md).
+"""The Ultime ruleset: Monopoly Électronique Ultime / Ultimate Banking (docs/ultime.md).
 
 Everything only this game knows lives here: the rules (:mod:`.rules`, deciding events and
 :mod:`.outcomes`), the state extension and its events (:mod:`.events`), the M menu's and event
@@ -43,11 +43,11 @@ def _unit(game: Game, config: UnitConfig | None) -> UnitShell:
     return Unit(game, config)
 
 
-def _narrator(edition: Edition, lang: str, spoken: bool) -> Any:
-    # imported when words are first wanted: the narration imports the voice's number words
+def _narrator(edition: Edition, lang: str, say_money: Any) -> Any:
+    # imported when words are first wanted
     from bank.rulesets.ultime.narrate import narrator
 
-    return narrator(edition, lang, spoken)
+    return narrator(edition, lang, say_money)
 
 
 def _token_labels() -> Any:

@@ -9,12 +9,11 @@ and the standard library.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
 from bank.records import Record
-from bank.speech import money_words, spoken
 from bank.state import GameState
 from board_assets import Edition
 
@@ -81,7 +80,7 @@ def _ultime_word(lang: str, word: str) -> str:
 
 class UltimeNarrator:
     """Says an Ultime game's transactions in *lang*: the sentences of the web view's list and
-    of the spoken unit (``bank.speech``), one table for both."""
+    of the unit's voice (``bank.speech``), one table for both."""
 
     def __init__(self, edition: Edition, lang: str) -> None:
         self.edition = edition
@@ -184,15 +183,14 @@ class UltimeNarrator:
                 moves.append(f"{_ultime_word(lang, 'winner')}: {who(e.winner)}")
         return "; ".join(moves)
 
-    def aloud(self, record: Record, before: GameState, title: str) -> str:
-        """What the voice says: the title names the gesture (``voiture arrive sur …``); the
-        money it moved is said after it, and a purchase or a rent says the deed itself, so it
-        replaces it."""
-        text = spoken(title, self.lang)
+    def aloud(self, record: Record, before: GameState, title: str) -> list[str]:
+        """What the voice says, in parts: the title names the gesture (``voiture arrive sur
+        …``); the money it moved is said after it, and a purchase or a rent says the deed
+        itself, so it replaces it."""
         number = record.arguments().get("number")
         deed = number if isinstance(number, int) else None
         clauses = [
-            spoken(self.payment(e, before, deed), self.lang)
+            self.payment(e, before, deed)
             for e in record.events
             if isinstance(e, MoneyMoved) and e.amount
         ]
@@ -200,9 +198,20 @@ class UltimeNarrator:
             isinstance(e, MoneyMoved) and e.reason in ("purchase", "rent") for e in record.events
         )
         if record.name == "auction_sale":  # the title says the winner and the price
-            return text
-        parts = clauses if own and deed is not None else [text, *clauses]
-        return ". ".join(dict.fromkeys(parts))
+            return [title]
+        return clauses if own and deed is not None else [title, *clauses]
+
+    def token_name(self, token: str) -> str:
+        """A token as the players call it (``voiture``)."""
+        return TOKEN_LABELS[token][self.lang] if token in TOKEN_LABELS else token
+
+    def balance_more(self, token: str, state: GameState) -> str | None:
+        """An Ultime balance is said alone."""
+        return None
+
+    def screen_words(self, screen: str, number: int | None) -> str | None:
+        """Every Ultime screen is said from its lines."""
+        return None
 
     def payment(self, e: MoneyMoved, before: GameState, number: int | None = None) -> str:
         """One payment as a clause: ``chien paie 200 à voiture (loyer)``."""
@@ -258,7 +267,12 @@ def _tokens(state: GameState) -> dict[int, str]:
 
 
 class SpokenUltimeNarrator(UltimeNarrator):
-    """The Ultime sentences of the history and the web view, for the ear."""
+    """The Ultime sentences of the history and the web view, for the ear: the bank named,
+    a deed by its name, amounts as the voice says them (*say_money*)."""
+
+    def __init__(self, edition: Edition, lang: str, say_money: Callable[[int], str]) -> None:
+        super().__init__(edition, lang)
+        self._say_money = say_money
 
     def _who(self, card: Any, tokens: Mapping[int, str]) -> str:
         if card is None:
@@ -266,7 +280,7 @@ class SpokenUltimeNarrator(UltimeNarrator):
         return super()._who(card, tokens)
 
     def money(self, amount: int) -> str:
-        return money_words(amount, self.edition.currency, self.lang)
+        return self._say_money(amount)
 
     def prop(self, number: int) -> str:
         if 1 <= number <= len(self.edition.properties):
@@ -274,6 +288,11 @@ class SpokenUltimeNarrator(UltimeNarrator):
         return super().prop(number)
 
 
-def narrator(edition: Edition, lang: str, spoken: bool = False) -> UltimeNarrator:
-    """The Ultime narrator of *edition* in *lang* (*spoken*: the voice's)."""
-    return SpokenUltimeNarrator(edition, lang) if spoken else UltimeNarrator(edition, lang)
+def narrator(
+    edition: Edition, lang: str, say_money: Callable[[int], str] | None = None
+) -> UltimeNarrator:
+    """The Ultime narrator of *edition* in *lang*; with *say_money* (how the voice says an
+    amount), the voice's."""
+    if say_money is not None:
+        return SpokenUltimeNarrator(edition, lang, say_money)
+    return UltimeNarrator(edition, lang)

@@ -184,6 +184,20 @@ class LcdLayout:
         return x, y + row * self.text_row_step
 
 
+def glass_rows(
+    screen: Screen, lang: str | None, cols: int = TEXT_COLS, rows: int = TEXT_ROWS
+) -> list[str]:
+    """The dot-matrix rows of the glass for *screen*: its lines written for the glass's own
+    width when the unit gave them (:attr:`Screen.wide`, issue 19: the whole words the 20 cells
+    of a character LCD shorten), else its lines; word-wrapped to *cols*, and under a classic
+    deed check (*lang* given) the character LCD's hint on the last row."""
+    out = wrap(screen.wide or screen.lines, cols, rows)
+    hint = deed_hint(screen, lang) if lang is not None else None
+    if hint is not None and len(out) < rows:  # the character LCD's hint row
+        out = [*out, *[""] * (rows - 1 - len(out)), fold(hint)]
+    return out
+
+
 class LcdRenderer:
     """Renders screens onto LCD-sized surfaces; keeps its glyph and pictogram caches."""
 
@@ -295,10 +309,7 @@ class LcdRenderer:
         for i, ch in enumerate(digits_text(countdown, 2)):
             surf.blit(self.tiny.cell(ch), lay.countdown_cell(i))
         self._clock(surf, ON if countdown is not None else GHOST)
-        rows = wrap(screen.lines, lay.text_cols, lay.text_rows)
-        hint = deed_hint(screen, self.lang) if self.lang is not None else None
-        if hint is not None and len(rows) < lay.text_rows:  # the character LCD's hint row
-            rows = [*rows, *[""] * (lay.text_rows - 1 - len(rows)), fold(hint)]
+        rows = glass_rows(screen, self.lang, lay.text_cols, lay.text_rows)
         for r in range(lay.text_rows):
             text = rows[r] if r < len(rows) else ""
             self.text.draw(surf, text.center(lay.text_cols), lay.text_row(r))

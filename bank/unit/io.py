@@ -408,6 +408,10 @@ class Cue(Enum):
     DICE = "dice"
 
 
+#: the width of :attr:`Screen.wide`'s lines: the emulator's glass (25 cells a row)
+WIDE_COLS = 25
+
+
 @dataclass(frozen=True, slots=True)
 class Screen:
     """What the LCD shows: a model, rendered by each panel in its own way.
@@ -427,6 +431,10 @@ class Screen:
     #: colour of the property's group (``#rrggbb``), for panels that have colour
     colour: str | None = None
     off: bool = False
+    #: the same lines written for a glass of :data:`WIDE_COLS` cells (the emulator's), when
+    #: they differ from *lines*: the whole words the 20 cells of *lines* shorten or leave out
+    #: (``✓garder 10 M lever 110`` for ``✓gard 10 M lev 110``); empty: *lines* serve
+    wide: tuple[str, ...] = ()
 
     def text(self) -> str:
         """One line for transcripts and terminals."""

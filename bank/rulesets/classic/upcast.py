@@ -207,7 +207,8 @@ def _roll(record: Record, after: GameState, card: int | None) -> o.ClassicOutcom
             effect = f"try {mine[0][1]}"
         elif number and a == b == number:
             effect = "triple"
-    return o.Rolled(roller, a + b + number, (a, b), doubles, effect, third)
+    kind, tries = o.roll_effect(effect)
+    return o.Rolled(roller, a + b + number, (a, b), doubles, kind, third, tries)
 
 
 def _force(record: Record, before: GameState, card: int) -> o.ClassicOutcome:

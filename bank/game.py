@@ -164,12 +164,12 @@ class Game:
 
     def _restore(self, version: str, payload: str) -> bool:
         """Take the game from a snapshot (True), or say why it cannot be used (False)."""
-        if version != state_version():
+        if version != state_version(self.ruleset.name):
             log.info(
                 "the journal's snapshot holds a state of another shape (%s, this code: %s); "
                 "the game is replayed whole and a new snapshot written",
                 version,
-                state_version(),
+                state_version(self.ruleset.name),
             )
             return False
         try:
@@ -225,7 +225,7 @@ class Game:
             self._group_opened_debt,
         )
         try:
-            keeper.save_snapshot(self._seq, state_version(), dump(snap))
+            keeper.save_snapshot(self._seq, state_version(self.ruleset.name), dump(snap))
         except (SnapshotError, BankError) as err:
             log.warning("no snapshot of the game: %s", err)
             return False

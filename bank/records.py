@@ -31,9 +31,9 @@ rules give exactly the events stored).
 A record newer than this code is refused (the journal already refuses it, naming the upgrade);
 a record that does not parse raises :class:`RecordError`, naming its number in the game.
 A ruleset's own command and event kinds (the classic ``visit``, ``build``, ``trade``... and
-its ``classic`` state event) are read through the same two registries: importing this module
-loads the ruleset registry (:mod:`bank.rulesets`), so a classic record decodes wherever it is
-read, not only where a game was built first.
+its ``classic`` state event) are read through the same two registries: decoding a record loads
+the ruleset it names (:func:`bank.rulesets.ensure`), so a classic record decodes wherever it
+is read, not only where a game was built first.
 Imports the engine's command and event types, the ruleset registry and the standard library.
 """
 
@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, overload
 
-from bank import rulesets as _rulesets  # every ruleset's commands, events and outcomes
+from bank import rulesets as _rulesets  # each ruleset's commands, events and outcomes
 from bank.commands import Command, command_from_dict
 from bank.errors import BankError, RuleError
 from bank.events import SCHEMA_VERSION, Event, apply, event_from_dict
@@ -211,6 +211,7 @@ def decode(
                 f"({SCHEMA_VERSION}); upgrade ultibank"
             )
         ruleset = str(raw["ruleset"]) if schema >= 2 else LEGACY_RULESET
+        _rulesets.ensure(ruleset)  # its own command and event kinds decode once it is loaded
         edition = raw.get("edition")
         group = raw.get("undo_group")
         # the readers below copy what they are given: no copy here (a replay reads thousands);

@@ -69,10 +69,11 @@ class GameSnapshot:
     group_opened_debt: bool = False
 
 
-def _classes() -> dict[str, type]:
-    """The classes a snapshot may build, by qualified name."""
+def _classes(ruleset: str | None = None) -> dict[str, type]:
+    """The classes a snapshot may build, by qualified name (of *ruleset*'s games; None: of
+    every loaded ruleset's)."""
     found: dict[str, type] = {}
-    todo: list[type] = [GameState, PlayerState, PropertyState, *extension_types()]
+    todo: list[type] = [GameState, PlayerState, PropertyState, *extension_types(ruleset)]
     while todo:
         cls = todo.pop()
         name = f"{cls.__module__}.{cls.__qualname__}"
@@ -90,10 +91,13 @@ def _nested_class(name: str) -> type | None:
     return cls if isinstance(cls, type) and is_dataclass(cls) else None
 
 
-def state_version() -> str:
-    """The shape of the state this code writes: version number and field-name fingerprint."""
+def state_version(ruleset: str | None = None) -> str:
+    """The shape of the state this code writes for a game of *ruleset*: version number and
+    field-name fingerprint of the core's state and that ruleset's extension (None: every
+    loaded ruleset's; the registry loads a ruleset only when it is asked for, so a game's
+    snapshot names the shape of its own ruleset's state only)."""
     h = hashlib.blake2b(digest_size=8)
-    for name, cls in sorted(_classes().items()):
+    for name, cls in sorted(_classes(ruleset).items()):
         h.update(name.encode())
         for f in fields(cls):
             h.update(b"|" + f.name.encode())

@@ -65,9 +65,14 @@ def register_extension(ruleset: str, empty: Callable[[], StateExtension]) -> Non
     _EXTENSIONS[ruleset] = empty
 
 
-def extension_types() -> list[type]:
-    """The classes of every registered ruleset's state extension (for snapshots)."""
-    return [type(empty()) for _, empty in sorted(_EXTENSIONS.items())]
+def extension_types(ruleset: str | None = None) -> list[type]:
+    """The classes of the state extension of *ruleset* (None: of every registered ruleset),
+    for snapshots."""
+    return [
+        type(empty())
+        for name, empty in sorted(_EXTENSIONS.items())
+        if ruleset is None or name == ruleset
+    ]
 
 
 @dataclass(frozen=True, slots=True)

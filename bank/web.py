@@ -133,29 +133,14 @@ def is_loopback(host: str) -> bool:
 def board_json(edition: Edition) -> dict[str, Any]:
     """The edition's board for the page: ring, groups with colours, properties, tokens.
 
-    A classic edition adds ``classic``: the decks' names, the taxes by ring position, which
-    groups are stations and utilities, the token labels, whether it plays the Méga rules
-    (skyscrapers, depots), its third die's faces and the characters' sides (Star Wars). The
-    page draws its ring from ``ring``, whatever its length: 36 Ultime spaces, 40 classic
-    ones, 52 Méga ones.
+    A ruleset adds its own part of the board (its ``board`` hook: a classic edition adds
+    ``classic``, the decks' names, the taxes, the stations and utilities, the token labels and
+    its variants' extras). The page draws its ring from ``ring``, whatever its length: 36
+    Ultime spaces, 40 classic ones, 52 Méga ones.
     """
     colours = {g.id: g.colour for g in edition.groups}
-    extra: dict[str, Any] = {}
-    raw = edition.raw.get("classic") if edition.raw else None
-    if isinstance(raw, dict):
-        extra["classic"] = {
-            "chance": raw.get("chance_name", "Chance"),
-            "chest": raw.get("chest_name", "Chest"),
-            "taxes": {
-                str(t["position"]): {"name": t["name"], "amount": t["amount"]}
-                for t in raw.get("taxes", ())
-            },
-            "kinds": dict(raw.get("group_kinds", {})),
-            "token_labels": list(raw.get("token_labels", ())),
-            "mega": bool(raw.get("mega", False)),
-            "third_die": list(raw.get("third_die", ())),
-            "sides": list(raw.get("sides", ())),
-        }
+    own = rulesets.for_edition(edition).board
+    extra: dict[str, Any] = own(edition) if own is not None else {}
     return {
         "ruleset": edition.ruleset,
         **extra,

@@ -100,7 +100,7 @@ def sections(edition: Edition, deck: Deck | None) -> list[Section]:
         title = cards.titles.get(card) or token_name(lang, token)
         bank.append(Row(f"bank:{n}", title, f"bank:{token}", "", uid(card)))
     out.append(Section(words["bank"], tuple(bank)))
-    kind = "deed" if cards.cards.deed else "prop"
+    kind = "deed" if cards.cards.count("deed") else "prop"
     props = []
     currency = classic.currency_lcd if classic is not None else edition.currency
     for p in edition.properties:

@@ -30,7 +30,15 @@ How to add one
     smallest complete example ("two players, one property, pay 1 to land"), registered from
     the tests with :func:`register`.
 
-Imports the engine's value types, ``board_assets`` and each registered ruleset package.
+Loading
+    The registry is lazy: importing the core loads no ruleset. :data:`RULESETS` names each
+    built-in ruleset's package by its module path, and :func:`find` imports it the first time a
+    game, an edition or a journal record names the ruleset; the package's events, commands,
+    edition schema and state extension are registered then. Tests and plug-ins register a
+    ruleset of their own with :func:`register` (no file of the bank changes).
+
+Imports the engine's value types and ``board_assets``; a ruleset's package is imported by its
+module path only when the ruleset is first asked for.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ from typing import Any
 from bank.errors import BankError
 from bank.ruleset import OutcomeCodec, Ruleset
 from bank.state import StateExtension, register_extension
-from board_assets import Edition, check_schema, register_schema
+from board_assets import Edition, check_schema, register_schema, set_schema_finder
 
 #: name -> the package that defines its ``RULESET``: adding a ruleset adds one line here
 RULESETS: dict[str, str] = {
@@ -93,6 +101,14 @@ class RulesetSpec:
     narrator: Callable[[Edition, str, Callable[[int], str] | None], Any] | None = None
     #: ``token_labels()``: its tokens' names by language (``{"dog": {"fr": "chien"}}``)
     token_labels: Callable[[], Mapping[str, Mapping[str, str]]] | None = None
+    #: ``labels(edition, lang)``: the ruleset's panel vocabulary for a game of *edition* (a
+    #: :class:`bank.unit.io.Labels`: token labels, currency, decks, menu items, the art of its
+    #: own icons...), which the wiring hands to every panel; None: the core's (tokens and
+    #: currency only)
+    labels: Callable[[Edition, str], Any] | None = None
+    #: ``board(edition)``: the ruleset's own part of the web page's board (keys added beside
+    #: the shared ring, groups and properties); None: nothing more
+    board: Callable[[Edition], dict[str, Any]] | None = None
 
 
 _SPECS: dict[str, RulesetSpec] = {}
@@ -114,21 +130,41 @@ def unregister(name: str) -> None:
 
 
 def config_tables() -> frozenset[str]:
-    """Every configuration table a registered ruleset reads besides ``[rules]``."""
-    return frozenset(t for spec in _SPECS.values() for t in spec.config_tables)
+    """Every configuration table a ruleset reads besides ``[rules]`` (loads every ruleset)."""
+    return frozenset(t for spec in load_all() for t in spec.config_tables)
 
 
 def names() -> list[str]:
-    """The rulesets that can be played now."""
+    """The rulesets that can be played: the built-in ones and those registered since."""
+    return sorted(set(RULESETS) | set(_SPECS))
+
+
+def loaded() -> list[str]:
+    """The rulesets whose package is loaded now (built-in ones load when first asked for)."""
     return sorted(_SPECS)
 
 
 def find(name: str) -> RulesetSpec:
-    """The ruleset called *name*; BankError naming the known ones otherwise."""
+    """The ruleset called *name*, its package loaded on first use; BankError naming the known
+    ones otherwise."""
     spec = _SPECS.get(name)
+    if spec is None and name in RULESETS:
+        spec = _load(RULESETS[name])
     if spec is None:
         raise BankError(f"unknown ruleset {name!r}; known: {', '.join(names())}", "no ruleset")
     return spec
+
+
+def ensure(name: str) -> None:
+    """Load the ruleset *name* when it is a built-in one not loaded yet (its event and command
+    kinds then decode); a name the registry does not know is left to the caller to refuse."""
+    if name not in _SPECS and name in RULESETS and RULESETS[name] not in _LOADING:
+        _load(RULESETS[name])
+
+
+def load_all() -> list[RulesetSpec]:
+    """Every ruleset, each built-in one loaded (what ``--set`` and the help list need)."""
+    return [find(name) for name in names()]
 
 
 def for_edition(edition: Edition) -> RulesetSpec:
@@ -138,11 +174,26 @@ def for_edition(edition: Edition) -> RulesetSpec:
     return spec
 
 
-def _load(module: str) -> None:
-    spec = importlib.import_module(module).RULESET
+#: the built-in rulesets being imported now (an edition read while one loads skips it)
+_LOADING: set[str] = set()
+
+
+def _load(module: str) -> RulesetSpec:
+    _LOADING.add(module)
+    try:
+        spec = importlib.import_module(module).RULESET
+    finally:
+        _LOADING.discard(module)
     assert isinstance(spec, RulesetSpec), module
     register(spec)
+    return spec
 
 
-for _module in RULESETS.values():
-    _load(_module)
+def _schema_of(name: str) -> Callable[[Mapping[str, Any]], None] | None:
+    """The edition loader asks here for the schema of a ruleset it has none for yet."""
+    ensure(name)
+    spec = _SPECS.get(name)
+    return spec.schema if spec is not None else None
+
+
+set_schema_finder(_schema_of)

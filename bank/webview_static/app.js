@@ -109,7 +109,8 @@
     return p ? p.label : board.tokens[card - 1] || `${t("card")} ${card}`;
   };
   const prop = (n) => board.properties[n - 1];
-  const classic = () => board.ruleset === "classic";
+  // the classic drawings follow the board's classic part (its ruleset's board), never its name
+  const classic = () => !!board.classic;
   const mega = () => classic() && !!board.classic && board.classic.mega;
   const isStation = (n) => !!board.classic && board.classic.kinds[prop(n).group] === "station";
   // A player's disc: the label's initial, or the initial and the bank card's number when

@@ -246,7 +246,7 @@ def test_state_version_change_rebuilds_the_snapshot(
         live = Game(CLASSIC, journal=journal)
         _play_classic(live, random.Random(2), 50)
     old = snapshot.state_version()
-    monkeypatch.setattr(bank.game, "state_version", lambda: old + "-next")
+    monkeypatch.setattr(bank.game, "state_version", lambda *_: old + "-next")
     with Journal(path) as journal:
         assert journal.snapshot() is not None  # sound, but of the older shape
         resumed = Game(CLASSIC, journal=journal)  # replayed whole, then a new one written
@@ -345,7 +345,7 @@ def test_a_snapshot_of_another_shape_over_damage_sets_the_tail_aside(
     with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
         conn.execute("UPDATE records SET at = at + 1 WHERE seq = 4")
     old = snapshot.state_version()
-    monkeypatch.setattr(bank.game, "state_version", lambda: old + "-next")
+    monkeypatch.setattr(bank.game, "state_version", lambda *_: old + "-next")
     with Journal(path) as journal:
         resumed = Game(ULTIME, journal=journal)
         assert resumed.seq == 3  # records 4 to 7 set aside

@@ -45,6 +45,18 @@ def _state_file(rules: Any, state: Any, undo_available: bool) -> dict[str, Any]:
     return state_file(rules, state, undo_available)
 
 
+def _labels(edition: Edition, lang: str) -> Any:
+    from bank.rulesets.classic.panel import panel_labels
+
+    return panel_labels(edition, lang)
+
+
+def _board(edition: Edition) -> dict[str, Any]:
+    from bank.rulesets.classic.panel import board
+
+    return board(edition)
+
+
 def _narrator(edition: Edition, lang: str, say_money: Any) -> Any:
     # imported when words are first wanted
     from bank.rulesets.classic.narrate import narrator
@@ -79,4 +91,6 @@ RULESET = RulesetSpec(
     outcomes=OutcomeCodec.of_module(_outcomes, from_events=_from_events),
     narrator=_narrator,
     token_labels=_token_labels,
+    labels=_labels,
+    board=_board,
 )

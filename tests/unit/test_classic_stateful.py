@@ -478,7 +478,10 @@ class ClassicUnitMachine(RuleBasedStateMachine):
         if words[0] == "tap" and ":" in words[1]:
             kind, n = words[1].split(":")
             # mostly the players' cards, now and then one that is not in the game
-            limit = {"bank": min(self.players + 1, self.cards.bank), "deed": self.cards.count("deed")}
+            limit = {
+                "bank": min(self.players + 1, self.cards.bank),
+                "deed": self.cards.count("deed"),
+            }
             if kind in limit:
                 return f"tap {kind}:{(int(n) - 1) % limit[kind] + 1}"
         if words[0] == "roll":

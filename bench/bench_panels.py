@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bank.unit.io import Button, ButtonPressed, Icon, Input, Labels, KeyPressed, PanelStatus, Screen
+from bank.unit.io import Button, ButtonPressed, Icon, Input, KeyPressed, Labels, PanelStatus, Screen
 from bench.common import Result, at_most, stats, time_each
 from drivers import charlcd
 from drivers import panel_protocol as pp

@@ -206,6 +206,9 @@ class CoinsNarrator:
     """Tells the coins game's transactions in words, from each record's journalled outcome
     (the core's narrator protocol: ``words``, ``title``, ``money``, ``who``, ``aloud``)."""
 
+    #: its words need no state from before each record (a coin's record says it all)
+    walks_back = False
+
     def __init__(
         self, edition: Edition, lang: str, say_money: Callable[[int], str] | None = None
     ) -> None:

@@ -77,6 +77,8 @@ TIP_SUFFIX: Final = ".tip"
 _TIP_SLOT: Final = struct.Struct("<4sQQQ16s16s")
 _TIP_MAGIC: Final = b"UTip"
 _TIP_SLOT_SIZE: Final = 64
+#: bytes of the pid written in the lock file (a pid, a newline, spaces: wider than any pid)
+_PID_WIDTH: Final = 16
 
 # SQLite primary result codes (the low byte of the extended code)
 _SQLITE_PERM: Final = 3
@@ -464,9 +466,10 @@ class Journal:
             raise _translate_os(err, lock_path, "locking the journal") from err
         self._lock_fd = fd
         try:
-            # The pid is only a hint for the message above; the flock is the lock.
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
+            # The pid is only a hint for the message above; the flock is the lock. Written
+            # over the old one at a fixed width, never truncated first: a truncation waits
+            # for the file system's journal, tens of milliseconds of a resume on a busy disk.
+            os.pwrite(fd, f"{os.getpid()}\n".encode().ljust(_PID_WIDTH), 0)
         except OSError as err:
             raise _translate_os(err, lock_path, "locking the journal") from err
 

@@ -168,7 +168,7 @@ def _stages(root: Path, n: int) -> list[Result]:
         record = encode(command, decision.events, game.seq + 1, edition=EDITION.id,
                         ruleset=game.ruleset_name)  # fmt: skip
         t2 = clock()
-        payload = journal_module._RECORD_JSON.encode(record)
+        payload = journal_module._record_text(record)
         t3 = clock()
         seq += 1
         head = journal_module._link(head, seq, 1, 1.5, 2, payload)

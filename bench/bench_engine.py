@@ -33,6 +33,7 @@ from bench.common import (
     at_most,
     filesystem_of,
     interleaved,
+    load_note,
     percentile,
     same_pragmas,
     scratch_dir,
@@ -129,7 +130,7 @@ def _durable(root: Path, n: int, rounds: int) -> list[Result]:
             ratio=g.ops_per_s / b.ops_per_s,
             note=f"{g.n} each, {rounds} alternating blocks, {fs}; baseline: bare SQLite "
             f"INSERT + commit of a {len(payload)}-byte record, {fair}: each commit on disk "
-            "(fdatasync) before it returns, as ours",
+            f"(fdatasync) before it returns, as ours; {load_note()} at the end",
         ),
         Result(AREA, "durable transaction p50", g.p50 * 1e3, "ms", baseline=b.p50 * 1e3,
                ratio=g.p50 / b.p50),

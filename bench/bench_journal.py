@@ -26,6 +26,7 @@ from bench.common import (
     at_most,
     filesystem_of,
     interleaved,
+    load_note,
     percentile,
     same_pragmas,
     scratch_dir,
@@ -119,7 +120,7 @@ def _appends(root: Path, n: int, rounds: int) -> list[Result]:
     note = (
         f"{ours.n} appends each, {rounds} alternating blocks, {len(payload)}-byte records, {fs}; "
         f"baseline: bare SQLite INSERT + commit, {fair}: each commit on disk (fdatasync) "
-        "before it returns, as ours"
+        f"before it returns, as ours; {load_note()} at the end"
     )
     ms = 1000.0
     return [

@@ -20,7 +20,7 @@ from typing import Any
 from bank.app.runtime import Runtime
 from bank.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, Cue, Screen
-from bench.common import Result, at_most, percentile, scratch_dir, stats
+from bench.common import Result, at_most, load_note, percentile, scratch_dir, stats
 from drivers.sim import start_sim_reader
 
 AREA = "unit"
@@ -225,7 +225,7 @@ def _start_up(root: Path, runs: int) -> list[Result]:
         Result(AREA, "`ultibank --help`, whole process p50", percentile(h_ours, 50) * ms, "ms",
                baseline=percentile(h_pass, 50) * ms, ratio=percentile(h_ratio, 50),
                target=at_most(1.5, ratio=True),
-               note=f"{runs} pairs, as above; baseline: `python -c pass`"),
+               note=f"{runs} pairs, as above; baseline: `python -c pass`; {load_note()}"),
     ]  # fmt: skip
 
 

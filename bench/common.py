@@ -31,6 +31,7 @@ __all__ = [
     "filesystem_of",
     "format_value",
     "interleaved",
+    "load_note",
     "machine",
     "percentile",
     "pragmas",
@@ -244,6 +245,12 @@ def machine() -> Machine:
         python=platform.python_version(),
         os=f"{platform.system()} {platform.release()}",
     )
+
+
+def load_note() -> str:
+    """The machine's load now, for a note: a busy disk or CPU moves every figure."""
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
 
 
 def filesystem_of(path: str | os.PathLike[str]) -> str:

@@ -248,9 +248,14 @@ def machine() -> Machine:
 
 
 def load_note() -> str:
-    """The machine's load now, for a note: a busy disk or CPU moves every figure."""
+    """The machine's load now, for a note: a busy disk or CPU moves every figure, and a
+    ratio to a baseline measured while other work shares the disk says little."""
     one, five, _ = os.getloadavg()
-    return f"load average {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
+    cores = os.cpu_count() or 1
+    note = f"load average {one:.1f} (5 min {five:.1f}) on {cores} cores"
+    if min(one, five) > cores:
+        note += " (busy with other work: this figure is no evidence for or against its target)"
+    return note
 
 
 def filesystem_of(path: str | os.PathLike[str]) -> str:

@@ -277,7 +277,8 @@ def resume_results(
                    f"snapshot, a {SNAPSHOT_EVERY - 1}-transaction tail (the longest); "
                    f"{size:,} KiB; {note}"),
             Result(AREA, f"resume {label} of {count:,} transactions after a crash p99",
-                   s.p99, "s", target=at_most(0.05), note=f"worst {s.worst:.3f} s"),
+                   s.p99, "s", target=at_most(0.05),
+                   note=f"worst {s.worst:.3f} s; {load_note()}"),
         ]  # fmt: skip
     return out
 

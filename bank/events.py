@@ -21,7 +21,7 @@ from bank.state import Creditor, GameState, PlayerState
 from bank.values import field_names, register_once
 
 #: the newest journal record schema this code writes (``bank.records`` lists the versions)
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,12 +90,20 @@ class Transaction:
     events: tuple[Event, ...]
     #: the seq of the transaction whose undo group this one belongs to (None: not undoable)
     undo_group: int | None
-    #: what the ruleset said the transaction did (None when read back from the journal)
+    #: what the ruleset said the transaction did (journalled with it; None when read back
+    #: by a replay, which never needs it: :attr:`bank.records.Record.outcome` reads it)
     outcome: Outcome | None = None
 
     def to_record(self, edition: str, ruleset: str = LEGACY_RULESET) -> dict[str, Any]:
-        """The journal record (``bank.records``)."""
-        return encode(self.command, self.events, self.undo_group, edition=edition, ruleset=ruleset)
+        """The journal record (``bank.records``), the outcome with it."""
+        return encode(
+            self.command,
+            self.events,
+            self.undo_group,
+            edition=edition,
+            ruleset=ruleset,
+            outcome=self.outcome,
+        )
 
 
 class Game:
@@ -285,7 +293,9 @@ class Game:
         if isinstance(command, Undo):
             self._undo_refusal()
         else:
-            self.ruleset.decide(self.state, command)
+            question = self.ruleset.decide(self.state, command).question
+            if question is not None:
+                raise question.refusal()
 
     def execute(self, command: Command) -> Transaction:
         """Decide, commit to the journal, then apply. Raises RuleError with nothing changed."""
@@ -297,6 +307,8 @@ class Game:
             group: int | None = None
         else:
             decision = self.ruleset.decide(self.state, command)
+            if decision.question is not None:  # unanswered: nothing to commit
+                raise decision.question.refusal()
             events, outcome, after = decision.events, decision.outcome, decision.state
             if command.transparent:
                 group = None
@@ -326,9 +338,12 @@ class Game:
             if command is None:
                 continue
             try:
-                events = self.ruleset.decide(state, command).events
+                decision = self.ruleset.decide(state, command)
             except RuleError:
                 continue
+            if decision.question is not None:
+                continue  # a question now: left out like a refusal
+            events = decision.events
             state = apply(state, events)
             out.extend(events)
         return tuple(out)

@@ -7,7 +7,8 @@ WAL mode a reader sees every committed transaction and never blocks the writer.
 the daemon writes. Problems the journal found (acknowledged transactions missing, a
 quarantined bad tail) are repeated on standard error by every ``history`` command.
 
-A classic game's transactions are said in words (:mod:`bank.narrate`), in French or English
+A classic game's transactions are said in words by its ruleset's narrator (which says each
+record's journalled outcome: :func:`bank.narrate.narrator_for`), in French or English
 (``--lang``; default: the unit's language, else the edition's): ``show`` prints the sentence
 and what moved, and the exports add it as a ``text`` column. An Ultime game's lines and
 exports are what they always were (``describe``). Imports the bank.
@@ -31,7 +32,7 @@ from bank.datadir import open_data_dir, write_output
 from bank.errors import BankError
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged, apply
 from bank.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord, backup_journal
-from bank.narrate import Narrator
+from bank.narrate import has_words, narrator_for
 from bank.records import LEGACY_RULESET, Record, decode, decode_entries
 from bank.settings import Settings
 from bank.state import GameState
@@ -69,7 +70,7 @@ def describe(record: Record | Mapping[str, Any]) -> str:
 
 def narrate(records: Iterable[Record], edition: Edition, lang: str) -> list[tuple[str, str]]:
     """Each record's sentence and what it moved (a classic game, replayed from its start)."""
-    narrator = Narrator(edition, lang)
+    narrator = narrator_for(edition, lang)
     state = GameState.empty(edition)
     out = []
     for record in records:
@@ -106,7 +107,7 @@ def _words_for(
     records: list[Record], settings: Settings, lang: str | None
 ) -> list[tuple[str, str]] | None:
     """A classic game's transactions in words; None for an Ultime game (its lines stay)."""
-    if not records or records[0].ruleset == LEGACY_RULESET:
+    if not records or records[0].ruleset == LEGACY_RULESET or not has_words(records[0].ruleset):
         return None
     edition = _edition(records[0].edition, settings)
     if edition is None:

@@ -9,14 +9,24 @@ the stored dicts itself.
 
 Record format (``docs/journal.md``)::
 
-    {"v": 2, "ruleset": "ultime", "edition": "ultime-fr",
-     "command": {...}, "events": [{...}, ...], "undo_group": 7}
+    {"v": 3, "ruleset": "ultime", "edition": "ultime-fr",
+     "command": {...}, "events": [{...}, ...],
+     "outcome": {"k": "rent_paid", "number": 3, ...}, "undo_group": 7}
 
 Schema versions (:data:`bank.events.SCHEMA_VERSION` is the newest this code writes):
 
 1. ``v``, ``edition``, ``command``, ``events``, ``undo_group``. No ruleset: every game then
    was an Ultime game, so a version-1 record reads as ``ruleset = "ultime"``.
 2. adds ``ruleset``, the rules that decided the transaction.
+3. adds ``outcome``: what the rules said the transaction did, in the ruleset's own terms
+   (left out when it did nothing worth saying: an undo). Each outcome kind has a version
+   of its own and an upcaster chain (:class:`bank.ruleset.OutcomeCodec`).
+
+Every reader that says what happened reads :attr:`Record.outcome`, through
+:func:`outcome_of`: an older record (version 1 or 2) has no outcome stored, and its outcome
+is derived once, when it is read, by the upcaster of outcome version 0 (:func:`derive_outcome`:
+the command decided again by its ruleset on the state it started from, kept only when the
+rules give exactly the events stored).
 
 A record newer than this code is refused (the journal already refuses it, naming the upgrade);
 a record that does not parse raises :class:`RecordError`, naming its number in the game.
@@ -30,13 +40,16 @@ Imports the engine's command and event types, the ruleset registry and the stand
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, overload
 
-from bank import rulesets as _rulesets  # noqa: F401  (every ruleset's commands and events)
+from bank import rulesets as _rulesets  # every ruleset's commands, events and outcomes
 from bank.commands import Command, command_from_dict
-from bank.errors import BankError
-from bank.events import SCHEMA_VERSION, Event, event_from_dict
+from bank.errors import BankError, RuleError
+from bank.events import SCHEMA_VERSION, Event, apply, event_from_dict
+from bank.ruleset import Outcome, OutcomeError, Ruleset
+from bank.state import GameState
+from board_assets import Edition
 
 __all__ = [
     "LEGACY_RULESET",
@@ -47,9 +60,14 @@ __all__ = [
     "decode",
     "decode_all",
     "decode_entries",
+    "derive_outcome",
     "encode",
     "last_undo_group",
+    "outcome_of",
 ]
+
+#: the first schema version whose records store their outcome
+OUTCOME_SCHEMA = 3
 
 #: the ruleset of every record written before records named theirs (schema version 1)
 LEGACY_RULESET = "ultime"
@@ -99,6 +117,31 @@ class Record:
     seq: int = 0
     #: when it was committed, seconds since the epoch (None: not from a journal)
     at: float | None = None
+    #: the outcome as stored (schema 3 on; None: none stored), read by :attr:`outcome`
+    stored_outcome: Mapping[str, Any] | None = None
+    _outcome: Outcome | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """What the rules said the transaction did, as journalled (read through its
+        ruleset's outcome codec and upcasters, once). None when none is stored: a
+        transaction without one (an undo), or a record older than schema 3, whose outcome
+        only :func:`outcome_of` can derive (it needs the state the record started from)."""
+        if self._outcome is None and self.stored_outcome is not None:
+            codec = _rulesets.find(self.ruleset).outcomes
+            if codec is None:
+                raise RecordError(f"the {self.ruleset!r} rules store no outcomes")
+            try:
+                self._outcome = codec.decode(self.stored_outcome)
+            except (OutcomeError, KeyError, TypeError, ValueError) as err:
+                where = f"journal record {self.number}" if self.number else "a journal record"
+                raise RecordError(f"{where} has an outcome that cannot be read: {err}") from err
+        return self._outcome
+
+    @property
+    def stores_outcome(self) -> bool:
+        """Whether the record was written with its outcome (schema 3 on)."""
+        return self.schema >= OUTCOME_SCHEMA
 
     @property
     def name(self) -> str:
@@ -123,16 +166,27 @@ def encode(
     *,
     edition: str,
     ruleset: str = LEGACY_RULESET,
+    outcome: Outcome | None = None,
 ) -> dict[str, Any]:
-    """The record of one transaction, in the newest schema."""
-    return {
+    """The record of one transaction, in the newest schema (*outcome* stored through its
+    ruleset's codec; left out when there is none)."""
+    record = {
         "v": SCHEMA_VERSION,
         "ruleset": ruleset,
         "edition": edition,
         "command": command.to_dict(),
         "events": [e.to_dict() for e in events],
-        "undo_group": undo_group,
     }
+    if outcome is not None:
+        codec = _rulesets.find(ruleset).outcomes
+        if codec is None:
+            raise RecordError(
+                f"the {ruleset!r} rules gave an outcome ({outcome.kind}) but declare no "
+                "outcome codec (RulesetSpec.outcomes): nothing was journalled"
+            )
+        record["outcome"] = codec.encode(outcome)
+    record["undo_group"] = undo_group  # last, as in every schema
+    return record
 
 
 def decode(
@@ -159,7 +213,8 @@ def decode(
         ruleset = str(raw["ruleset"]) if schema >= 2 else LEGACY_RULESET
         edition = raw.get("edition")
         group = raw.get("undo_group")
-        # the readers below copy what they are given: no copy here (a replay reads thousands)
+        # the readers below copy what they are given: no copy here (a replay reads thousands);
+        # the outcome is read only when asked for (a replay never asks)
         return Record(
             number,
             schema,
@@ -170,6 +225,7 @@ def decode(
             int(group) if group is not None else None,
             seq,
             at,
+            raw.get("outcome") if schema >= OUTCOME_SCHEMA else None,
         )
     except RecordError:
         raise
@@ -260,3 +316,43 @@ def last_undo_group(records: Sequence[Record]) -> range:
     while start > 0 and records[start - 1].undo_group == group:
         start -= 1
     return range(start, len(records))
+
+
+def outcome_of(
+    record: Record, before: GameState, rules: Ruleset | None, edition: Edition | None = None
+) -> Outcome | None:
+    """The outcome of *record*, which started from the state *before*: the journalled one,
+    or for a record older than schema 3 the one the upcaster of version 0 derives with
+    *rules* (the record's ruleset; None: not derived) and *edition*."""
+    if record.stores_outcome:
+        return record.outcome
+    if rules is None:
+        return None
+    return derive_outcome(record, before, rules, edition)
+
+
+def derive_outcome(
+    record: Record, before: GameState, rules: Ruleset, edition: Edition | None = None
+) -> Outcome | None:
+    """The upcaster of outcome version 0: the outcome of a record written without one.
+
+    The rules are pure, so the command decided again on the state it started from says
+    what it did then; that outcome is kept when the rules give back exactly the events the
+    record stores (what the record says always wins). When they do not (rules changed since,
+    a dice seed drawn at random), the ruleset's codec may tell the outcome from the events
+    (:attr:`bank.ruleset.OutcomeCodec.from_events`, given *edition*); else there is none.
+    An undo has no outcome.
+    """
+    if record.name == "undo":
+        return None
+    try:
+        decision = rules.decide(before, record.command)
+    except (RuleError, BankError, KeyError, IndexError, TypeError, ValueError):
+        decision = None
+    if decision is not None and decision.events == record.events:
+        return decision.outcome
+    codec = _rulesets.find(record.ruleset).outcomes
+    if codec is None or codec.from_events is None or edition is None:
+        return None
+    after = apply(before, record.events)
+    return codec.from_events(edition, record, before, after)

@@ -1,12 +1,15 @@
 """What the unit says aloud: a short sentence for each transaction and for the screens a
 player acts on, in the edition's language, with amounts and numbers in words.
 
-The sentences are the history's (:mod:`bank.narrate`): a transaction is said with the words
-``ultibank history`` writes for it, through a :class:`SpokenNarrator` that names a deed by its
-name and an amount in words (``600 €`` is "six cents euros", ``£400`` "four hundred pounds").
+The sentences are the history's: a transaction is said with the words ``ultibank history``
+writes for it, by its ruleset's spoken narrator (:func:`bank.narrate.narrator_for`), which
+names a deed by its name and an amount in words (``600 €`` is "six cents euros", ``£400``
+"four hundred pounds").
 The screens a player acts on (a refusal's reason, an auction's bid and its last seconds, the
 jail question, a player's balance, the winner) are said from the screen model itself, so the
-words are the LCD's, expanded for the ear (``Av.`` is "avenue", ``✓`` is "OK").
+words are the LCD's, expanded for the ear (``Av.`` is "avenue", ``✓`` is "OK"); the narrator
+names the tokens and says the ruleset's own screens its way (a classic balance with its
+deeds, a classic landing that moves nothing): this module knows no ruleset.
 
 This module is text only (no clock, no thread, no sound): :class:`Announcer` turns what the
 unit produced into sentences; an engine (``drivers.speech``) turns a sentence into sound.
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt
-from bank.narrate import Narrator, UltimeNarrator, states_before, token_label
+from bank.narrate import Narrator, narrator_for, states_before
 from bank.records import Record, StoredEntry, decode_entries
 from bank.state import GameState
 from bank.unit.io import Cue, Output, PlayCue, Screen, ShowScreen, SpeechAsked
@@ -29,8 +32,6 @@ from board_assets import Edition
 __all__ = [
     "MODES",
     "Announcer",
-    "SpokenNarrator",
-    "SpokenUltimeNarrator",
     "Voice",
     "number_words",
     "spoken",
@@ -288,38 +289,6 @@ def _joined(lines: Sequence[str]) -> str:
     return out
 
 
-# ---------------------------------------------------------------------- the narrators, spoken
-
-
-class SpokenNarrator(Narrator):
-    """The history's classic sentences, for the ear: a deed by its name, amounts in words."""
-
-    def money(self, amount: int) -> str:
-        return money_words(amount, self.edition.currency, self.lang)
-
-    def deed(self, number: int) -> str:
-        if 1 <= number <= len(self.edition.properties):
-            return self.edition.prop(number).name
-        return super().deed(number)
-
-
-class SpokenUltimeNarrator(UltimeNarrator):
-    """The Ultime sentences of the history and the web view, for the ear."""
-
-    def who(self, card: object, tokens: Mapping[int, str]) -> str:
-        if card is None:
-            return "la banque" if self.lang == "fr" else "the bank"
-        return super().who(card, tokens)
-
-    def money(self, amount: int) -> str:
-        return money_words(amount, self.edition.currency, self.lang)
-
-    def prop(self, number: int) -> str:
-        if 1 <= number <= len(self.edition.properties):
-            return self.edition.prop(number).name
-        return super().prop(number)
-
-
 # ---------------------------------------------------------------------- the announcer
 
 #: the screens a player acts on, said when the input committed no transaction (a
@@ -337,25 +306,17 @@ _MONEY_SCREENS: Final = frozenset({"error", "game_over", "debt", "balance", "spe
 _PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     "fr": {
         "balance": "{who} : {money}",
-        "deeds": "{n} titres",
-        "deed": "un titre",
         "bid": "Enchère : {money}, {who}",
         "bid_open": "Enchère : {money}",
         "winner": "Partie terminée. {who} gagne",
-        "no_rent": "{deed} : pas de loyer",
-        "own": "{deed} : chez vous",
         "speech_on": "Voix activée",
         "speech_off": "Voix coupée",
     },
     "en": {
         "balance": "{who}: {money}",
-        "deeds": "{n} deeds",
-        "deed": "one deed",
         "bid": "Auction: {money}, {who}",
         "bid_open": "Auction: {money}",
         "winner": "Game over. {who} wins",
-        "no_rent": "{deed}: no rent",
-        "own": "{deed}: your own",
         "speech_on": "Speech on",
         "speech_off": "Speech off",
     },
@@ -385,11 +346,9 @@ class Announcer:
         self.edition = edition
         self.lang = "fr" if (lang or edition.language) == "fr" else "en"
         self.mode = mode
-        self.classic = edition.ruleset == "classic"
-        self.narrator: SpokenNarrator | SpokenUltimeNarrator = (
-            SpokenNarrator(edition, self.lang)
-            if self.classic
-            else SpokenUltimeNarrator(edition, self.lang)
+        currency, lang = edition.currency, self.lang
+        self.narrator: Narrator = narrator_for(
+            edition, lang, lambda amount: money_words(amount, currency, lang)
         )
         self.last: str | None = None
         self.words = _PHRASES[self.lang]
@@ -408,30 +367,9 @@ class Announcer:
             isinstance(e, MoneyMoved | DebtChanged | PlayerBankrupt | GameEnded)
             for e in record.events
         )
-        text = spoken(title, self.lang)
-        if not self.classic:  # an Ultime title names the gesture; then the money it moved
-            text = self._ultime_money(record, before, text)
+        parts = self.narrator.aloud(record, before, title)
+        text = ". ".join(dict.fromkeys(spoken(part, self.lang) for part in parts))
         return Sentence(text, moved)
-
-    def _ultime_money(self, record: Record, before: GameState, text: str) -> str:
-        """An Ultime title names the gesture (``voiture arrive sur …``); the money it moved is
-        said after it, and a purchase or a rent says the deed itself, so it replaces it."""
-        narrator = self.narrator
-        assert isinstance(narrator, SpokenUltimeNarrator)
-        number = record.arguments().get("number")
-        deed = number if isinstance(number, int) else None
-        clauses = [
-            spoken(narrator.payment(e, before, deed), self.lang)
-            for e in record.events
-            if isinstance(e, MoneyMoved) and e.amount
-        ]
-        own = any(
-            isinstance(e, MoneyMoved) and e.reason in ("purchase", "rent") for e in record.events
-        )
-        if record.name == "auction_sale":  # the title says the winner and the price
-            return text
-        parts = clauses if own and deed is not None else [text, *clauses]
-        return ". ".join(dict.fromkeys(parts))
 
     # ------------------------------------------------------------------ screens
 
@@ -461,14 +399,13 @@ class Announcer:
             text = w["balance"].format(
                 who=self.token(screen.token), money=self.narrator.money(screen.amount)
             )
-            if self.classic and state is not None:
-                text += ", " + self._deeds(screen.token, state)
+            more = None if state is None else self.narrator.balance_more(screen.token, state)
+            if more:
+                text += ", " + spoken(more, self.lang)
             return Sentence(text, True)
-        narrator = self.narrator
-        if name in ("no_rent", "own") and screen.number and isinstance(narrator, SpokenNarrator):
-            # a classic landing that moves nothing is not a transaction (READINGS E18): said
-            # from its screen, whose second line the LCD cuts short
-            return Sentence(w[name].format(deed=narrator.deed(screen.number)))
+        own = self.narrator.screen_words(name, screen.number)
+        if own is not None:  # a screen the ruleset says its own way
+            return Sentence(own)
         if name == "game_over" and screen.token:
             return Sentence(w["winner"].format(who=self.token(screen.token)), True)
         if not screen.lines:
@@ -477,20 +414,9 @@ class Announcer:
         lines = screen.lines[:1] if name == "menu" else screen.lines
         return Sentence(spoken(_joined(lines), self.lang), name in _MONEY_SCREENS)
 
-    def _deeds(self, token: str, state: GameState) -> str:
-        cards = [p.card for p in state.players if p.token == token]
-        n = sum(1 for prop in state.properties if cards and prop.owner == cards[0])
-        return self.words["deed"] if n == 1 else spoken(self.words["deeds"].format(n=n),
-                                                         self.lang)  # fmt: skip
-
     def token(self, token: str) -> str:
         """A token as the players call it: the edition's label (``chien``, ``Obi-Wan``)."""
-        raw = self.edition.raw.get("classic", {}) if self.edition.raw else {}
-        labels = raw.get("token_labels", ()) if isinstance(raw, dict) else ()
-        names = list(self.edition.token_names)
-        if token in names and names.index(token) < len(labels):
-            return str(labels[names.index(token)])
-        return token_label(self.lang, token)
+        return self.narrator.token_name(token)
 
     # ------------------------------------------------------------------ one input
 

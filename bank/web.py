@@ -24,13 +24,14 @@ import asyncio
 import concurrent.futures
 import contextlib
 import ipaddress
+import itertools
 import json
 import logging
 import socket
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -46,9 +47,10 @@ from bank.charts import (
 )
 from bank.errors import BankError
 from bank.history import describe
-from bank.narrate import Narrator, UltimeNarrator, states_before
+from bank.narrate import Narrator, narrator_for, states_before
 from bank.ratelimit import RateLimitedLog
 from bank.records import Record, RecordList, last_undo_group
+from bank.state import GameState
 from bank.unit.shell import UnitShell
 from bank.unit.text import damage_summary
 from board_assets import Edition
@@ -219,7 +221,6 @@ class _SnapshotBuilder:
         #: None for the Ultime rules, whose page reads the core state only
         self._state_file = rulesets.for_edition(self.edition).state_file
         self._narrators: dict[str, Narrator] = {}
-        self._ultime_narrators: dict[str, UltimeNarrator] = {}
         #: (game, record number, language) -> the record's words (they never change)
         self._said: dict[tuple[int | None, int, str], tuple[str, str]] = {}
 
@@ -253,43 +254,25 @@ class _SnapshotBuilder:
             return game_id, last, list(cache.records)
         return game_id, last, list(RecordList(journal.entries(game_id)))
 
-    def _ultime(self, lang: str) -> UltimeNarrator:
-        narrator = self._ultime_narrators.get(lang)
-        if narrator is None:
-            narrator = self._ultime_narrators[lang] = UltimeNarrator(self.edition, lang)
-        return narrator
-
-    def _title(self, record: Record, tokens: dict[int, str], lang: str) -> str:
-        """The transaction in a sentence, in the unit's language (the Ultime narration)."""
-        return self._ultime(lang).title_with(record, tokens)
-
-    def _detail(self, record: Record, tokens: dict[int, str], lang: str) -> str:
-        """What moved, like ``bank.history.describe`` but with tokens and the unit's words."""
-        return self._ultime(lang).detail_with(record, tokens)
-
     def _narrator(self, lang: str) -> Narrator:
         narrator = self._narrators.get(lang)
         if narrator is None:
-            narrator = self._narrators[lang] = Narrator(self.edition, lang)
+            narrator = self._narrators[lang] = narrator_for(self.edition, lang)
         return narrator
 
     def _transactions(
-        self, cache: _JournalCache, undo_available: bool, tokens: dict[int, str], lang: str
+        self, cache: _JournalCache, undo_available: bool, lang: str
     ) -> list[dict[str, Any]]:
         records = cache.records
         undone_by_undo = last_undo_group(records) if undo_available else range(0)
         first = max(0, len(records) - RECENT)
         recent = records[first:]
-        words: list[tuple[str, str]] = []
-        if self._state_file is not None:  # a classic game: the transactions in words
-            game_id = cache.key[0] if cache.key is not None else None
-            words = self._words(recent, game_id, lang)[::-1]
+        game_id = cache.key[0] if cache.key is not None else None
+        words = self._words(recent, game_id, lang)[::-1]
         out = []
         for k, i in enumerate(range(len(records) - 1, first - 1, -1)):
             record = records[i]
-            title, detail = words[k] if words else (
-                self._title(record, tokens, lang), self._detail(record, tokens, lang)
-            )  # fmt: skip
+            title, detail = words[k]
             out.append(
                 {
                     "n": record.number,
@@ -304,7 +287,8 @@ class _SnapshotBuilder:
         return out
 
     def _words(self, recent: list[Record], game_id: int | None, lang: str) -> list[tuple[str, str]]:
-        """The words of *recent* (a classic game's last records), each worked out once.
+        """The words of *recent* (the game's last records), each worked out once by the
+        ruleset's narrator.
 
         A record's words never change (they say the state it started from), so only the
         records not said yet are narrated, walking back from the game's state to them.
@@ -320,7 +304,10 @@ class _SnapshotBuilder:
         if new:
             narrator = self._narrator(lang)
             tail = recent[new[0] :]
-            befores = states_before(self.runtime.game.state, tail)
+            now = self.runtime.game.state
+            befores: Iterable[GameState] = itertools.repeat(now, len(tail))
+            if narrator.walks_back:  # the words say the state each record started from
+                befores = states_before(now, tail)
             for record, before in zip(reversed(tail), befores, strict=True):
                 if key(record) not in said:
                     said[key(record)] = narrator.words(record, before)
@@ -378,7 +365,6 @@ class _SnapshotBuilder:
         state = game.state
         cache = self._records()
         undo = bool(game.undo_available) if rt.journal is not None else False
-        tokens = {p.card: p.token for p in state.players}
         lang = str(getattr(rt.unit, "lang", "en"))
         data: dict[str, Any] = state.to_json()
         rank = {card: i + 1 for i, card in enumerate(state.ranking)}
@@ -424,7 +410,7 @@ class _SnapshotBuilder:
             },
             auction=self._auction(),
             journal_damage=self._damage(lang),
-            transactions=self._transactions(cache, undo, tokens, lang),
+            transactions=self._transactions(cache, undo, lang),
             chart=f"/chart.png?game={game_id}&seq={cache.count}" if state.game_over else None,
         )
         if self._state_file is not None and state.started:

@@ -1,12 +1,12 @@
-"""The classic ruleset: the bank of every classic Monopoly box (CLASSIC.md).
+"""The classic ruleset: the bank of every classic Monopoly box (docs/classic.md).
 
-What exists: the classic edition schema (:mod:`.edition`), the configuration with every
-**decision** of §3/§6 (:mod:`.config`), the state extension and its event (:mod:`.state`), the
-commands (:mod:`.commands`), the pure rules engine (:mod:`.rules`) with its typed outcomes
-(:mod:`.outcomes`) and the §8.4 state file
-(:mod:`.statefile`). What does not exist yet: the unit's classic mode (§5: keypad, entries,
-menu, sessions, trade panels), its screens and texts, the panels and the tap-script extension
-(§8); building a unit for a classic edition is refused with a message that says so.
+The classic edition schema (:mod:`.edition`), the configuration with every **decision** of
+§3/§6 (:mod:`.config`), the state extension and its events (:mod:`.state`), the commands
+(:mod:`.commands`), the pure rules engine (the package :mod:`.rules`, one module per family of
+commands) with its typed outcomes (:mod:`.outcomes`) and questions (:mod:`.questions`), Méga
+and Star Wars (:mod:`.mega`, :mod:`.force`), the unit's classic mode (the package :mod:`.unit`,
+one module per family of gestures) with its screens and texts (:mod:`.screens`, :mod:`.text`),
+and the §8.4 state file (:mod:`.statefile`).
 The registry (:mod:`bank.rulesets`) finds this package by ``RULESET``.
 Imports the core and its own modules.
 """
@@ -16,7 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from bank.errors import BankError
+from bank.ruleset import OutcomeCodec
 from bank.rulesets import RulesetSpec
+from bank.rulesets.classic import outcomes as _outcomes
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import check_edition, third_die_names
 from bank.rulesets.classic.rules import ClassicRulesEngine
@@ -43,6 +45,25 @@ def _state_file(rules: Any, state: Any, undo_available: bool) -> dict[str, Any]:
     return state_file(rules, state, undo_available)
 
 
+def _narrator(edition: Edition, lang: str, say_money: Any) -> Any:
+    # imported when words are first wanted
+    from bank.rulesets.classic.narrate import narrator
+
+    return narrator(edition, lang, say_money)
+
+
+def _from_events(edition: Edition, record: Any, before: Any, after: Any) -> Any:
+    from bank.rulesets.classic.upcast import from_events
+
+    return from_events(edition, record, before, after)
+
+
+def _token_labels() -> Any:
+    from bank.rulesets.classic.narrate_words import TOKEN_LABELS
+
+    return TOKEN_LABELS
+
+
 RULESET = RulesetSpec(
     name="classic",
     rules=_rules,
@@ -55,4 +76,7 @@ RULESET = RulesetSpec(
     seed_key=("classic", "dice_seed"),
     third_die=third_die_names,
     on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
+    outcomes=OutcomeCodec.of_module(_outcomes, from_events=_from_events),
+    narrator=_narrator,
+    token_labels=_token_labels,
 )

@@ -1,4 +1,4 @@
-"""The Ultime ruleset: Monopoly Électronique Ultime / Ultimate Banking (ULTIME.md).
+"""The Ultime ruleset: Monopoly Électronique Ultime / Ultimate Banking (docs/ultime.md).
 
 Everything only this game knows lives here: the rules (:mod:`.rules`, deciding events and
 :mod:`.outcomes`), the state extension and its events (:mod:`.events`), the M menu's and event
@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bank.errors import BankError
+from bank.ruleset import OutcomeCodec
 from bank.rulesets import RulesetSpec
+from bank.rulesets.ultime import outcomes as _outcomes
 from bank.rulesets.ultime import text as _texts  # noqa: F401  (registers the Ultime texts)
 from bank.rulesets.ultime.config import RulesConfig
 from bank.rulesets.ultime.edition import check_edition
@@ -41,6 +43,19 @@ def _unit(game: Game, config: UnitConfig | None) -> UnitShell:
     return Unit(game, config)
 
 
+def _narrator(edition: Edition, lang: str, say_money: Any) -> Any:
+    # imported when words are first wanted
+    from bank.rulesets.ultime.narrate import narrator
+
+    return narrator(edition, lang, say_money)
+
+
+def _token_labels() -> Any:
+    from bank.rulesets.ultime.narrate import TOKEN_LABELS
+
+    return TOKEN_LABELS
+
+
 RULESET = RulesetSpec(
     name="ultime",
     rules=_rules,
@@ -48,4 +63,7 @@ RULESET = RulesetSpec(
     config=RulesConfig.from_mapping,
     schema=check_edition,
     empty_state=UltimeState,
+    outcomes=OutcomeCodec.of_module(_outcomes),
+    narrator=_narrator,
+    token_labels=_token_labels,
 )

@@ -31,7 +31,7 @@ from bank.events import (
     PropertyChanged,
 )
 from bank.game import Game, Transaction
-from bank.ruleset import Decision, Outcome
+from bank.ruleset import Decision, Outcome, OutcomeCodec
 from bank.state import GameState
 from bank.unit.io import Button, CardId, Cue, Screen
 from bank.unit.shell import Idle, UnitShell
@@ -215,7 +215,12 @@ def _schema(raw: Any) -> None:
 
 
 RULESET = rulesets.RulesetSpec(
-    name=NAME, rules=ToyRules, unit=_unit, config=_config, schema=_schema
+    name=NAME,
+    rules=ToyRules,
+    unit=_unit,
+    config=_config,
+    schema=_schema,
+    outcomes=OutcomeCodec([Started, Bought, Paid, Stayed]),
 )
 
 

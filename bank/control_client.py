@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
 import struct
 import time
+
+# the C socket module: ``socket`` would add ``selectors`` and its enum conversions to every
+# `ultibank tap` (a client needs connect, send, recv and SO_PEERCRED, all here)
+from _socket import AF_UNIX, SO_PEERCRED, SOCK_STREAM, SOL_SOCKET
+from _socket import socket as _Socket
 from pathlib import Path
 
 from bank.errors import BankError
@@ -56,11 +60,11 @@ def check_socket_path(path: Path) -> None:
         )
 
 
-def _connect(path: Path, timeout: float) -> socket.socket:
+def _connect(path: Path, timeout: float) -> _Socket:
     check_socket_path(path)
     deadline = time.monotonic() + min(timeout, BUSY_WAIT_S)
     while True:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock = _Socket(AF_UNIX, SOCK_STREAM)
         sock.settimeout(timeout)
         try:
             sock.connect(os.fspath(path))
@@ -93,9 +97,9 @@ def _connect(path: Path, timeout: float) -> socket.socket:
         return sock
 
 
-def _check_peer(sock: socket.socket, path: Path) -> None:
+def _check_peer(sock: _Socket, path: Path) -> None:
     """Refuse a listener that runs as neither this user nor root (someone else's socket)."""
-    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    creds = sock.getsockopt(SOL_SOCKET, SO_PEERCRED, struct.calcsize("3i"))
     _pid, uid, _gid = struct.unpack("3i", creds)
     me = os.geteuid()
     if uid not in (me, 0):
@@ -115,32 +119,48 @@ def send_lines(
     """
     where = Path(path)
     sock = _connect(where, timeout)
-    with sock:
+    try:
         _check_peer(sock, where)
-        with sock.makefile("rb") as stream:
-            for line in lines:
-                try:
-                    sock.sendall(line.encode() + b"\n")
-                except BrokenPipeError:
-                    pass  # hung up at once: its reason may be waiting to be read
-                except OSError as err:
-                    raise ControlError(
-                        f"cannot send to the daemon behind {path}: {err.strerror or err}"
-                    ) from err
-                try:
-                    reply = stream.readline()
-                except TimeoutError as err:
-                    raise ControlError(
-                        f"the daemon behind {path} did not answer within {timeout:g} s"
-                    ) from err
-                except OSError as err:
-                    raise ControlError(
-                        f"the daemon behind {path} closed the connection ({err.strerror or err})"
-                    ) from err
-                if not reply:
-                    raise ControlError(f"the daemon behind {path} closed the connection")
-                try:
-                    answer: dict[str, Any] = json.loads(reply)
-                except ValueError as err:
-                    raise ControlError(f"{path} did not answer as an ultibank daemon") from err
-                yield answer
+        pending = b""  # what the daemon sent after the last answer's newline
+        for line in lines:
+            try:
+                sock.sendall(line.encode() + b"\n")
+            except BrokenPipeError:
+                pass  # hung up at once: its reason may be waiting to be read
+            except OSError as err:
+                raise ControlError(
+                    f"cannot send to the daemon behind {path}: {err.strerror or err}"
+                ) from err
+            try:
+                reply, pending = _read_line(sock, pending)
+            except TimeoutError as err:
+                raise ControlError(
+                    f"the daemon behind {path} did not answer within {timeout:g} s"
+                ) from err
+            except OSError as err:
+                raise ControlError(
+                    f"the daemon behind {path} closed the connection ({err.strerror or err})"
+                ) from err
+            if not reply:
+                raise ControlError(f"the daemon behind {path} closed the connection")
+            try:
+                answer: dict[str, Any] = json.loads(reply)
+            except ValueError as err:
+                raise ControlError(f"{path} did not answer as an ultibank daemon") from err
+            yield answer
+    finally:
+        sock.close()
+
+
+def _read_line(sock: _Socket, pending: bytes) -> tuple[bytes, bytes]:
+    """One line from *sock* (with its newline; what came before the end if the daemon hung
+    up; empty: hung up at once) and what was read after it. Each ``recv`` waits at most
+    the socket's timeout (TimeoutError)."""
+    chunks = [pending]
+    while b"\n" not in chunks[-1]:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return b"".join(chunks), b""
+        chunks.append(chunk)
+    line, _, rest = b"".join(chunks).partition(b"\n")
+    return line + b"\n", rest

@@ -24,9 +24,12 @@ import errno
 import os
 import stat
 from pathlib import Path
-from typing import Final
 
 from bank.errors import BankError
+
+TYPE_CHECKING = False  # typing is not imported at start (`ultibank tap` opens the door)
+if TYPE_CHECKING:
+    from typing import Final
 
 #: files SQLite opens in the data directory (following links: checked before it does)
 SQLITE_FILES: Final = ("journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm")

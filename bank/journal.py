@@ -77,6 +77,8 @@ TIP_SUFFIX: Final = ".tip"
 _TIP_SLOT: Final = struct.Struct("<4sQQQ16s16s")
 _TIP_MAGIC: Final = b"UTip"
 _TIP_SLOT_SIZE: Final = 64
+#: bytes of the pid written in the lock file (a pid, a newline, spaces: wider than any pid)
+_PID_WIDTH: Final = 16
 
 # SQLite primary result codes (the low byte of the extended code)
 _SQLITE_PERM: Final = 3
@@ -278,6 +280,51 @@ def _link(prev: bytes, seq: int, game_id: int, at: float, version: int, payload:
 _RECORD_JSON: Final = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 
 
+def _not_json(o: object) -> Any:
+    raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+
+def _make_record_text() -> Callable[[dict[str, Any]], str]:
+    """The record's JSON text, as :data:`_RECORD_JSON` writes it, character for character.
+
+    ``JSONEncoder.encode`` sets up the C encoder again at every call (half its time for a
+    transaction's record); the C encoder made once here skips that. Without the C accelerator
+    (another interpreter), the encoder's own method. Circular records are not looked for: a
+    record is built fresh by the game layer, and one that loops fails with RecursionError,
+    refused like any record that is not JSON.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return _RECORD_JSON.encode
+    ascii_text = json.encoder.encode_basestring_ascii
+    # (markers, default, encoder, indent, key_separator, item_separator, sort_keys, skipkeys,
+    #  allow_nan): the options of _RECORD_JSON
+    chunks = make(None, _not_json, ascii_text, None, ":", ",", False, False, False)
+    join = "".join
+
+    def record_text(record: dict[str, Any]) -> str:
+        return join(chunks(record, 0))
+
+    return record_text
+
+
+_record_text: Final = _make_record_text()
+
+
+def _payload(record: dict[str, Any]) -> str:
+    """*record* as the JSON text stored; BadRecord if it is not JSON."""
+    try:
+        return _record_text(record)
+    except (TypeError, ValueError, RecursionError) as err:
+        raise BadRecord(f"record is not JSON-serialisable ({err}): {record!r:.200}") from err
+
+
+#: a record's row; the same text every time, so SQLite's statement cache prepares it once
+_INSERT_RECORD: Final = (
+    "INSERT INTO records (seq, game, at, version, payload, chain) VALUES (?,?,?,?,?,?)"
+)
+
+
 def _corrupt_message(path: Path, detail: str) -> str:
     return (
         f"the journal {path} is damaged ({detail}). Move it aside (for example rename it to "
@@ -464,9 +511,10 @@ class Journal:
             raise _translate_os(err, lock_path, "locking the journal") from err
         self._lock_fd = fd
         try:
-            # The pid is only a hint for the message above; the flock is the lock.
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
+            # The pid is only a hint for the message above; the flock is the lock. Written
+            # over the old one at a fixed width, never truncated first: a truncation waits
+            # for the file system's journal, tens of milliseconds of a resume on a busy disk.
+            os.pwrite(fd, f"{os.getpid()}\n".encode().ljust(_PID_WIDTH), 0)
         except OSError as err:
             raise _translate_os(err, lock_path, "locking the journal") from err
 
@@ -1250,9 +1298,28 @@ class Journal:
     def append(self, record: dict[str, Any], version: int = SCHEMA_VERSION) -> int:
         """Store *record* durably in the current game; return its sequence number once on disk.
 
-        With no game open (a fresh journal), a game with empty details is opened first.
+        With no game open (a fresh journal), a game with empty details is opened first. One
+        autocommitted statement: one durable commit, the cheapest SQLite makes (the path of
+        every transaction, so :meth:`append_many`'s loop and lists are not taken).
         """
-        return self.append_many([record], version)[-1]
+        game_id = self._game if self._game is not None else self.new_game({})
+        if not isinstance(record, dict):
+            raise BadRecord(f"a record must be a dict, not {type(record).__name__}")
+        payload = _payload(record)
+        seq = self._last_seq + 1
+        at = float(self._clock())
+        head = _link(self._head, seq, game_id, at, version, payload)
+        conn = self._conn
+        if conn is None:
+            raise JournalError(f"the journal {self.path} is closed")
+        try:
+            conn.execute(_INSERT_RECORD, (seq, game_id, at, version, payload, head))
+        except sqlite3.Error as err:
+            raise _translate(err, self.path, "recording a transaction") from err
+        self._head = self._tip_chain = head
+        self._last_seq = seq
+        self._write_tip()
+        return seq
 
     def append_many(
         self, records: Sequence[dict[str, Any]], version: int = SCHEMA_VERSION
@@ -1266,26 +1333,20 @@ class Journal:
         for record in records:
             if not isinstance(record, dict):
                 raise BadRecord(f"a record must be a dict, not {type(record).__name__}")
-            try:
-                payload = _RECORD_JSON.encode(record)
-            except (TypeError, ValueError) as err:
-                raise BadRecord(
-                    f"record is not JSON-serialisable ({err}): {record!r:.200}"
-                ) from err
+            payload = _payload(record)
             seq += 1
             head = _link(head, seq, game_id, at, version, payload)
             rows.append((seq, game_id, at, version, payload, head))
         if not rows:
             return []
         conn = self._db()
-        sql = "INSERT INTO records (seq, game, at, version, payload, chain) VALUES (?,?,?,?,?,?)"
         try:
             if len(rows) == 1:
-                conn.execute(sql, rows[0])  # autocommit: one statement, one durable commit
+                conn.execute(_INSERT_RECORD, rows[0])  # autocommit: one durable commit
             else:
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    conn.executemany(sql, rows)
+                    conn.executemany(_INSERT_RECORD, rows)
                     conn.execute("COMMIT")
                 except BaseException:
                     _rollback(conn)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -140,6 +141,34 @@ def test_unserialisable_record_is_refused_and_nothing_written(path: Path):
         assert j.append(record(1)) == 2
     with Journal(path) as j:
         assert [r.seq for r in j.entries()] == [1, 2]
+
+
+def test_a_record_is_stored_as_the_same_json_text_whatever_the_path(path: Path):
+    """The append of one record (the encoder made once) and of many store the text
+    ``json.dumps`` writes, non-ASCII escaped; NaN, infinity and a loop are refused."""
+    odd = {"name": "hélico €", "n": -3, "f": 0.1, "big": 10**30, "t": True, "z": None,
+           "nested": [{"a": [1, 2.5, "\u0000\n\"q\""]}, []], "e": {}}  # fmt: skip
+    expected = json.dumps(odd, separators=(",", ":"), allow_nan=False)
+    with Journal(path) as j:
+        j.new_game({})
+        j.append(odd)
+        j.append_many([odd, odd])
+        for bad in ({"x": float("nan")}, {"x": float("inf")}):
+            with pytest.raises(BadRecord, match="JSON"):
+                j.append(bad)
+            with pytest.raises(BadRecord, match="JSON"):
+                j.append_many([record(9), bad])
+        loop: dict[str, object] = {}
+        loop["self"] = loop
+        with pytest.raises(BadRecord, match="JSON"):
+            j.append(loop)
+        assert j.append(record(1)) == 4
+    conn = sqlite3.connect(path)
+    stored = [row[0] for row in conn.execute("SELECT payload FROM records ORDER BY seq")]
+    conn.close()
+    assert stored[:3] == [expected] * 3
+    with Journal(path) as j:
+        assert [r.record for r in j.entries()][:3] == [odd] * 3
 
 
 def test_a_row_with_a_valid_checksum_but_broken_json_is_refused(path: Path):

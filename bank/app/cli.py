@@ -804,20 +804,29 @@ def main(argv: list[str] | None = None) -> int:
         status = _dispatch(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit as "Exception ignored"
         return status
-    except BrokenPipeError:
+    except BaseException as err:
+        return finish_with(err, args)
+
+
+def finish_with(err: BaseException, args: argparse.Namespace) -> int:
+    """How the command ends when *err* stopped it (called in its ``except`` block): the exit
+    status of a user's mistake, told in one line, or *err* raised again (a bug keeps its
+    traceback). :mod:`bank.app.quick` ends its fast ``tap`` the same way."""
+    if isinstance(err, BrokenPipeError):
         # the reader of our output has gone (`| head`): say nothing, as cat and grep do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE_EXIT
-    except KeyboardInterrupt:
+    if isinstance(err, KeyboardInterrupt):
         return 130
-    except _user_errors() as err:
-        import logging
+    if not isinstance(err, _user_errors()):
+        raise err
+    import logging
 
-        _setup_logging(args.verbose)  # once: a no-op when the command set it up
-        logging.getLogger("ultibank").debug("the error in full:", exc_info=True)
-        print(f"ultibank: {_one_line(err, args)}", file=sys.stderr)
-        return USER_ERROR
+    _setup_logging(args.verbose)  # once: a no-op when the command set it up
+    logging.getLogger("ultibank").debug("the error in full:", exc_info=err)
+    print(f"ultibank: {_one_line(err, args)}", file=sys.stderr)
+    return USER_ERROR
 
 
 def _one_line(err: BaseException, args: argparse.Namespace) -> str:

@@ -18,14 +18,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
-from bank.commands import Command, Land, NewGame
-from bank.errors import RuleError
-from bank.events import apply
-from bank.game import Game
-from bank.journal import Journal
-from bank.records import encode
+from bank.engine.commands import Command, Land, NewGame
+from bank.engine.errors import RuleError
+from bank.engine.events import apply
+from bank.engine.game import Game
+from bank.engine.records import encode
+from bank.engine.snapshot import SNAPSHOT_EVERY
 from bank.rulesets.ultime.commands import PassGo
-from bank.snapshot import SNAPSHOT_EVERY
+from bank.services.journal import Journal
 from bench.bench_journal import layout_sqlite
 from bench.common import (
     Result,
@@ -148,7 +148,7 @@ def _durable(root: Path, n: int, rounds: int) -> list[Result]:
 def _stages(root: Path, n: int) -> list[Result]:
     """Where one durable transaction's time goes: each stage of ``Game.execute`` timed on
     its own over the same accepted commands (median per stage), beside the bare commit."""
-    from bank import journal as journal_module  # the stages of an append, timed one by one
+    from bank.services import journal as journal_module  # the stages of an append, timed one by one
 
     commands = long_game(Game(EDITION), n + 1)[1:]
     game = Game(EDITION)

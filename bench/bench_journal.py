@@ -3,7 +3,7 @@
 The baseline is the cheapest durable write SQLite offers with the journal's settings: one
 autocommitted ``INSERT`` of a ready-made JSON text of the same size, WAL mode,
 ``synchronous=FULL``. Both contestants run in the same process, in alternating blocks, on a
-disk-backed scratch directory. Imports ``bank.journal``, ``bench.common`` and the standard
+disk-backed scratch directory. Imports ``bank.services.journal``, ``bench.common`` and the standard
 library.
 """
 
@@ -17,9 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bank.journal import _SCHEMA as JOURNAL_SCHEMA
-from bank.journal import Journal
-from bank.snapshot import SNAPSHOT_EVERY
+from bank.engine.snapshot import SNAPSHOT_EVERY
+from bank.services.journal import _SCHEMA as JOURNAL_SCHEMA
+from bank.services.journal import Journal
 from bench.common import (
     Result,
     at_least,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bank.app.runtime import Runtime
-from bank.settings import load_settings
+from bank.services.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, Cue, Screen
 from bench.common import Result, at_most, load_note, percentile, scratch_dir, stats
 from drivers.sim import start_sim_reader

@@ -15,16 +15,16 @@ from pathlib import Path
 import pytest
 
 from bank.app.runtime import Runtime
-from bank.events import apply
-from bank.game import Game
-from bank.journal import Journal
-from bank.narrate import narrator_for
-from bank.records import Record, decode, decode_entries, derive_outcome, outcome_of
+from bank.engine.events import apply
+from bank.engine.game import Game
+from bank.engine.records import Record, decode, decode_entries, derive_outcome, outcome_of
+from bank.engine.state import GameState
 from bank.rulesets import find
 from bank.rulesets.classic import outcomes as o
-from bank.settings import load_settings
-from bank.state import GameState
-from bank.web import _SnapshotBuilder
+from bank.services.journal import Journal
+from bank.services.settings import load_settings
+from bank.views.narrate import narrator_for
+from bank.views.web import _SnapshotBuilder
 from board_assets import load_edition
 
 ROOT = Path(__file__).resolve().parent.parent

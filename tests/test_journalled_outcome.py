@@ -11,15 +11,15 @@ from typing import Any, ClassVar
 
 import pytest
 
-from bank.commands import Land, NewGame, Undo
-from bank.events import SCHEMA_VERSION
-from bank.game import Game
-from bank.journal import Journal
-from bank.records import RecordError, decode, decode_entries
-from bank.ruleset import Outcome, OutcomeCodec, OutcomeError
+from bank.engine.commands import Land, NewGame, Undo
+from bank.engine.events import SCHEMA_VERSION
+from bank.engine.game import Game
+from bank.engine.records import RecordError, decode, decode_entries
+from bank.engine.ruleset import Outcome, OutcomeCodec, OutcomeError
 from bank.rulesets import find
 from bank.rulesets.classic import outcomes as co
 from bank.rulesets.ultime import outcomes as uo
+from bank.services.journal import Journal
 from board_assets import load_edition
 
 ULTIME = load_edition("ultime-fr")

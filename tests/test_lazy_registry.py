@@ -26,13 +26,16 @@ def _loaded_after(code: str) -> list[str]:
 
 
 def test_importing_the_core_loads_no_ruleset() -> None:
-    code = "import bank.game, bank.records, bank.unit.shell, bank.journal, bank.history, bank.web"
+    code = (
+        "import bank.engine.game, bank.engine.records, bank.unit.shell, bank.services.journal,"
+        " bank.views.history, bank.views.web"
+    )
     assert _loaded_after(code) == []
 
 
 def test_a_game_loads_its_own_ruleset_only() -> None:
     code = (
-        "from bank.game import Game\nfrom board_assets import load_edition\n"
+        "from bank.engine.game import Game\nfrom board_assets import load_edition\n"
         "Game(load_edition('classic-fr')).start([1, 2])"
     )
     assert _loaded_after(code) == ["bank.rulesets.classic"]
@@ -42,7 +45,7 @@ def test_decoding_a_record_loads_the_ruleset_it_names() -> None:
     """A classic record decodes in a process that never built a classic game: its own command
     (``roll``) is known once the record has named its ruleset."""
     code = (
-        "from bank.records import decode\n"
+        "from bank.engine.records import decode\n"
         "r = decode({'v': 2, 'ruleset': 'classic', 'edition': 'classic-fr',"
         " 'command': {'name': 'roll', 'card': 1}, 'events': [],"
         " 'undo_group': 1})\n"

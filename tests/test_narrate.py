@@ -13,12 +13,12 @@ import pytest
 
 from bank import rulesets
 from bank.cli import main
-from bank.events import apply
-from bank.journal import Journal
-from bank.narrate import narrator_for, states_before
-from bank.records import LEGACY_RULESET, Record, decode_entries
+from bank.engine.events import apply
+from bank.engine.records import LEGACY_RULESET, Record, decode_entries
+from bank.engine.state import GameState
 from bank.rulesets.classic import outcomes as co
-from bank.state import GameState
+from bank.services.journal import Journal
+from bank.views.narrate import narrator_for, states_before
 from board_assets import load_edition
 
 ROOT = Path(__file__).resolve().parent.parent

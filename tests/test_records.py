@@ -17,13 +17,11 @@ from typing import Any
 import pytest
 
 from bank.app.runtime import Runtime
-from bank.charts import wealth_series
-from bank.commands import GiveProperty, Land, NewGame, Undo
-from bank.errors import BankError
-from bank.events import SCHEMA_VERSION, MoneyMoved
-from bank.game import Game
-from bank.journal import Journal
-from bank.records import (
+from bank.engine.commands import GiveProperty, Land, NewGame, Undo
+from bank.engine.errors import BankError
+from bank.engine.events import SCHEMA_VERSION, MoneyMoved
+from bank.engine.game import Game
+from bank.engine.records import (
     LEGACY_RULESET,
     Record,
     RecordError,
@@ -32,8 +30,10 @@ from bank.records import (
     decode_entries,
     last_undo_group,
 )
-from bank.settings import load_settings
-from bank.web import _SnapshotBuilder
+from bank.services.journal import Journal
+from bank.services.settings import load_settings
+from bank.views.charts import wealth_series
+from bank.views.web import _SnapshotBuilder
 from board_assets import load_edition
 from tests.support.fakes import MemoryJournal
 

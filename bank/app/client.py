@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import sys
 
-from bank.control_client import send_lines
-from bank.datadir import open_data_dir
-from bank.settings import Settings
+from bank.services.control_client import send_lines
+from bank.services.datadir import open_data_dir
+from bank.services.settings import Settings
 from bank.unit.text import printable
 
 TYPE_CHECKING = False  # argparse is not imported at start; mypy reads this name as typing's

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bank.errors import BankError
+from bank.engine.errors import BankError
 
 if TYPE_CHECKING:
-    from bank.settings import Settings
+    from bank.services.settings import Settings
     from board_assets import Edition
     from drivers.deck import Deck
 
@@ -202,7 +202,7 @@ def cmd_print_deck(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank print-deck``: the sheet of the edition's cards and their tags."""
     from bank.app.resume import choose_edition
     from bank.app.runtime import DECK_FILE
-    from bank.datadir import open_data_dir, write_output
+    from bank.services.datadir import open_data_dir, write_output
     from board_assets import load_edition
     from drivers.deck import DeckError, load_deck, with_foreign
 

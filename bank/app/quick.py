@@ -5,7 +5,7 @@ running daemon; every other command line goes to :func:`bank.app.cli.main`.
 the interpreter's start and the imports. A command line made only of ``tap`` or ``press``, its
 cards or buttons, and ``--data-dir DIR`` / ``--socket PATH`` is read here without building
 the argument parser (``argparse``, the command list, the running game's ``--help``): the
-same settings (:func:`bank.settings.load_settings`, configuration file included), the same
+same settings (:func:`bank.services.settings.load_settings`, configuration file included), the same
 control client (:func:`bank.app.client.cmd_control`), the same one-line errors. Anything
 else (``--help``, ``-v``, ``--config``, ``--set``, an abbreviated option, no card) is left to
 the full parser, which says what is wrong the usual way. Imports only ``sys`` at start.
@@ -63,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pathlib import Path
 
         from bank.app.client import cmd_control
-        from bank.settings import load_settings
+        from bank.services.settings import load_settings
 
         # a flag's value as the parser gives it (a Path, so "dir/" reads as "dir")
         settings = load_settings(

@@ -34,14 +34,14 @@ from bank.app.resume import (
     start_new_game,
 )
 from bank.app.script import Action, parse_script, run_script
-from bank.control import ControlServer
-from bank.daemon import Daemon, sd_notify
-from bank.datadir import open_data_dir, prepare_data_dir
-from bank.errors import BankError, JournalError, ScriptError
-from bank.game import Game
-from bank.journal import Journal
-from bank.ruleset import DrawsSeeds
-from bank.settings import Settings, load_settings, parse_override
+from bank.engine.errors import BankError, JournalError, ScriptError
+from bank.engine.game import Game
+from bank.engine.ruleset import DrawsSeeds
+from bank.services.control import ControlServer
+from bank.services.daemon import Daemon, sd_notify
+from bank.services.datadir import open_data_dir, prepare_data_dir
+from bank.services.journal import Journal
+from bank.services.settings import Settings, load_settings, parse_override
 from bank.unit.io import (
     INFO_NAMES,
     ButtonPressed,
@@ -565,7 +565,7 @@ def _has_controlling_terminal() -> bool:
 
 def _start_extras(runtime: Runtime, args: argparse.Namespace) -> tuple[Any, Any]:
     """The end-of-game chart writer, always; the web view with --web. After runtime.start()."""
-    from bank.charts import EndChartWriter
+    from bank.views.charts import EndChartWriter
 
     charts = EndChartWriter(
         runtime,
@@ -577,7 +577,7 @@ def _start_extras(runtime: Runtime, args: argparse.Namespace) -> tuple[Any, Any]
         host = args.web_host if args.web_host is not None else str(settings.get("web", "host"))
         port = args.web_port if args.web_port is not None else int(settings.get("web", "port"))
         try:
-            from bank.web import attach_web
+            from bank.views.web import attach_web
         except ImportError as err:
             raise BankError(str(err)) from err
         web = attach_web(runtime, host=host, port=port)

@@ -9,20 +9,20 @@ Where a ruleset lives
 
 What the core gives it
     Players and money, properties with an owner and a level, jail and debts, the end of the
-    game (:mod:`bank.state`, :mod:`bank.events`); the shared commands (new game, land, auction
-    sale, give up a property, undo; :mod:`bank.commands`); the game with its journal and undo
-    groups (:mod:`bank.game`); the auction timer, which asks the ruleset for its step,
-    countdown and who may bid (:mod:`bank.auction`); card identities whose kinds and ranges
-    come from the edition (:mod:`bank.unit.io`); the unit shell: buttons, holds, timeouts,
-    power, reader and panel status, the screen model (:mod:`bank.unit.shell`); the daemon, the
-    control socket and the tap-script runner, which build games and units through this
+    game (:mod:`bank.engine.state`, :mod:`bank.engine.events`); the shared commands (new
+    game, land, auction sale, give up a property, undo; :mod:`bank.engine.commands`); the game with
+    its journal and undo groups (:mod:`bank.engine.game`); the auction timer, which asks the
+    ruleset for its step, countdown and who may bid (:mod:`bank.engine.auction`); card identities
+    whose kinds and ranges come from the edition (:mod:`bank.unit.io`); the unit shell: buttons,
+    holds, timeouts, power, reader and panel status, the screen model (:mod:`bank.unit.shell`); the
+    daemon, the control socket and the tap-script runner, which build games and units through this
     registry. An edition file names its ruleset (``[edition] ruleset = "ultime"``, the default
     when absent).
 
 How to add one
-    Write the package (its rules implement :class:`bank.ruleset.Ruleset`, its unit subclasses
+    Write the package (its rules implement :class:`bank.engine.ruleset.Ruleset`, its unit subclasses
     :class:`bank.unit.shell.UnitShell`; rules that give outcomes declare their kinds in
-    ``outcomes``, an :class:`bank.ruleset.OutcomeCodec`, so that the journal stores them, and
+    ``outcomes``, an :class:`bank.engine.ruleset.OutcomeCodec`, so that the journal stores them, and
     its words come from ``narrator``), add its line to :data:`RULESETS`, and give it edition
     files that say ``ruleset = "<name>"``. No file of another ruleset changes. Run the ruleset
     conformance suite (``tests/rulesets/test_conformance.py``): it runs every registered
@@ -48,9 +48,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bank.errors import BankError
-from bank.ruleset import OutcomeCodec, Ruleset
-from bank.state import StateExtension, register_extension
+from bank.engine.errors import BankError
+from bank.engine.ruleset import OutcomeCodec, Ruleset
+from bank.engine.state import StateExtension, register_extension
 from board_assets import Edition, check_schema, register_schema, set_schema_finder
 
 #: name -> the package that defines its ``RULESET``: adding a ruleset adds one line here
@@ -93,11 +93,11 @@ class RulesetSpec:
     #: ``run`` and ``emulate`` refuse its editions on the others and say how to play them
     on_panels: bool | tuple[str, ...] = True
     #: its outcome kinds as the journal stores them, with their upcasters (None: its rules
-    #: give no outcomes; a transaction's outcome is journalled with it, ``bank.records``)
+    #: give no outcomes; a transaction's outcome is journalled with it, ``bank.engine.records``)
     outcomes: OutcomeCodec | None = None
     #: ``narrator(edition, lang, say_money)``: its transactions in words for the history, the
     #: web view and (given *say_money*, how the voice says an amount) the voice (a
-    #: :class:`bank.narrate.Narrator`; None: the core's plain one)
+    #: :class:`bank.views.narrate.Narrator`; None: the core's plain one)
     narrator: Callable[[Edition, str, Callable[[int], str] | None], Any] | None = None
     #: ``token_labels()``: its tokens' names by language (``{"dog": {"fr": "chien"}}``)
     token_labels: Callable[[], Mapping[str, Mapping[str, str]]] | None = None

@@ -15,12 +15,12 @@ import pytest
 
 from bank import rulesets
 from bank.cli import main
-from bank.commands import Land, NewGame
-from bank.errors import BankError
-from bank.game import Game
-from bank.journal import Journal
-from bank.narrate import narrator_for
-from bank.records import decode_entries
+from bank.engine.commands import Land, NewGame
+from bank.engine.errors import BankError
+from bank.engine.game import Game
+from bank.engine.records import decode_entries
+from bank.services.journal import Journal
+from bank.views.narrate import narrator_for
 from board_assets import EditionError, load_edition_file
 from tests.support import toy
 from tests.support.editions import house_copy

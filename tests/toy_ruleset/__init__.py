@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bank import rulesets
-from bank.commands import Command, register_commands
-from bank.config import UnitConfig
-from bank.errors import RuleError
-from bank.events import MoneyMoved, apply
-from bank.game import Game, Transaction
-from bank.records import Record
-from bank.ruleset import Decision, Outcome, OutcomeCodec
-from bank.state import GameState
+from bank.engine.commands import Command, register_commands
+from bank.engine.config import UnitConfig
+from bank.engine.errors import RuleError
+from bank.engine.events import MoneyMoved, apply
+from bank.engine.game import Game, Transaction
+from bank.engine.records import Record
+from bank.engine.ruleset import Decision, Outcome, OutcomeCodec
+from bank.engine.state import GameState
 from bank.unit.io import Button, CardId, Cue, Icon, IconArt, Labels, Screen
 from bank.unit.shell import Idle, UnitShell
 from board_assets import Edition

@@ -144,7 +144,7 @@ def test_the_emulator_plays_the_coin_and_draws_the_star_from_the_rulesets_art(
 
     from bank.app.runtime import Runtime, panel_labels
     from bank.app.script import parse_script
-    from bank.settings import load_settings
+    from bank.services.settings import load_settings
     from firmware_sim.emulator import PygamePanel
     from firmware_sim.lcd import LcdRenderer
 
@@ -201,7 +201,7 @@ def test_the_serial_panel_plays_the_coin_and_lights_the_star(tmp_path: Path) -> 
     vocabulary), so the firmware's character LCD writes its word."""
     from bank.app.runtime import Runtime, panel_labels
     from bank.app.script import parse_script
-    from bank.settings import load_settings
+    from bank.services.settings import load_settings
     from drivers.serial_panel import SerialPanel
     from firmware_sim.panel_firmware import PanelFirmware
     from tests.panels.conftest import FAST, wait_until

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bank.errors import BankError
-from bank.ruleset import OutcomeCodec
+from bank.engine.errors import BankError
+from bank.engine.ruleset import OutcomeCodec
 from bank.rulesets import RulesetSpec
 from bank.rulesets.classic import outcomes as _outcomes
 from bank.rulesets.classic.config import ClassicConfig

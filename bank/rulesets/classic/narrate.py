@@ -1,12 +1,12 @@
 """A classic game's transactions in words, in French or English (the classic ruleset's
-narrator, reached through the ruleset: :func:`bank.narrate.narrator_for`).
+narrator, reached through the ruleset: :func:`bank.views.narrate.narrator_for`).
 
 Used by ``ultibank history``, the web view and the unit's voice: a purchase, a rent with the
 houses it was charged for, a build, a mortgage, a trade, a Chance or Community Chest card,
 jail, a bankruptcy, an auction; Méga's skyscrapers, depots, ×2 / ×3 rents and Birthday Gift,
 the third die (the speed die, the Force die) and Star Wars' Force battle with the
 character's side... Each sentence says the transaction's journalled outcome
-(:mod:`.outcomes`, read by :func:`bank.records.outcome_of`: derived once for a record written
+(:mod:`.outcomes`, read by :func:`bank.engine.records.outcome_of`: derived once for a record written
 before outcomes were journalled) and names things as they stood in the state the
 transaction started from (the houses on a deed when the rent was paid), never as they are
 now. Names (deeds, decks, taxes, tokens) come from the edition; what moved (the detail) is
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from bank.events import (
+from bank.engine.events import (
     DebtChanged,
     GameEnded,
     MoneyMoved,
@@ -27,11 +27,11 @@ from bank.events import (
     PropertyChanged,
     apply,
 )
-from bank.records import Record, outcome_of
-from bank.ruleset import Outcome, Ruleset
+from bank.engine.records import Record, outcome_of
+from bank.engine.ruleset import Outcome, Ruleset
+from bank.engine.state import GameState
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.narrate_words import GENERIC, REASONS, SCREENS, TOKEN_LABELS, WORDS
-from bank.state import GameState
 from board_assets import Edition
 
 __all__ = [

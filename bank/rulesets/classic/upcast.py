@@ -1,7 +1,7 @@
 """The classic outcome of a record written before outcomes were journalled, told from its
 events: the last step of the upcaster of outcome version 0.
 
-:func:`bank.records.derive_outcome` first decides the record's command again on the state it
+:func:`bank.engine.records.derive_outcome` first decides the record's command again on the state it
 started from (exact when the rules still give the events stored). When they do not (rules
 changed since), :func:`from_events` reads what the events and the states around them show:
 a purchase paid, a rent paid or owed, a house more, a mortgage taken or lifted, the dice of
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from bank.events import (
+from bank.engine.events import (
     DebtChanged,
     Event,
     GameEnded,
@@ -25,12 +25,12 @@ from bank.events import (
     PlayerJoined,
     PropertyChanged,
 )
+from bank.engine.state import GameState
 from bank.rulesets.classic import outcomes as o
-from bank.state import GameState
 from board_assets import Edition
 
 if TYPE_CHECKING:  # the records module loads the ruleset registry, which loads this package
-    from bank.records import Record
+    from bank.engine.records import Record
 
 __all__ = ["from_events"]
 

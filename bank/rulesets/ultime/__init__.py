@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bank.errors import BankError
-from bank.ruleset import OutcomeCodec
+from bank.engine.errors import BankError
+from bank.engine.ruleset import OutcomeCodec
 from bank.rulesets import RulesetSpec
 from bank.rulesets.ultime import outcomes as _outcomes
 from bank.rulesets.ultime import text as _texts  # noqa: F401  (registers the Ultime texts)
@@ -25,8 +25,8 @@ from bank.rulesets.ultime.rules import UltimeRules
 from board_assets import Edition
 
 if TYPE_CHECKING:
-    from bank.config import UnitConfig
-    from bank.game import Game
+    from bank.engine.config import UnitConfig
+    from bank.engine.game import Game
     from bank.unit.shell import UnitShell
 
 

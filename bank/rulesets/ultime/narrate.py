@@ -1,5 +1,5 @@
 """An Ultime game's transactions in words, in French or English (the Ultime ruleset's
-narrator, reached through the ruleset: :func:`bank.narrate.narrator_for`).
+narrator, reached through the ruleset: :func:`bank.views.narrate.narrator_for`).
 
 The sentences of the web view's list, of the unit's voice and of the history's words: one
 per gesture (a landing, a Go, jail, an auction, an event card...), with what moved (the
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
-from bank.records import Record
-from bank.state import GameState
+from bank.engine.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
+from bank.engine.records import Record
+from bank.engine.state import GameState
 from board_assets import Edition
 
 __all__ = ["TOKEN_LABELS", "SpokenUltimeNarrator", "UltimeNarrator", "narrator"]
@@ -80,7 +80,7 @@ def _ultime_word(lang: str, word: str) -> str:
 
 class UltimeNarrator:
     """Says an Ultime game's transactions in *lang*: the sentences of the web view's list and
-    of the unit's voice (``bank.speech``), one table for both."""
+    of the unit's voice (``bank.views.speech``), one table for both."""
 
     #: the words name players by their tokens, which a game never changes: any state of the
     #: game will do
@@ -166,7 +166,7 @@ class UltimeNarrator:
             return name
 
     def detail_with(self, record: Record, tokens: Mapping[int, str]) -> str:
-        """What moved, like ``bank.history.describe`` but with tokens and the unit's words."""
+        """What moved, like ``bank.views.history.describe`` but with tokens and the unit's words."""
         lang = self.lang
 
         def who(card: Any) -> str:

@@ -8,8 +8,8 @@ does that by itself when subscribed to the daemon's outputs.
 
 matplotlib is imported lazily (Agg backend, no pyplot, no display), so the daemon starts fast
 and runs without it; drawing without it raises :class:`ChartUnavailable`, which names the extra
-to install. Imports the engine (``bank.events``, ``bank.state``), ``board_assets`` and the
-standard library; matplotlib only inside :func:`render_wealth_png`.
+to install. Imports the engine (``bank.engine.events``, ``bank.engine.state``),
+``board_assets`` and the standard library; matplotlib only inside :func:`render_wealth_png`.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from bank import rulesets
-from bank.errors import BankError
-from bank.events import apply
-from bank.narrate import token_label
-from bank.records import Record, decode_all
-from bank.state import GameState
+from bank.engine.errors import BankError
+from bank.engine.events import apply
+from bank.engine.records import Record, decode_all
+from bank.engine.state import GameState
+from bank.views.narrate import token_label
 from board_assets import Edition
 
 __all__ = [
@@ -120,7 +120,7 @@ WorthOf = Callable[[GameState, int], int]
 
 
 def values_worth(edition: Edition) -> WorthOf | None:
-    """What the edition's rules say a player is worth (:class:`bank.ruleset.ValuesWorth`), or
+    """What the edition's rules say a player is worth (:class:`bank.engine.ruleset.ValuesWorth`), or
     None when they have no such notion (Ultime: money plus the properties' prices)."""
     spec = rulesets.for_edition(edition)
     hook: WorthOf | None = getattr(spec.rules(edition, None), "player_worth", None)

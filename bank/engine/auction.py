@@ -1,10 +1,10 @@
 """Timed auctions, on an injected clock: the timer every ruleset shares.
 
 An auction is a step in progress, not a transaction: nothing is journalled until the sale
-(:class:`bank.commands.AuctionSale`), which the game validates like any command. Time is
+(:class:`bank.engine.commands.AuctionSale`), which the game validates like any command. Time is
 whatever float the caller passes as *now* (monotonic seconds or a script's virtual clock).
 The ruleset says what a step is, how long the countdown runs and who may bid
-(:meth:`bank.ruleset.Ruleset.check_bid`). Imports the engine's value types only.
+(:meth:`bank.engine.ruleset.Ruleset.check_bid`). Imports the engine's value types only.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import Enum
 
-from bank.commands import AuctionSale
-from bank.errors import NotEnoughMoney, RuleError
-from bank.state import GameState
+from bank.engine.commands import AuctionSale
+from bank.engine.errors import NotEnoughMoney, RuleError
+from bank.engine.state import GameState
 
 
 class AuctionOutcome(Enum):

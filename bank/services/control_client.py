@@ -1,8 +1,8 @@
 """The client's half of the control socket: what ``ultibank tap``, ``press``, ``hold`` and
 ``state`` need to reach a running daemon, and nothing more.
 
-See :mod:`bank.control` for the protocol and the server. This module imports only the
-standard library and ``bank.errors``, so a client command starts without the daemon's
+See :mod:`bank.services.control` for the protocol and the server. This module imports only the
+standard library and ``bank.engine.errors``, so a client command starts without the daemon's
 logging, threads and rate limits. The client checks with ``SO_PEERCRED`` that the listener
 runs as the same user or root before it trusts an answer.
 """
@@ -21,7 +21,7 @@ from _socket import AF_UNIX, SO_PEERCRED, SOCK_STREAM, SOL_SOCKET
 from _socket import socket as _Socket
 from pathlib import Path
 
-from bank.errors import BankError
+from bank.engine.errors import BankError
 
 TYPE_CHECKING = False  # typing is not imported at start; mypy reads this name as typing's
 if TYPE_CHECKING:

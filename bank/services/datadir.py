@@ -14,7 +14,7 @@ directory anyway. A new data directory is made with mode 0700. SQLite cannot be 
 follow links, so a journal file that is a symbolic link is refused here; the lock file is
 opened with ``O_NOFOLLOW`` by the journal itself.
 
-Imports the standard library and ``bank.errors`` only.
+Imports the standard library and ``bank.engine.errors`` only.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import os
 import stat
 from pathlib import Path
 
-from bank.errors import BankError
+from bank.engine.errors import BankError
 
 TYPE_CHECKING = False  # typing is not imported at start (`ultibank tap` opens the door)
 if TYPE_CHECKING:

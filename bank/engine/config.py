@@ -1,5 +1,5 @@
 """Configuration shared by every ruleset: the unit shell's timings and language, and the
-helpers that check a configuration number (:mod:`bank.ranges`, re-exported here).
+helpers that check a configuration number (:mod:`bank.engine.ranges`, re-exported here).
 
 A ruleset's own decisions live in its package (the Ultime ones in
 :mod:`bank.rulesets.ultime.config`). Imports only the standard library.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bank.ranges import NumberRange, shown
+from bank.engine.ranges import NumberRange, shown
 
 __all__ = ["NumberRange", "UnitConfig", "shown"]
 

@@ -2,9 +2,9 @@
 
 A ruleset says its own transactions (its package's ``narrate`` module, reached through the
 ruleset: :func:`narrator_for`): the history (``ultibank history``), the web view's list and
-the unit's voice (:mod:`bank.speech`) all take their sentences from it. A narrator reads what
-happened from the journalled outcome (:attr:`bank.records.Record.outcome`, derived once for
-a record older than the outcome by :func:`bank.records.outcome_of`) and names things from the
+the unit's voice (:mod:`bank.views.speech`) all take their sentences from it. A narrator reads what
+happened from the journalled outcome (:attr:`bank.engine.records.Record.outcome`, derived once for
+a record older than the outcome by :func:`bank.engine.records.outcome_of`) and names things from the
 state the transaction started from; it never works the outcome out from the events.
 
 This module holds only the protocol every narrator follows, the languages, the tokens' names
@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final, Protocol
 
 from bank import rulesets
-from bank.errors import BankError
-from bank.events import MoneyMoved, PropertyChanged, apply, invert
-from bank.records import Record
-from bank.state import GameState
+from bank.engine.errors import BankError
+from bank.engine.events import MoneyMoved, PropertyChanged, apply, invert
+from bank.engine.records import Record
+from bank.engine.state import GameState
 from board_assets import Edition
 
 __all__ = [
@@ -118,7 +118,7 @@ def narrator_for(
     edition: Edition, lang: str, say_money: Callable[[int], str] | None = None
 ) -> Narrator:
     """The narrator of *edition*'s ruleset in *lang*; given *say_money* (how the voice says an
-    amount: :func:`bank.speech.money_words`), the voice's (deeds by their names, amounts in
+    amount: :func:`bank.views.speech.money_words`), the voice's (deeds by their names, amounts in
     words). A ruleset without words of its own gets :class:`PlainNarrator`."""
     spec = rulesets.find(edition.ruleset)
     lang = lang if lang in LANGUAGES else "en"

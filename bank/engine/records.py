@@ -13,14 +13,14 @@ Record format (``docs/journal.md``)::
      "command": {...}, "events": [{...}, ...],
      "outcome": {"k": "rent_paid", "number": 3, ...}, "undo_group": 7}
 
-Schema versions (:data:`bank.events.SCHEMA_VERSION` is the newest this code writes):
+Schema versions (:data:`bank.engine.events.SCHEMA_VERSION` is the newest this code writes):
 
 1. ``v``, ``edition``, ``command``, ``events``, ``undo_group``. No ruleset: every game then
    was an Ultime game, so a version-1 record reads as ``ruleset = "ultime"``.
 2. adds ``ruleset``, the rules that decided the transaction.
 3. adds ``outcome``: what the rules said the transaction did, in the ruleset's own terms
    (left out when it did nothing worth saying: an undo). Each outcome kind has a version
-   of its own and an upcaster chain (:class:`bank.ruleset.OutcomeCodec`).
+   of its own and an upcaster chain (:class:`bank.engine.ruleset.OutcomeCodec`).
 
 Every reader that says what happened reads :attr:`Record.outcome`, through
 :func:`outcome_of`: an older record (version 1 or 2) has no outcome stored, and its outcome
@@ -44,11 +44,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, overload
 
 from bank import rulesets as _rulesets  # each ruleset's commands, events and outcomes
-from bank.commands import Command, command_from_dict
-from bank.errors import BankError, RuleError
-from bank.events import SCHEMA_VERSION, Event, apply, event_from_dict
-from bank.ruleset import Outcome, OutcomeError, Ruleset
-from bank.state import GameState
+from bank.engine.commands import Command, command_from_dict
+from bank.engine.errors import BankError, RuleError
+from bank.engine.events import SCHEMA_VERSION, Event, apply, event_from_dict
+from bank.engine.ruleset import Outcome, OutcomeError, Ruleset
+from bank.engine.state import GameState
 from board_assets import Edition
 
 __all__ = [
@@ -78,7 +78,8 @@ class RecordError(BankError, ValueError):
 
 
 class StoredEntry(Protocol):
-    """What :func:`decode_entries` needs of a journal row (:class:`bank.journal.StoredRecord`)."""
+    """What :func:`decode_entries` needs of a journal row
+    (:class:`bank.services.journal.StoredRecord`)."""
 
     @property
     def seq(self) -> int: ...
@@ -341,7 +342,7 @@ def derive_outcome(
     what it did then; that outcome is kept when the rules give back exactly the events the
     record stores (what the record says always wins). When they do not (rules changed since,
     a dice seed drawn at random), the ruleset's codec may tell the outcome from the events
-    (:attr:`bank.ruleset.OutcomeCodec.from_events`, given *edition*); else there is none.
+    (:attr:`bank.engine.ruleset.OutcomeCodec.from_events`, given *edition*); else there is none.
     An undo has no outcome.
     """
     if record.name == "undo":

@@ -2,7 +2,7 @@
 player acts on, in the edition's language, with amounts and numbers in words.
 
 The sentences are the history's: a transaction is said with the words ``ultibank history``
-writes for it, by its ruleset's spoken narrator (:func:`bank.narrate.narrator_for`), which
+writes for it, by its ruleset's spoken narrator (:func:`bank.views.narrate.narrator_for`), which
 names a deed by its name and an amount in words (``600 €`` is "six cents euros", ``£400``
 "four hundred pounds").
 The screens a player acts on (a refusal's reason, an auction's bid and its last seconds, the
@@ -22,11 +22,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from bank.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt
-from bank.narrate import Narrator, narrator_for, states_before
-from bank.records import Record, StoredEntry, decode_entries
-from bank.state import GameState
+from bank.engine.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt
+from bank.engine.records import Record, StoredEntry, decode_entries
+from bank.engine.state import GameState
 from bank.unit.io import Cue, Output, PlayCue, Screen, ShowScreen, SpeechAsked
+from bank.views.narrate import Narrator, narrator_for, states_before
 from board_assets import Edition
 
 __all__ = [

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from bank.values import field_names, register_once
+from bank.engine.values import field_names, register_once
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,8 @@ is answered 405: the view cannot change the game. It binds 127.0.0.1 unless told
 bound to another address it prints a line saying it is exposed and read-only.
 
 Imports aiohttp (the ``web`` extra), the bank (game, journal records, the unit shell,
-``bank.history.describe``, ``bank.charts``) and the standard library; matplotlib only through
-``bank.charts`` when a chart is asked for.
+``bank.views.history.describe``, ``bank.views.charts``) and the standard library;
+matplotlib only through ``bank.views.charts`` when a chart is asked for.
 """
 
 from __future__ import annotations
@@ -37,7 +37,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from bank import rulesets
-from bank.charts import (
+from bank.engine.errors import BankError
+from bank.engine.records import Record, RecordList, last_undo_group
+from bank.engine.state import GameState
+from bank.services.ratelimit import RateLimitedLog
+from bank.unit.shell import UnitShell
+from bank.unit.text import damage_summary
+from bank.views.charts import (
     PLAYER_COLOURS,
     ChartUnavailable,
     render_wealth_png,
@@ -45,14 +51,8 @@ from bank.charts import (
     values_worth,
     wealth_series,
 )
-from bank.errors import BankError
-from bank.history import describe
-from bank.narrate import Narrator, narrator_for, states_before
-from bank.ratelimit import RateLimitedLog
-from bank.records import Record, RecordList, last_undo_group
-from bank.state import GameState
-from bank.unit.shell import UnitShell
-from bank.unit.text import damage_summary
+from bank.views.history import describe
+from bank.views.narrate import Narrator, narrator_for, states_before
 from board_assets import Edition
 
 try:

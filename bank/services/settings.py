@@ -6,7 +6,7 @@ ones have flags of their own. Unknown tables or keys are refused with a message 
 so a typo never passes silently, and so is a value outside its range (:data:`SCHEMA`): the
 one-line message names the key, the value and what is allowed, wherever the value came from
 (the file, ``--set``, a flag or ``$ULTIBANK_DATA_DIR``). Imports the standard library,
-``bank.ranges`` and, when a value needs them, ``bank.unit.text`` (the languages),
+``bank.engine.ranges`` and, when a value needs them, ``bank.unit.text`` (the languages),
 ``board_assets`` (the edition names) and ``bank.rulesets`` (the [rules] and ruleset tables).
 
     [game]    edition, data_dir, strict_modes
@@ -30,8 +30,8 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from bank.errors import BankError, did_you_mean
-from bank.ranges import NumberRange, shown
+from bank.engine.errors import BankError, did_you_mean
+from bank.engine.ranges import NumberRange, shown
 
 # dataclasses and typing are not imported at start (``ultibank tap`` reads the settings);
 # mypy reads this name as typing's own flag
@@ -39,7 +39,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from bank.config import UnitConfig
+    from bank.engine.config import UnitConfig
     from bank.rulesets import RulesetSpec
 
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -165,7 +165,7 @@ class Settings:
         return spec.config(raw)
 
     def unit(self) -> UnitConfig:
-        from bank.config import UnitConfig
+        from bank.engine.config import UnitConfig
 
         u = self.raw["unit"]
         return UnitConfig(

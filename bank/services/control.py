@@ -4,8 +4,8 @@
 each, and read one JSON answer per line: ``{"ok": true, "output": [...], "state": {...}}`` or
 ``{"ok": false, "error": "..."}``. Only the owner of the data directory can connect (the
 socket file is created with mode 0600 inside it). Imports the standard library,
-``bank.errors``, ``bank.ratelimit`` and its client half :mod:`bank.control_client`; the daemon
-supplies the function that runs a line.
+``bank.engine.errors``, ``bank.services.ratelimit`` and its client half
+:mod:`bank.services.control_client`; the daemon supplies the function that runs a line.
 
 What it refuses, so that neither a clumsy user nor a flood can hurt the box:
 
@@ -18,7 +18,7 @@ What it refuses, so that neither a clumsy user nor a flood can hurt the box:
   at most :data:`MAX_LINE` bytes (a longer one is refused, neither echoed nor buffered whole,
   and the connection closed), a line cut short by a disconnect is discarded, never run.
 - When the process is out of file descriptors, ``accept`` backs off and keeps going, and the
-  log says so at most once per :data:`bank.ratelimit.LOG_EVERY_S` (with the count of what
+  log says so at most once per :data:`bank.services.ratelimit.LOG_EVERY_S` (with the count of what
   it held back).
 - The client (:func:`send_lines`) checks with ``SO_PEERCRED`` that the listener runs as the
   same user or root before it trusts an answer.
@@ -39,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
-from bank.control_client import (  # the client's half, light enough for `ultibank tap`
+from bank.services.control_client import (  # the client's half, light enough for `ultibank tap`
     BUSY_WAIT_S,
     MAX_SOCKET_PATH,
     ControlError,
@@ -47,7 +47,7 @@ from bank.control_client import (  # the client's half, light enough for `ultiba
     check_socket_path,
     send_lines,
 )
-from bank.ratelimit import RateLimitedLog
+from bank.services.ratelimit import RateLimitedLog
 
 __all__ = [
     "BUSY_WAIT_S",

@@ -1,7 +1,7 @@
 """The game state: immutable values, rebuilt from the journal at start.
 
 Imports only ``board_assets`` and the standard library. States are frozen: applying an event
-returns a new state (see :mod:`bank.events`), so comparing two states is exact.
+returns a new state (see :mod:`bank.engine.events`), so comparing two states is exact.
 
 The core state is what every ruleset shares: players and their money, jail and debts, who owns
 each property and at which level, the end of the game. What only one ruleset tracks lives in

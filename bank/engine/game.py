@@ -13,14 +13,15 @@ replay without the undone transaction). The
 ruleset comes from the edition (``edition.ruleset``, through :mod:`bank.rulesets`) unless one
 is given.
 
-A journal that keeps snapshots (``snapshot``/``save_snapshot``, :class:`bank.journal.Journal`)
-gets one every :data:`~bank.snapshot.SNAPSHOT_EVERY` transactions, at a clean stop (its
-``before_close``) and whenever its owner asks (:meth:`Game.keep_snapshot`: the daemon does when
-idle); a resume then starts from the newest one that passed its check and was
-written by code with this state's shape (:func:`bank.snapshot.state_version`), and replays only
-the records after it. Without a usable one it replays the game whole and writes a new one.
-Imports the engine, the ruleset registry, :mod:`bank.snapshot` and, by protocol, any journal
-with ``append``/``records``/``new_game``.
+A journal that keeps snapshots (``snapshot``/``save_snapshot``,
+:class:`bank.services.journal.Journal`) gets one every :data:`~bank.engine.snapshot.SNAPSHOT_EVERY`
+transactions, at a clean stop (its ``before_close``) and whenever its owner asks
+(:meth:`Game.keep_snapshot`: the daemon does when idle); a resume then starts from the newest one
+that passed its check and was written by code with this state's shape
+(:func:`bank.engine.snapshot.state_version`), and replays only the records after it. Without a
+usable one it replays the game whole and writes a new one. Imports the engine, the ruleset
+registry, :mod:`bank.engine.snapshot` and, by protocol, any journal with
+``append``/``records``/``new_game``.
 """
 
 from __future__ import annotations
@@ -31,21 +32,28 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from bank import rulesets
-from bank.auction import Auction
-from bank.commands import Command, NewGame, Undo
-from bank.errors import BankError, GameOver, InDebt, RuleError, UndoRefused
-from bank.events import Event, apply, invert
-from bank.records import LEGACY_RULESET, StoredEntry, decode, encode
-from bank.ruleset import Outcome, Ruleset
-from bank.snapshot import SNAPSHOT_EVERY, GameSnapshot, SnapshotError, dump, load, state_version
-from bank.state import GameState
+from bank.engine.auction import Auction
+from bank.engine.commands import Command, NewGame, Undo
+from bank.engine.errors import BankError, GameOver, InDebt, RuleError, UndoRefused
+from bank.engine.events import Event, apply, invert
+from bank.engine.records import LEGACY_RULESET, StoredEntry, decode, encode
+from bank.engine.ruleset import Outcome, Ruleset
+from bank.engine.snapshot import (
+    SNAPSHOT_EVERY,
+    GameSnapshot,
+    SnapshotError,
+    dump,
+    load,
+    state_version,
+)
+from bank.engine.state import GameState
 from board_assets import Edition
 
 log = logging.getLogger(__name__)
 
 
 class JournalLike(Protocol):
-    """What the game needs of a journal (see :class:`bank.journal.Journal`)."""
+    """What the game needs of a journal (see :class:`bank.services.journal.Journal`)."""
 
     def append(self, record: dict[str, Any]) -> int: ...
 
@@ -55,7 +63,7 @@ class JournalLike(Protocol):
 
 
 class StoredSnapshot(Protocol):
-    """A snapshot as a journal gives it back (:class:`bank.journal.Snapshot`)."""
+    """A snapshot as a journal gives it back (:class:`bank.services.journal.Snapshot`)."""
 
     @property
     def seq(self) -> int: ...
@@ -68,7 +76,7 @@ class StoredSnapshot(Protocol):
 
 
 class KeepsSnapshots(JournalLike, Protocol):
-    """A journal that keeps snapshots of the game (:class:`bank.journal.Journal`)."""
+    """A journal that keeps snapshots of the game (:class:`bank.services.journal.Journal`)."""
 
     before_close: list[Callable[[], None]]
 
@@ -91,11 +99,11 @@ class Transaction:
     #: the seq of the transaction whose undo group this one belongs to (None: not undoable)
     undo_group: int | None
     #: what the ruleset said the transaction did (journalled with it; None when read back
-    #: by a replay, which never needs it: :attr:`bank.records.Record.outcome` reads it)
+    #: by a replay, which never needs it: :attr:`bank.engine.records.Record.outcome` reads it)
     outcome: Outcome | None = None
 
     def to_record(self, edition: str, ruleset: str = LEGACY_RULESET) -> dict[str, Any]:
-        """The journal record (``bank.records``), the outcome with it."""
+        """The journal record (``bank.engine.records``), the outcome with it."""
         return encode(
             self.command,
             self.events,
@@ -372,7 +380,7 @@ class Game:
         ):
             raise UndoRefused("no undo while a debt is being settled", "debt first")
         refuse = getattr(self.ruleset, "refuse_undo", None)
-        if refuse is not None:  # the optional hook of bank.ruleset.RefusesUndo
+        if refuse is not None:  # the optional hook of bank.engine.ruleset.RefusesUndo
             refuse(self.state)
         if self._undo_group is None:
             raise UndoRefused(

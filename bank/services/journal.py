@@ -11,14 +11,14 @@ confirms it to the players; at start it replays :meth:`Journal.records` to rebui
   it, are moved to the ``quarantine`` table (kept for forensics, never replayed) and reported
   in :attr:`Journal.recovery` and through :mod:`logging`.
 - A file that is not an SQLite database, not an ultibank journal, or is damaged beyond a bad
-  tail raises :class:`~bank.errors.CorruptJournal`, naming the file and what to do.
+  tail raises :class:`~bank.engine.errors.CorruptJournal`, naming the file and what to do.
 - A reset archives the current game and opens a new one (:meth:`Journal.new_game`); archived
   games stay readable (:meth:`Journal.games`, ``records(game_id)``).
 - An exclusive ``flock`` on ``<file>.lock`` keeps a second process (a second daemon) out.
 
 Records are opaque JSON-serialisable dicts made by the game layer. Imports the standard
-library (``sqlite3``, ``fcntl``, ``hashlib``, ``json``, ``logging``) and ``bank.errors`` and
-``bank.events`` (for the record schema version) only.
+library (``sqlite3``, ``fcntl``, ``hashlib``, ``json``, ``logging``) and ``bank.engine.errors`` and
+``bank.engine.events`` (for the record schema version) only.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, cast
 
-from bank.errors import CorruptJournal, JournalError, JournalFull
-from bank.events import SCHEMA_VERSION
+from bank.engine.errors import CorruptJournal, JournalError, JournalFull
+from bank.engine.events import SCHEMA_VERSION
 
 __all__ = [
     "FILE_FORMAT",

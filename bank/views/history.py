@@ -8,7 +8,7 @@ the daemon writes. Problems the journal found (acknowledged transactions missing
 quarantined bad tail) are repeated on standard error by every ``history`` command.
 
 A classic game's transactions are said in words by its ruleset's narrator (which says each
-record's journalled outcome: :func:`bank.narrate.narrator_for`), in French or English
+record's journalled outcome: :func:`bank.views.narrate.narrator_for`), in French or English
 (``--lang``; default: the unit's language, else the edition's): ``show`` prints the sentence
 and what moved, and the exports add it as a ``text`` column. An Ultime game's lines and
 exports are what they always were (``describe``). Imports the bank.
@@ -28,15 +28,15 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from bank.datadir import open_data_dir, write_output
-from bank.errors import BankError
-from bank.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged, apply
-from bank.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord, backup_journal
-from bank.narrate import has_words, narrator_for
-from bank.records import LEGACY_RULESET, Record, decode, decode_entries
-from bank.settings import Settings
-from bank.state import GameState
+from bank.engine.errors import BankError
+from bank.engine.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged, apply
+from bank.engine.records import LEGACY_RULESET, Record, decode, decode_entries
+from bank.engine.state import GameState
+from bank.services.datadir import open_data_dir, write_output
+from bank.services.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord, backup_journal
+from bank.services.settings import Settings
 from bank.unit.text import printable
+from bank.views.narrate import has_words, narrator_for
 from board_assets import Edition, EditionError, load_edition
 
 JOURNAL_NAME = "journal.sqlite"
@@ -202,7 +202,7 @@ class ReadOnlyJournal(Journal):
     def _record_damage(self, lost: int | None, what: str) -> None:
         """A reader writes nothing: the finding is said (``history`` repeats it on stderr), and
         the daemon keeps it when it next opens the journal."""
-        from bank.journal import Damage
+        from bank.services.journal import Damage
 
         self.loss.append(what)
         self._damage.append(Damage(0, time.time(), lost, what))

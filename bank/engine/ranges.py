@@ -1,7 +1,7 @@
 """The check of a configuration number (:class:`NumberRange`) and how a value is shown in a
 message (:func:`shown`).
 
-Apart from :mod:`bank.config` so that reading the configuration file (``ultibank tap`` reads
+Apart from :mod:`bank.engine.config` so that reading the configuration file (``ultibank tap`` reads
 it at every start) imports neither ``dataclasses`` nor ``typing``. Imports only ``math``.
 """
 

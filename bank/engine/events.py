@@ -7,7 +7,7 @@ module decides, then produces events). Each event carries its before and after v
 Records are versioned (``SCHEMA_VERSION``) for the journal; :func:`event_from_dict` reads
 every version this code has written. The kinds here are those every ruleset shares (players,
 money, properties, jail, debts, the end); a ruleset registers its own kinds with
-:func:`register_events`. Imports only ``bank.state`` and the standard library.
+:func:`register_events`. Imports only ``bank.engine.state`` and the standard library.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from bank.state import Creditor, GameState, PlayerState
-from bank.values import field_names, register_once
+from bank.engine.state import Creditor, GameState, PlayerState
+from bank.engine.values import field_names, register_once
 
-#: the newest journal record schema this code writes (``bank.records`` lists the versions)
+#: the newest journal record schema this code writes (``bank.engine.records`` lists the versions)
 SCHEMA_VERSION = 3
 
 

@@ -4,10 +4,10 @@ A ruleset (one package under :mod:`bank.rulesets`) decides commands: it validate
 against the state and returns a :class:`Decision`, the events to commit *and* an
 :class:`Outcome` saying what happened in the ruleset's own terms (bought, rent paid with its
 amount, level raised...), so the unit shows the result without working it out again from the
-events. A refusal raises :class:`bank.errors.RuleError` with a reason key and its fields.
+events. A refusal raises :class:`bank.engine.errors.RuleError` with a reason key and its fields.
 
-The core (:class:`bank.game.Game`) owns the journal, undo groups and the auction timer and asks
-the ruleset only what this protocol says. Imports only the engine's value types.
+The core (:class:`bank.engine.game.Game`) owns the journal, undo groups and the auction
+timer and asks the ruleset only what this protocol says. Imports only the engine's value types.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from bank.commands import Command
-from bank.errors import RuleError
-from bank.events import Event
-from bank.state import GameState
+from bank.engine.commands import Command
+from bank.engine.errors import RuleError
+from bank.engine.events import Event
+from bank.engine.state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +109,7 @@ class RefusesUndo(Protocol):
 
     The core refuses undo on its own after the game's end, during a debt and when nothing is
     undoable; a ruleset with open questions of its own (the classic interest question) raises
-    :class:`bank.errors.UndoRefused` from here while they are open.
+    :class:`bank.engine.errors.UndoRefused` from here while they are open.
     """
 
     def refuse_undo(self, state: GameState) -> None:

@@ -23,9 +23,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Final
 
-from bank.commands import Command, command_from_dict
-from bank.events import Event, event_from_dict
-from bank.state import GameState, PlayerState, PropertyState, extension_types
+from bank.engine.commands import Command, command_from_dict
+from bank.engine.events import Event, event_from_dict
+from bank.engine.state import GameState, PlayerState, PropertyState, extension_types
 
 __all__ = [
     "SNAPSHOT_EVERY",

@@ -94,6 +94,24 @@ class ClassicScreens(Screens):
         long = wide[self.lang].format(**fields)
         return lambda width: long if len(long) <= width else text
 
+    def wider(
+        self, narrow: str, make: Callable[[int | None], str], cuts: tuple[int | None, ...]
+    ) -> Line:
+        """A line whose 20 cells are *narrow* as written, and whose wider glass takes the first
+        of *make*'s texts, its tokens cut to each of *cuts* in turn (None: whole), that fits
+        (issue 19: whole token names on the emulator's glass); *narrow* when none does."""
+
+        def at(width: int) -> str:
+            if width <= LCD_WIDTH:
+                return narrow
+            for cut in cuts:
+                text = make(cut)
+                if len(text) <= width:
+                    return text
+            return narrow
+
+        return at
+
     def token(self, state: GameState, card: int | None) -> str:
         """The LCD label of bank card *card* (the edition's, §1.5)."""
         if card is None:
@@ -344,7 +362,7 @@ class ClassicScreens(Screens):
             icons=_ENTRY_ICONS,
         )
 
-    def pick(self, title: str, option: str, purpose: str = "") -> Screen:
+    def pick(self, title: Line, option: Line, purpose: str = "") -> Screen:
         """A pick's title and the option shown (an entry: the keypad icon); the Force battle's
         pick lights the Force too."""
         icons = _ENTRY_ICONS | {Icon.FORCE} if purpose == "force" else _ENTRY_ICONS
@@ -393,7 +411,7 @@ class ClassicScreens(Screens):
         )
 
     def session_result(
-        self, name: str, state: GameState, number: int, text: str, amount: int, building: str = ""
+        self, name: str, state: GameState, number: int, text: Line, amount: int, building: str = ""
     ) -> Screen:
         """A deed tapped in a session; *building* is Méga's skyscraper or depot just built or
         sold (its icon lights even once it is gone)."""
@@ -414,7 +432,7 @@ class ClassicScreens(Screens):
 
     # ------------------------------------------------------------ the trade
 
-    def trade_panel(self, title: str, second: str, typing: bool = False) -> Screen:
+    def trade_panel(self, title: Line, second: Line, typing: bool = False) -> Screen:
         """A panel of the trade; *typing*: the cash panel with an amount typed that no payer's
         card has closed yet (the keypad icon too)."""
         icons = _ENTRY_ICONS | {Icon.TRADE} if typing else frozenset({Icon.TRADE})
@@ -573,7 +591,7 @@ class ClassicScreens(Screens):
         )
 
     def card_done(
-        self, state: GameState, deck: str, number: int, card: int, text: str, amount: int
+        self, state: GameState, deck: str, number: int, card: int, text: Line, amount: int
     ) -> Screen:
         entry = self.ed.cards.get((deck, number))
         title = entry.title if entry is not None else f"{self.ed.deck_names[deck]} {number}"
@@ -598,7 +616,7 @@ class ClassicScreens(Screens):
         )
 
     def info(
-        self, title: str, second: str, token: str | None = None, amount: int | None = None
+        self, title: Line, second: Line, token: str | None = None, amount: int | None = None
     ) -> Screen:
         """An info screen (§5.6): it changes nothing and goes back to idle after 10 s."""
         return self.screen("info", title, second, token=token, amount=amount)

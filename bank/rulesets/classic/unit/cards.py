@@ -16,6 +16,7 @@ from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import questions as q
 from bank.rulesets.classic.edition import GENERIC_EFFECTS
+from bank.rulesets.classic.screens import Line
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.unit.family import Family, Gestures, outcome_amount
 from bank.rulesets.classic.unit.steps import (
@@ -29,6 +30,7 @@ from bank.rulesets.classic.unit.steps import (
 )
 from bank.unit.io import Button, CardId, Icon, Screen
 from bank.unit.shell import Idle
+from bank.unit.text import LCD_WIDTH
 
 
 class CardGestures(Family):
@@ -227,7 +229,9 @@ class CardGestures(Family):
             return
         if done.landing is not None:
             shown = self.u.landing.landing_screen(done.landing, getattr(done.landing, "number", 0))
-            text = shown.lines[0 if isinstance(done.landing, o.RentPaid) else 1]
+            row = 0 if isinstance(done.landing, o.RentPaid) else 1
+            text: Line
+            text = _row_of(shown, row)
         elif done.amount:
             sign = "+" if done.gained else "−"
             text = scr.say(
@@ -302,3 +306,10 @@ class CardGestures(Family):
             self._refuse("c.err.need_card")
             return
         self.play_card(step.deck, card.number, step.card, None, None)
+
+
+def _row_of(shown: Screen, row: int) -> Line:
+    """Line *row* of *shown*, for each width: its glass line where it has one (issue 19)."""
+    narrow = shown.lines[row]
+    wide = shown.wide[row] if len(shown.wide) > row else narrow
+    return lambda width: narrow if width <= LCD_WIDTH else wide

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from bank.rulesets.classic.screens import Line
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.unit.family import Family
 from bank.unit.io import Screen
@@ -79,20 +80,41 @@ class InfoScreens(Family):
         """The ``table`` (every player's cash, two lines a page) or ``scores`` (the ranking,
         one line a page, the page on the title line) info screen: the first page, or the next
         one when the screen on the LCD is this one's page (the last page wraps to the first).
-        Each line holds as many whole entries as its 20 cells take, so no amount is cut."""
+        Each line holds as many whole entries as its 20 cells take, so no amount is cut; the
+        emulator's glass shows the same entries with the token names whole where its 25 cells
+        take them (issue 19)."""
         s, scr = self._state, self.screens
+        # each entry: the token and what follows it; the 20 cells cut the token (4 cells in
+        # the table, 8 in the ranking), the glass shows it whole where the line takes it
+        entries: list[tuple[str, str, str]]  # (before the token, token, after it)
         if name == "table":
-            parts = [f"{scr.token(s, p.card)[:4]} {p.balance}" for p in s.players if not p.bankrupt]
+            cut = 4
+            entries = [
+                ("", scr.token(s, p.card), f" {p.balance}") for p in s.players if not p.bankrupt
+            ]
         else:
+            cut = 8
             cfg = self._rules.settings(s)
             ranked = sorted(s.players, key=lambda p: -self._rules.worth(s, p.card, cfg))
-            parts = [f"{i}.{scr.token(s, p.card)[:8]}" for i, p in enumerate(ranked, 1)]
-        lines: list[str] = []
-        for part in parts:
-            if lines and len(lines[-1]) + 1 + len(part) <= LCD_WIDTH:
-                lines[-1] += " " + part
+            entries = [(f"{i}.", scr.token(s, p.card), "") for i, p in enumerate(ranked, 1)]
+        groups: list[list[tuple[str, str, str]]] = []
+        width = 0
+        for entry in entries:
+            size = len(entry[0]) + len(entry[1][:cut]) + len(entry[2])
+            if groups and width + 1 + size <= LCD_WIDTH:
+                groups[-1].append(entry)
+                width += 1 + size
             else:
-                lines.append(part)
+                groups.append([entry])
+                width = size
+
+        def line(group: list[tuple[str, str, str]]) -> Line:
+            def make(c: int | None) -> str:
+                return " ".join(f"{pre}{token[:c]}{post}" for pre, token, post in group)
+
+            return scr.wider(make(cut), make, (None, 9, 8, 7, 6, 5, 4))
+
+        lines = [line(g) for g in groups]
         per_page = 2 if name == "table" else 1
         pages = [lines[i : i + per_page] for i in range(0, len(lines), per_page)] or [[""]]
         shown = self._info_shown

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from bank.engine.errors import RuleError
 from bank.rulesets.classic import commands as c
+from bank.rulesets.classic.screens import Line
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.unit.family import MAX_DIGITS, Family, Gestures, outcome_amount
 from bank.rulesets.classic.unit.steps import (
@@ -22,7 +23,9 @@ from bank.rulesets.classic.unit.steps import (
 )
 from bank.unit.io import Button, CardId, Cue, Icon, Screen
 from bank.unit.shell import Idle
-from bank.unit.text import LCD_WIDTH
+
+#: the cuts of the tokens the glass tries on a trade panel (None: whole)
+_CUTS: tuple[int | None, ...] = (None, 8, 6, 5, 4)
 
 
 class TradeGestures(Family):
@@ -88,15 +91,19 @@ class TradeGestures(Family):
         panel = TRADE_PANELS[d.panel]
         none = say("c.none")
         if panel == "deeds":
-            second = say(
-                "c.trade.deeds.2",
-                a=a[:4],
-                b=b[:4],
-                da=",".join(map(str, d.deeds_first)) or "-",
-                db=",".join(map(str, d.deeds_second)) or "-",
-            )
-            return scr.trade_panel(say("c.trade.deeds"), second)
+
+            def deeds(cut: int | None) -> str:
+                return say(
+                    "c.trade.deeds.2",
+                    a=a[:cut],
+                    b=b[:cut],
+                    da=",".join(map(str, d.deeds_first)) or "-",
+                    db=",".join(map(str, d.deeds_second)) or "-",
+                )
+
+            return scr.trade_panel(say("c.trade.deeds"), scr.wider(deeds(4), deeds, _CUTS))
         if panel == "cash":
+            second: Line
             if d.typed:
                 second = say("c.trade.cash.who", amount=int(d.typed))
             elif d.cash and d.cash_from is not None:
@@ -105,25 +112,39 @@ class TradeGestures(Family):
                 second = none
             return scr.trade_panel(say("c.trade.cash"), second, bool(d.typed))
         if panel == "cards":
-            second = say(
-                "c.trade.cards.2", a=a[:4], b=b[:4], ca=len(d.cards_first), cb=len(d.cards_second)
-            )
-            return scr.trade_panel(say("c.trade.cards"), second)
-        summary = ""
-        for cut in (None, 6, 4, 3, 2, 1):  # tokens shortened before a number is ever cut
-            parts = []
-            if d.deeds_first:
-                parts.append(f"{a[:cut]}>{','.join(map(str, d.deeds_first))}")
-            if d.deeds_second:
-                parts.append(f"{b[:cut]}>{','.join(map(str, d.deeds_second))}")
-            if d.cash and d.cash_from is not None:
-                parts.append(f"{scr.token(s, d.cash_from)[:cut]}>{d.cash}")
-            if d.cards_first or d.cards_second:
-                parts.append(f"P{len(d.cards_first)}/{len(d.cards_second)}")
-            summary = " ".join(parts)
-            if len(summary) <= LCD_WIDTH:
-                break
-        return scr.trade_panel(say("c.trade.summary"), summary or none)
+
+            def cards(cut: int | None) -> str:
+                return say(
+                    "c.trade.cards.2",
+                    a=a[:cut],
+                    b=b[:cut],
+                    ca=len(d.cards_first),
+                    cb=len(d.cards_second),
+                )
+
+            return scr.trade_panel(say("c.trade.cards"), scr.wider(cards(4), cards, _CUTS))
+
+        def summary(width: int) -> str:
+            """The offer in *width* cells: the tokens shortened before a number is ever cut,
+            so the 20 cells keep every deed and the cash, and the glass's 25 the whole names
+            too where they fit (issue 19)."""
+            text = ""
+            for cut in (None, 6, 4, 3, 2, 1):
+                parts = []
+                if d.deeds_first:
+                    parts.append(f"{a[:cut]}>{','.join(map(str, d.deeds_first))}")
+                if d.deeds_second:
+                    parts.append(f"{b[:cut]}>{','.join(map(str, d.deeds_second))}")
+                if d.cash and d.cash_from is not None:
+                    parts.append(f"{scr.token(s, d.cash_from)[:cut]}>{d.cash}")
+                if d.cards_first or d.cards_second:
+                    parts.append(f"P{len(d.cards_first)}/{len(d.cards_second)}")
+                text = " ".join(parts)
+                if len(text) <= width:
+                    break
+            return text or none
+
+        return scr.trade_panel(say("c.trade.summary"), summary)
 
     def _trading_button(self, step: Trading, button: Button) -> None:
         d = step.draft

@@ -1,7 +1,8 @@
 """Issue 19.2, everyone's money in the emulator window: six players, the `I` key shows every
 player's cash a page at a time (asked again: the next page, the last wrapping to the first)
-and `S` the ranking, read back dot by dot from the glass; and a deed's whole name and the
-interest question's long words on the glass's 25 cells (issue 19.1) through the window."""
+and `S` the ranking, read back dot by dot from the glass, the tokens named whole; and a deed's
+whole name and the interest question's long words on the glass's 25 cells (issue 19.1)
+through the window."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ def test_the_i_key_pages_through_every_players_cash(six: ClassicTable) -> None:
     for _ in range(3):
         six.key(pygame.K_i, "i")
         pages.append(_glass(six))
-    first = [fold("chie 1500 voit 1500"), fold("chap 1500 bate 1500")]
+    # the glass's 25 cells name the tokens whole (the 20-cell lines: `chie 1500 voit 1500`)
+    first = [fold("chien 1500 voiture 1500"), fold("chapeau 1500 bateau 1500")]
     assert pages == [first, [fold("fer 1500 dé 1500")], first]
 
 

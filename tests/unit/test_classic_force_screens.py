@@ -47,6 +47,24 @@ def test_the_force_die_on_the_dice_screen(
 
 
 @pytest.mark.parametrize(
+    ("lang", "dice", "second", "third", "narrow", "wide"),
+    [
+        ("fr", (1, 1), "double", "dark", "double · obscur", "double · carré obscur"),
+        ("en", (1, 1), "double", "light", "double · light", "double · light square"),
+    ],
+)
+def test_the_glass_names_the_force_face_whole(
+    lang: str, dice: tuple[int, int], second: str, third: str, narrow: str, wide: str
+) -> None:
+    """Issue 19.1: where the 20 cells take the face's short name, the emulator's 25-cell glass
+    (:attr:`Screen.wide`) names it whole."""
+    game = new_game(2, "starwars-ep2-fr")
+    screen = screens(lang).dice(game.state, 1, dice, second, third)
+    assert screen.lines[1] == narrow
+    assert screen.wide[1] == wide and len(wide) <= 25
+
+
+@pytest.mark.parametrize(
     ("lang", "won", "want"),
     [
         ("fr", True, ("Force vaincue", "déplacez le symbole")),

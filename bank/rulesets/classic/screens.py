@@ -494,6 +494,7 @@ class ClassicScreens(Screens):
         a, b = dice
         token = self.token(state, card) if card is not None else None
         first: Line
+        shown: Line = second
         if third is not None and third.isdigit():
             n = int(third)
             key = "c.dice.anon3" if card is None else "c.dice.3"
@@ -502,14 +503,18 @@ class ClassicScreens(Screens):
             key = "c.dice.anon" if card is None else "c.dice.1"
             first = self.tight(key, token=token, a=a, b=b, total=a + b)
             if third in FORCE_FACES:
-                second = self.force_face(second, third, dice)
+                done, face = second, third
+
+                def shown(width: int) -> str:
+                    return self.force_face(done, face, dice, width)
+
             elif third is not None:
                 face = self.face(third)
-                second = f"{second} · {face}" if second else face
+                shown = f"{second} · {face}" if second else face
         return self.screen(
             "dice",
             first,
-            second,
+            shown,
             token=self.card_token(card) if card is not None else None,
             icons=frozenset({Icon.FORCE}) if third == "shift" else _NO_ICONS,
         )
@@ -552,12 +557,15 @@ class ClassicScreens(Screens):
         key = f"c.die.{third}"
         return self.say(key) if key in MESSAGES else third
 
-    def force_face(self, second: str, third: str, dice: tuple[int, int]) -> str:
+    def force_face(
+        self, second: str, third: str, dice: tuple[int, int], width: int = LCD_WIDTH
+    ) -> str:
         """Line 2 of a roll with the Force die (§7.1): what the dice did, then the face. The
         Force shift says how far each symbol moves, by the white (light symbol) and the black
         die (dark symbol): `clair +3 · obscur +4`, on a double `double · bascule +3`; a square
         is `carré clair` (`double · clair`). Beside a jail effect that leaves no room, the
-        face is left out (the state file and the transcript's state keep it)."""
+        face is left out (the state file and the transcript's state keep it); the glass's
+        *width* of 25 cells takes the long wording where the 20 cells cannot."""
         a, b = dice
         if third == "shift":
             long = short = (
@@ -570,7 +578,7 @@ class ClassicScreens(Screens):
         if not second:
             return long
         for face in (long, short):
-            if len(f"{second} · {face}") <= LCD_WIDTH:
+            if len(f"{second} · {face}") <= width:
                 return f"{second} · {face}"
         return second
 

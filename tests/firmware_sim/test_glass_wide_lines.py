@@ -3,7 +3,9 @@ written for the glass (:attr:`Screen.wide`) beside the 20-cell ones the characte
 the glass draws the wide ones: read back dot by dot from the rendered surface, the long
 street name and the interest question read whole on the glass (`27 Av. des Champs-Élysées`,
 `✓garder 18 M lever 193`), where the transcript and the 20x4 LCD keep `27 Av. Champs-Élys.`
-and `✓gard 18 M lev 193`."""
+and `✓gard 18 M lev 193`; the info table and ranking pages and the trade's panels and summary
+with its cash name the tokens whole (`voiture>3 chapeau>100`); and on every classic scenario
+no row of the glass ends cut or cuts a token name whose whole name fits its 25 cells."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from firmware_sim.dotfont import fold
 from firmware_sim.lcd import TEXT_COLS, LcdRenderer, glass_rows
 from tests.panels.test_classic_numbers_whole import _screens
 from tests.unit.test_classic_scripts import ALL as CLASSIC
-from tests.unit.test_classic_scripts import SCENARIOS, args_of
+from tests.unit.test_classic_scripts import EXAMPLES, SCENARIOS, args_of
 
 from .lcdread import read_text_row
 
@@ -112,13 +114,19 @@ def _cut_words(row: str, labels: tuple[str, ...]) -> list[str]:
     return cut
 
 
-@pytest.mark.parametrize("path", CLASSIC, ids=[p.stem for p in CLASSIC])
+#: every classic scenario with its options: tests/scripts/classic and the spec's examples
+ALL_CLASSIC = [
+    *((p, args_of(p)) for p in CLASSIC),
+    *((p, ["--edition", "classic-fr"]) for p in sorted(EXAMPLES.glob("*.tap"))),
+]
+
+
+@pytest.mark.parametrize(("path", "args"), ALL_CLASSIC, ids=[p.stem for p, _ in ALL_CLASSIC])
 def test_no_glass_row_of_a_classic_scenario_is_shortened_where_it_would_fit(
-    path: Path, tmp_path: Path
+    path: Path, args: list[str], tmp_path: Path
 ) -> None:
     """Every screen of every classic scenario, on the glass (its rows as drawn): no row ends
     cut (`…`) and no token name is cut where the whole name fits the row's 25 cells."""
-    args = args_of(path)
     labels = _labels(args)
     lang = "en" if "-uk" in " ".join(args) else "fr"
     bad = []

@@ -168,6 +168,7 @@ def _child(name: str, seconds: float, mode: str = NOW) -> dict[str, Any]:
     out["latencies"] = latencies
     out["frame_costs"] = frame_costs
     out["player"] = type(panel.player).__name__
+    out["driver"] = panel.video_driver
     return out
 
 
@@ -179,9 +180,11 @@ def _run_child(
 ) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
     env.update(PYTHONPATH=str(ROOT), SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    if display is None:
-        env["SDL_VIDEODRIVER"] = "dummy"
-    else:
+    # The driver is named, not left to SDL: with DISPLAY set and the X server not answering,
+    # SDL falls back to its "offscreen" driver (EGL and Mesa, some 130 MB) without a word,
+    # and the X11 figures would be the offscreen driver's.
+    env["SDL_VIDEODRIVER"] = "dummy" if display is None else "x11"
+    if display is not None:
         env["DISPLAY"] = display
     if mode == WHOLE:  # SDL's default framebuffer on X11 (an OpenGL texture), as before
         env["SDL_FRAMEBUFFER_ACCELERATION"] = "1"
@@ -192,6 +195,9 @@ def _run_child(
     if proc.returncode != 0:
         raise RuntimeError(f"emulator bench {name} failed:\n{proc.stderr}")
     result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    if result["driver"] != env["SDL_VIDEODRIVER"]:
+        raise RuntimeError(f"emulator bench {name} ran on {result['driver']!r}, not "
+                           f"{env['SDL_VIDEODRIVER']!r}")  # fmt: skip
     return result
 
 
@@ -203,21 +209,32 @@ def _pair(
 
 
 class _Xvfb:
-    """An Xvfb server for the X11 figure, if Xvfb is installed."""
+    """An Xvfb server for the X11 figure, if Xvfb is installed.
+
+    Its display number is drawn at random among the high ones, not the first free one that
+    ``-displayfd`` alone would take: on a machine where other sessions start their own Xvfb
+    (test runs in other namespaces that share ``/tmp``), a low number is taken over by
+    another server now and then, and the bench's window would lose its display."""
 
     def __init__(self) -> None:
+        rng = random.Random()
+        for _ in range(20):
+            number = rng.randrange(300, 900)
+            if not Path(f"/tmp/.X{number}-lock").exists():
+                break
         read_fd, write_fd = os.pipe()
         self.proc = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten",
-             "tcp"], pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            ["Xvfb", f":{number}", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24",
+             "-nolisten", "tcp"], pass_fds=(write_fd,), stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )  # fmt: skip
         os.close(write_fd)
         ready, _, _ = select.select([read_fd], [], [], 10)
-        number = os.read(read_fd, 32).decode().strip() if ready else ""
+        said = os.read(read_fd, 32).decode().strip() if ready else ""
         os.close(read_fd)
-        if not number.isdigit():
+        if said != str(number):
             self.close()
-            raise RuntimeError("Xvfb did not start")
+            raise RuntimeError(f"Xvfb did not start on :{number}")
         self.display = f":{number}"
 
     def close(self) -> None:

@@ -96,7 +96,11 @@ ENTRY_SCREENS = frozenset({"entry", "pick", "auction"})
 
 
 def display_available() -> bool:
-    """True if a window can be opened (an X11/Wayland display, or an explicit SDL driver)."""
+    """True if a window can be opened (an X11/Wayland display, or an explicit SDL driver).
+
+    With DISPLAY or WAYLAND_DISPLAY set but no server answering, SDL falls back to its
+    ``offscreen`` driver without a word: a window nobody sees, that loads the OpenGL stack
+    (EGL and Mesa, some 90 MB). That is no display either, unless the driver was asked for."""
     driver = os.environ.get("SDL_VIDEODRIVER", "")
     explicit = driver in ("dummy", "offscreen", "kmsdrm")
     if not explicit and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -104,6 +108,8 @@ def display_available() -> bool:
     was_on = pygame.display.get_init()
     try:
         pygame.display.init()
+        if not driver and pygame.display.get_driver() in NO_SYSTEM_INPUT:
+            return False
         return pygame.display.get_num_displays() > 0
     except pygame.error:
         return False
@@ -301,6 +307,11 @@ class PygamePanel:
     def wait_mode(self) -> str:
         """How the pygame thread sleeps between frames: ``block``, ``watch`` or ``poll``."""
         return self._waiter.mode
+
+    @property
+    def video_driver(self) -> str:
+        """The SDL video driver the open window runs on (``x11``, ``wayland``, ``dummy``...)."""
+        return str(pygame.display.get_driver()) if pygame.display.get_init() else ""
 
     @property
     def player(self) -> SoundPlayer | None:

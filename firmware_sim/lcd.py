@@ -18,6 +18,7 @@ Imports pygame (through :mod:`firmware_sim.pg`), the emulator's drawing modules 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -42,6 +43,8 @@ GHOST: Colour = (146, 159, 126)
 BEZEL: Colour = (40, 40, 44)
 
 LCD_SIZE = (480, 272)
+#: how many text rows :class:`LcdRenderer` keeps drawn (a row is some 45 kB)
+ROW_CACHE = 48
 AMOUNT_CELLS = 5
 TEXT_ROWS = 3
 TEXT_COLS = 25
@@ -122,10 +125,12 @@ class LcdLayout:
     skyscraper_bar: Rect = (108, 147, 8, 27)
     tokens_origin: tuple[int, int] = (120, 150)
     token_step: int = 46
-    text_origin: tuple[int, int] = (16, 186)
+    #: three rows of 5 x 9 cells (descenders included) under the tokens: a row is 26 pixels
+    #: tall (9 dots 3 pixels apart), 3 pixels from the next
+    text_origin: tuple[int, int] = (16, 182)
     text_pitch: int = 3
     text_dot: int = 2
-    text_row_step: int = 28
+    text_row_step: int = 29
     text_rows: int = TEXT_ROWS
     text_cols: int = TEXT_COLS
     icon_rects: dict[Icon, Rect] = field(init=False)
@@ -214,13 +219,15 @@ class LcdRenderer:
             for tok in PICTOGRAM_TOKENS
             for lit in (False, True)
         }
+        #: text -> the drawn row, the most recently used last
+        self._rows: OrderedDict[str, pygame.Surface] = OrderedDict()
         self._blank = self._draw_blank()
 
     def _draw_blank(self) -> pygame.Surface:
         """The glass with every element ghosted: what a screen with nothing lit shows."""
         surf = pygame.Surface(self.layout.size)
         surf.fill(GLASS)
-        self._draw(surf, Screen(name="blank"))
+        self._draw(surf, Screen(name="blank"), everything=True)
         return surf
 
     def render(self, screen: Screen) -> pygame.Surface:
@@ -251,48 +258,75 @@ class LcdRenderer:
         """Blit *screen* onto *target* at *topleft*."""
         target.blit(self.render(screen), topleft)
 
-    def _draw(self, surf: pygame.Surface, screen: Screen) -> None:
+    def _draw(self, surf: pygame.Surface, screen: Screen, *, everything: bool = False) -> None:
+        """Draw *screen* on *surf*: over the blank glass (which already shows every element
+        ghosted), only what is lit; with *everything*, the ghosted elements too (the blank)."""
         lay = self.layout
         skyscraper = screen.level is not None and screen.level >= SKYSCRAPER_LEVEL
         # level 6 is a skyscraper: 5 bars, the sixth bar and the skyscraper icon (§5.5)
         icons = screen.icons | {Icon.SKYSCRAPER} if skyscraper else screen.icons
         for icon, rect in lay.icon_rects.items():
-            surf.blit(self._icons[icon, icon in icons], rect[:2])
+            if everything or icon in icons:
+                surf.blit(self._icons[icon, icon in icons], rect[:2])
         if self.token_labels is None:
             for tok, rect in lay.token_rects.items():
-                surf.blit(self._tokens[tok, tok == screen.token], rect[:2])
+                if everything or tok == screen.token:
+                    surf.blit(self._tokens[tok, tok == screen.token], rect[:2])
         elif screen.token:
             label = fold(self.token_labels.get(screen.token, screen.token))[:TOKEN_LABEL_CELLS]
             x, y, _, _ = lay.token_rects[PICTOGRAM_TOKENS[0]]
             self.legend.draw(surf, label, (x, y + 4))
         for i, rect in enumerate(lay.level_rects):
             lit = screen.level is not None and i < screen.level
-            surf.fill(ON if lit else GHOST, pygame.Rect(rect))
+            if everything or lit:
+                surf.fill(ON if lit else GHOST, pygame.Rect(rect))
         if skyscraper:
             surf.fill(ON, pygame.Rect(lay.skyscraper_bar))
         # The amount: a minus sign and five digits, blank cells ghosted as "8".
         amount = screen.amount
-        surf.fill(ON if amount is not None and amount < 0 else GHOST, pygame.Rect(lay.sign))
+        if everything or (amount is not None and amount < 0):
+            surf.fill(ON if amount is not None and amount < 0 else GHOST, pygame.Rect(lay.sign))
         for i, ch in enumerate(digits_text(amount, AMOUNT_CELLS)):
-            surf.blit(self.big.cell(ch), lay.amount_cell(i))
-        legend = self.legend if amount is not None else self.legend_ghost
-        legend.draw(surf, self.currency, lay.currency_origin)
+            if everything or ch != " ":
+                surf.blit(self.big.cell(ch), lay.amount_cell(i))
+        if everything or amount is not None:
+            legend = self.legend if amount is not None else self.legend_ghost
+            legend.draw(surf, self.currency, lay.currency_origin)
         for i, ch in enumerate(digits_text(screen.number, 2)):
-            surf.blit(self.small.cell(ch), lay.number_cell(i))
-        (self.legend if screen.number is not None else self.legend_ghost).draw(
-            surf, "N°", lay.number_legend
-        )
+            if everything or ch != " ":
+                surf.blit(self.small.cell(ch), lay.number_cell(i))
+        if everything or screen.number is not None:
+            (self.legend if screen.number is not None else self.legend_ghost).draw(
+                surf, "N°", lay.number_legend
+            )
         countdown = screen.countdown
         for i, ch in enumerate(digits_text(countdown, 2)):
-            surf.blit(self.tiny.cell(ch), lay.countdown_cell(i))
-        self._clock(surf, ON if countdown is not None else GHOST)
+            if everything or ch != " ":
+                surf.blit(self.tiny.cell(ch), lay.countdown_cell(i))
+        if everything or countdown is not None:
+            self._clock(surf, ON if countdown is not None else GHOST)
         rows = wrap(screen.lines, lay.text_cols, lay.text_rows)
         hint = deed_hint(screen, self.lang) if self.lang is not None else None
         if hint is not None and len(rows) < lay.text_rows:  # the character LCD's hint row
             rows = [*rows, *[""] * (lay.text_rows - 1 - len(rows)), fold(hint)]
         for r in range(lay.text_rows):
             text = rows[r] if r < len(rows) else ""
-            self.text.draw(surf, text.center(lay.text_cols), lay.text_row(r))
+            if everything or text.strip():
+                surf.blit(self._row(text.center(lay.text_cols)), lay.text_row(r))
+
+    def _row(self, text: str) -> pygame.Surface:
+        """One row of dot-matrix text, ghosted cells included (kept for the next screens)."""
+        row = self._rows.get(text)
+        if row is not None:
+            self._rows.move_to_end(text)
+            return row
+        dots = self.text
+        row = pygame.Surface((len(text) * dots.cell_width, dots.cell_height), pygame.SRCALPHA)
+        dots.draw(row, text, (0, 0))
+        self._rows[text] = row
+        if len(self._rows) > ROW_CACHE:
+            self._rows.popitem(last=False)
+        return row
 
     def _clock(self, surf: pygame.Surface, colour: Colour) -> None:
         cx, cy = self.layout.clock_centre

@@ -147,6 +147,7 @@ def _child(name: str, seconds: float, mode: str = NOW) -> dict[str, Any]:
     threading.Thread(target=daemon, daemon=True).start()
     panel.open()
     out["wait_mode"] = panel.wait_mode
+    out["driver"] = panel.video_driver
     panel.step()
     warm = 1.0
     threads = {"auction": auction, "latency": clicker}
@@ -168,7 +169,6 @@ def _child(name: str, seconds: float, mode: str = NOW) -> dict[str, Any]:
     out["latencies"] = latencies
     out["frame_costs"] = frame_costs
     out["player"] = type(panel.player).__name__
-    out["driver"] = panel.video_driver
     return out
 
 

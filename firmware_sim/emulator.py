@@ -67,6 +67,8 @@ READER_NAME = "emulator"
 #: alone (seconds): one frame then shows the press and its answer.
 ANSWER_GRACE = 0.003
 OFF_SCREEN = Screen(name="off", off=True)
+#: the distance between two lines of a label written on two (pixels)
+LINE_STEP = 18
 
 TABLE = (30, 58, 48)
 BODY = (236, 233, 226)
@@ -81,8 +83,14 @@ BUTTON_COLOURS = {
 BANK_COLOUR = (24, 36, 68)
 EVENT_COLOUR = (240, 150, 40)
 HOVER = (255, 255, 255)
-#: the smallest font size of a tray label (pixels): a longer label is shortened
-MIN_LABEL_SIZE = 15
+#: the smallest font size of any words in the window (canvas pixels): 12 pixels still on the
+#: smallest screen the window fits (1024 x 600, where the canvas is shown at 0.75); a longer
+#: label is written on two lines or shortened rather than smaller (issue 19)
+MIN_LABEL_SIZE = 16
+#: a bank card's label is this much narrower than the card (pixels)
+BANK_LABEL_MARGIN = 6
+#: the smallest font size as the screen shows it (window pixels), on every screen size
+MIN_SHOWN_SIZE = 12
 #: the reader pad's words ("posez une carte ici")
 READER_INK = (130, 126, 118)
 KEY_COLOUR = (70, 74, 82)
@@ -1003,8 +1011,7 @@ class PygamePanel:
                         40 if big else 30, INK, bold=True, anchor="center")  # fmt: skip
             if big:
                 name = self.edition.prop(card.number).name
-                self._label(name, (rect.centerx, band.centery), 15, _ink_on(colour),
-                            anchor="center")  # fmt: skip
+                self._lines(name, band.center, band.w - 6, 16, _ink_on(colour))
         else:
             pygame.draw.rect(win, EVENT_COLOUR, rect, border_radius=5)
             pygame.draw.rect(win, (255, 230, 190), rect.inflate(-6, -6), width=1, border_radius=4)
@@ -1013,7 +1020,7 @@ class PygamePanel:
                         40 if big else 28, INK, bold=True, anchor="bottomright")  # fmt: skip
             if big:  # what the card does, in the project's words (never its printed title)
                 effect = event_effect(self.language, self.edition.event(card.number).kind)
-                self._label(effect, (rect.centerx, rect.y + 34), 15, INK, anchor="center")
+                self._lines(effect, (rect.centerx, rect.y + 40), rect.w - 12, 16, INK)
 
     def readable(self, text: str, width: int, size: int) -> tuple[str, int]:
         """*text* and a font size up to *size* that write it within *width* pixels, never
@@ -1030,9 +1037,44 @@ class PygamePanel:
 
     def _fitted(self, text: str, width: int, size: int) -> int:
         """The largest font size up to *size* that writes *text* within *width* pixels."""
-        while size > 10 and self._font(size).size(text)[0] > width:
+        while size > MIN_LABEL_SIZE and self._font(size).size(text)[0] > width:
             size -= 1
         return size
+
+    def _wrapped(self, text: str, width: int, size: int) -> tuple[list[str], int]:
+        """*text* (a newline breaks it) as lines within *width* pixels at a font size up to
+        *size* and never under :data:`MIN_LABEL_SIZE`: one line if it fits, else words on two
+        lines, else each line shortened with a dot."""
+        parts = text.split("\n")
+        if len(parts) == 1:
+            fitted = self._fitted(text, width, size)
+            if self._font(fitted).size(text)[0] <= width:
+                return [text], fitted
+            words = text.split()
+            splits: list[tuple[str, str]] = [
+                (" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))
+            ]
+            if splits:  # the most even cut
+                font = self._font(MIN_LABEL_SIZE)
+
+                def longer(cut: tuple[str, str]) -> int:
+                    return max(font.size(cut[0])[0], font.size(cut[1])[0])
+
+                best = min(splits, key=longer)
+                parts = [best[0], best[1]]
+        fitted = min(self._fitted(p, width, size) for p in parts)
+        lines = [self.readable(p, width, fitted)[0] for p in parts]
+        return lines, min(self.readable(p, width, fitted)[1] for p in parts)
+
+    def _lines(
+        self, text: str, centre: tuple[int, int], width: int, size: int,
+        colour: tuple[int, int, int],
+    ) -> None:  # fmt: skip
+        """Write *text* centred on *centre*, on one or two lines (:meth:`_wrapped`)."""
+        lines, size = self._wrapped(text, width, size)
+        top = centre[1] - LINE_STEP * (len(lines) - 1) // 2
+        for i, line in enumerate(lines):
+            self._label(line, (centre[0], top + LINE_STEP * i), size, colour, anchor="center")
 
     def _draw_classic_face(self, rect: pygame.Rect, card: CardId, big: bool) -> None:
         """A classic card: a bank card with its label, a deed, a Chance or Community Chest card."""
@@ -1046,22 +1088,24 @@ class PygamePanel:
             side = classic.side(card.number)
             if side is not None:  # Star Wars: the character's side, a lit or a dark disc
                 self._draw_side(rect, side, big)
-            label, size = self.readable(classic.seat_label(card.number), rect.w - 10,
-                                        24 if big else 18)  # fmt: skip
+            label, size = self.readable(classic.seat_label(card.number),
+                                        rect.w - BANK_LABEL_MARGIN, 24 if big else 18)  # fmt: skip
             self._label(label, (rect.centerx, rect.bottom - 7), size, PALE_INK,
                         anchor="midbottom")  # fmt: skip
         elif card.kind == "deed":
             colour = self._prop_colour[card.number]
             pygame.draw.rect(win, (250, 248, 240), rect, border_radius=5)
             band = pygame.Rect(rect.x + 3, rect.y + 3, rect.w - 6, max(8, rect.h // 3))
+            name = classic.deeds[card.number].name if big else ""
+            lines = self._wrapped(name, band.w - 6, 16)[0] if big else []
+            if len(lines) > 1:  # a long name: a band tall enough for its two lines
+                band.h = 2 * LINE_STEP + 6
             pygame.draw.rect(win, colour, band, border_radius=3)
             number_y = (band.bottom + rect.bottom) // 2 + 1
             self._label(str(card.number), (rect.centerx, number_y), 40 if big else 26, INK,
                         bold=True, anchor="center")  # fmt: skip
             if big:
-                name = classic.deeds[card.number].name
-                size = self._fitted(name, band.w - 6, 16)
-                self._label(name, band.center, size, _ink_on(colour), anchor="center")
+                self._lines(name, band.center, band.w - 6, 16, _ink_on(colour))
         else:
             colour = pygame.Color(DECK_COLOURS.get(card.kind, EVENT_COLOUR))
             pygame.draw.rect(win, colour, rect, border_radius=5)
@@ -1072,10 +1116,8 @@ class PygamePanel:
             if big:
                 deck = classic.deck_names[card.kind]
                 title = classic.titles.get((card.kind, card.number), "")
-                for i, text in enumerate(t for t in (deck, title) if t):
-                    size = self._fitted(text, rect.w - 12, 16)
-                    self._label(text, (rect.centerx, rect.y + 34 + 16 * i), size, INK,
-                                anchor="center")  # fmt: skip
+                text = "\n".join(t for t in (deck, title) if t)
+                self._lines(text, (rect.centerx, rect.y + 42), rect.w - 12, 16, INK)
 
     def _draw_side(self, rect: pygame.Rect, side: str, big: bool) -> None:
         """The side mark of a Star Wars bank card, in its top left corner: a light-blue disc
@@ -1141,7 +1183,7 @@ class PygamePanel:
         step = rect.h // (len(lines) + 1)
         for i, text in enumerate(lines):
             size = 22
-            while size > 12 and self._font(size).size(text)[0] > rect.w - 24:
+            while size > MIN_LABEL_SIZE and self._font(size).size(text)[0] > rect.w - 24:
                 size -= 1
             y = rect.centery if len(lines) == 1 else rect.y + step * (i + 1)
             self._label(text, (rect.x + 12, y), size, PALE_INK, anchor="midleft")
@@ -1162,16 +1204,21 @@ class PygamePanel:
                 y += 30
         else:  # the classic keys: two columns, each as wide as its longest keys
             x, half = 30, (len(rows) + 1) // 2
+            bottom = y
             for col in range(2):
                 part = rows[col * half : (col + 1) * half]
                 left = x + col * 545
                 width = max(self._font(20, True).size(keys)[0] for keys, _ in part) + 14
-                for i, (keys, what) in enumerate(part):
-                    cy = y + i * 30
+                cy = y
+                for keys, what in part:
                     self._label(keys, (left, cy), 20, (250, 210, 90), bold=True)
-                    size = self._fitted(what, 530 - width, 20)
-                    self._label(what, (left + width, cy), size, PALE_INK)
-            y += half * 30
+                    # a long line goes on two rather than shrinking (issue 19)
+                    lines, size = self._wrapped(what, 530 - width, 20)
+                    for i, line in enumerate(lines):
+                        self._label(line, (left + width, cy + 2 + LINE_STEP * i), size, PALE_INK)
+                    cy += 30 + LINE_STEP * (len(lines) - 1)
+                bottom = max(bottom, cy)
+            y = bottom
         self._label(self._say("help.close"), (x, y + 16), 20, (170, 170, 170))
 
     # ------------------------------------------------------------ for tests and the CLI

@@ -218,24 +218,32 @@ class _Xvfb:
 
     def __init__(self) -> None:
         rng = random.Random()
-        for _ in range(20):
+        why = ""
+        for _ in range(5):  # a number another server holds: try another
             number = rng.randrange(300, 900)
-            if not Path(f"/tmp/.X{number}-lock").exists():
-                break
-        read_fd, write_fd = os.pipe()
-        self.proc = subprocess.Popen(
-            ["Xvfb", f":{number}", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24",
-             "-nolisten", "tcp"], pass_fds=(write_fd,), stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        os.close(write_fd)
-        ready, _, _ = select.select([read_fd], [], [], 10)
-        said = os.read(read_fd, 32).decode().strip() if ready else ""
-        os.close(read_fd)
-        if said != str(number):
+            if Path(f"/tmp/.X{number}-lock").exists():
+                continue
+            read_fd, write_fd = os.pipe()
+            self.proc = subprocess.Popen(
+                ["Xvfb", f":{number}", "-displayfd", str(write_fd), "-screen", "0",
+                 "1280x800x24", "-nolisten", "tcp"], pass_fds=(write_fd,),
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            )  # fmt: skip
+            os.close(write_fd)
+            ready, _, _ = select.select([read_fd], [], [], 20)
+            said = os.read(read_fd, 32).decode().strip() if ready else ""
+            os.close(read_fd)
+            if said == str(number):
+                assert self.proc.stderr is not None
+                self.proc.stderr.close()  # nothing reads it from now on
+                self.display = f":{number}"
+                return
             self.close()
-            raise RuntimeError(f"Xvfb did not start on :{number}")
-        self.display = f":{number}"
+            assert self.proc.stderr is not None
+            why = (self.proc.stderr.read().decode(errors="replace").strip().splitlines() or [""])[
+                -1
+            ]
+        raise RuntimeError(f"Xvfb did not start: {why}")
 
     def close(self) -> None:
         self.proc.terminate()

@@ -142,6 +142,8 @@ class _Part:
     rect: pygame.Rect
     state: Callable[[], object]
     draw: Callable[[], None]
+    #: the pieces of *rect* that changed since the last frame, when the part can tell
+    areas: Callable[[], list[pygame.Rect]] | None = None
 
 
 @dataclass(slots=True)
@@ -751,11 +753,10 @@ class PygamePanel:
             if self._help:
                 self._draw_help()
         else:
-            rects = [
-                part.rect
-                for part, now, before in zip(self._parts, states, self._drawn_states, strict=True)
-                if now != before
-            ]
+            rects = []
+            for part, now, before in zip(self._parts, states, self._drawn_states, strict=True):
+                if now != before:
+                    rects.extend(part.areas() if part.areas is not None else [part.rect])
             for rect in rects:
                 # the background there, then every part over it, in the order of a full frame
                 canvas.set_clip(rect)
@@ -807,7 +808,7 @@ class PygamePanel:
         lamp = pygame.Rect(ux + uw - 120, uy + 28, 88, 18)
         parts.append(_Part(lamp, lambda: tuple(_lamp_colour(self.screen)), self._draw_lamp))
         lcd = pygame.Rect(L.LCD_POS, self._lcd_surface.get_size())
-        parts.append(_Part(lcd, lambda: self._lcd_version, self._draw_lcd))
+        parts.append(_Part(lcd, lambda: self._lcd_version, self._draw_lcd, self._lcd_areas))
         reader = pygame.Rect(self._reader_rect)
         parts.append(_Part(reader, lambda: self._on_reader, self._draw_reader))
         r = L.BUTTON_RADIUS
@@ -900,6 +901,10 @@ class PygamePanel:
         lamp = pygame.Rect(ux + uw - 120, uy + 28, 88, 18)
         pygame.draw.rect(win, _lamp_colour(self.screen), lamp, border_radius=9)
         pygame.draw.rect(win, BODY_EDGE, lamp, width=2, border_radius=9)
+
+    def _lcd_areas(self) -> list[pygame.Rect]:
+        """The pieces of the glass that changed since the last frame (a digit, a text row)."""
+        return [r.move(L.LCD_POS) for r in self._lcd.changed_rects(self.drawn, self.screen)]
 
     def _draw_lcd(self) -> None:
         self._target.blit(self._lcd_surface, L.LCD_POS)

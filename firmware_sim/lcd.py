@@ -240,6 +240,71 @@ class LcdRenderer:
         self._draw(surf, screen)
         return surf
 
+    def changed_rects(self, before: Screen | None, after: Screen) -> list[pygame.Rect]:
+        """Where the glass showing *after* differs from the glass showing *before* (None:
+        unknown, all of it), element by element: a redraw of these rectangles alone leaves
+        the glass as a whole render would."""
+        whole = [pygame.Rect((0, 0), self.layout.size)]
+        if before is None or before.off or after.off:
+            return whole if before != after else []
+        old, new = self._elements(before), self._elements(after)
+        rects = [rect for key, (rect, state) in new.items() if old[key][1] != state]
+        if len(rects) > 8:  # many small pieces: one rectangle around them
+            return [rects[0].unionall(rects[1:])]
+        return rects
+
+    def _elements(self, screen: Screen) -> dict[object, tuple[pygame.Rect, object]]:
+        """Every element of the glass: where it is and what it shows for *screen*."""
+        lay = self.layout
+        out: dict[object, tuple[pygame.Rect, object]] = {}
+        skyscraper = screen.level is not None and screen.level >= SKYSCRAPER_LEVEL
+        icons = screen.icons | {Icon.SKYSCRAPER} if skyscraper else screen.icons
+        for icon, rect in lay.icon_rects.items():
+            out["icon", icon] = (pygame.Rect(rect), icon in icons)
+        if self.token_labels is None:
+            for tok, rect in lay.token_rects.items():
+                out["token", tok] = (pygame.Rect(rect), tok == screen.token)
+        else:
+            x, y, _, _ = lay.token_rects[PICTOGRAM_TOKENS[0]]
+            area = pygame.Rect(x, y + 4, TOKEN_LABEL_CELLS * self.legend.cell_width,
+                               self.legend.cell_height)  # fmt: skip
+            label = self.token_labels.get(screen.token, screen.token) if screen.token else ""
+            out["label"] = (area, label)
+        for i, rect in enumerate(lay.level_rects):
+            out["level", i] = (pygame.Rect(rect), screen.level is not None and i < screen.level)
+        out["skyscraper"] = (pygame.Rect(lay.skyscraper_bar), skyscraper)
+        amount = screen.amount
+        out["sign"] = (pygame.Rect(lay.sign), amount is not None and amount < 0)
+        big = (lay.big.cell_width, lay.big.height + 1)
+        for i, ch in enumerate(digits_text(amount, AMOUNT_CELLS)):
+            out["amount", i] = (pygame.Rect(lay.amount_cell(i), big), ch)
+        legend = (self.legend.text_width(self.currency) + 2, self.legend.cell_height)
+        out["currency"] = (pygame.Rect(lay.currency_origin, legend), amount is not None)
+        small = (lay.small.cell_width, lay.small.height + 1)
+        for i, ch in enumerate(digits_text(screen.number, 2)):
+            out["number", i] = (pygame.Rect(lay.number_cell(i), small), ch)
+        legend = (self.legend.text_width("N°") + 2, self.legend.cell_height)
+        out["N°"] = (pygame.Rect(lay.number_legend, legend), screen.number is not None)
+        tiny = (lay.tiny.cell_width, lay.tiny.height + 1)
+        for i, ch in enumerate(digits_text(screen.countdown, 2)):
+            out["countdown", i] = (pygame.Rect(lay.countdown_cell(i), tiny), ch)
+        cx, cy = lay.clock_centre
+        out["clock"] = (pygame.Rect(cx - 13, cy - 13, 27, 27), screen.countdown is not None)
+        rows = self._rows_of(screen)
+        size = (lay.text_cols * self.text.cell_width, self.text.cell_height)
+        for r in range(lay.text_rows):
+            out["row", r] = (pygame.Rect(lay.text_row(r), size), rows[r])
+        return out
+
+    def _rows_of(self, screen: Screen) -> list[str]:
+        """The text rows the glass shows for *screen*, blank ones included."""
+        lay = self.layout
+        rows = wrap(screen.lines, lay.text_cols, lay.text_rows)
+        hint = deed_hint(screen, self.lang) if self.lang is not None else None
+        if hint is not None and len(rows) < lay.text_rows:  # the character LCD's hint row
+            rows = [*rows, *[""] * (lay.text_rows - 1 - len(rows)), fold(hint)]
+        return [rows[r] if r < len(rows) else "" for r in range(lay.text_rows)]
+
     def _icon_surface(self, icon: Icon, colour: Colour) -> pygame.Surface:
         """The pictogram of *icon*, scaled to its place on the glass."""
         surf = icon_surface(icon, colour)
@@ -305,12 +370,7 @@ class LcdRenderer:
                 surf.blit(self.tiny.cell(ch), lay.countdown_cell(i))
         if everything or countdown is not None:
             self._clock(surf, ON if countdown is not None else GHOST)
-        rows = wrap(screen.lines, lay.text_cols, lay.text_rows)
-        hint = deed_hint(screen, self.lang) if self.lang is not None else None
-        if hint is not None and len(rows) < lay.text_rows:  # the character LCD's hint row
-            rows = [*rows, *[""] * (lay.text_rows - 1 - len(rows)), fold(hint)]
-        for r in range(lay.text_rows):
-            text = rows[r] if r < len(rows) else ""
+        for r, text in enumerate(self._rows_of(screen)):
             if everything or text.strip():
                 surf.blit(self._row(text.center(lay.text_cols)), lay.text_row(r))
 

@@ -30,6 +30,7 @@ import select
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -224,25 +225,26 @@ class _Xvfb:
             if Path(f"/tmp/.X{number}-lock").exists():
                 continue
             read_fd, write_fd = os.pipe()
-            self.proc = subprocess.Popen(
-                ["Xvfb", f":{number}", "-displayfd", str(write_fd), "-screen", "0",
-                 "1280x800x24", "-nolisten", "tcp"], pass_fds=(write_fd,),
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            )  # fmt: skip
-            os.close(write_fd)
-            ready, _, _ = select.select([read_fd], [], [], 20)
-            said = os.read(read_fd, 32).decode().strip() if ready else ""
-            os.close(read_fd)
-            if said == str(number):
-                assert self.proc.stderr is not None
-                self.proc.stderr.close()  # nothing reads it from now on
-                self.display = f":{number}"
-                return
-            self.close()
-            assert self.proc.stderr is not None
-            why = (self.proc.stderr.read().decode(errors="replace").strip().splitlines() or [""])[
-                -1
-            ]
+            with tempfile.TemporaryFile() as log:  # Xvfb writes on after it started
+                self.proc = subprocess.Popen(
+                    ["Xvfb", f":{number}", "-displayfd", str(write_fd), "-screen", "0",
+                     "1280x800x24", "-nolisten", "tcp"], pass_fds=(write_fd,),
+                    stdout=subprocess.DEVNULL, stderr=log,
+                )  # fmt: skip
+                os.close(write_fd)
+                said = b""
+                while not said.endswith(b"\n") and select.select([read_fd], [], [], 20)[0]:
+                    chunk = os.read(read_fd, 32)  # the number, then a newline (two writes)
+                    if not chunk:
+                        break
+                    said += chunk
+                os.close(read_fd)
+                if said.decode().strip() == str(number):
+                    self.display = f":{number}"
+                    return
+                self.close()
+                log.seek(0)
+                why = (log.read().decode(errors="replace").strip().splitlines() or [""])[-1]
         raise RuntimeError(f"Xvfb did not start: {why}")
 
     def close(self) -> None:

@@ -362,7 +362,7 @@ class PygamePanel:
         for event in pygame.event.get():
             self._handle(event)
         if answer_grace > 0 and self._posted != posted and self._inbox.empty():
-            self._waiter.wait(answer_grace)
+            self._waiter.wait_woken(answer_grace)
             self._drain_inbox()
         self._run_timers()
         if self._dirty and self._window is not None:

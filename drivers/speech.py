@@ -99,7 +99,7 @@ _ESPEAK_VOICES = {"fr": "fr-fr", "en": "en-gb"}
 
 
 class EspeakEngine:
-    """``espeak-ng`` run once a sentence (``--stdout``: the WAV comes back on a pipe)."""
+    """``espeak-ng`` run once a sentence, writing the sentence's WAV to a temporary file."""
 
     name = "espeak-ng"
 
@@ -130,19 +130,31 @@ class EspeakEngine:
             "-a",
             str(self.amplitude),
         ]
+        # The WAV goes to a file, not a pipe: this thread then sleeps in one wait for the
+        # process instead of waking for every 32 kB of sound, and each wake-up would take the
+        # interpreter's lock from the thread that is drawing a screen.
+        fd, name = tempfile.mkstemp(prefix="ultibank-espeak-", suffix=".wav")
+        os.close(fd)
+        out = Path(name)
         try:
-            done = subprocess.run(
-                [*argv, "--stdout", text],
-                capture_output=True,
-                timeout=SYNTH_TIMEOUT,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as err:
-            raise DriverError(f"speech: espeak-ng failed: {err}") from err
-        if done.returncode != 0 or not done.stdout.startswith(b"RIFF"):
+            try:
+                done = subprocess.run(
+                    [*argv, "-w", name, text],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    timeout=SYNTH_TIMEOUT,
+                    check=False,
+                )
+            except (OSError, subprocess.TimeoutExpired) as err:
+                raise DriverError(f"speech: espeak-ng failed: {err}") from err
+            data = out.read_bytes()
+        finally:
+            out.unlink(missing_ok=True)
+        if done.returncode != 0 or not data.startswith(b"RIFF"):
             why = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
             raise DriverError(f"speech: espeak-ng failed ({self.voice}): {why}")
-        return _fix_stream_header(done.stdout)
+        return _fix_stream_header(data)
 
 
 class PiperEngine:

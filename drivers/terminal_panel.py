@@ -90,12 +90,12 @@ WORDS: dict[str, dict[str, str]] = {
     "help": {
         "en": """\
 keys: Enter/o = OK   m = M   x/Esc = X
-      u = hold OK+X (undo)   r = hold X (reset)   v = voice on/off   a = say again
+      u = hold OK+X (undo)   r = hold X (reset)   n = voice on/off   a = say again
       1-{seats} = bank card   p16 Enter = property 16   e7 Enter = event 7
       ? = this help   q = quit""",
         "fr": """\
 touches : Entrée/o = OK   m = M   x/Échap = X
-      u = garder OK+X (annuler)   r = garder X (remise à zéro)   v = voix oui/non   a = répéter
+      u = garder OK+X (annuler)   r = garder X (remise à zéro)   n = voix oui/non   a = répéter
       1-{seats} = carte banque   p16 Entrée = propriété 16   e7 Entrée = événement 7
       ? = cette aide   q = quitter""",
     },
@@ -103,7 +103,7 @@ touches : Entrée/o = OK   m = M   x/Échap = X
         "en": """\
 keys: 0-9 = keypad digits   Backspace = erase a digit
       Enter/o = OK   m = M   x/Esc = X   u = hold OK+X (undo)   r = hold X (reset)
-      v = voice on/off   a = say again
+      n = voice on/off   a = say again
       bank cards: {seats}
       d1-d{deeds} Enter = deed{decks}
       menu: m, then an item's digits (m 1 1 = the dice){menu}{dice}
@@ -113,7 +113,7 @@ keys: 0-9 = keypad digits   Backspace = erase a digit
         "fr": """\
 touches : 0-9 = pavé numérique   Retour arrière = effacer un chiffre
       Entrée/o = OK   m = M   x/Échap = X   u = garder OK+X (annuler)   r = garder X (remise à zéro)
-      v = voix oui/non   a = répéter
+      n = voix oui/non   a = répéter
       cartes banque : {seats}
       d1-d{deeds} Entrée = titre{decks}
       menu : m, puis les chiffres d'un article (m 1 1 = les dés){menu}{dice}
@@ -244,7 +244,7 @@ _SIMPLE: dict[str, Action] = {
     "u": Hold((Button.OK, Button.CANCEL)),
     "r": Hold((Button.CANCEL,)),
     # the speech gestures (held longer than the unit's 3 s): voice on/off, say it again
-    "v": Hold((Button.MENU,)),
+    "n": Hold((Button.MENU,)),
     "a": Hold((Button.OK,)),
     "q": Quit(),
     "\x04": Quit(),  # Ctrl-D: cbreak mode does not turn it into end of file
@@ -593,7 +593,13 @@ class TerminalPanel:
                     self._emit(ButtonPressed(now, b))
                 held = "+".join(_KEY_NAMES[b] for b in action.buttons)
                 self._print(say(self.language, "holding", buttons=held))
-                self._timers.append(self._timer(self._hold, self._releaser(action.buttons)))
+                timer = self._timer(self._hold, self._releaser(action.buttons))
+                self._timers.append(timer)
+                # keys typed during the hold come after it, as on the unit (no key can be
+                # pressed while a hand holds the buttons): the hold ends before the next one
+                join = getattr(timer, "join", None)
+                if join is not None:
+                    join()
             elif isinstance(action, Key):
                 self._emit(KeyPressed(self._clock(), action.key))
                 self._emit(KeyReleased(self._clock(), action.key))

@@ -45,6 +45,28 @@ def test_digits_are_keypad_keys_and_cards_are_typed_with_a_letter() -> None:
     assert k.keys("q") == [Quit()]
 
 
+def test_every_key_the_help_lists_does_what_the_help_says_in_classic_mode() -> None:
+    """No letter is bound twice: the voice key (n) and the deeds info key (v) both act (the
+    voice toggle once sat on v, where the info screen hid it), and the help names each once."""
+    from drivers.terminal_panel import _CLASSIC_INFO, _SIMPLE, Info
+
+    k = classic_reader()
+    assert k.keys("n") == [Hold((Button.MENU,))]  # voice on/off: M held 3 s
+    assert k.keys("a") == [Hold((Button.OK,))]  # say it again: ✓ held 3 s
+    assert k.keys("v") == [Info("deeds")]
+    for letter, action in _SIMPLE.items():
+        if letter.isalpha():
+            assert k.keys(letter) == [action], letter
+    for letter, screen in _CLASSIC_INFO.items():
+        assert k.keys(letter) == [Info(screen)], letter
+    assert not set(_SIMPLE) & set(_CLASSIC_INFO)
+    for lang in ("fr", "en"):
+        help_text = KeyReader(lang, k._cards, panel_labels(load_edition("classic-fr"), lang)).help()
+        bound = [w.split()[0] for w in help_text.replace("   ", "\n").splitlines() if " = " in w]
+        letters = [b for b in bound if len(b) == 1 and b.isalpha()]
+        assert len(letters) == len(set(letters)), letters
+
+
 def test_a_bad_typed_card_is_refused_with_a_clear_message() -> None:
     k = classic_reader()
     assert k.keys("d99\n") == [Refuse("pas de titre 99 : d1 à d28")]

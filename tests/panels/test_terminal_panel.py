@@ -173,6 +173,29 @@ def test_through_a_real_pseudo_terminal() -> None:
         term.close()
 
 
+def test_keys_typed_during_a_hold_come_after_its_release() -> None:
+    """A piped ``u`` (hold ✓+X: undo) then a card: the hold is released before the card is
+    tapped, so the undo takes back what came before it, not the card typed after it."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.panels.term_prog", "0.3"],
+        input=b"u\n2\nq\n",
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=30,
+    )
+    assert proc.returncode == 0
+    kinds = [line.split("(")[0] for line in proc.stderr.decode().splitlines()]
+    assert kinds == [
+        "ButtonPressed",
+        "ButtonPressed",
+        "ButtonReleased",
+        "ButtonReleased",
+        "CardTapped",
+        "CardLifted",
+    ]
+
+
 def test_terminal_settings_are_restored() -> None:
     master, slave = pty.openpty()
     try:

@@ -279,13 +279,13 @@ print(speaker.latencies[0][1])
 
 
 def test_the_terminal_holds_m_and_ok_for_the_voice_on_a_real_pseudo_terminal() -> None:
-    """``v`` holds M (voice on/off) and ``a`` holds ✓ (say it again), and ``?`` says so."""
+    """``n`` holds M (voice on/off) and ``a`` holds ✓ (say it again), and ``?`` says so."""
     from tests.panels.test_terminal_panel import Pty
 
     term = Pty("tests.panels.term_prog", "0.3")
     try:
         term.wait_for(lambda: b"+--------------------+" in term.screen, what="the screen")
-        for key, button in ((b"v", "menu"), (b"a", "ok")):
+        for key, button in ((b"n", "menu"), (b"a", "ok")):
             before = len(term.inputs)
             term.type(key)
             term.wait_for(lambda b=before: len(term.inputs) >= b + 2, what=f"the {button} hold")

@@ -6,7 +6,9 @@ child's user+system time over the measured wall time (all threads, the mixer's i
 in percent of one core. The latency is the time from a mouse click posted on a card to the
 flip of the frame showing the screen a stand-in daemon sent back in answer (the daemon runs
 in its own thread, as in ``ultibank emulate``). When Xvfb is installed, the scenarios also
-run on a real X server.
+run on a real X server, on SDL's ``x11`` driver by name: left to choose, SDL falls back to its
+``offscreen`` driver (EGL and Mesa) when the X server does not answer, and the figures would be
+that driver's (the 131 MB once reported for X11 were).
 
 Each scenario runs twice in the same conditions, one right after the other: as the window
 works now, and as a baseline. The idle scenario's baseline polls the events 30 times a second

@@ -57,7 +57,7 @@ lint: venv-dev
 typecheck: venv-dev
 	$(BIN)/mypy --strict bank/ drivers/ board_assets/ bench/ firmware_sim/
 
-# who may import whom (ARCHITECTURE.md): the contracts in .importlinter
+# who may import whom (docs/architecture.md): the contracts in .importlinter
 contracts: venv-dev
 	$(BIN)/lint-imports
 

@@ -7,5 +7,5 @@ place this package writes) and applies. ``unit`` is the unit's behaviour and scr
 ``daemon`` its loop and ``control`` its socket; ``web`` and ``charts`` show a game. ``app``
 is the wiring, above all of them and above the drivers and the emulator: the command line,
 the assembly of backends, the tap scripts. Who may import whom is checked by the contracts
-in ``.importlinter`` (ARCHITECTURE.md).
+in ``.importlinter`` (docs/architecture.md).
 """

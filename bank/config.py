@@ -25,7 +25,7 @@ class UnitConfig:
     #: language of the LCD texts: one of bank.unit.text.LANGUAGES; None means the edition's
     language: str | None = None
     #: seconds an amount entry or a pick may be left without a key before it is abandoned
-    #: (the classic unit, CLASSIC.md §5.2; ``unit.entry_seconds``)
+    #: (the classic unit, docs/classic.md §5.2; ``unit.entry_seconds``)
     entry_seconds: float = 30.0
     #: seconds a trade offer may wait for the partner's answer before it is dropped
     #: (the classic unit, §5.3; ``unit.trade_seconds``)
@@ -34,7 +34,7 @@ class UnitConfig:
     speech_hold_seconds: float = 3.0
     #: the classic menu's info items 17 (every player's cash) and 18 (the ranking), for a box
     #: with three buttons and no keypad (``unit.info_items``); off: the menu holds the rules'
-    #: items only (CLASSIC.md §5.4)
+    #: items only (docs/classic.md §5.4)
     info_items: bool = False
     #: whether the unit speaks when it starts (the ``[speech] say`` setting is not ``off``)
     speech: bool = False

@@ -285,7 +285,9 @@ class Game:
         if isinstance(command, Undo):
             self._undo_refusal()
         else:
-            self.ruleset.decide(self.state, command)
+            question = self.ruleset.decide(self.state, command).question
+            if question is not None:
+                raise question.refusal()
 
     def execute(self, command: Command) -> Transaction:
         """Decide, commit to the journal, then apply. Raises RuleError with nothing changed."""
@@ -297,6 +299,8 @@ class Game:
             group: int | None = None
         else:
             decision = self.ruleset.decide(self.state, command)
+            if decision.question is not None:  # unanswered: nothing to commit
+                raise decision.question.refusal()
             events, outcome, after = decision.events, decision.outcome, decision.state
             if command.transparent:
                 group = None
@@ -326,9 +330,12 @@ class Game:
             if command is None:
                 continue
             try:
-                events = self.ruleset.decide(state, command).events
+                decision = self.ruleset.decide(state, command)
             except RuleError:
                 continue
+            if decision.question is not None:
+                continue  # a question now: left out like a refusal
+            events = decision.events
             state = apply(state, events)
             out.extend(events)
         return tuple(out)

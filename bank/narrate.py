@@ -1,6 +1,6 @@
 """Transactions in words: one sentence a player understands, in French or English.
 
-Used by ``ultibank history`` and the web view for games of the classic rules (CLASSIC.md): a
+Used by ``ultibank history`` and the web view for games of the classic rules (docs/classic.md): a
 purchase, a rent with the houses it was charged for, a build, a mortgage, a trade, a Chance or
 Community Chest card, jail, a bankruptcy, an auction; Méga's skyscrapers, depots, ×2 / ×3 rents
 and Birthday Gift, the third die (the speed die, the Force die) and Star Wars' Force battle with
@@ -60,7 +60,7 @@ TOKEN_LABELS: Mapping[str, Mapping[str, str]] = {
     "helicopter": {"fr": "hélicoptère", "en": "helicopter"},
     "boat": {"fr": "bateau", "en": "boat"},
     "jet": {"fr": "jet", "en": "jet"},
-    # the classic boxes (CLASSIC.md §1.5)
+    # the classic boxes (docs/classic.md §1.5)
     "dog": {"fr": "chien", "en": "dog"},
     "racecar": {"fr": "voiture", "en": "racing car"},
     "tophat": {"fr": "chapeau", "en": "top hat"},
@@ -255,7 +255,7 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
     },
 }
 
-#: the generic effects of CLASSIC.md §4.5 the menu offers (editions without a card table)
+#: the generic effects of docs/classic.md §4.5 the menu offers (editions without a card table)
 _GENERIC: Final[Mapping[str, Mapping[int, str]]] = {
     "fr": {1: "recevoir de la banque", 2: "payer la banque", 3: "réparations", 4: "anniversaire",
            5: "payer chaque joueur", 6: "prison", 7: "libéré de prison", 8: "départ"},

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
 from bank.commands import Command
+from bank.errors import RuleError
 from bank.events import Event
 from bank.state import GameState
 
@@ -29,6 +30,18 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class Question:
+    """What the rules must be told before they can decide a command; each ruleset defines its
+    own kinds as subclasses, with the fields the unit needs to ask it."""
+
+    kind: ClassVar[str] = "question"
+
+    def refusal(self) -> RuleError:
+        """The refusal a caller that cannot ask the question gets (the core's ``execute``)."""
+        return RuleError(f"the rules need an answer first ({self.kind})", self.kind)
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """The events of a command (committed as one transaction) and what they amount to."""
 
@@ -38,6 +51,9 @@ class Decision:
     #: each event as it emits it); the core then does not apply them a second time. It must
     #: be exactly ``apply(state, events)``; None: the core applies them.
     state: GameState | None = None
+    #: what the rules need to know first: then *events* is empty and nothing may be committed
+    #: (the core refuses such a decision with ``question.refusal()``)
+    question: Question | None = None
 
 
 class Ruleset(Protocol):
@@ -54,7 +70,8 @@ class Ruleset(Protocol):
         ...
 
     def decide(self, state: GameState, command: Command) -> Decision:
-        """The events and outcome of *command*; raises RuleError (state untouched)."""
+        """The events and outcome of *command*, or the question it needs answered first;
+        raises RuleError (state untouched)."""
         ...
 
     def joins_undo_group(self, command: Command) -> bool:
@@ -111,7 +128,7 @@ class DrawsSeeds(Protocol):
 
     The source is deterministic by default (a tap script, a test); the daemon, which runs the
     bank for players, gives it the operating system's randomness, so that every game rolls
-    fresh dice (CLASSIC-READINGS D1).
+    fresh dice (docs/readings.md D1).
     """
 
     seed_source: Callable[[], int]

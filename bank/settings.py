@@ -12,7 +12,7 @@ one-line message names the key, the value and what is allowed, wherever the valu
     [game]    edition, data_dir, strict_modes
     [rules]   the ruleset's configuration (Ultime: auction_seconds, jailed_owner_collects, ...)
     [unit]    idle_seconds, hold_seconds, language, entry_seconds, trade_seconds, info_items
-    [classic] [variants]  a classic game's decisions and house rules (CLASSIC.md §6.1-§6.2),
+    [classic] [variants]  a classic game's decisions and house rules (docs/classic.md §6.1-§6.2),
               checked by the ruleset that reads them; recorded with a new game; an Ultime
               game ignores them. Every table a registered ruleset names in ``config_tables``
               is read so (``rulesets.config_tables()``)
@@ -153,7 +153,7 @@ class Settings:
     def rules(self) -> object:
         """The ``[rules]`` table, with the ruleset's own tables (``[classic]``, ``[variants]``)
         as sub-tables, as the configuration of the edition's ruleset; the tables of another
-        ruleset are ignored (an Ultime game ignores ``[classic]``, CLASSIC.md §6)."""
+        ruleset are ignored (an Ultime game ignores ``[classic]``, docs/classic.md §6)."""
         from bank import rulesets
         from board_assets import load_edition
 
@@ -291,7 +291,7 @@ SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
         # below 0.2 s an ordinary press of X would already archive the game
         "hold_seconds": NumberRange(0.2, 60, unit="seconds").check,
         "language": _language,
-        # the classic unit's entry and trade offer (CLASSIC.md §6.3)
+        # the classic unit's entry and trade offer (docs/classic.md §6.3)
         "entry_seconds": NumberRange(1, 3600, unit="seconds").check,
         "trade_seconds": NumberRange(1, 3600, unit="seconds").check,
         "info_items": _flag,
@@ -312,7 +312,7 @@ SCHEMA: dict[str, dict[str, Callable[[Any], Any]]] = {
         "lcd_address": NumberRange(8, 119, whole=True, unit="(0x08 to 0x77)").check,
         "lcd_cols": NumberRange(8, 40, whole=True, unit="columns").check,
         "lcd_rows": NumberRange(0, 4, whole=True, unit="rows (0: no LCD)").check,
-        # the optional 3x4 keypad of a classic game (CLASSIC.md §6.3)
+        # the optional 3x4 keypad of a classic game (docs/classic.md §6.3)
         "gpio_keypad_rows": _pins(4, "the keypad's rows"),
         "gpio_keypad_cols": _pins(3, "the keypad's columns"),
     },

@@ -138,7 +138,7 @@ class GameState:
         return GameState(*values)
 
     def to_json(self) -> dict[str, Any]:
-        """The state file of SCRIPTS.md (extra keys allowed)."""
+        """The state file of docs/scripts.md (extra keys allowed)."""
         return {
             "edition": self.edition,
             "game_over": self.game_over,

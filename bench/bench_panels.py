@@ -39,7 +39,7 @@ SCREEN = Screen(
 )
 
 
-#: a classic deed (CLASSIC.md §5.6) and the interest question, with classic-fr's labels
+#: a classic deed (docs/classic.md §5.6) and the interest question, with classic-fr's labels
 CLASSIC_FR = charlcd.Labels("fr", {"dog": "chien"}, "€", classic=True)
 CLASSIC_DEED = Screen(
     "deed", ("12 Av. Mozart", "chien loyer 200 €"), number=12, token="dog", level=2, amount=200

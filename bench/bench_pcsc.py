@@ -12,7 +12,7 @@ vsmartcard-vpcd reader forwards to a virtual NTAG215 holding a card record
 
 They run in alternating blocks against the same pcscd. Each tap first waits a random 0-0.4 s,
 so the card lands at any phase of pcscd's fixed 400 ms poll of vpcd, which dominates the
-place figures (NFC-NOTES §2.3: median about 200 ms). The "finds" figures start instead at the
+place figures (docs/pcsc.md: median about 200 ms). The "finds" figures start instead at the
 virtual card's first ATR request, the poll in which pcscd found it, so they show what the stack
 and the backend cost on top of the poll. The lift figure runs from ``remove()`` to the absence
 event. Imports ``drivers``, ``bench.common``, ``tests.support``, pyscard and the
@@ -224,7 +224,7 @@ def run(quick: bool) -> list[Result]:
             target=at_most(450.0),
             baseline=floor.p99 * ms,
             ratio=ours.p99 / floor.p99,
-            note="bounded by pcscd's 400 ms poll; a real ACR122U reports faster (NFC-NOTES §2.3)",
+            note="bounded by pcscd's 400 ms poll; a real ACR122U reports faster (docs/pcsc.md)",
         ),
         Result(
             AREA,

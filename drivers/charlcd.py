@@ -133,7 +133,7 @@ WORDS: dict[str, dict[str, str]] = {
     "house": {"en": "1 house", "fr": "1 maison"},
     "houses": {"en": "{n} houses", "fr": "{n} maisons"},
     "hotel": {"en": "hotel", "fr": "hôtel"},
-    # Méga (CLASSIC.md §7.2): level 6 is a skyscraper, a depot stands on a station
+    # Méga (docs/classic.md §7.2): level 6 is a skyscraper, a depot stands on a station
     "skyscraper": {"en": "skyscraper", "fr": "gratte-ciel"},
     "depot": {"en": "depot", "fr": "dépôt"},
     "bare": {"en": "no building", "fr": "terrain nu"},
@@ -308,6 +308,14 @@ def squeeze(text: str, cols: int, cut: bool = True) -> str:
         if joined == out:
             break
         out = joined
+    # then the spaces go, from the right (`c>100 P0/1` -> `c>100P0/1`), but a space between
+    # two digits (two numbers would read as one)
+    while len(out) > cols:
+        spaces = [m.start() for m in re.finditer(r"(?<!\d) | (?!\d)", out.strip())]
+        if not spaces:
+            break
+        at = len(out) - len(out.lstrip()) + spaces[-1]
+        out = out[:at] + out[at + 1 :]
     return out[:cols] if cut else out
 
 
@@ -318,6 +326,71 @@ def _letters(word: str) -> tuple[str, str, str]:
     while end < len(word) and word[end].isalpha():
         end += 1
     return word[:start], word[start:end], word[end:]
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers written in *text*."""
+    return re.findall(r"\d+", text)
+
+
+def _missing(want: list[str], text: str) -> list[str]:
+    """The numbers of *want* that *text* does not show whole (each as many times)."""
+    left = list(want)
+    for number in _numbers(text):
+        if number in left:
+            left.remove(number)
+    return left
+
+
+def _numbers_whole(
+    screen: Screen,
+    body: list[str],
+    status: list[str],
+    cols: int,
+    rows: int,
+    folded: Callable[[str], str],
+    glyphs: bool = True,
+) -> list[str]:
+    """*body*, or when it leaves out or cuts a number of the screen's lines, its amount or
+    its countdown (issue 19: a 16x2 LCD showed a status row and the first line only, a
+    wrapped line pushed the last one off a 20x4), a layout that shows them all: each line
+    squeezed on its own row (:func:`squeeze`), under as many status rows as are left, or
+    with the amount and the countdown beside the lines (:func:`with_amount`); the one that
+    shows the most numbers when none shows them all."""
+    want = _numbers(" ".join(screen.lines))
+    for number in (screen.amount, screen.countdown):
+        # a zero amount is words on the screen (no rent, nothing paid)
+        if number and str(abs(number)) not in want:
+            want.append(str(abs(number)))
+    if not _missing(want, " ".join(body)):
+        return body
+    lines = [squeeze(folded(line), cols) for line in screen.lines][:rows]
+    room = rows - len(lines)
+    candidates = [body, status[:room] + lines, with_amount(screen, lines, cols, glyphs)]
+    if room and len(status) > room:  # the row with the amount rather than the first one
+        candidates += [[r, *lines] for r in status if screen.amount and str(screen.amount) in r]
+    return min(candidates, key=lambda c: len(_missing(want, " ".join(c))))
+
+
+def with_amount(screen: Screen, rows: list[str], cols: int, glyphs: bool = True) -> list[str]:
+    """*rows* (a screen's text lines, one a row) with the screen's amount, then its
+    countdown (``⏱10``), each on the right of the last row that has room for it (else of the
+    last row that squeezing makes room in, never cut), when no row shows it yet: a 2-row LCD
+    has no status row for them."""
+    extras = []
+    if screen.amount and str(abs(screen.amount)) not in _numbers(" ".join(rows)):
+        extras.append(str(screen.amount))
+    if screen.countdown is not None:
+        extras.append((GLYPH_CLOCK if glyphs else "T-") + str(screen.countdown))
+    for extra in extras:
+        room = cols - len(extra) - 1
+        fits = [i for i in range(len(rows)) if len(rows[i].rstrip()) <= room]
+        squeezable = [i for i in range(len(rows)) if len(squeeze(rows[i], room, False)) <= room]
+        if fits or squeezable:
+            at = (fits or squeezable)[-1]
+            text = squeeze(rows[at].rstrip(), room)
+            rows = [*rows[:at], _row(text, extra, cols), *rows[at + 1 :]]
+    return rows
 
 
 def deed_hint(screen: Screen, lang: str) -> str | None:
@@ -386,6 +459,8 @@ def layout(
     blank = " " * cols
     if screen.off:
         return (blank,) * rows
+    if screen.wide and all(len(line) <= cols for line in screen.wide):
+        screen = replace(screen, lines=screen.wide)  # a display as wide as the emulator's
     if labels is not None:
         lang, token_label = labels.lang, labels.token
         if labels.classic:
@@ -408,12 +483,14 @@ def layout(
     for line in screen.lines:
         text_rows.extend(_wrap(fold_unless(line, shows, glyphs), cols))
     # Text is the message; when rows are short, keep at least one text row.
+    kept = status
     if text_rows and len(status) + len(text_rows) > rows:
-        status = status[: max(rows - len(text_rows), min(len(status), rows - 1))]
-    body = status + text_rows
-    body = body[:rows]
+        kept = status[: max(rows - len(text_rows), min(len(status), rows - 1))]
+    body = (kept + text_rows)[:rows]
     if not body and screen.name:
         body = [fold(screen.name.upper(), glyphs)[:cols]]
+    folded = lambda t: fold_unless(t, shows, glyphs)  # noqa: E731
+    body = _numbers_whole(screen, body, status, cols, rows, folded, glyphs)
     return tuple(r.ljust(cols)[:cols] for r in body) + (blank,) * (rows - len(body))
 
 
@@ -444,7 +521,7 @@ def _classic_layout(
     if deed and rows >= 4 and len(screen.lines) == 2:
         body = _deed_rows(screen, cols, labels, fit)
     elif rows <= 2 and len(screen.lines) == 2:
-        body = [fit(line) for line in screen.lines]
+        body = with_amount(screen, [fit(line) for line in screen.lines], cols, glyphs)
     elif rows == 2 and len(screen.lines) == 1:
         line = folded(screen.lines[0])
         if len(squeeze(line, cols, cut=False)) > cols:  # both rows for a line too long for one

@@ -7,7 +7,7 @@ game, so an unplugged reader is reported and waited for.
 
 The cards come from the edition (:class:`DeckCards`): the Ultime deck is 4 bank cards, 22
 properties and 23 events; a classic deck is the edition's 8 bank cards, its deeds (28; Méga
-37), and 16 Chance and 16 Community Chest cards (CLASSIC.md §1.3: 68 tags), named as the
+37), and 16 Chance and 16 Community Chest cards (docs/classic.md §1.3: 68 tags), named as the
 player sees them (``deed 12 (Avenue Mozart)``, ``Caisse de communauté 3``). A tag is refused,
 and the prompt stays, when the deck already holds it as another card, or when it carries the
 record (``ultibank write-card``) of another card: of this edition (``written as deed:3``) or

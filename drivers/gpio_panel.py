@@ -10,7 +10,7 @@ buzzer      GPIO18 (pin 12), passive piezo (PWM tones)       gpiozero ``TonalBuz
             or an active buzzer (``buzzer="active"``)        gpiozero ``Buzzer``
 LCD         20x4 (or 16x2) HD44780 behind a PCF8574 at 0x27  RPLCD ``i2c.CharLCD``
             on /dev/i2c-1 (pins 3 SDA, 5 SCL)
-keypad      optional 3x4 matrix (classic games, CLASSIC.md   gpiozero
+keypad      optional 3x4 matrix (classic games, docs/classic.md   gpiozero
             §5.6): rows on 4 pins, columns on 3 (BCM)        ``GPIODevice`` (rows) and
             ``1 2 3 / 4 5 6 / 7 8 9 / * 0 #``: ``*`` is ⌫,  ``DigitalInputDevice``
             ``#`` is ✓

@@ -91,7 +91,7 @@ class Feature(IntEnum):
     BACKLIGHT = 0x04
     GLYPHS = 0x08  # custom CGRAM glyphs (level bar, clock)
     BUTTONS = 0x10
-    KEYPAD = 0x20  # version 2: digits 0-9 and ⌫ as BUTTON ids 10-20 (CLASSIC.md §5.6)
+    KEYPAD = 0x20  # version 2: digits 0-9 and ⌫ as BUTTON ids 10-20 (docs/classic.md §5.6)
 
 
 # Stable wire codes: appending is fine, renumbering breaks deployed panels.

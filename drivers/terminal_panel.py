@@ -22,7 +22,7 @@ Enter, ``o``               ✓ (press and release)
 ``q``                      quit (the ``on_quit`` callback)
 =========================  =====================================================
 
-In classic mode (a game whose edition has deeds, CLASSIC.md §5.6) the digits are the keypad:
+In classic mode (a game whose edition has deeds, docs/classic.md §5.6) the digits are the keypad:
 
 =========================  =====================================================
 key                        input

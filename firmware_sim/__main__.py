@@ -55,7 +55,7 @@ DEMO_SCREENS = {
         colour="#f28c28",
     ),
     "off": Screen(name="off", off=True),
-    # a classic edition's deed (CLASSIC.md §5.5): its owner's label, 2 houses, the rent
+    # a classic edition's deed (docs/classic.md §5.5): its owner's label, 2 houses, the rent
     "deed": Screen(
         name="deed",
         lines=("12 Avenue Mozart", "chien loyer 200 €"),

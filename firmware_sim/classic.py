@@ -1,6 +1,6 @@
 """What the emulator's window shows of a classic edition: its tray and its hover lines.
 
-A classic edition (``ruleset = "classic"``, CLASSIC.md §1-§4) is read from the edition file as
+A classic edition (``ruleset = "classic"``, docs/classic.md §1-§4) is read from the edition file as
 the shared loader gives it (:class:`board_assets.Edition` and its ``[classic]`` table in
 ``raw``), never from the classic ruleset's modules: the emulator contains no rule. What it
 needs is data: the token labels of the 8 bank cards, the deeds in one column per group

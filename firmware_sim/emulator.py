@@ -1,7 +1,7 @@
 """The pygame window of the emulated unit: a :class:`drivers.base.Panel` backend.
 
 The window shows the unit (LCD, reader pad, the buttons ✓ M X) and a tray of the 49 cards.
-For a classic edition (CLASSIC.md §5.6) it shows the classic window: a 3 x 4 keypad beside the
+For a classic edition (docs/classic.md §5.6) it shows the classic window: a 3 x 4 keypad beside the
 buttons, a tray of 8 bank cards, the deeds by group (their rents on hover) and the Chance and
 Community Chest cards, with the classic keys (:func:`layout.classic_shortcuts`).
 Clicks and keys become the unit's inputs (:class:`ButtonPressed`, :class:`CardTapped`, ...),
@@ -98,7 +98,7 @@ DECK_COLOURS = {"chance": (245, 140, 40), "chest": (90, 170, 220)}
 #: a Star Wars bank card's side mark: (ring, disc) for the light and the dark side
 SIDE_COLOURS = {"light": ((170, 225, 255), (60, 150, 255)), "dark": ((20, 20, 24), (225, 35, 35))}
 #: the screens during which Backspace is ⌫ in the classic window (an amount or a pick open on
-#: the LCD, CLASSIC.md §5.6; and an auction, where digits type a bid and X would give up the
+#: the LCD, docs/classic.md §5.6; and an auction, where digits type a bid and X would give up the
 #: sale), else it is X
 ENTRY_SCREENS = frozenset({"entry", "pick", "auction"})
 

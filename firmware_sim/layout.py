@@ -5,7 +5,7 @@ keys to :data:`Action` values, and :func:`hotspots` maps window areas (the three
 cards of the tray: the edition's bank cards, properties and event cards) to the same actions.
 The window code only dispatches actions.
 
-A classic edition (CLASSIC.md §5.6) gets the classic window: :func:`classic_shortcuts` (the
+A classic edition (docs/classic.md §5.6) gets the classic window: :func:`classic_shortcuts` (the
 keypad digits, F2-F9 for the bank cards, ``/`` and a typed card, the computer game's letters)
 and :func:`hotspots` with a 3 x 4 keypad beside the buttons and the classic tray (8 bank cards,
 the deeds in one column per group, the Chance and Community Chest cards), laid out from the
@@ -60,7 +60,7 @@ STATUS_RECT = (TRAY_X, 540, TRAY_W, 62)
 #: How long the gestures of the U and R keys hold their buttons (the unit wants 5 s).
 HOLD_SECONDS = 5.5
 
-# The classic window (CLASSIC.md §5.6): the buttons move left to make room for the keypad.
+# The classic window (docs/classic.md §5.6): the buttons move left to make room for the keypad.
 CLASSIC_BUTTON_CENTRES: dict[Button, tuple[int, int]] = {
     Button.OK: (96, 596),
     Button.MENU: (206, 596),
@@ -276,7 +276,7 @@ def _letter(label: str, help: str, action: Action, key: int, mods: str = "") -> 
 
 
 def classic_shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
-    """The classic window's keys (CLASSIC.md §5.6): the keypad digits on both digit rows,
+    """The classic window's keys (docs/classic.md §5.6): the keypad digits on both digit rows,
     F2-F9 for the bank cards, ``/`` and a typed card, and the computer game's letters."""
     undo = HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS)
     seconds = f"{HOLD_SECONDS:g}"

@@ -6,7 +6,7 @@ digits), the amount (a minus sign and five large digits), a five-step level bar,
 players' tokens, the auction countdown (a clock and two digits), the currency legend and three
 rows of 5×7 dot-matrix text. ``Screen.off`` gives blank glass.
 
-A classic game's glass (``token_labels``: CLASSIC.md §5.5) has no token pictograms: the token
+A classic game's glass (``token_labels``: docs/classic.md §5.5) has no token pictograms: the token
 area writes the player's label (``chien``, up to 8 characters) in small dot-matrix letters.
 
 :meth:`LcdRenderer.render` is a pure function of the screen: the same screen gives the same
@@ -49,9 +49,9 @@ AMOUNT_CELLS = 5
 TEXT_ROWS = 3
 TEXT_COLS = 25
 LEVELS = 5
-#: Méga's skyscraper (CLASSIC.md §5.5): the level after the hotel's 5 bars
+#: Méga's skyscraper (docs/classic.md §5.5): the level after the hotel's 5 bars
 SKYSCRAPER_LEVEL = 6
-#: how many characters of a player's label the token area writes (CLASSIC.md §5.5)
+#: how many characters of a player's label the token area writes (docs/classic.md §5.5)
 TOKEN_LABEL_CELLS = 8
 #: The order of the icons on the glass, left to right.
 ICON_ORDER: tuple[Icon, ...] = (
@@ -65,7 +65,7 @@ ICON_ORDER: tuple[Icon, ...] = (
     Icon.TROPHY,
     Icon.ERROR,
     Icon.READER_LOST,
-    # the classic icons (CLASSIC.md §5.5): a smaller 5 x 2 block under the number
+    # the classic icons (docs/classic.md §5.5): a smaller 5 x 2 block under the number
     Icon.MORTGAGE,
     Icon.TAX,
     Icon.DICE,
@@ -185,6 +185,20 @@ class LcdLayout:
         return x, y + row * self.text_row_step
 
 
+def glass_rows(
+    screen: Screen, lang: str | None, cols: int = TEXT_COLS, rows: int = TEXT_ROWS
+) -> list[str]:
+    """The dot-matrix rows of the glass for *screen*: its lines written for the glass's own
+    width when the unit gave them (:attr:`Screen.wide`, issue 19: the whole words the 20 cells
+    of a character LCD shorten), else its lines; word-wrapped to *cols*, and under a classic
+    deed check (*lang* given) the character LCD's hint on the last row."""
+    out = wrap(screen.wide or screen.lines, cols, rows)
+    hint = deed_hint(screen, lang) if lang is not None else None
+    if hint is not None and len(out) < rows:  # the character LCD's hint row
+        out = [*out, *[""] * (rows - 1 - len(out)), fold(hint)]
+    return out
+
+
 class LcdRenderer:
     """Renders screens onto LCD-sized surfaces; keeps its glyph and pictogram caches."""
 
@@ -299,10 +313,7 @@ class LcdRenderer:
     def _rows_of(self, screen: Screen) -> list[str]:
         """The text rows the glass shows for *screen*, blank ones included."""
         lay = self.layout
-        rows = wrap(screen.lines, lay.text_cols, lay.text_rows)
-        hint = deed_hint(screen, self.lang) if self.lang is not None else None
-        if hint is not None and len(rows) < lay.text_rows:  # the character LCD's hint row
-            rows = [*rows, *[""] * (lay.text_rows - 1 - len(rows)), fold(hint)]
+        rows = glass_rows(screen, self.lang, lay.text_cols, lay.text_rows)
         return [rows[r] if r < len(rows) else "" for r in range(lay.text_rows)]
 
     def _icon_surface(self, icon: Icon, colour: Colour) -> pygame.Surface:

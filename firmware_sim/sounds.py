@@ -74,7 +74,7 @@ CUE_NOTES: dict[Cue, tuple[Note, ...]] = {
         Note(784, 120),
         Note(1047, 480),
     ),
-    # the unit's dice rattle (CLASSIC.md §5.5)
+    # the unit's dice rattle (docs/classic.md §5.5)
     Cue.DICE: (Note(1568, 30), Note(_REST, 30), Note(1319, 30), Note(_REST, 30), Note(1760, 50)),
 }
 assert set(CUE_NOTES) == set(Cue), "a cue has no tune"

@@ -106,7 +106,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "fr": "le bloque enfoncé ou le relâche (pour garder OK et X ensemble)",
         "en": "latch it pressed or release it (to hold OK and X together)",
     },
-    # the classic window (CLASSIC.md §5.6)
+    # the classic window (docs/classic.md §5.6)
     "tray.deeds": {"fr": "TITRES DE PROPRIÉTÉ", "en": "TITLE DEEDS"},
     "kind.card": {"fr": "à poser", "en": "to tap"},
     "status.typing.card": {

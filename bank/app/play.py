@@ -18,7 +18,7 @@ from bank.control_client import ControlError, send_lines
 if TYPE_CHECKING:
     from bank.settings import Settings
 
-#: the dice item of a classic unit's menu (CLASSIC.md §5.5): what ``ultibank roll`` opens
+#: the dice item of a classic unit's menu (docs/classic.md §5.5): what ``ultibank roll`` opens
 DICE_ITEM = 11
 
 

@@ -1,6 +1,6 @@
 """The command line's wiring: journal, game, unit, daemon, readers, panels, control socket.
 
-This is the one place that puts backends together (ARCHITECTURE.md): it imports the bank,
+This is the one place that puts backends together (docs/architecture.md): it imports the bank,
 ``drivers`` (the registry opens backends lazily, so a missing stack costs only itself) and,
 for ``emulate``, ``firmware_sim``.
 """
@@ -388,7 +388,7 @@ class Runtime:
                     self._own(partial(d.feed, ButtonReleased(self.clock(), b)), seen)
         elif action.verb == "wait":
             self._sleep(action.seconds, seen)
-        elif action.verb == "key":  # a classic unit's keypad (CLASSIC.md §8.2)
+        elif action.verb == "key":  # a classic unit's keypad (docs/classic.md §8.2)
             for key in action.keys:
                 self._own(partial(d.feed, KeyPressed(self.clock(), key)), seen)
                 self._own(partial(d.feed, KeyReleased(self.clock(), key)), seen)
@@ -405,7 +405,7 @@ class Runtime:
         return seen
 
     def state(self) -> dict[str, Any]:
-        """The state file of SCRIPTS.md plus the screen on the LCD."""
+        """The state file of docs/scripts.md plus the screen on the LCD."""
 
         def read() -> dict[str, Any]:
             game = self.game
@@ -918,7 +918,7 @@ def _screenshot_later(
 
 
 def cmd_script(args: argparse.Namespace, settings: Settings | None) -> int:
-    """``ultibank script FILE``: the SCRIPTS.md contract (and CLASSIC.md §8.1)."""
+    """``ultibank script FILE``: the docs/scripts.md contract (and docs/classic.md §8.1)."""
     # --set TABLE.KEY=V for a ruleset's own tables (classic., variants.) is that ruleset's,
     # checked by it; the rest is the settings'
     sets: list[tuple[str, str, Any]] = []

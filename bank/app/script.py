@@ -1,4 +1,4 @@
-"""Tap scripts: replay a game from a text file on a virtual clock (the SCRIPTS.md contract).
+"""Tap scripts: replay a game from a text file on a virtual clock (the docs/scripts.md contract).
 
 A script is parsed whole before anything runs; a line that does not parse stops it with
 ``FILE:LINE: message`` and exit status 2. Then each line becomes the inputs a simulated reader
@@ -8,8 +8,8 @@ says so: ``wait``/``hold`` jump from one of the unit's deadlines to the next, so
 ``power off``/``power on`` is a true power cycle: the game and its journal are closed and
 opened again from the data directory.
 
-Extensions beyond SCRIPTS.md: ``reader lost``/``reader back`` and ``panel lost``/``panel back``
-(a device link lost and found again); and the classic lines of CLASSIC.md §8.2: ``tap deed:N``,
+Extensions beyond docs/scripts.md: ``reader lost``/``reader back`` and ``panel lost``/``panel back``
+(a device link lost and found again); and the classic lines of docs/classic.md §8.2: ``tap deed:N``,
 ``tap chance:N``, ``tap chest:N``, ``key DIGITS`` / ``key back`` (keypad keys), ``roll A B`` /
 ``roll A B T`` (fixes the unit's next roll; T the third die's face where the edition has
 one) and ``info NAME`` (an info screen). A card of the other ruleset parses within that
@@ -428,7 +428,7 @@ class ScriptRunner:
 
 def _with_foreign(cards: CardRanges) -> CardRanges:
     """*cards* with the kinds of the other shipped editions' rulesets, so that a script naming
-    one parses and is refused when it runs ("card of another edition", CLASSIC.md §8.2)."""
+    one parses and is refused when it runs ("card of another edition", docs/classic.md §8.2)."""
     return with_foreign(cards)
 
 
@@ -445,7 +445,7 @@ def _ruleset_config(
     spec = rulesets.for_edition(edition)
     tables = rulesets.config_tables()
     raw: dict[str, Any] = {k: v for k, v in (table or {}).items() if k not in tables}
-    for name in spec.config_tables:  # a table of another ruleset's is ignored (CLASSIC.md §6)
+    for name in spec.config_tables:  # a table of another ruleset's is ignored (docs/classic.md §6)
         raw_table = (table or {}).get(name)
         if isinstance(raw_table, Mapping):
             raw[name] = dict(raw_table)
@@ -485,7 +485,7 @@ def stored_edition(data_dir: Path) -> str | None:
 
 
 def format_state(state: dict[str, Any]) -> str:
-    """The state file as JSON, one player and one property a line (as in SCRIPTS.md)."""
+    """The state file as JSON, one player and one property a line (as in docs/scripts.md)."""
     lines = []
     for key, value in state.items():
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
@@ -522,7 +522,7 @@ def run_script(
     transcript to *err* (stderr), so that standard output is the state file alone.
     *seed* (``--seed``), *ruleset_sets* (``--set classic.KEY=V``, ``--set variants.KEY=V``) and
     *rules_table* (the ``[rules]`` table) make the configuration of the edition's ruleset when
-    given (CLASSIC.md §8.1); a classic script without ``--seed`` rolls with seed 0.
+    given (docs/classic.md §8.1); a classic script without ``--seed`` rolls with seed 0.
     A *data_dir* goes through the data directory's checks (:func:`bank.datadir.open_data_dir`;
     *strict* is ``game.strict_modes``) before anything in it is read or written.
     """

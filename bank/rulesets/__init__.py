@@ -23,8 +23,8 @@ How to add one
     Write the package (its rules implement :class:`bank.ruleset.Ruleset`, its unit subclasses
     :class:`bank.unit.shell.UnitShell`), add its line to :data:`RULESETS`, and give it edition
     files that say ``ruleset = "<name>"``. No file of another ruleset changes. Run the ruleset
-    conformance suite (``tests/engine/test_ruleset_conformance.py``): it runs every registered
-    ruleset through replay, undo and a money audit. ``tests/support/toy_ruleset.py`` is the
+    conformance suite (``tests/rulesets/test_conformance.py``): it runs every registered
+    ruleset through replay, undo and a money audit. ``tests/support/toy/`` is the
     smallest complete example ("two players, one property, pay 1 to land"), registered from
     the tests with :func:`register`.
 
@@ -68,14 +68,14 @@ class RulesetSpec:
     #: the empty state extension of a new game (None: the ruleset keeps nothing of its own)
     empty_state: Callable[[], StateExtension] | None = None
     #: ``state_file(rules, state, undo_available)``: the tap scripts' state file of a game of
-    #: this ruleset (None: the core's, SCRIPTS.md)
+    #: this ruleset (None: the core's, docs/scripts.md)
     state_file: Callable[[Any, Any, bool], dict[str, Any]] | None = None
     #: the configuration tables besides ``[rules]`` that ``--set TABLE.KEY=V`` may name for
     #: this ruleset (given to :attr:`config` as sub-tables)
     config_tables: tuple[str, ...] = ()
     #: where ``--seed`` goes in the configuration: (table, key); None: the ruleset has no dice
     seed_key: tuple[str, str] | None = None
-    #: ``third_die(edition)``: the values a script's ``roll A B T`` may give for T (CLASSIC.md
+    #: ``third_die(edition)``: the values a script's ``roll A B T`` may give for T (docs/classic.md
     #: §8.2); None, or an empty tuple for an edition: no third die (T is a parse error)
     third_die: Callable[[Edition], tuple[str, ...]] | None = None
     #: which panels can play it: True every one; else the panel kinds that can (``pygame``,

@@ -223,7 +223,7 @@ class PanelStatus:
     detail: str = ""
 
 
-#: the keypad's keys (CLASSIC.md §5.1): the digits and ⌫
+#: the keypad's keys (docs/classic.md §5.1): the digits and ⌫
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "back")
 
 
@@ -243,7 +243,7 @@ class KeyReleased:
 
 @dataclass(frozen=True, slots=True)
 class InfoAsked:
-    """A keyboard panel asks an info screen (CLASSIC.md §5.6): ``table``, ``turn``, ..."""
+    """A keyboard panel asks an info screen (docs/classic.md §5.6): ``table``, ``turn``, ..."""
 
     at: float
     name: str
@@ -254,7 +254,7 @@ INFO_NAMES = ("table", "turn", "cash", "deed", "deeds", "others", "scores")
 
 @dataclass(frozen=True, slots=True)
 class MenuAsked:
-    """A keyboard panel's shortcut to menu item *item* (CLASSIC.md §5.6: D is item 11, H
+    """A keyboard panel's shortcut to menu item *item* (docs/classic.md §5.6: D is item 11, H
     item 7 ...): what M and the item's digits do from idle, refused where they would not."""
 
     at: float
@@ -289,18 +289,18 @@ class Icon(Enum):
     DEBT = "debt"
     ERROR = "error"
     READER_LOST = "reader_lost"
-    # classic (CLASSIC.md §5.5)
+    # classic (docs/classic.md §5.5)
     MORTGAGE = "mortgage"
     TAX = "tax"
     DICE = "dice"
     TRADE = "trade"
     POT = "pot"
     CARD = "card"
-    # Méga and Star Wars (CLASSIC.md §5.5, §7)
+    # Méga and Star Wars (docs/classic.md §5.5, §7)
     SKYSCRAPER = "skyscraper"
     DEPOT = "depot"
     FORCE = "force"
-    # classic (CLASSIC.md §5.5): a number entry is open (§5.2: the keypad, or the three
+    # classic (docs/classic.md §5.5): a number entry is open (§5.2: the keypad, or the three
     # buttons, is typing a number now)
     KEYPAD = "keypad"
 
@@ -316,6 +316,10 @@ class Cue(Enum):
     JAIL = "jail"
     GAME_OVER = "game_over"
     DICE = "dice"
+
+
+#: the width of :attr:`Screen.wide`'s lines: the emulator's glass (25 cells a row)
+WIDE_COLS = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +341,10 @@ class Screen:
     #: colour of the property's group (``#rrggbb``), for panels that have colour
     colour: str | None = None
     off: bool = False
+    #: the same lines written for a glass of :data:`WIDE_COLS` cells (the emulator's), when
+    #: they differ from *lines*: the whole words the 20 cells of *lines* shorten or leave out
+    #: (``✓garder 10 M lever 110`` for ``✓gard 10 M lev 110``); empty: *lines* serve
+    wide: tuple[str, ...] = ()
 
     def text(self) -> str:
         """One line for transcripts and terminals."""

@@ -159,7 +159,7 @@ class Screens:
         return Screen("fault", (self.say(title), fit(reason)), icons=frozenset({Icon.ERROR}))
 
     def other_edition(self) -> Screen:
-        """A card of the other ruleset tapped (CLASSIC.md §1.3)."""
+        """A card of the other ruleset tapped (docs/classic.md §1.3)."""
         return Screen(
             "error",
             (self.say("err.other_edition.1"), self.say("err.other_edition.2")),

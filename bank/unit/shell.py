@@ -712,7 +712,7 @@ class UnitShell:
         """A tap: cards the deck or the edition does not know are refused; the shell's steps
         handle theirs."""
         if card is not None and self._cards.foreign_kind(card):
-            # a card of the other ruleset (CLASSIC.md §1.3): the step stays as it was
+            # a card of the other ruleset (docs/classic.md §1.3): the step stays as it was
             self._play(Cue.ERROR)
             self._show(self.screens.other_edition())
             return

@@ -1,4 +1,4 @@
-"""The classic configuration keys (CLASSIC.md §6): ``unit.entry_seconds`` and
+"""The classic configuration keys (docs/classic.md §6): ``unit.entry_seconds`` and
 ``unit.trade_seconds`` time the classic unit's entries and offers, and the configuration
 file's ``[classic]`` and ``[variants]`` tables reach every command that starts a game (``run``,
 ``emulate``, ``script``), checked in one line naming ``table.key`` and recorded with the game.

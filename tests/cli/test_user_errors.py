@@ -133,7 +133,7 @@ class Outcome:
             return f"a traceback:\n{self.stderr}"
         if self.status <= 0:
             return f"exit status {self.status}, stderr {self.stderr!r}"
-        # "ultibank: ..." or, for a script, "FILE[:LINE]: ..." (SCRIPTS.md)
+        # "ultibank: ..." or, for a script, "FILE[:LINE]: ..." (docs/scripts.md)
         if not lines or lines[-1].startswith(" ") or ": " not in lines[-1]:
             return f"no one-line message at the end of stderr: {self.stderr!r}"
         return None

@@ -184,7 +184,7 @@ def test_a_classic_deck_is_68_tags_named_as_the_edition_prints_them(tmp_path: Pa
 
 
 def test_an_edition_without_a_card_table_still_has_its_32_cards_to_tag(tmp_path: Path) -> None:
-    """Star Wars II's Jedi and Sith decks have no table (generic effects, CLASSIC.md §4.5),
+    """Star Wars II's Jedi and Sith decks have no table (generic effects, docs/classic.md §4.5),
     but the cards exist and are tagged; the deck names are the edition's."""
     cards = _classic("starwars-ep2-fr")
     assert [

@@ -283,7 +283,7 @@ def test_tag_errors_are_value_errors_too() -> None:
 
 
 def test_a_classic_tags_record_names_its_card_in_any_game() -> None:
-    """A deed, Chance or Community Chest tag's NDEF record is read (CLASSIC.md §1.3): the unit,
+    """A deed, Chance or Community Chest tag's NDEF record is read (docs/classic.md §1.3): the unit,
     not the reader, then says whether the game has it (`Carte d'une autre édition`)."""
     from drivers.identity import encode_card_record, read_card_record
 

@@ -1,6 +1,6 @@
 """Whole games replayed through each real stack, from the tag on the reader to the state file.
 
-The reference examples of SCRIPTS.md run with every tap made by laying a tag (carrying the
+The reference examples of docs/scripts.md run with every tap made by laying a tag (carrying the
 card's NDEF record) on a virtual reader: through the real pcscd with vsmartcard-vpcd, and
 through nfcpy's real udp driver. The final state must be the one the script contract gives.
 
@@ -8,7 +8,7 @@ Classic games (issue 12) too: ``stack_classic.tap`` (purchases, rent, a build se
 the menu and the keypad, Chance and Community Chest tags, a mortgage, a utility's typed dice
 total, jail and the unit's dice, a trade of a mortgaged deed and its interest, and tags of the
 other ruleset, which the unit refuses as cards of another edition) and the two examples of
-CLASSIC.md §8.5 end in the very state file `ultibank script` writes for the same lines.
+docs/classic.md §8.5 end in the very state file `ultibank script` writes for the same lines.
 """
 
 from __future__ import annotations
@@ -147,5 +147,5 @@ def test_a_classic_game_through_nfcpy(tmp_path: Path, script: Path) -> None:
             game.close()
     assert live == scripted_state(script, "classic-fr", tmp_path)
     expected = script.with_suffix(".state.json")
-    if expected.exists():  # the examples' own state files (CLASSIC.md §8.5), key for key
+    if expected.exists():  # the examples' own state files (docs/classic.md §8.5), key for key
         assert live == json.loads(expected.read_text())

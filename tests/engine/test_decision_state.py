@@ -37,6 +37,8 @@ def test_the_decided_state_is_the_applied_state(edition: str, seed: int) -> None
             decision = game.ruleset.decide(game.state, command)
         except BankError:
             continue
+        if decision.question is not None:  # the table must answer first: nothing to commit
+            continue
         assert decision.state is not None
         assert decision.state == apply(game.state, decision.events)
         checked += 1

@@ -1,4 +1,4 @@
-"""Each of the 23 event cards of ULTIME.md §4, with its taps."""
+"""Each of the 23 event cards of docs/ultime.md §4, with its taps."""
 
 from __future__ import annotations
 

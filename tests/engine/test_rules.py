@@ -1,4 +1,4 @@
-"""Each rule of ULTIME.md §3, through the game's only door (execute)."""
+"""Each rule of docs/ultime.md §3, through the game's only door (execute)."""
 
 from __future__ import annotations
 

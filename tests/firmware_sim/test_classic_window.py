@@ -1,4 +1,4 @@
-"""The emulator in classic mode (CLASSIC.md §5.6), on a real pygame surface with the real bank.
+"""The emulator in classic mode (docs/classic.md §5.6), on a real pygame surface with the real bank.
 
 The window runs on SDL's dummy driver in front of the real runtime (game, classic unit, daemon
 loop and a journal on disk, on a virtual clock): a short classic-fr game is played by clicks on

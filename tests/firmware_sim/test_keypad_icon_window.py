@@ -1,4 +1,4 @@
-"""The emulator's glass shows the keypad icon (CLASSIC.md §5.5) in the classic icon block while
+"""The emulator's glass shows the keypad icon (docs/classic.md §5.5) in the classic icon block while
 a number entry is open, read back from the LCD's pixels of a real pygame surface."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The emulator with Méga and Star Wars II (CLASSIC.md §7), on a real pygame surface in front of
+"""The emulator in Méga and Star Wars II (docs/classic.md §7): a real pygame surface in front of
 the real bank (the harness of ``test_classic_window``): a short game of each, played by clicks
 and keys, ending in the balances read from the unit; the new icons and the skyscraper's bar read
 back from the glass's pixels; the 37-deed tray and its hover lines; the Star Wars sides.

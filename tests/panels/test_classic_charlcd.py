@@ -1,7 +1,7 @@
 """The character LCD in classic mode: every classic screen the unit shows in the classic
 scenarios (tests/scripts/classic/*.expect, French and English) laid out on a 20x4 and a 16x2
 HD44780, with the edition's token labels, the currency and the icons as words; the deed's own
-20x4 layout (CLASSIC.md §5.6)."""
+20x4 layout (docs/classic.md §5.6)."""
 
 from __future__ import annotations
 
@@ -214,7 +214,7 @@ FR = labels_of("classic-fr")
     ],
 )
 def test_a_deed_on_a_20x4(screen: Screen, rows: list[str]) -> None:
-    """CLASSIC.md §5.6: ``12 Av. Mozart`` / ``chien  2 maisons`` / ``Loyer 200 €`` / the hint
+    """docs/classic.md §5.6: ``12 Av. Mozart`` / ``chien  2 maisons`` / ``Loyer 200 €`` / the hint
     line; the currency and the accents as the A00 ROM can show them."""
     assert charlcd.layout(screen, 20, 4, glyphs=False, labels=FR) == tuple(
         r.ljust(20) for r in rows

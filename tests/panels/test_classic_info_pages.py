@@ -129,7 +129,7 @@ def test_a_box_without_a_keyboard_reads_them_in_the_menu(tmp_path: Path) -> None
 
 
 def test_without_the_setting_the_menu_holds_the_rules_items_only(tmp_path: Path) -> None:
-    """By default (CLASSIC.md §5.4) M after item 12, the last of classic-fr's rules without the
+    """By default (docs/classic.md §5.4) M after item 12, the last of classic-fr's rules without the
     pot, goes back to idle, and ``1`` ``7`` typed in the menu is no item (the error cue)."""
     body = EIGHT + "press menu\n" * 13  # items 1 to 12, then idle
     script = tmp_path / "menu.tap"

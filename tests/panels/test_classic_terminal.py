@@ -1,4 +1,4 @@
-"""The terminal view in classic mode (CLASSIC.md §5.6): the key reader on its own, then a short
+"""The terminal view in classic mode (docs/classic.md §5.6): the key reader on its own, then a short
 classic game played with typed cards and keypad digits through `ultibank run --panel terminal`
 on a real pseudo-terminal, its result read back from the stored game."""
 

@@ -5,7 +5,7 @@ Backends: the terminal view (on a real pseudo-terminal), the serial panel (the s
 firmware at the other end of a socat pty pair), the GPIO panel (gpiozero's mock pin factory and
 an in-memory HD44780), the simulated panel, and the pygame emulator (a real surface on SDL's
 dummy driver, read back from its pixels). A new backend adds one adapter here. Classic mode
-(CLASSIC.md §5.6): the backends in ``KEYPADS`` also show a classic screen and post the keypad's
+(docs/classic.md §5.6): the backends in ``KEYPADS`` also show a classic screen and post the keypad's
 keys (the serial panel at protocol version 2, ``serial-keypad``); the terminal view and the
 GPIO box (with its 3x4 keypad on electrically wired mock pins) also show the edition's labels
 and the deed's layout and post the same keypad keys.
@@ -134,7 +134,7 @@ class TerminalAdapter:
     """The terminal view with its keyboard and screen on a real pseudo-terminal."""
 
     KEYS: ClassVar[dict[Button, bytes]] = {Button.OK: b"o", Button.MENU: b"m", Button.CANCEL: b"x"}
-    #: classic mode's card letters (CLASSIC.md §5.6)
+    #: classic mode's card letters (docs/classic.md §5.6)
     LETTERS: ClassVar[dict[str, str]] = {"bank": "b", "deed": "d", "chance": "c", "chest": "k"}
 
     def __init__(self, clock: FakeClock, classic: bool = False) -> None:
@@ -204,7 +204,7 @@ class GpioAdapter:
     """Buttons on gpiozero's mock pins, the screen on an in-memory HD44780."""
 
     PINS: ClassVar[dict[Button, int]] = {Button.OK: 17, Button.MENU: 27, Button.CANCEL: 22}
-    #: the keypad of the example wiring (CLASSIC.md §5.6), in classic mode
+    #: the keypad of the example wiring (docs/classic.md §5.6), in classic mode
     ROWS: ClassVar[list[int]] = [5, 6, 13, 19]
     COLS: ClassVar[list[int]] = [26, 16, 20]
 
@@ -466,7 +466,7 @@ CLASSIC_SCREEN = Screen(
     colour="#d93a96",
 )
 CLASSIC_WORDS = ("12 Av. Mozart", "brouette loyer 750")
-#: the panels that play classic with the edition's labels (CLASSIC.md §5.6)
+#: the panels that play classic with the edition's labels (docs/classic.md §5.6)
 CLASSIC_BACKENDS: dict[str, Callable[[FakeClock], object]] = {
     "terminal": lambda clock: TerminalAdapter(clock, classic=True),
     "gpio": lambda clock: GpioAdapter(clock, classic=True),
@@ -479,7 +479,7 @@ class Keypad(Adapter, Protocol):
         ...
 
 
-#: the backends with the classic keypad (CLASSIC.md §5.6)
+#: the backends with the classic keypad (docs/classic.md §5.6)
 KEYPADS = ("serial-keypad",)
 
 

@@ -1,4 +1,4 @@
-"""The keypad icon (CLASSIC.md §5.5: a number entry is open) on the panels: serial protocol
+"""The keypad icon (docs/classic.md §5.5: a number entry is open) on the panels: serial protocol
 version 2's bit 16, never sent to a version 1 panel; the simulated firmware's LCD and the
 character LCD's status words (`CLAVIER` / `KEYPAD`); the amount entry of a real classic game
 played from a keypad panel over a real pseudo-terminal pair."""

@@ -1,4 +1,4 @@
-"""The terminal view in Méga and Star Wars II (issue 13, CLASSIC.md §7): the typed deeds run to
+"""The terminal view in Méga and Star Wars II (issue 13, docs/classic.md §7): the typed deeds run to
 d37, the help names the third die and the editions' own menu items, and a short game of each
 is played with typed keys through `ultibank run --panel terminal` on a real pseudo-terminal,
 its result read back from the stored game."""

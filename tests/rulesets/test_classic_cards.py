@@ -1,4 +1,4 @@
-"""Chance and Community Chest (CLASSIC.md §4): every card of classic-fr and classic-uk, and
+"""Chance and Community Chest (docs/classic.md §4): every card of classic-fr and classic-uk, and
 the generic effects of the editions without a card table (§4.5)."""
 
 from __future__ import annotations

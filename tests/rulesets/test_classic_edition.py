@@ -1,4 +1,4 @@
-"""Classic edition files: the four shipped ones load with CLASSIC.md's numbers; a house
+"""Classic edition files: the four shipped ones load with docs/classic.md's numbers; a house
 edition may change names and amounts; a malformed file is refused naming file and field."""
 
 from __future__ import annotations

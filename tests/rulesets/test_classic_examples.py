@@ -1,4 +1,4 @@
-"""The two example games of CLASSIC.md §8.5, driven through the classic rules engine.
+"""The two example games of docs/classic.md §8.5, driven through the classic rules engine.
 
 The scripts (``classic_examples/*.tap``, copied from ``classic/`` beside the spec) need the
 unit's classic mode, which is not built yet; here the same sequence of gestures is given to
@@ -24,7 +24,7 @@ from bank.rulesets.classic.statefile import state_file
 from board_assets import load_edition
 from tests.support.fakes import MemoryJournal
 
-#: the spec's two examples (CLASSIC.md §8.5, ``classic/`` beside it), copied unchanged: each
+#: the two examples of docs/classic.md §8.5, copied unchanged: each
 #: ``.tap`` script and the state file it must produce
 EXAMPLES = Path(__file__).with_name("classic_examples")
 

@@ -1,4 +1,4 @@
-"""The Méga rules (CLASSIC.md §7.2 and the Méga rows of §2-§4), on the engine, in mega-fr and
+"""The Méga rules (docs/classic.md §7.2 and the Méga rows of §2-§4), on the engine, in mega-fr and
 mega-uk: the rules the scenarios of ``tests/scripts/classic/mega_*`` do not reach (the ``[mega]``
 keys, must-lift, trades, bankruptcy, repairs, the stand-in decks on the 52-space ring, undo).
 """

@@ -9,7 +9,10 @@ from pathlib import Path
 from bank.cli import main
 
 PACKAGE = Path(__file__).resolve().parents[2] / "bank" / "rulesets" / "classic"
-RAISED = re.compile(r"(?:RuleError|NotEnoughMoney)\(\s*f?\"[^\"]*\"\s*,\s*\"([^\"]+)\"", re.S)
+#: a refusal raised in the package: the core's refusals and the classic ones (.refusals)
+RAISED = re.compile(
+    r"(?:RuleError|NotEnoughMoney|LateClaim|FirstLap)\(\s*f?\"[^\"]*\"\s*,\s*\"([^\"]+)\"", re.S
+)
 
 
 def test_every_refusal_key_of_the_classic_rules_has_a_french_wording() -> None:
@@ -18,7 +21,7 @@ def test_every_refusal_key_of_the_classic_rules_has_a_french_wording() -> None:
     from bank.rulesets.classic.text import SHORTS_FR
     from bank.unit.text import ENGINE_SHORTS_FR
 
-    keys = {m.group(1) for p in PACKAGE.glob("*.py") for m in RAISED.finditer(p.read_text())}
+    keys = {m.group(1) for p in PACKAGE.rglob("*.py") for m in RAISED.finditer(p.read_text())}
     assert len(keys) > 40  # the pattern still finds the refusals
     words = {**ENGINE_SHORTS_FR, **SHORTS_FR}
     missing = sorted(k for k in keys if k.strip().lower().rstrip(".") not in words)

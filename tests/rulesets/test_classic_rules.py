@@ -1,4 +1,4 @@
-"""The classic rules engine, one test per rule of CLASSIC.md §3 (named after its section)."""
+"""The classic rules engine, one test per rule of docs/classic.md §3 (named after its section)."""
 
 from __future__ import annotations
 
@@ -585,7 +585,7 @@ def test_3_14_fast_game_ends_at_the_second_bankruptcy_ranked_by_worth() -> None:
 
 
 def test_3_15_dice_are_a_function_of_the_seed_and_the_roll_number() -> None:
-    def reference(seed: int, k: int, i: int) -> int:  # CLASSIC-READINGS D1, as printed
+    def reference(seed: int, k: int, i: int) -> int:  # docs/readings.md D1, as printed
         return (
             1 + int.from_bytes(hashlib.sha256(f"{seed}:{k}:{i}".encode()).digest()[:8], "big") % 6
         )

@@ -1,4 +1,4 @@
-"""Star Wars Episode II on the classic rules (CLASSIC.md §7.1, §6.2, §6.3): the sides, the
+"""Star Wars Episode II on the classic rules (docs/classic.md §7.1, §6.2, §6.3): the sides, the
 Force battle under both readings and its penalty, the ``[starwars]`` keys, and the fast and
 time-limited games played on starwars-ep2-fr."""
 

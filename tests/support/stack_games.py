@@ -118,8 +118,8 @@ class StackGame:
         return self.rt.state()
 
     def state_file(self) -> dict[str, Any]:
-        """The state file `ultibank script --state` writes: the ruleset's own (CLASSIC.md
-        §8.4 for a classic game), else SCRIPTS.md's."""
+        """The state file `ultibank script --state` writes: the ruleset's own (docs/classic.md
+        §8.4 for a classic game), else docs/scripts.md's."""
 
         def read() -> dict[str, Any]:
             game = self.rt.game

@@ -268,7 +268,7 @@ def _close(sock: socket.socket) -> None:
 
 def _quickack(sock: socket.socket) -> None:
     # vpcd writes power-on and the ATR request as two tiny segments without TCP_NODELAY;
-    # without an immediate ACK, Nagle plus delayed ACK costs ~88 ms per connect (NFC-NOTES §2.2).
+    # without an immediate ACK, Nagle plus delayed ACK costs ~88 ms per connect.
     with contextlib.suppress(OSError, AttributeError):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
 

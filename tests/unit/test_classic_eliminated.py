@@ -1,4 +1,4 @@
-"""An eliminated player's bank card is refused wherever it is tapped (CLASSIC.md §3.13: "their
+"""An eliminated player's bank card is refused wherever it is tapped (docs/classic.md §3.13: "their
 bank card is refused from then on (`Éliminé`)"), before any step opens for it.
 
 Found by the classic unit's state machine (``test_classic_stateful.py``): the card opened a

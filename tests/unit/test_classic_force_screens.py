@@ -1,4 +1,4 @@
-"""The Star Wars screens (CLASSIC.md §7.1, §5.5) in French and English: the Force die on the
+"""The Star Wars screens (docs/classic.md §7.1, §5.5) in French and English: the Force die on the
 dice screen (how far each symbol moves on a shift) and the Force battle's result, in 20 cells."""
 
 from __future__ import annotations

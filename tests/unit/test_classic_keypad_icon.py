@@ -1,4 +1,4 @@
-"""The keypad icon of CLASSIC.md §5.5 ("an entry is open") over the classic scenarios of
+"""The keypad icon of docs/classic.md §5.5 ("an entry is open") over the classic scenarios of
 ``tests/scripts/classic/``: it lights on every screen shown while a number entry of §5.2 is open
 (the amount entry, a pick, an auction bid being typed, the trade's cash typed before a payer's
 card closes it) and on no other screen."""

@@ -1,4 +1,4 @@
-"""The readings of CLASSIC-READINGS.md about the dice seed, the virtual decks, the landings that
+"""The readings of docs/readings.md about the dice seed, the virtual decks, the landings that
 move nothing, the late claims and the debts, each traced through the classic unit: a tap script
 run by ``ultibank script … --state -`` (or, for the seed of the games the box plays, the
 daemon's own runtime), with the state file and the transcript checked for what the reading

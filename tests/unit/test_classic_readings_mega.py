@@ -1,6 +1,6 @@
 """The project's settled readings for Méga and Star Wars (docs/readings.md), each checked through
 the unit: a tap script run by ``ultibank script``, its state file and its transcript. Prices,
-rents and building costs are worked by hand from the Méga deed table (CLASSIC.md §2.3: brown
+rents and building costs are worked by hand from the Méga deed table (docs/classic.md §2.3: brown
 M1, M2 60, M3 80, houses 50; stations 200, depots 100; utilities 150). Each test's docstring
 names the readings it settles."""
 

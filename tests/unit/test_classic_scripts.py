@@ -1,4 +1,4 @@
-"""The classic tap scripts (CLASSIC.md §8) through ``ultibank script``: the spec's two examples
+"""The classic tap scripts (docs/classic.md §8) through ``ultibank script``: the spec's two examples
 give their state files exactly, and each scenario of ``tests/scripts/classic/`` (one per menu
 item, per entry kind, power cuts, cards of the other ruleset) gives its transcript and state.
 

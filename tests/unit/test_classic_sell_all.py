@@ -1,4 +1,4 @@
-"""The building shortage (CLASSIC.md §3.8 decision, READINGS C6): breaking a hotel the bank's
+"""The building shortage (docs/classic.md §3.8 decision, READINGS C6): breaking a hotel the bank's
 stock cannot take apart asks `Plus de maisons : tout vendre ? ✓`; ✓ sells every building of
 the group at half price, X cancels that tap and the session goes on."""
 

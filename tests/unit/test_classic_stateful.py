@@ -7,13 +7,13 @@ random gestures, legal and illegal alike: taps of bank cards (players or not), d
 Community Chest cards and cards of the other ruleset, keypad keys, ✓ M X, holds, waits, rigged
 rolls, info screens, power cuts anywhere (also in the middle of a gesture), and whole gestures
 that take a game deep (landings, the menu's items with a card and an amount, sessions, trades,
-cards, auctions, the dice). Each gesture is a line of a tap script (CLASSIC.md §8.2) run by the
+cards, auctions, the dice). Each gesture is a line of a tap script (docs/classic.md §8.2) run by the
 script runner on a real journal, so a failure prints a tap script that reproduces it.
 
 After every input and gesture:
 
 - a refused input (the error cue) changes no game state and leaves the unit in the step it
-  was in (CLASSIC.md §5: "the step stays as it was"; ``refusal_may_move`` lists the refusals
+  was in (docs/classic.md §5: "the step stays as it was"; ``refusal_may_move`` lists the refusals
   the spec's readings let move on), and the bank card of a player not in the game, or
   eliminated, is refused wherever it is tapped, the step unchanged (§3.13: "their bank card
   is refused from then on");

@@ -1,4 +1,4 @@
-"""The unit's third die (CLASSIC.md §3.15, §8.2, §8.4; READINGS D1, E1, E2, E13), through
+"""The unit's third die (docs/classic.md §3.15, §8.2, §8.4; READINGS D1, E1, E2, E13), through
 ``ultibank script``: an edition declares the die's six faces (``[classic] third_die``), a
 ``roll A B T`` line fixes it, the transcript's dice line and the state file's ``last_roll``
 show it. The edition here is classic-fr with Méga's speed die added, so that these tests pin

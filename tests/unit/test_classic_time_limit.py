@@ -1,4 +1,4 @@
-"""The time-limited game (CLASSIC.md §3.14, variants.time_limit_minutes) through the unit: the
+"""The time-limited game (docs/classic.md §3.14, variants.time_limit_minutes) through the unit: the
 game ends when the unit's running time reaches the limit, at the next moment nothing is in
 progress (READINGS C9), and never without the variant."""
 

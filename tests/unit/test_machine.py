@@ -1,4 +1,4 @@
-"""The unit's gestures, one by one, on a virtual clock (ULTIME.md §5)."""
+"""The unit's gestures, one by one, on a virtual clock (docs/ultime.md §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tap scripts run one after another on the same data directory, as SCRIPTS.md describes:
+"""Tap scripts run one after another on the same data directory, as docs/scripts.md describes:
 the second one continues the stored game (its edition, a debt being settled), and a script
 file written with a byte-order mark reads like any other."""
 

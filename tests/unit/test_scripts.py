@@ -1,4 +1,4 @@
-"""Tap scripts: the SCRIPTS.md examples, one scenario per gesture and per event card, parsing,
+"""Tap scripts: the docs/scripts.md examples, one scenario per gesture and per event card, parsing,
 power cycles and a whole game."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ PLAYER_KEYS = ("card", "token", "balance", "jailed", "debt", "bankrupt")
 
 
 def contract(state: dict[str, object]) -> dict[str, object]:
-    """The keys SCRIPTS.md fixes (extra keys are allowed and not compared)."""
+    """The keys docs/scripts.md fixes (extra keys are allowed and not compared)."""
     players = state["players"]
     props = state["properties"]
     assert isinstance(players, list) and isinstance(props, list)
@@ -212,7 +212,7 @@ def test_unknown_edition_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert run_script(script, edition="monopoly-moon", out=io.StringIO()) == 2
     said = capsys.readouterr().err
     assert "unknown edition" in said
-    # the edition is at fault, not the script: FILE: is for the script's own lines (SCRIPTS.md)
+    # the edition is at fault, not the script: FILE: is for the script's own lines (docs/scripts.md)
     assert said.startswith("ultibank: ") and "a.tap" not in said, said
 
 

@@ -1,4 +1,4 @@
-"""Byte-for-byte guard: every scenario script, the SCRIPTS.md examples and the example game
+"""Byte-for-byte guard: every scenario script, the docs/scripts.md examples and the example game
 give exactly the transcript and state file they gave before the ruleset seam (issue 11).
 
 ``tests/scripts/golden/`` holds what the code wrote for each script (``<stem>.transcript``
@@ -21,7 +21,7 @@ from bank.script import run_script
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "tests" / "scripts"
 GOLDEN = SCRIPTS / "golden"
-#: every scenario, plus the example game of docs/ (the SCRIPTS.md examples are 01..03)
+#: every scenario, plus the example game of docs/ (the docs/scripts.md examples are 01..03)
 ALL = [*sorted(SCRIPTS.glob("*.tap")), ROOT / "docs" / "example-game.tap"]
 WRITE = os.environ.get("ULTIBANK_WRITE_GOLDEN") == "1"
 

@@ -1,12 +1,12 @@
-"""The classic ruleset: the bank of every classic Monopoly box (CLASSIC.md).
+"""The classic ruleset: the bank of every classic Monopoly box (docs/classic.md).
 
-What exists: the classic edition schema (:mod:`.edition`), the configuration with every
-**decision** of §3/§6 (:mod:`.config`), the state extension and its event (:mod:`.state`), the
-commands (:mod:`.commands`), the pure rules engine (:mod:`.rules`) with its typed outcomes
-(:mod:`.outcomes`) and the §8.4 state file
-(:mod:`.statefile`). What does not exist yet: the unit's classic mode (§5: keypad, entries,
-menu, sessions, trade panels), its screens and texts, the panels and the tap-script extension
-(§8); building a unit for a classic edition is refused with a message that says so.
+The classic edition schema (:mod:`.edition`), the configuration with every **decision** of
+§3/§6 (:mod:`.config`), the state extension and its events (:mod:`.state`), the commands
+(:mod:`.commands`), the pure rules engine (the package :mod:`.rules`, one module per family of
+commands) with its typed outcomes (:mod:`.outcomes`) and questions (:mod:`.questions`), Méga
+and Star Wars (:mod:`.mega`, :mod:`.force`), the unit's classic mode (the package :mod:`.unit`,
+one module per family of gestures) with its screens and texts (:mod:`.screens`, :mod:`.text`),
+and the §8.4 state file (:mod:`.statefile`).
 The registry (:mod:`bank.rulesets`) finds this package by ``RULESET``.
 Imports the core and its own modules.
 """

@@ -1,4 +1,4 @@
-"""The classic ruleset's own commands (CLASSIC.md §3, §4), beside the core's new game, landing
+"""The classic ruleset's own commands (docs/classic.md §3, §4), beside the core's new game, landing
 (:class:`bank.commands.Land`, the landing gesture) and auction sale.
 
 A command that raises money for an open debt says so (``for_debt``): it then joins the undo
@@ -192,7 +192,7 @@ class SeriesSale(AuctionSale):
 @dataclass(frozen=True, slots=True)
 class DrawCard(Command):
     """``variants.virtual_decks``: the unit draws the next card of its own shuffled *deck*
-    (CLASSIC-READINGS D2). Like a roll, the draw is never undone (E6); the drawn card is then
+    (docs/readings.md D2). Like a roll, the draw is never undone (E6); the drawn card is then
     applied by :class:`PlayCard` once the drawer's card is tapped."""
 
     name: ClassVar[str] = "draw"

@@ -1,4 +1,4 @@
-"""Configuration of the classic rules: every **decision** of CLASSIC.md §3/§6, with its default.
+"""Configuration of the classic rules: each **decision** of docs/classic.md §3/§6, with its default.
 
 ``[classic]`` holds the decisions (§6.1), ``[variants]`` the house rules, all off by default
 (§6.2), ``[mega]`` the Méga editions' keys, ``[starwars]`` Star Wars II's (the Force battle's
@@ -39,7 +39,7 @@ _RANGES: dict[str, tuple[int, int]] = {
 }
 #: the recorded tables, in the order a game records them
 TABLES = ("classic", "variants", "mega", "starwars")
-#: the faces a Force die may carry (CLASSIC.md §7.1)
+#: the faces a Force die may carry (docs/classic.md §7.1)
 FORCE_FACES = ("shift", "light", "dark")
 
 

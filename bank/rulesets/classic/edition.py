@@ -1,4 +1,4 @@
-"""The classic edition schema and its typed reading (CLASSIC.md §1, §2, §4).
+"""The classic edition schema and its typed reading (docs/classic.md §1, §2, §4).
 
 A classic edition file is a shared edition file (``board_assets``) with ``ruleset =
 "classic"`` and these fields of its own, all checked here (one fault, naming the field, per

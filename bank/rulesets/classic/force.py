@@ -1,4 +1,4 @@
-"""Star Wars Episode II's Force (CLASSIC.md §7.1): the sides and the Force battle.
+"""Star Wars Episode II's Force (docs/classic.md §7.1): the sides and the Force battle.
 
 Each bank card is a character with its side, read from the edition's ``sides`` (§1.5):
 registration asks nothing more. The Force battle (menu item 14, then the lander's card) is
@@ -25,11 +25,13 @@ from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import FORCE_FACES, ClassicConfig
 from bank.rulesets.classic.edition import ClassicEdition
+from bank.rulesets.classic.questions import ForceFace, QuestionAsked
 from bank.rulesets.classic.state import classic
 from bank.state import GameState
 
 if TYPE_CHECKING:  # the engine imports this module
-    from bank.rulesets.classic.rules import ClassicRulesEngine, _Tx
+    from bank.rulesets.classic.rules import ClassicRulesEngine
+    from bank.rulesets.classic.rules.tx import _Tx
 
 #: what may be asked, by reading: the Force die's faces, or the symbols
 ASKED = {"die": ("light", "dark", "shift"), "symbol": ("light", "dark")}
@@ -86,7 +88,7 @@ def battle(engine: ClassicRulesEngine, tx: _Tx, cfg: ClassicConfig, cmd: c.Force
     known = rolled_face(tx.state, cmd.card) if rule == "die" else None
     face = known or cmd.face
     if face is None:
-        raise RuleError("which face did the Force die show?", "force face?", reading=rule)
+        raise QuestionAsked(ForceFace(rule))
     if face not in ASKED[rule]:
         raise RuleError(f"no {face!r} in the {rule} reading", "force face?", reading=rule)
     if known is not None and cmd.face not in (None, known):

@@ -1,4 +1,4 @@
-"""The Méga rules (CLASSIC.md §7.2 and the Méga rows of §2-§3) over the classic engine.
+"""The Méga rules (docs/classic.md §7.2 and the Méga rows of §2-§3) over the classic engine.
 
 An edition with ``[classic] mega = true`` plays the classic rules with these differences,
 which the engine (:mod:`.rules`) asks this module about:
@@ -28,12 +28,16 @@ from bank.errors import NotEnoughMoney, RuleError
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import ClassicEdition, Deed
+from bank.rulesets.classic.questions import QuestionAsked, SellWholeGroup
 from bank.rulesets.classic.state import classic
 from bank.state import GameState
 
 if TYPE_CHECKING:  # the engine imports this module
     from bank.ruleset import Decision
-    from bank.rulesets.classic.rules import ClassicRulesEngine, _Tx
+    from bank.rulesets.classic.rules import ClassicRulesEngine
+    from bank.rulesets.classic.rules.building import BuildingRules
+    from bank.rulesets.classic.rules.core import RulesCore
+    from bank.rulesets.classic.rules.tx import _Tx
 
 #: the core level of a lot with a skyscraper (§2.5: 6)
 SKYSCRAPER = 6
@@ -110,9 +114,7 @@ def must_lift(state: GameState, ed: ClassicEdition, number: int, owner: int) -> 
     )
 
 
-def building_value(
-    engine: ClassicRulesEngine, state: GameState, number: int, cfg: ClassicConfig
-) -> int:
+def building_value(engine: RulesCore, state: GameState, number: int, cfg: ClassicConfig) -> int:
     """What the buildings on deed *number* cost (§3.14, E10): a skyscraper counts the hotel
     and the houses it replaced; a depot its price."""
     deed = engine.ed.deed(number)
@@ -130,9 +132,7 @@ def building_value(
 # ---------------------------------------------------------------- building and selling
 
 
-def build(
-    engine: ClassicRulesEngine, tx: _Tx, cfg: ClassicConfig, card: int, number: int
-) -> Decision:
+def build(engine: BuildingRules, tx: _Tx, cfg: ClassicConfig, card: int, number: int) -> Decision:
     """One building on deed *number* for *card* (§3.7, Méga)."""
     state = tx.state
     ed = engine.ed
@@ -197,7 +197,7 @@ def sell_skyscraper(tx: _Tx, deed: Deed, cfg: ClassicConfig, card: int, number: 
     """A skyscraper sold back for half: the lot keeps a hotel from the bank (§3.8)."""
     ext = tx.ext
     if cfg.classic.building_stock and ext.hotels < 1:
-        raise RuleError("the bank lacks the hotel: sell the whole group", "sell group")
+        raise QuestionAsked(SellWholeGroup(number, "hotel"))
     refund = skyscraper_cost(deed, cfg) // 2
     tx.set_field("skyscrapers", ext.skyscrapers + 1)
     tx.set_field("hotels", ext.hotels - 1)

@@ -1,4 +1,4 @@
-"""What a classic command did, as the rules decided it (CLASSIC.md §3, §4): the unit's classic
+"""What a classic command did, as the rules decided it (docs/classic.md §3, §4): the unit's classic
 mode shows these and never works them out again from the events.
 
 Every outcome names the player it is about (``card``; None for the bank or an anonymous roll)
@@ -9,6 +9,7 @@ the core's outcome type and the standard library.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar
 
 from bank.ruleset import Outcome
@@ -178,6 +179,30 @@ class InterestAnswered(ClassicOutcome):
     lifted: bool
 
 
+class RollEffect(StrEnum):
+    """What a roll of the unit's dice did besides moving the token. The values are the words
+    older records spelt the effect with (a jail try was ``"try N"``: :func:`roll_effect`)."""
+
+    NONE = ""
+    #: the third double in a row: to jail
+    THREE_DOUBLES = "three doubles"
+    #: a double out of jail
+    FREED = "freed"
+    #: a jail try that failed (:attr:`Rolled.jail_try` says which)
+    TRY = "try"
+    #: the last jail try failed: the fee paid (or owed), out of jail
+    FEE = "fee"
+    #: Méga's speed die showing the number of the double (§7.2)
+    TRIPLE = "triple"
+
+
+def roll_effect(text: str) -> tuple[RollEffect, int]:
+    """The effect and jail try spelt *text* in the string form (``"try 2"``: the second try)."""
+    if text.startswith("try "):
+        return RollEffect.TRY, int(text[4:])
+    return RollEffect(text), 0
+
+
 @dataclass(frozen=True, slots=True)
 class Rolled(ClassicOutcome):
     """The unit's dice for *card* (None: anonymous); *amount* is the move: the white dice
@@ -187,22 +212,38 @@ class Rolled(ClassicOutcome):
     dice: tuple[int, int]
     #: the card's doubles in a row, 3 on the roll that sends it to jail
     doubles: int
-    #: what the roll did: "", "three doubles", "freed", "try 1", "try 2", "fee", "triple"
-    effect: str
+    #: what the roll did; the string form of older records (``"try 2"``) is decoded
+    effect: RollEffect
     #: the third die's face (``"2"``, ``"mr"``, ``"bus"``, ``"light"``...), None without one
     third: str | None = None
+    #: the failed jail try this roll was (1, 2...) when *effect* is ``TRY``; 0 otherwise
+    jail_try: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.effect, RollEffect):  # the string form: "try 2", "fee"...
+            effect, tries = roll_effect(str(self.effect))
+            object.__setattr__(self, "effect", effect)
+            if tries:
+                object.__setattr__(self, "jail_try", tries)
+
+    @property
+    def effect_text(self) -> str:
+        """The effect in the string form (``"try 2"``)."""
+        return f"try {self.jail_try}" if self.effect is RollEffect.TRY else self.effect.value
 
 
 @dataclass(frozen=True, slots=True)
 class CardPlayed(ClassicOutcome):
     """Card *number* of *deck* applied to *card*: *amount* is what it charged or paid out;
-    *landing* what the move it made did; *draw* the deck to draw next (`Tirez une Chance`)."""
+    *landing* what the move it made did; *draw* the deck to draw next (`Tirez une Chance`);
+    *gained*: the drawer's cash did not go down (the amount was paid out to them)."""
 
     kind: ClassVar[str] = "card_done"
     deck: str
     number: int
     landing: ClassicOutcome | None = None
     draw: str | None = None
+    gained: bool = False
 
 
 @dataclass(frozen=True, slots=True)

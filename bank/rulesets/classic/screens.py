@@ -1,12 +1,18 @@
-"""The classic unit's screens (CLASSIC.md §5.5), through the core's screen model.
+"""The classic unit's screens (docs/classic.md §5.5), through the core's screen model.
 
 Extends :class:`bank.unit.screens.Screens`: the same two lines, ``amount``, ``number``,
 ``token`` (the player's script name), ``level`` and ``icons``, so that panels need not know
-classic. Each method returns a screen whose lines are fitted to the 2x20 LCD. Imports the
-engine's state and edition types, the unit's I/O and texts, and the classic edition and state.
+classic. Each method returns a screen whose lines are fitted to the 2x20 LCD, and, where
+they differ, the same lines written for the emulator's 25-cell glass (``wide``: whole street
+names, the long wordings); a line whose words depend on the room is a :data:`Line` function
+of the width, and no width ever cuts a number (issue 19). Imports the engine's state and
+edition types, the unit's I/O and texts, and the classic edition and state.
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable
 
 from bank.events import Event, MoneyMoved, PropertyChanged, invert
 from bank.rulesets.classic import outcomes as o
@@ -16,10 +22,14 @@ from bank.rulesets.classic.edition import classic_edition
 from bank.rulesets.classic.mega import SKYSCRAPER
 from bank.rulesets.classic.state import classic
 from bank.state import GameState, PlayerState
-from bank.unit.io import Icon, Screen
+from bank.unit.io import WIDE_COLS, Icon, Screen
 from bank.unit.screens import Screens
 from bank.unit.text import LCD_WIDTH, MESSAGES, fit, short_name
 from board_assets import Edition
+
+#: a screen's line: its text, or its text for a given width (the 20 cells of the character
+#: LCD, the 25 of the emulator's glass), for a line whose words depend on the room
+Line = str | Callable[[int], str]
 
 _NO_ICONS: frozenset[Icon] = frozenset()
 #: the icon of each menu item that has one (§5.4)
@@ -36,7 +46,7 @@ _MENU_ICONS = {
     14: Icon.FORCE,
     16: Icon.DEBT,
 }
-#: the icons of a screen with a number entry open (CLASSIC.md §5.2, §5.5)
+#: the icons of a screen with a number entry open (docs/classic.md §5.2, §5.5)
 _ENTRY_ICONS: frozenset[Icon] = frozenset({Icon.KEYPAD})
 #: Méga's buildings (§7.2): the icon each one lights (``Built.building``, ``BuildingSold``)
 _BUILDING_ICONS = {"skyscraper": Icon.SKYSCRAPER, "depot": Icon.DEPOT}
@@ -54,16 +64,35 @@ class ClassicScreens(Screens):
     def screen(
         self,
         name: str,
-        first: str,
-        second: str = "",
+        first: Line,
+        second: Line = "",
         *,
         icons: frozenset[Icon] = _NO_ICONS,
         **fields: object,
     ) -> Screen:
         """A screen of two lines (one when *second* is empty), fitted to the LCD, with the
-        model's other fields as given."""
-        lines = (fit(first), fit(second)) if second else (fit(first),)
-        return Screen(name, lines, icons=icons, **fields)  # type: ignore[arg-type]
+        model's other fields as given; the lines written for the emulator's wider glass too
+        (:attr:`Screen.wide`) when they differ (issue 19: the glass shows whole words)."""
+        texts = (first, second) if _at(second, WIDE_COLS) else (first,)
+        lines = tuple(fit(_at(t, LCD_WIDTH)) for t in texts)
+        wide = tuple(fit(_at(t, WIDE_COLS), WIDE_COLS) for t in texts)
+        return Screen(
+            name,
+            lines,
+            icons=icons,
+            wide=wide if wide != lines else (),
+            **fields,  # type: ignore[arg-type]
+        )
+
+    def words(self, key: str, **fields: object) -> Line:
+        """The message *key* in the unit's language, not yet fitted: the screen fits it to
+        each width; a ``<key>.wide`` wording, where there is one, for a width it fits."""
+        text = MESSAGES[key][self.lang].format(**fields)
+        wide = MESSAGES.get(f"{key}.wide")
+        if wide is None:
+            return text
+        long = wide[self.lang].format(**fields)
+        return lambda width: long if len(long) <= width else text
 
     def token(self, state: GameState, card: int | None) -> str:
         """The LCD label of bank card *card* (the edition's, §1.5)."""
@@ -75,15 +104,25 @@ class ClassicScreens(Screens):
     def money(self, amount: int) -> str:
         return f"{amount} {self.ed.currency_lcd}"
 
-    def deed_name(self, number: int) -> str:
-        """``12 Av. Mozart``: the number and the name, fitted to one line (the classic boxes'
-        longest names shortened by hand first, so that none ends cut: issue 19)."""
+    def deed_name(self, number: int, width: int = LCD_WIDTH) -> str:
+        """``12 Av. Mozart``: the number and the name, fitted to one line of *width* cells
+        (the classic boxes' longest names shortened by hand first, so that none ends cut:
+        issue 19); on a wider glass the usual abbreviations first (``27 Av. des
+        Champs-Élysées`` in 25 cells)."""
         name = f"{number} {self.ed.deed(number).name}"
+        if width > LCD_WIDTH:
+            shortened = short_name(name, width)
+            if len(name) <= width or not shortened.endswith("…"):
+                return shortened
         for long, short in _DEED_ABBREVIATIONS:
-            if len(name) <= LCD_WIDTH:
+            if len(name) <= width:
                 break
             name = name.replace(long, short)
-        return short_name(name)
+        return short_name(name, width)
+
+    def deed_title(self, number: int) -> Line:
+        """Deed *number*'s name line, for each width (:meth:`deed_name`)."""
+        return lambda width: self.deed_name(number, width)
 
     def buildings(self, state: GameState, number: int, building: str = "") -> frozenset[Icon]:
         """The Méga icons of deed *number*: the skyscraper on a lot that has one, the depot on
@@ -105,19 +144,19 @@ class ClassicScreens(Screens):
     # ------------------------------------------------------------ the shell's screens
 
     def idle(self) -> Screen:
-        return self.screen("idle", self.say("c.idle.1"), self.say("c.idle.2"))
+        return self.screen("idle", self.words("c.idle.1"), self.words("c.idle.2"))
 
     def balance(self, state: GameState, player: PlayerState) -> Screen:
         held = len(classic(state).cards_of(player.card))
         key = "balance.1.jailed" if player.jailed else "balance.1"
         second = (
-            self.say("c.balance.2", money=self.money(player.balance), cards=held)
+            self.words("c.balance.2", money=self.money(player.balance), cards=held)
             if held
-            else self.say("balance.2", money=self.money(player.balance))
+            else self.words("balance.2", money=self.money(player.balance))
         )
         return self.screen(
             "balance",
-            self.say(key, token=self.token(state, player.card)),
+            self.words(key, token=self.token(state, player.card)),
             second,
             amount=player.balance,
             token=player.token,
@@ -129,7 +168,7 @@ class ClassicScreens(Screens):
         return self.screen(
             "balance",
             f"{self.token(state, player.card)} {self.money(player.balance)}",
-            self.say("c.worth", money=self.money(worth)),
+            self.words("c.worth", money=self.money(worth)),
             amount=player.balance,
             token=player.token,
         )
@@ -138,24 +177,58 @@ class ClassicScreens(Screens):
         start = self.ed.start_balance
         return self.screen(
             "game_started",
-            self.say("new.started.1"),
-            self.say("new.started.2", n=len(state.players), money=self.money(start)),
+            self.words("new.started.1"),
+            self.words("new.started.2", n=len(state.players), money=self.money(start)),
             amount=start,
+        )
+
+    def game_over(self, state: GameState) -> Screen:
+        """The first four places, two a line, each name whole (issue 19: `2.Mace Win…`): two
+        spaces between places, one where two do not fit, the names shortened before a line
+        would be cut; the whole ranking is the `scores` info screen's."""
+        ranked = list(state.ranking) or [p.card for p in state.players]
+        names = [self.token(state, card) for card in ranked][:4]
+
+        def line(row: int) -> Line:
+            def at(width: int) -> str:
+                for cut in (None, 8, 6, 5, 4, 3):
+                    for gap in ("  ", " "):
+                        text = gap.join(
+                            f"{i}.{names[i - 1][:cut]}"
+                            for i in range(2 * row + 1, min(len(names), 2 * row + 2) + 1)
+                        )
+                        if len(text) <= width:
+                            return text
+                return text
+
+            return at
+
+        winner = state.player(state.winner) if state.winner is not None else None
+        return self.screen(
+            "game_over",
+            line(0),
+            line(1) if len(names) > 2 else "",
+            amount=winner.balance if winner else None,
+            token=winner.token if winner else None,
+            icons=frozenset({Icon.TROPHY}),
         )
 
     def debt(self, state: GameState, debtor: PlayerState, can: int | None = None) -> Screen:
         """`voiture doit 360 à chien` / `Encore possible 180` (what selling and mortgaging can
         still raise); the creditor is left out when the line would not fit."""
         token, creditor = self.token(state, debtor.card), self.token(state, debtor.creditor)
-        first = MESSAGES["c.debt.to"][self.lang].format(
+        to = MESSAGES["c.debt.to"][self.lang].format(
             token=token, amount=debtor.debt, creditor=creditor
         )
-        if len(first) > LCD_WIDTH:
-            first = self.say("c.debt.1", token=token, amount=debtor.debt)
+        owes = MESSAGES["c.debt.1"][self.lang].format(token=token, amount=debtor.debt)
+
+        def first(width: int) -> str:
+            return to if len(to) <= width else owes
+
         second = (
-            self.say("c.debt.2", creditor=creditor)
+            self.words("c.debt.2", creditor=creditor)
             if can is None
-            else self.say("c.debt.can", can=can)
+            else self.words("c.debt.can", can=can)
         )
         return self.screen(
             "debt",
@@ -178,22 +251,22 @@ class ClassicScreens(Screens):
             icons |= {Icon.MORTGAGE}
         owner = self.token(state, prop.owner) if prop.owner is not None else ""
         if prop.owner is None:
-            second, amount = self.say("c.deed.price", money=self.money(d.price)), d.price
+            second, amount = self.words("c.deed.price", money=self.money(d.price)), d.price
         elif mortgaged:
-            second, amount = self.say("c.deed.mortgaged", owner=owner), 0
+            second, amount = self.words("c.deed.mortgaged", owner=owner), 0
         elif rent is None:  # a utility: the rent depends on the dice
             second, amount = (
-                self.say("c.deed.utility", owner=owner, mult="/".join(str(r) for r in d.rents)),
+                self.words("c.deed.utility", owner=owner, mult="/".join(str(r) for r in d.rents)),
                 None,
             )
         elif number in classic(state).depots:  # Méga: the station carries its depot
-            second, amount = self.say("c.deed.depot", owner=owner, money=self.money(rent)), rent
+            second, amount = self.words("c.deed.depot", owner=owner, money=self.money(rent)), rent
         else:
-            second, amount = self.say("c.deed.rent", owner=owner, money=self.money(rent)), rent
+            second, amount = self.words("c.deed.rent", owner=owner, money=self.money(rent)), rent
         owner_token = state.player(prop.owner).token if prop.owner is not None else None  # type: ignore[union-attr]
         return self.screen(
             "deed",
-            self.deed_name(number),
+            self.deed_title(number),
             second,
             amount=amount,
             number=number,
@@ -204,10 +277,10 @@ class ClassicScreens(Screens):
         )
 
     def bought(self, state: GameState, number: int, card: int, price: int, whole: bool) -> Screen:
-        second = self.say("c.group") if whole else self.say("c.bought", money=self.money(price))
+        second = self.words("c.group") if whole else self.words("c.bought", money=self.money(price))
         return self.screen(
             "bought",
-            self.deed_name(number),
+            self.deed_title(number),
             second,
             amount=price,
             number=number,
@@ -219,8 +292,8 @@ class ClassicScreens(Screens):
     def rent(self, state: GameState, number: int, payer: int, owner: int, amount: int) -> Screen:
         return self.screen(
             "rent",
-            self.say("c.rent.1", payer=self.token(state, payer), amount=amount),
-            self.say("c.rent.2", owner=self.token(state, owner)),
+            self.words("c.rent.1", payer=self.token(state, payer), amount=amount),
+            self.words("c.rent.2", owner=self.token(state, owner)),
             amount=amount,
             number=number,
             token=self.card_token(payer),
@@ -232,8 +305,8 @@ class ClassicScreens(Screens):
         key = "c.no_rent" if reason == "mortgaged" else "c.no_rent.jail"
         return self.screen(
             "no_rent",
-            self.deed_name(number),
-            self.say(key),
+            self.deed_title(number),
+            self.words(key),
             number=number,
             icons=frozenset({Icon.MORTGAGE}) if reason == "mortgaged" else _NO_ICONS,
         )
@@ -241,20 +314,20 @@ class ClassicScreens(Screens):
     def own(self, number: int, card: int) -> Screen:
         return self.screen(
             "own",
-            self.deed_name(number),
-            self.say("c.own"),
+            self.deed_title(number),
+            self.words("c.own"),
             number=number,
             token=self.card_token(card),
         )
 
     def late(self, number: int) -> Screen:
-        return self.screen("late", self.deed_name(number), self.say("c.late"), number=number)
+        return self.screen("late", self.deed_title(number), self.words("c.late"), number=number)
 
     def short(self, number: int, key: str = "c.short") -> Screen:
         return self.screen(
             "error",
-            self.deed_name(number),
-            self.say(key),
+            self.deed_title(number),
+            self.words(key),
             number=number,
             icons=frozenset({Icon.ERROR}),
         )
@@ -266,7 +339,7 @@ class ClassicScreens(Screens):
         return self.screen(
             "entry",
             title,
-            self.say("c.entry.value", value=value, step=step),
+            self.words("c.entry.value", value=value, step=step),
             amount=value,
             icons=_ENTRY_ICONS,
         )
@@ -293,8 +366,8 @@ class ClassicScreens(Screens):
         icons = {"jail": Icon.JAIL, "go": Icon.GO, "tax": Icon.TAX, "pot": Icon.POT}
         return self.screen(
             name,
-            self.say(key, token=self.token(state, card), **fields),
-            self.say("balance.2", money=self.money(player.balance)) if player else "",
+            self.words(key, token=self.token(state, card), **fields),
+            self.words("balance.2", money=self.money(player.balance)) if player else "",
             amount=amount if isinstance(amount, int) else None,
             token=self.card_token(card),
             icons=frozenset({icons[name]}) if name in icons else _NO_ICONS,
@@ -303,8 +376,8 @@ class ClassicScreens(Screens):
     def jail_choice(self, state: GameState, card: int) -> Screen:
         return self.screen(
             "jail_choice",
-            self.say("c.jail.choice.1", token=self.token(state, card)),
-            self.say("c.jail.choice.2", fee=self.ed.jail_fee),
+            self.words("c.jail.choice.1", token=self.token(state, card)),
+            self.words("c.jail.choice.2", fee=self.ed.jail_fee),
             token=self.card_token(card),
             icons=frozenset({Icon.JAIL}),
         )
@@ -315,7 +388,7 @@ class ClassicScreens(Screens):
         return self.screen(
             "session",
             f"{self.say('c.session.' + kind)} {self.token(state, card)}",
-            self.say("c.session.tap"),
+            self.words("c.session.tap"),
             token=self.card_token(card),
         )
 
@@ -330,7 +403,7 @@ class ClassicScreens(Screens):
             icons |= {Icon.MORTGAGE}
         return self.screen(
             name,
-            self.deed_name(number),
+            self.deed_title(number),
             text,
             amount=amount,
             number=number,
@@ -350,8 +423,8 @@ class ClassicScreens(Screens):
     def trade_offer(self, state: GameState, second: int) -> Screen:
         return self.screen(
             "trade_offer",
-            self.say("c.trade.offer.1", token=self.token(state, second)),
-            self.say("c.trade.offer.2"),
+            self.words("c.trade.offer.1", token=self.token(state, second)),
+            self.words("c.trade.offer.2"),
             token=self.card_token(second),
             icons=frozenset({Icon.TRADE}),
         )
@@ -362,15 +435,19 @@ class ClassicScreens(Screens):
         """The question of §3.10; *lift_only*: Méga's new owner with buildings on the group
         must lift (M only)."""
         owner = state.prop(number).owner
+        second: Line
         if lift_only:
-            second = self.say("c.interest.lift", lift=lift)
-        else:  # the short wording when the long one would cut the price to lift
+            second = self.words("c.interest.lift", lift=lift)
+        else:  # the short wording where the long one would cut the price to lift
             long = MESSAGES["c.interest.2"][self.lang].format(keep=keep, lift=lift)
-            key = "c.interest.2" if len(long) <= LCD_WIDTH else "c.interest.2.short"
-            second = self.say(key, keep=keep, lift=lift)
+            short = MESSAGES["c.interest.2.short"][self.lang].format(keep=keep, lift=lift)
+
+            def second(width: int) -> str:
+                return long if len(long) <= width else short
+
         return self.screen(
             "interest",
-            self.say("c.interest.1", n=number),
+            self.words("c.interest.1", n=number),
             second,
             number=number,
             amount=lift if lift_only else keep,
@@ -398,13 +475,14 @@ class ClassicScreens(Screens):
         """
         a, b = dice
         token = self.token(state, card) if card is not None else None
+        first: Line
         if third is not None and third.isdigit():
             n = int(third)
             key = "c.dice.anon3" if card is None else "c.dice.3"
-            first = self.say(key, token=token, a=a, b=b, c=n, total=a + b + n)
+            first = self.tight(key, token=token, a=a, b=b, c=n, total=a + b + n)
         else:
             key = "c.dice.anon" if card is None else "c.dice.1"
-            first = self.say(key, token=token, a=a, b=b, total=a + b)
+            first = self.tight(key, token=token, a=a, b=b, total=a + b)
             if third in FORCE_FACES:
                 second = self.force_face(second, third, dice)
             elif third is not None:
@@ -423,10 +501,10 @@ class ClassicScreens(Screens):
         `Vaincu par la Force` / `Dooku −200` and the balance left."""
         card = done.card or 0
         if done.won:
-            first, second = self.say("c.force.won.1"), self.say("c.force.won.2")
+            first, second = self.words("c.force.won.1"), self.words("c.force.won.2")
         else:
-            first = self.say("c.force.lost.1")
-            second = self.say("c.force.lost.2", token=self.token(state, card), amount=done.amount)
+            first = self.words("c.force.lost.1")
+            second = self.words("c.force.lost.2", token=self.token(state, card), amount=done.amount)
         return self.screen(
             "force",
             first,
@@ -435,6 +513,21 @@ class ClassicScreens(Screens):
             token=self.card_token(card),
             icons=frozenset({Icon.FORCE}),
         )
+
+    def tight(self, key: str, token: str | None, **dice: int) -> Line:
+        """A dice line, for each width: as worded, else written tight (`Mace Windu : 5+6=11`),
+        else with the token shortened: the dice and their total are never cut (issue 19)."""
+        text = MESSAGES[key][self.lang]
+
+        def at(width: int) -> str:
+            for cut in (None, 8, 6, 4):
+                line = text.format(token=(token or "")[:cut], **dice)
+                squeezed = re.sub(r" ([+=]) ", r"\1", line)
+                if len(line) <= width or len(squeezed) <= width:
+                    break
+            return line if len(line) <= width else squeezed
+
+        return at
 
     def face(self, third: str) -> str:
         """The LCD name of a third die's face (``c.die.<face>``; the face itself without one)."""
@@ -467,7 +560,7 @@ class ClassicScreens(Screens):
         """Méga's Auction space when every deed is owned: the auction icon says so (§7.2)."""
         return self.screen(
             "error",
-            self.say("c.err.no_free_deed"),
+            self.words("c.err.no_free_deed"),
             icons=frozenset({Icon.AUCTION, Icon.ERROR}),
         )
 
@@ -476,7 +569,7 @@ class ClassicScreens(Screens):
         entry = self.ed.cards.get((deck, number))
         title = entry.title if entry is not None else f"{self.ed.deck_names[deck]} {number}"
         return self.screen(
-            "card", title, self.say("c.card.who"), number=number, icons=frozenset({Icon.CARD})
+            "card", title, self.words("c.card.who"), number=number, icons=frozenset({Icon.CARD})
         )
 
     def card_done(
@@ -498,8 +591,8 @@ class ClassicScreens(Screens):
         """`Faillite : voiture`; *ask*: the debtor's card confirms it."""
         return self.screen(
             "bankrupt",
-            self.say("c.bankrupt", token=self.token(state, card)),
-            self.say("c.bankrupt.ask") if ask else "",
+            self.words("c.bankrupt", token=self.token(state, card)),
+            self.words("c.bankrupt.ask") if ask else "",
             token=self.card_token(card),
             icons=frozenset({Icon.DEBT}),
         )
@@ -520,7 +613,8 @@ class ClassicScreens(Screens):
         say = self.say
         moved = [e for e in done if isinstance(e, MoneyMoved)]
         props = [e for e in done if isinstance(e, PropertyChanged)]
-        what, second = "", ""
+        what = ""
+        second: Line = ""
         bought = next((e for e in props if e.old_owner is None and e.new_owner), None)
         traded = next((e for e in props if e.old_owner and e.new_owner != e.old_owner), None)
         built = next(
@@ -544,15 +638,18 @@ class ClassicScreens(Screens):
             return super().undone()
         return self.screen("undo", say("c.undone", what=what), second, icons=frozenset({Icon.UNDO}))
 
-    def deed_line(self, number: int) -> str:
-        """``28 Rue de la Paix`` in 20 cells (the number always whole)."""
-        return self.deed_name(number)
+    def deed_line(self, number: int) -> Line:
+        """``28 Rue de la Paix`` in each width (the number always whole)."""
+        return self.deed_title(number)
 
-    def money_line(self, state: GameState, move: MoneyMoved) -> str:
+    def money_line(self, state: GameState, move: MoneyMoved) -> Line:
         """``dé → chien 250 €``, ``voiture +150 €`` (from the bank), ``chien −200 €`` (to the
-        bank): the tokens shortened before the amount is ever cut."""
+        bank), in each width: the tokens shortened before the amount is ever cut."""
+        return lambda width: self._money_line(state, move, width)
+
+    def _money_line(self, state: GameState, move: MoneyMoved, width: int) -> str:
         money = self.money(move.amount)
-        for cut in (LCD_WIDTH, 6, 4, 3):
+        for cut in (width, 6, 4, 3):
             if move.payer is None:
                 line = f"{self.token(state, move.payee)[:cut]} +{money}"
             elif move.payee is None:
@@ -560,7 +657,7 @@ class ClassicScreens(Screens):
             else:
                 payer = self.token(state, move.payer)[:cut]
                 line = f"{payer} → {self.token(state, move.payee)[:cut]} {money}"
-            if len(line) <= LCD_WIDTH:
+            if len(line) <= width:
                 return line
         return line
 
@@ -623,3 +720,8 @@ _REASON_WORDS: dict[str, dict[str, str]] = {
         "trade": "trade",
     },
 }
+
+
+def _at(line: Line, width: int) -> str:
+    """*line*'s text for *width* cells (not yet fitted)."""
+    return line(width) if callable(line) else line

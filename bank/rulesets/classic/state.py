@@ -1,6 +1,6 @@
 """The classic ruleset's part of the state, and the one event kind that changes it.
 
-:class:`ClassicState` is the state extension of a classic game (CLASSIC.md §1.1, §8.4): the
+:class:`ClassicState` is the state extension of a classic game (docs/classic.md §1.1, §8.4): the
 mortgaged deeds and the interest questions open, the bank's stock of buildings, the Free
 Parking pot, the jail cards held (with their deck) and the jail tries, who has passed GO, the
 unit's dice (roll count, last roll, the row of doubles, recent rollers for the claim window),
@@ -47,7 +47,7 @@ class ClassicState:
     #: (card, failed tries) of jailed players who rolled on the unit
     jail_tries: tuple[tuple[int, int], ...] = ()
     passed_go: tuple[int, ...] = ()
-    #: rolls the unit made in this game (k of CLASSIC-READINGS D1)
+    #: rolls the unit made in this game (k of docs/readings.md D1)
     rolls: int = 0
     last_roll: Roll | None = None
     #: the third die of the last roll (Méga's speed die, Star Wars' Force die), None without

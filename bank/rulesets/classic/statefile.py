@@ -1,4 +1,4 @@
-"""The state file of a classic game (CLASSIC.md §8.4), from the engine's state.
+"""The state file of a classic game (docs/classic.md §8.4), from the engine's state.
 
 The unit's ``ultibank script --state`` for classic editions (§8) is not built yet; this is the
 file it will write, so that the example games of ``classic/`` can be checked against the
@@ -19,7 +19,7 @@ from bank.state import GameState
 def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool) -> dict[str, Any]:
     """The §8.4 state file of *state*."""
     ext = classic(state)
-    core = state.to_json()  # the SCRIPTS.md keys of each player and property, then classic's
+    core = state.to_json()  # the docs/scripts.md keys of each player and property, then classic's
     cfg = rules.settings(state)
     tries = dict(ext.jail_tries)
     sides = rules.ed.sides

@@ -1,4 +1,4 @@
-"""The classic unit's own LCD texts in French and English (CLASSIC.md §5): the deed check,
+"""The classic unit's own LCD texts in French and English (docs/classic.md §5): the deed check,
 landings, the number entries, the menu, sessions, the trade, the interest question, the dice,
 Chance and Community Chest, the info screens.
 
@@ -31,6 +31,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
     "c.rent.1": {"fr": "{payer} paie {amount}", "en": "{payer} pays {amount}"},
     "c.rent.2": {"fr": "à {owner}", "en": "to {owner}"},
     "c.no_rent": {"fr": "Hypothéqué : 0 loyer", "en": "Mortgaged: no rent"},
+    # the emulator's glass has 25 cells: the whole words there (ClassicScreens.words)
+    "c.no_rent.wide": {"fr": "Hypothéqué : pas de loyer", "en": "Mortgaged: no rent"},
     "c.no_rent.jail": {"fr": "Proprio en prison", "en": "Owner in jail"},
     "c.own": {"fr": "Chez vous", "en": "Your own deed"},
     "c.late": {"fr": "Trop tard", "en": "Too late"},

@@ -1,4 +1,4 @@
-"""The Ultime ruleset: Monopoly Électronique Ultime / Ultimate Banking (ULTIME.md).
+"""The Ultime ruleset: Monopoly Électronique Ultime / Ultimate Banking (docs/ultime.md).
 
 Everything only this game knows lives here: the rules (:mod:`.rules`, deciding events and
 :mod:`.outcomes`), the state extension and its events (:mod:`.events`), the M menu's and event

@@ -1,4 +1,4 @@
-"""Configuration of the Ultime rules: every **decision** of ULTIME.md, with its documented default.
+"""Configuration of the Ultime rules: every **decision** of docs/ultime.md, with its default.
 
 Imports the bank's errors, the shared configuration helpers and the standard library.
 """
@@ -28,7 +28,7 @@ class WinnerRule(Enum):
 
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
-    """The rules' decisions. Defaults are those of ULTIME.md."""
+    """The rules' decisions. Defaults are those of docs/ultime.md."""
 
     #: seconds the auction countdown runs, restarted at each bid (**decision**: 10)
     auction_seconds: float = 10.0

@@ -25,7 +25,7 @@ class UltimeState:
     cheap_rents: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """The state file's Ultime keys (SCRIPTS.md)."""
+        """The state file's Ultime keys (docs/scripts.md)."""
         return {"completed_groups": sorted(self.completed_groups), "cheap_rents": self.cheap_rents}
 
 

@@ -1,4 +1,4 @@
-"""The rules of Monopoly Électronique Ultime / Ultimate Banking (ULTIME.md §3 and §4).
+"""The rules of Monopoly Électronique Ultime / Ultimate Banking (docs/ultime.md §3 and §4).
 
 ``UltimeRules.decide`` is the door that checks: it validates a command against the state and
 returns a :class:`bank.ruleset.Decision`, the events it causes and an outcome

@@ -264,7 +264,7 @@ class Unit(UnitShell):
             else:
                 self._land(card.number, step.number)
         else:
-            # property and event cards are idle gestures (ULTIME.md §5): while a property waits
+            # property and event cards are idle gestures (docs/ultime.md §5): while a property waits
             # for its bank card they do not fit, so the step (and its timeout) stays as it was
             self._refuse("err.need_bank")
 

@@ -1011,11 +1011,15 @@ class PygamePanel:
             colour = self._prop_colour[card.number]
             pygame.draw.rect(win, (250, 248, 240), rect, border_radius=5)
             band = pygame.Rect(rect.x + 3, rect.y + 3, rect.w - 6, rect.h // 3)
+            name = self.edition.prop(card.number).name if big else ""
+            number_y = rect.y + rect.h * 2 // 3 + 2
+            if big and len(self._wrapped(name, band.w - 6, 16)[0]) > 1:
+                band.h = 2 * LINE_STEP + 6  # a long name: a band tall enough for two lines
+                number_y = (band.bottom + rect.bottom) // 2 + 1
             pygame.draw.rect(win, colour, band, border_radius=3)
-            self._label(str(card.number), (rect.centerx, rect.y + rect.h * 2 // 3 + 2),
-                        40 if big else 30, INK, bold=True, anchor="center")  # fmt: skip
+            self._label(str(card.number), (rect.centerx, number_y), 40 if big else 30, INK,
+                        bold=True, anchor="center")  # fmt: skip
             if big:
-                name = self.edition.prop(card.number).name
                 self._lines(name, band.center, band.w - 6, 16, _ink_on(colour))
         else:
             pygame.draw.rect(win, EVENT_COLOUR, rect, border_radius=5)

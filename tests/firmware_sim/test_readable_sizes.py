@@ -81,11 +81,33 @@ def test_every_word_is_readable_on_both_screens(
     scale = panel.view.scale
     assert panel.window.get_size()[0] <= screen[0] and panel.window.get_size()[1] <= screen[1]
     cards = [s for s in L.hotspots(panel.edition) if isinstance(s.action, L.TapCard)]
+    pad = pygame.Rect(panel._reader_rect)
+    face = pygame.Rect(0, 0, 150, 92)  # the card as it lies on the reader
+    face.center = pad.center
+    seen: list[Written] = []
     for spot in cards:  # its hover line, then the card itself big on the reader
         assert isinstance(spot.action, L.TapCard)
         panel._hover = spot
         panel._on_reader = spot.action.card
+        seen += panel.written
+        panel.written = []
         _redraw(panel)
+        on_card = [w for w in panel.written if pad.contains(w.rect)]
+        assert on_card, spot
+        for i, w in enumerate(on_card):  # on the card, each word clear of the others
+            assert face.contains(w.rect), (spot.action.card, w)
+            assert not any(w.rect.colliderect(o.rect) for o in on_card[i + 1 :]), (
+                spot.action.card, [o.text for o in on_card])  # fmt: skip
+        card = spot.action.card
+        if card.kind in ("prop", "deed"):  # the name sits on the card's colour band
+            band = panel._prop_colour[card.number]
+            for w in on_card:
+                if w.text != str(card.number):
+                    r = w.rect.inflate(2, 2)  # just around the words: the band
+                    for corner in (r.topleft, (r.right - 1, r.top), (r.left, r.bottom - 1),
+                                   (r.right - 1, r.bottom - 1)):  # fmt: skip
+                        assert panel.canvas.get_at(corner) == band, (card, w.text, corner)
+    panel.written = seen + panel.written
     panel._hover = None
     panel._on_reader = None
     panel._help = True  # the help, over the window

@@ -1,11 +1,14 @@
-"""The bank: the rules engine, its journal, the unit's behaviour and the daemon.
+"""The bank: the rules engine, its journal, the unit's behaviour and the daemon, one folder a
+layer, each importing only the folders below it.
 
-The engine (``state``, ``events``, ``commands``, the ``ruleset`` protocol, ``auction``, and
-each ruleset's package under ``rulesets``, found through its registry) is pure: no threads,
-files, sockets, clocks or randomness. ``game`` decides, commits to the ``journal`` (the one
-place this package writes) and applies. ``unit`` is the unit's behaviour and screen model,
-``daemon`` its loop and ``control`` its socket; ``web`` and ``charts`` show a game. ``app``
-is the wiring, above all of them and above the drivers and the emulator: the command line,
-the assembly of backends, the tap scripts. Who may import whom is checked by the contracts
-in ``.importlinter`` (docs/architecture.md).
+``engine`` (the game that decides, commits and applies; ``state``, ``events``, ``commands``,
+the ``ruleset`` protocol, ``records``, ``snapshot``, ``auction``) is pure: no threads, files,
+sockets, clocks or randomness. ``unit`` is the unit's behaviour and screen model, over the
+engine. ``rulesets`` holds the registry and one package per ruleset, built on the unit shell
+and the engine. ``services`` is the bank at work: the ``daemon``'s loop, the ``control``
+socket, the ``settings``, the ``journal`` (the one place the bank writes) and the data
+directory. ``views`` tells a game: the ``web`` view, the ``history``, the ``charts``, the
+``speech``. ``app`` is the wiring, above all of them and above the drivers and the emulator:
+the command line, the assembly of backends, the tap scripts. Who may import whom is checked
+by the contracts in ``.importlinter`` (docs/architecture.md).
 """

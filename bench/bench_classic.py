@@ -34,13 +34,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bank.app.runtime import Runtime
-from bank.commands import Command
-from bank.errors import BankError
-from bank.game import Game
-from bank.journal import Journal
+from bank.engine.commands import Command
+from bank.engine.errors import BankError
+from bank.engine.game import Game
 from bank.rulesets.classic import commands as cc
 from bank.rulesets.classic.state import classic
-from bank.settings import load_settings
+from bank.services.journal import Journal
+from bank.services.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, Cue, Input, Screen
 from bench.bench_engine import EDITION as ULTIME_EDITION
 from bench.bench_engine import Collector, long_game, resume_results, store_after_crash

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bank.unit.io import Button, ButtonPressed, Icon, Input, KeyPressed, PanelStatus, Screen
+from bank.unit.io import Button, ButtonPressed, Icon, Input, KeyPressed, Labels, PanelStatus, Screen
 from bench.common import Result, at_most, stats, time_each
 from drivers import charlcd
 from drivers import panel_protocol as pp
@@ -40,7 +40,7 @@ SCREEN = Screen(
 
 
 #: a classic deed (docs/classic.md §5.6) and the interest question, with classic-fr's labels
-CLASSIC_FR = charlcd.Labels("fr", {"dog": "chien"}, "€", classic=True)
+CLASSIC_FR = Labels("fr", {"dog": "chien"}, "€", classic=True)
 CLASSIC_DEED = Screen(
     "deed", ("12 Av. Mozart", "chien loyer 200 €"), number=12, token="dog", level=2, amount=200
 )

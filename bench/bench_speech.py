@@ -18,7 +18,7 @@ from typing import Any
 
 from bank.app.runtime import Runtime
 from bank.app.voice import SpeechService, speech_settings
-from bank.settings import load_settings
+from bank.services.settings import load_settings
 from bank.unit.io import CardId, Cue
 from bench.bench_unit import _Probe, show_go_icon, start_four_players
 from bench.common import Result, at_most, scratch_dir, stats

@@ -1,5 +1,6 @@
 """Benchmarks of the unit and its daemon: tap to new screen (with the durable commit), the idle
-daemon's CPU and memory, and ``ultibank --help``.
+daemon's CPU and memory, ``ultibank --help``, and ``ultibank tap`` / ``--help`` as whole
+processes paired with ``python -c pass``.
 
 The tap path is the real one: a simulated reader under the supervisor and debouncer, the
 daemon's inbox and loop, the unit, the game and its journal on disk, then the panel's
@@ -17,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from bank.app.runtime import Runtime
-from bank.settings import load_settings
+from bank.services.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, Cue, Screen
-from bench.common import Result, at_most, percentile, scratch_dir, stats
+from bench.common import Result, at_most, load_note, percentile, scratch_dir, stats
 from drivers.sim import start_sim_reader
 
 AREA = "unit"
@@ -167,10 +168,72 @@ def _help_time(runs: int) -> list[Result]:
     ]  # fmt: skip
 
 
+def _paired(command: list[str], baseline: list[str], runs: int, env: dict[str, str]) -> tuple[
+    list[float], list[float], list[float]
+]:  # fmt: skip
+    """Wall times of *command* and *baseline* run in turn (A B A B...), one untimed warm-up
+    each, and the ratio of each pair: a drift of the machine's speed moves both of a pair."""
+
+    def wall(argv: list[str]) -> float:
+        t0 = time.perf_counter()
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                       check=True)  # fmt: skip
+        return time.perf_counter() - t0
+
+    wall(command), wall(baseline)
+    ours, theirs = [], []
+    for _ in range(runs):
+        ours.append(wall(command))
+        theirs.append(wall(baseline))
+    return ours, theirs, [a / b for a, b in zip(ours, theirs, strict=True)]
+
+
+def _start_up(root: Path, runs: int) -> list[Result]:
+    """``ultibank tap`` (to a running daemon) and ``ultibank --help`` as whole processes,
+    paired with the interpreter's own start (``python -c pass``)."""
+    exe = Path(sys.executable).with_name("ultibank")
+    ultibank = [str(exe)] if exe.exists() else [sys.executable, "-m", "bank.app.quick"]
+    # bytecode caches written by the warm-up, as an installed ultibank has them
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    data = root / "start-up"
+    proc = subprocess.Popen(
+        [*ultibank, "run", "--data-dir", str(data), "--reader", "sim", "--panel", "sim"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while not (data / "control.sock").exists():
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("the daemon did not start")
+            time.sleep(0.05)
+        python = [sys.executable, "-c", "pass"]
+        tap = [*ultibank, "tap", "--data-dir", str(data), "bank:1"]
+        t_ours, t_pass, t_ratio = _paired(tap, python, runs, env)
+        h_ours, h_pass, h_ratio = _paired([*ultibank, "--help"], python, runs, env)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    ms = 1e3
+    how = (f"{runs} pairs run in turn, the median of the pairs' ratios; wall time of the whole "
+           f"process; p50 of `python -c pass` {percentile(t_pass, 50) * ms:.1f} ms")  # fmt: skip
+    return [
+        Result(AREA, "`ultibank tap bank:1` to a running daemon, whole process p50",
+               percentile(t_ours, 50) * ms, "ms", baseline=percentile(t_pass, 50) * ms,
+               ratio=percentile(t_ratio, 50), target=at_most(1.5, ratio=True),
+               note=f"{how}; the answer waited for (a durable transaction in the daemon); "
+               "baseline: `python -c pass`, the interpreter's own start"),
+        Result(AREA, "`ultibank --help`, whole process p50", percentile(h_ours, 50) * ms, "ms",
+               baseline=percentile(h_pass, 50) * ms, ratio=percentile(h_ratio, 50),
+               target=at_most(1.5, ratio=True),
+               note=f"{runs} pairs, as above; baseline: `python -c pass`; {load_note()}"),
+    ]  # fmt: skip
+
+
 def run(quick: bool) -> list[Result]:
-    """Tap latency, idle CPU and memory, --help time."""
+    """Tap latency, idle CPU and memory, --help time, ``ultibank tap`` start-up."""
     with scratch_dir() as root:
         results = _tap_latency(root, 200 if quick else 1200)
         results += _idle_daemon(root, 5.0 if quick else 30.0)
+        results += _start_up(root, 5 if quick else 30)
     results += _help_time(3 if quick else 10)
     return results

@@ -26,9 +26,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bank.app.runtime import Runtime
-from bank.settings import load_settings
+from bank.services.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId
-from bank.web import WebServer, attach_web
+from bank.views.web import WebServer, attach_web
 from bench.common import Result, at_most, percentile, scratch_dir, stats
 from drivers.sim import start_sim_reader
 from tests.support.chromium import BrowserMissing, chromium
@@ -189,7 +189,7 @@ def web_state(web: WebServer) -> str:
 
 def _snapshot_cost(rt: Runtime, runs: int) -> list[Result]:
     """The time one snapshot takes inside the daemon's loop, journal re-read included."""
-    from bank.web import _SnapshotBuilder
+    from bank.views.web import _SnapshotBuilder
 
     reader = _SnapshotBuilder(rt)
     journal = rt.journal
@@ -214,7 +214,7 @@ def _snapshot_cost(rt: Runtime, runs: int) -> list[Result]:
 
 def _chart_time(rt: Runtime) -> list[Result]:
     try:
-        from bank.charts import render_wealth_png, wealth_series
+        from bank.views.charts import render_wealth_png, wealth_series
     except ImportError:
         return []
     journal = rt.journal
@@ -235,9 +235,9 @@ def _chart_time(rt: Runtime) -> list[Result]:
 def _fill(root: Path, n: int) -> None:
     """A journal holding one Ultime game of *n* transactions (the start, then GO after GO),
     decided by the real rules and written in batches: a long game without hours of taps."""
-    from bank.game import Game
-    from bank.journal import Journal
+    from bank.engine.game import Game
     from bank.rulesets.ultime.commands import PassGo
+    from bank.services.journal import Journal
     from board_assets import load_edition
 
     edition = load_edition("ultime-fr")

@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bank.app.script import ScriptRunner, parse_script
+from bank.engine.state import GameState
 from bank.rulesets.classic.edition import ClassicEdition, classic_edition
 from bank.rulesets.classic.rules import HOTEL
 from bank.rulesets.classic.state import ClassicState, classic
-from bank.state import GameState
 from bank.unit.io import CardRanges
 from board_assets import load_edition
 

@@ -12,6 +12,7 @@ import math
 import os
 import platform
 import re
+import sqlite3
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -20,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 __all__ = [
+    "DURABILITY_PRAGMAS",
     "Machine",
     "Result",
     "Stats",
@@ -29,9 +31,12 @@ __all__ = [
     "filesystem_of",
     "format_value",
     "interleaved",
+    "load_note",
     "machine",
     "percentile",
+    "pragmas",
     "render_report",
+    "same_pragmas",
     "scratch_dir",
     "stats",
     "time_each",
@@ -168,6 +173,40 @@ def interleaved(
     return out
 
 
+# -- fairness of an SQLite baseline ---------------------------------------------------------
+
+#: the settings that decide what an SQLite commit costs and what it guarantees
+DURABILITY_PRAGMAS = (
+    "journal_mode",
+    "synchronous",
+    "page_size",
+    "wal_autocheckpoint",
+    "locking_mode",
+    "cache_size",
+    "mmap_size",
+    "fullfsync",
+)
+
+
+def pragmas(conn: sqlite3.Connection) -> dict[str, object]:
+    """The :data:`DURABILITY_PRAGMAS` of a connection, as it reports them."""
+    return {name: conn.execute(f"PRAGMA {name}").fetchone()[0] for name in DURABILITY_PRAGMAS}
+
+
+def same_pragmas(ours: sqlite3.Connection, baseline: sqlite3.Connection) -> str:
+    """Check that a baseline commits as ours does (the same :data:`DURABILITY_PRAGMAS`);
+    returns them in a few words for a note. Raises ValueError on a difference: a baseline
+    with other settings would not be a fair one."""
+    mine, theirs = pragmas(ours), pragmas(baseline)
+    if mine != theirs:
+        raise ValueError(f"unfair baseline: ours {mine}, the baseline's {theirs}")
+    sync = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(int(str(mine["synchronous"])))
+    return (
+        f"same settings checked ({mine['journal_mode']}, synchronous={sync}, "
+        f"{mine['page_size']}-byte pages, autocheckpoint {mine['wal_autocheckpoint']} pages)"
+    )
+
+
 # -- the machine --------------------------------------------------------------------------
 
 
@@ -206,6 +245,17 @@ def machine() -> Machine:
         python=platform.python_version(),
         os=f"{platform.system()} {platform.release()}",
     )
+
+
+def load_note() -> str:
+    """The machine's load now, for a note: a busy disk or CPU moves every figure, and a
+    ratio to a baseline measured while other work shares the disk says little."""
+    one, five, _ = os.getloadavg()
+    cores = os.cpu_count() or 1
+    note = f"load average {one:.1f} (5 min {five:.1f}) on {cores} cores"
+    if min(one, five) > cores:
+        note += " (busy with other work: this figure is no evidence for or against its target)"
+    return note
 
 
 def filesystem_of(path: str | os.PathLike[str]) -> str:

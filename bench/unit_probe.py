@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bank.app.runtime import Runtime
-from bank.settings import load_settings
+from bank.services.settings import load_settings
 from bank.unit.io import (
     Button,
     ButtonPressed,

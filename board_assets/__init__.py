@@ -226,6 +226,14 @@ class Edition:
 
 #: ruleset name -> its edition schema (see :func:`register_schema`)
 _SCHEMAS: dict[str, Callable[[Mapping[str, Any]], None]] = {}
+#: asked for the schema of a ruleset none is registered for yet (the bank's lazy ruleset
+#: registry loads the ruleset there); None: such an edition is read without its schema
+_SCHEMA_FINDER: list[Callable[[str], Callable[[Mapping[str, Any]], None] | None]] = []
+
+
+def set_schema_finder(finder: Callable[[str], Callable[[Mapping[str, Any]], None] | None]) -> None:
+    """Let the loader ask *finder* for the schema of a ruleset not registered yet."""
+    _SCHEMA_FINDER[:] = [finder]
 
 
 def check_schema(edition: Edition, check: Callable[[Mapping[str, Any]], None]) -> None:
@@ -367,6 +375,8 @@ class _Validator:
         ruleset = self.ruleset(head)
         constants = self.constants(self.table(raw, "constants"))
         check = _SCHEMAS.get(ruleset)
+        if check is None and _SCHEMA_FINDER:
+            check = _SCHEMA_FINDER[0](ruleset)
         if check is not None:
             try:
                 check(raw)

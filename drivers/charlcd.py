@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
-from bank.unit.io import Icon, Screen
+from bank.unit.io import Icon, Labels, Screen
 
 GLYPH_LEVEL_ON = "\x00"
 GLYPH_LEVEL_OFF = "\x01"
@@ -154,30 +154,6 @@ def word(lang: str, key: str, **fields: object) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Labels:
-    """What a panel names from the game's edition, filled in by the wiring: each token's LCD
-    label (``dog`` -> ``chien``), the currency as the unit writes it, the decks' names by card
-    kind (``chance`` -> ``Caisse de communauté``...), and whether the game is played in
-    classic mode (keypad keys; both text lines carry the message, so a 2-row LCD shows the
-    two lines rather than a status row, and a deed has its own 4-row layout). For the
-    terminal's help, a classic edition's extras: the faces of the unit's third die as the unit
-    names them (Méga's speed die, Star Wars' Force die), and the menu items the edition adds
-    to the classic ones, by number (``14`` -> ``Force``, ``15`` -> ``Cadeau +100``)."""
-
-    lang: str = "en"
-    tokens: Mapping[str, str] = field(default_factory=dict)
-    currency: str = ""
-    decks: Mapping[str, str] = field(default_factory=dict)
-    classic: bool = False
-    third_die: tuple[str, ...] = ()
-    menu: Mapping[int, str] = field(default_factory=dict)
-
-    def token(self, token: str) -> str:
-        """*token*'s label (its id when the edition names none)."""
-        return self.tokens.get(token, token)
-
-
-@dataclass(frozen=True, slots=True)
 class LcdGeometry:
     """Size of a character LCD."""
 
@@ -254,9 +230,12 @@ def status_parts(
     *,
     lang: str = "en",
     token_label: Callable[[str], str] | None = None,
+    icon_word: Callable[[Icon], str | None] | None = None,
 ) -> tuple[str, str, str, str]:
     """The status texts: (number+token, level bar, icons+countdown, amount), the icons' words
-    in *lang* and the token as *token_label* names it (its id when not given)."""
+    in *lang* and the token as *token_label* names it (its id when not given). An icon the
+    panel has no word for is named by *icon_word* (the ruleset's word for it, from its panel
+    vocabulary or the bank's icon table), else by its name."""
     head = []
     if screen.number is not None:
         head.append(f"#{screen.number}")
@@ -268,6 +247,9 @@ def status_parts(
         level = f"L{screen.level} {level_bar(screen.level, glyphs)}"
     icon_words = ICON_WORDS_BY_LANG.get(lang, ICON_WORDS)
     words = [w for icon, w in icon_words.items() if icon in screen.icons]
+    for icon in sorted(screen.icons - icon_words.keys()):
+        said = icon_word(icon) if icon_word is not None else None
+        words.append(fold(said or icon.name, glyphs))
     if screen.countdown is not None:
         words.append((GLYPH_CLOCK if glyphs else "T-") + str(screen.countdown))
     amount = "" if screen.amount is None else str(screen.amount)
@@ -448,6 +430,7 @@ def layout(
     lang: str = "en",
     token_label: Callable[[str], str] | None = None,
     labels: Labels | None = None,
+    icon_word: Callable[[Icon], str | None] | None = None,
 ) -> tuple[str, ...]:
     """The *rows* rows of *cols* characters an LCD shows for *screen*.
 
@@ -467,7 +450,11 @@ def layout(
             screen, done = _classic_layout(screen, cols, rows, glyphs, shows, labels)
             if done is not None:
                 return done
-    head, level, words, amount = status_parts(screen, glyphs, lang=lang, token_label=token_label)
+    if labels is not None and icon_word is None:
+        icon_word = _art_word(labels)
+    head, level, words, amount = status_parts(
+        screen, glyphs, lang=lang, token_label=token_label, icon_word=icon_word
+    )
     status: list[str] = []
     if rows >= 3:
         # The amount shares the first row unless the level bar has it.
@@ -492,6 +479,16 @@ def layout(
     folded = lambda t: fold_unless(t, shows, glyphs)  # noqa: E731
     body = _numbers_whole(screen, body, status, cols, rows, folded, glyphs)
     return tuple(r.ljust(cols)[:cols] for r in body) + (blank,) * (rows - len(body))
+
+
+def _art_word(labels: Labels) -> Callable[[Icon], str | None]:
+    """The word of a ruleset's own icon, from its panel vocabulary's art."""
+
+    def word_of(icon: Icon) -> str | None:
+        art = labels.art(icon)
+        return art.word(labels.lang) if art is not None else None
+
+    return word_of
 
 
 def _classic_layout(

@@ -35,7 +35,7 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
-from bank.unit.io import CARD_KINDS, CardId, CardRanges
+from bank.unit.io import BANK, CardId, CardRanges
 from board_assets import edition_names, load_edition
 from drivers.base import DriverError
 
@@ -276,8 +276,18 @@ def simulated_deck(cards: CardRanges | None = None) -> Deck:
     return Deck(uids, {"name": "simulated"}, "<simulated deck>")
 
 
-def _card_key(card: CardId) -> tuple[int, int]:
-    return CARD_KINDS.index(card.kind), card.number
+@cache
+def _kind_order() -> dict[str, int]:
+    """The order of card kinds in a deck file: the bank cards, then each kind as the shipped
+    editions name it (the default edition's first), then any other kind by name."""
+    order = [BANK]
+    for name in ["ultime-fr", *edition_names()]:
+        order += [k for k in load_edition(name).card_counts if k not in order]
+    return {kind: n for n, kind in enumerate(order)}
+
+
+def _card_key(card: CardId) -> tuple[int, str, int]:
+    return _kind_order().get(card.kind, len(_kind_order())), card.kind, card.number
 
 
 def _line_of(text: str, key: str) -> int | str:

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bank.unit.io import (
-    CARD_KINDS,
     CardId,
     CardRanges,
     CardTapped,
@@ -76,7 +75,7 @@ class DeckCards:
         """The cards of *edition*; *decks* and *token_labels* are what its ruleset calls its
         decks and players (a classic edition's ``[classic]`` table), when it does."""
         cards = CardRanges.of(edition)
-        kind = "deed" if cards.deed else "prop"
+        kind = "deed" if cards.count("deed") else "prop"
         titles = {CardId(kind, p.number): p.name for p in edition.properties}
         labels = tuple(token_labels) or cards.tokens
         titles.update({CardId("bank", n): t for n, t in enumerate(labels, 1) if n <= cards.bank})
@@ -110,7 +109,7 @@ class DeckCards:
         except ValueError as err:
             raise CardNameError(f"{text.strip()}: {err}") from None
         if self.cards.foreign_kind(card):  # in range: the parse checked the edition's ranges
-            kinds = (f"{k}:1-{self.cards.count(k)}" for k in CARD_KINDS if self.cards.count(k))
+            kinds = (f"{k}:1-{self.cards.count(k)}" for k in self.cards.kind_names())
             raise CardNameError(
                 f"{text.strip()}: not a card of {self.edition}, whose cards are "
                 f"{', '.join(kinds)} (choose the edition with --edition)"

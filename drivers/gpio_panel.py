@@ -52,6 +52,7 @@ from bank.unit.io import (
     Input,
     KeyPressed,
     KeyReleased,
+    Labels,
     PanelStatus,
     Screen,
 )
@@ -169,7 +170,7 @@ class GpioPanel:
         keypad_rows: tuple[int, ...] = (),
         keypad_cols: tuple[int, ...] = (),
         keypad_scan: float = KEYPAD_SCAN_SECONDS,
-        labels: charlcd.Labels | None = None,
+        labels: Labels | None = None,
     ) -> None:
         try:
             import gpiozero
@@ -212,7 +213,7 @@ class GpioPanel:
         panel: Mapping[str, Any],
         *,
         clock: Callable[[], float] = time.monotonic,
-        labels: charlcd.Labels | None = None,
+        labels: Labels | None = None,
     ) -> GpioPanel:
         """Build from the ``[panel]`` table (``gpio_ok``... ``lcd_rows``; a negative
         ``gpio_buzzer`` means no buzzer, ``lcd_rows = 0`` no LCD; ``gpio_keypad_rows`` and

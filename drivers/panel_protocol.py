@@ -52,6 +52,7 @@ class MsgType(IntEnum):
     PING = 0x02  # host -> panel: liveness; the ACK is the answer
     SHOW = 0x10  # host -> panel: a screen
     CUE = 0x11  # host -> panel: a sound cue
+    ICON = 0x12  # host -> panel: one entry of the icon table (a panel with Feature.ICONS)
     BUTTON = 0x20  # panel -> host: a button went down or up
     ERROR = 0x30  # panel -> host: the panel reports a problem (text)
     ACK = 0x7E  # either way: payload = the acknowledged sequence number
@@ -92,6 +93,7 @@ class Feature(IntEnum):
     GLYPHS = 0x08  # custom CGRAM glyphs (level bar, clock)
     BUTTONS = 0x10
     KEYPAD = 0x20  # version 2: digits 0-9 and ⌫ as BUTTON ids 10-20 (docs/classic.md §5.6)
+    ICONS = 0x40  # version 2: takes the bank's icon table (ICON messages) for bits 20-31
 
 
 # Stable wire codes: appending is fine, renumbering breaks deployed panels.
@@ -551,15 +553,76 @@ def clip_screen(screen: Screen, version: int = PROTOCOL_VERSION) -> Screen:
     return decode_show(encode_show(screen, version), version)
 
 
-def icon_mask(icons: frozenset[Icon], version: int = PROTOCOL_VERSION) -> int:
-    """The icon bits of *icons* a panel of *version* can take (version 1: bits 0..15)."""
+#: the icon bits the bank gives out in its icon table (ICON messages), after the fixed ones
+TABLE_BITS = range(20, 32)
+#: the longest icon name and word an ICON message carries (bytes)
+MAX_ICON_NAME = 16
+MAX_ICON_WORD = 16
+
+
+@dataclass(frozen=True, slots=True)
+class IconEntry:
+    """One entry of the bank's icon table: bit *bit* of SHOW's icon field lights *icon*, which
+    a character LCD writes as *word* (the ruleset's word for it, in the game's language)."""
+
+    bit: int
+    icon: Icon
+    word: str
+
+
+def icon_table(icons: list[tuple[Icon, str]]) -> tuple[IconEntry, ...]:
+    """The table the bank sends for a ruleset's own *icons* (icon, word), each on the next
+    table bit (as many as :data:`TABLE_BITS` holds; icons with a fixed bit are left out)."""
+    own = [(icon, word) for icon, word in icons if icon not in ICON_BITS]
+    return tuple(
+        IconEntry(bit, icon, word) for bit, (icon, word) in zip(TABLE_BITS, own, strict=False)
+    )
+
+
+def encode_icon(entry: IconEntry) -> bytes:
+    """Payload of ICON: bit, the name's length and the name (ASCII), then the word (UTF-8)."""
+    if entry.bit not in TABLE_BITS:
+        raise ProtocolError(f"icon bit {entry.bit} is not a table bit")
+    name = entry.icon.value.encode("ascii")[:MAX_ICON_NAME]
+    word = entry.word.encode("utf-8")[:MAX_ICON_WORD].decode("utf-8", "ignore").encode()
+    return bytes((entry.bit, len(name))) + name + word
+
+
+def decode_icon(payload: bytes) -> IconEntry:
+    """Parse an ICON payload (ProtocolError when it is not one)."""
+    if len(payload) < 2 or payload[0] not in TABLE_BITS:
+        raise ProtocolError(f"ICON of {len(payload)} bytes or a bit outside the table")
+    size = payload[1]
+    if not 2 <= size <= MAX_ICON_NAME or len(payload) < 2 + size:
+        raise ProtocolError(f"ICON name of {size} bytes")
+    try:
+        icon = Icon(payload[2 : 2 + size].decode("ascii"))
+        word = payload[2 + size :].decode("utf-8")
+    except (UnicodeDecodeError, ValueError) as err:
+        raise ProtocolError(f"ICON: {err}") from err
+    if len(payload) - 2 - size > MAX_ICON_WORD:
+        raise ProtocolError(f"ICON word of {len(payload) - 2 - size} bytes")
+    return IconEntry(payload[0], icon, word)
+
+
+def icon_mask(
+    icons: frozenset[Icon], version: int = PROTOCOL_VERSION, table: tuple[IconEntry, ...] = ()
+) -> int:
+    """The icon bits of *icons* a panel of *version* can take (version 1: bits 0..15), the
+    fixed ones and those of the icon *table* the panel was sent; an icon with no bit is left
+    out (the panel does not draw it)."""
+    bits = {e.icon: e.bit for e in table}
     mask = 0
     for icon in icons:
-        mask |= 1 << ICON_BITS[icon]
+        bit = ICON_BITS.get(icon, bits.get(icon))
+        if bit is not None:
+            mask |= 1 << bit
     return mask if version >= 2 else mask & 0xFFFF
 
 
-def encode_show(screen: Screen, version: int = PROTOCOL_VERSION) -> bytes:
+def encode_show(
+    screen: Screen, version: int = PROTOCOL_VERSION, table: tuple[IconEntry, ...] = ()
+) -> bytes:
     """Payload of SHOW for a panel speaking *version*: a compact encoding of *screen* (text
     clipped to the limits). Version 1 and 2 differ in the token's limit and the icon field."""
     flags = 0
@@ -589,7 +652,7 @@ def encode_show(screen: Screen, version: int = PROTOCOL_VERSION) -> bytes:
     if screen.colour is not None:
         flags |= _F_COLOUR
         body += _colour_bytes(screen.colour)
-    mask = icon_mask(screen.icons, version)
+    mask = icon_mask(screen.icons, version, table)
     if version >= 2:
         # The fewest bytes that hold the bits, big-endian (two bytes read as version 1's u16).
         size = (mask.bit_length() + 7) // 8
@@ -605,11 +668,15 @@ def encode_show(screen: Screen, version: int = PROTOCOL_VERSION) -> bytes:
     return bytes((flags, len(name))) + name + bytes(body)
 
 
-def decode_show(payload: bytes, version: int = PROTOCOL_VERSION) -> Screen:
+def decode_show(
+    payload: bytes, version: int = PROTOCOL_VERSION, table: tuple[IconEntry, ...] = ()
+) -> Screen:
     """Parse a SHOW payload of *version* back into a :class:`Screen`.
 
     Version 1 refuses an icon bit it does not know (MALFORMED); version 2 ignores one, so that
     a new icon never needs a new version: a panel that predates it just does not draw it.
+    Bits 20-31 are the *table*'s, the icons the bank announced in ICON messages (a ruleset's
+    own icons, sent to a panel with ``Feature.ICONS``).
     """
     r = _PayloadReader(payload)
     flags = r.byte()
@@ -632,6 +699,7 @@ def decode_show(payload: bytes, version: int = PROTOCOL_VERSION) -> Screen:
         if mask & ~icon_mask(frozenset(ICON_BITS), 1):
             raise ProtocolError(f"SHOW icon mask 0x{mask:04x} has unknown bits")
     icons = frozenset(icon for icon, bit in ICON_BITS.items() if mask & (1 << bit))
+    icons |= {e.icon for e in table if mask & (1 << e.bit)}
     count = r.byte()
     if count > MAX_LINES:
         raise ProtocolError(f"SHOW with {count} lines, at most {MAX_LINES}")

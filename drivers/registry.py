@@ -10,7 +10,8 @@ reader path            backend                                     readers
 ``pcsc[:name]``        ``drivers.pcsc.PcscBackend``                ACR122U, ACR1252U, any PC/SC
 =====================  ==========================================  ===========================
 
-Panels: ``sim``, ``terminal``, ``pygame``, ``serial:PORT``, ``gpio``.
+Panels are built by the wiring's one panel factory (``bank.app.panels``), which alone may
+import both the drivers and the emulator.
 
 Backend modules are imported here, lazily, so a missing library costs only its backend and the
 error names the extra to install. Imports ``drivers.base`` and the standard library; the backend
@@ -22,7 +23,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, cast
 
-from drivers.base import Panel, PanelError, ReaderBackend, ReaderError, ReaderUnavailable
+from drivers.base import ReaderBackend, ReaderError, ReaderUnavailable
 
 READER_FORMS = (
     "sim",
@@ -31,7 +32,6 @@ READER_FORMS = (
     "udp[:host][:port]  (nfcpy's udp driver, for tests)",
     "pcsc[:name-filter]  (pyscard + pcscd: ACR122U and other PC/SC readers)",
 )
-PANEL_FORMS = ("sim", "terminal", "pygame", "serial:PORT", "gpio")
 
 #: reader path scheme -> (module, class, the extra that brings its library)
 _READERS = {
@@ -40,16 +40,8 @@ _READERS = {
     "udp": ("drivers.nfcpy_reader", "NfcpyBackend", "nfc"),
     "pcsc": ("drivers.pcsc", "PcscBackend", "pcsc"),
 }
-#: panel kind -> (module, class, the extra that brings its library, or "")
-_PANELS = {
-    "terminal": ("drivers.terminal_panel", "TerminalPanel", ""),
-    "pygame": ("firmware_sim.emulator", "PygamePanel", "emu"),
-    "serial": ("drivers.serial_panel", "SerialPanel", "serial"),
-    "gpio": ("drivers.gpio_panel", "GpioPanel", "pi"),
-}
 #: top-level third-party packages whose absence means "install the extra"
-_THIRD_PARTY = {"nfc", "smartcard", "ndef", "usb1", "libusb1", "serial", "gpiozero", "RPLCD"}
-_THIRD_PARTY |= {"pygame", "smbus2", "sdnotify"}
+_THIRD_PARTY = {"nfc", "smartcard", "ndef", "usb1", "libusb1", "sdnotify"}
 
 
 def _import(module: str, cls: str, extra: str, what: str) -> Any:
@@ -83,27 +75,3 @@ def open_reader(path: str) -> ReaderBackend:
     module, cls, extra = _READERS[scheme]
     backend_cls = _import(module, cls, extra, f"reader {text!r}")
     return cast(ReaderBackend, backend_cls(text))
-
-
-def open_panel(spec: str) -> Panel:
-    """The panel for *spec* (``sim``, ``terminal``, ``pygame``, ``serial:PORT``, ``gpio``)."""
-    text = spec.strip()
-    kind, _, arg = text.partition(":")
-    kind = kind.lower()
-    if kind == "sim" and not arg:
-        from drivers.sim import SimPanel
-
-        return SimPanel()
-    if kind not in _PANELS:
-        raise PanelError(f"unknown panel {spec!r}; use one of: {', '.join(PANEL_FORMS)}")
-    if kind == "serial" and not arg:
-        raise PanelError("the serial panel needs a port: serial:/dev/ttyACM0 or serial:ttyACM0")
-    if kind != "serial" and arg:
-        raise PanelError(f"the {kind} panel takes no argument (got {spec!r})")
-    module, cls, extra = _PANELS[kind]
-    try:
-        panel_cls = _import(module, cls, extra, f"panel {text!r}")
-    except ReaderUnavailable as err:
-        raise PanelError(str(err)) from err
-    panel = panel_cls(arg) if kind == "serial" else panel_cls()
-    return cast(Panel, panel)

@@ -42,6 +42,7 @@ from bank.unit.io import (
     Input,
     KeyPressed,
     KeyReleased,
+    Labels,
     PanelStatus,
     Screen,
 )
@@ -72,6 +73,7 @@ class SerialPanel:
         backoff_max: float = 5.0,
         read_timeout: float = 0.1,
         max_version: int = pp.PROTOCOL_VERSION,
+        labels: Labels | None = None,
     ) -> None:
         try:
             import serial
@@ -95,6 +97,13 @@ class SerialPanel:
         self._read_timeout = read_timeout
         # The versions this host offers in HELLO (max_version=1: exactly a version 1 bank).
         self._host_hello = pp.HostHello(max_version, min(pp.MIN_PROTOCOL_VERSION, max_version))
+        #: the icon table of the ruleset's own icons (its panel vocabulary), sent to a panel
+        #: that takes one (``Feature.ICONS``) after each HELLO
+        lang = labels.lang if labels is not None else "en"
+        own = [(a.icon, a.word(lang)) for a in labels.icons] if labels is not None else []
+        self._icon_table = pp.icon_table(own)
+        #: the table the panel holds now (empty until it was sent)
+        self._table_sent: tuple[pp.IconEntry, ...] = ()
         #: the version spoken with the panel now (negotiated at each HELLO)
         self.version = pp.MIN_PROTOCOL_VERSION
         self._keypad = False
@@ -289,7 +298,17 @@ class SerialPanel:
             raise PanelError(f"{self.port}: {err}") from err
         self.version = version
         self._keypad = version >= pp.KEYPAD_VERSION and info.keypad
+        self._send_icons(info)
         return info
+
+    def _send_icons(self, info: pp.PanelHello) -> None:
+        """Give a panel that takes one the icon table (it forgets it when it restarts)."""
+        self._table_sent = ()
+        if not self._icon_table or self.version < 2 or not info.has(pp.Feature.ICONS):
+            return
+        for entry in self._icon_table:
+            self._transact(pp.MsgType.ICON, pp.encode_icon(entry))
+        self._table_sent = self._icon_table
 
     def _service(self) -> None:
         if self._hello_event:
@@ -300,6 +319,8 @@ class SerialPanel:
             if info is not None and info.version != self.version:
                 # It speaks version 1 until it hears the host's HELLO: shake hands again.
                 self._handshake()
+            elif info is not None:
+                self._send_icons(info)
             with self._lock:
                 self._screen_dirty = self._screen is not None
         if self._send_screen():
@@ -322,7 +343,7 @@ class SerialPanel:
         if screen is None:
             return False
         try:
-            payload = pp.encode_show(screen, self.version)
+            payload = pp.encode_show(screen, self.version, self._table_sent)
         except (pp.ProtocolError, KeyError) as err:
             log.error("%s: cannot encode screen %r: %s", self.name, screen.name, err)
             return False

@@ -1,4 +1,4 @@
-"""Speech engines and players: a sentence of the unit (``bank.speech``) made into sound.
+"""Speech engines and players: a sentence of the unit (``bank.views.speech``) made into sound.
 
 Engines turn a sentence into a WAV file's bytes, on this machine, never over a network:
 

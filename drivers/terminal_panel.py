@@ -77,12 +77,12 @@ from bank.unit.io import (
     Input,
     KeyPressed,
     KeyReleased,
+    Labels,
     Screen,
 )
 from bank.unit.text import printable, token_name
 from drivers import charlcd
 from drivers.base import PanelError
-from drivers.charlcd import Labels
 from drivers.deck import default_cards
 
 #: the terminal's own words, in the unit's languages: message id -> language -> template
@@ -262,9 +262,9 @@ _KEY_NAMES = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 class KeyReader:
     """Turns keys into actions; pure (no I/O), so it is tested on its own.
 
-    A game whose cards include deeds is played in classic mode: digits are keypad keys and
-    cards are typed with a letter (``b5``, ``d12``); *labels* name the tokens and decks in the
-    help (the edition's, from the wiring)."""
+    A game whose ruleset's vocabulary (*labels*, from the wiring) asks for classic mode is
+    played with the keypad: digits are keypad keys and cards are typed with a letter (``b5``,
+    ``d12``); *labels* also name the tokens and decks in the help."""
 
     def __init__(
         self, lang: str = "en", cards: CardRanges | None = None, labels: Labels | None = None
@@ -272,10 +272,14 @@ class KeyReader:
         self.lang = lang
         self._cards = cards or default_cards()
         self._labels = labels or Labels(lang)
-        #: classic mode: the keypad and the typed deed, Chance and Community Chest cards
-        self.classic = self._cards.count("deed") > 0
+        #: classic mode (the ruleset's vocabulary says so): the keypad and the typed cards
+        self.classic = self._labels.classic
         prefixes = _CLASSIC_PREFIX if self.classic else _PREFIX
         self._prefix = {p: kind for p, kind in prefixes.items() if self._cards.count(kind)}
+        # the ruleset's own card kinds, on the letters its panel vocabulary gives them
+        for letter, kind in self._labels.keys.items():
+            if self._cards.count(kind) and letter not in self._prefix:
+                self._prefix[letter] = kind
         #: the keys that tap a bank card at once (one digit per seat, at most 9)
         self._seats = "" if self.classic else "123456789"[: min(self._cards.bank, 9)]
         self._kind: str | None = None
@@ -292,7 +296,7 @@ class KeyReader:
     def help(self) -> str:
         """The keys, in the terminal's language (classic mode: the edition's tokens and decks)."""
         if not self.classic:
-            return say(self.lang, "help", seats=len(self._seats))
+            return say(self.lang, "help", seats=len(self._seats)) + self._ruleset_help()
         seats = "  ".join(
             f"b{n} {self._labels.token(self._cards.token(n))}"
             for n in range(1, self._cards.bank + 1)
@@ -318,6 +322,30 @@ class KeyReader:
         return say(
             self.lang, "help.classic", seats=seats, deeds=deeds, decks=decks, menu=menu, dice=dice
         )
+
+    def _ruleset_help(self) -> str:
+        """The help's lines for what the ruleset's vocabulary adds: its card kinds' letters
+        and its menu items (nothing for a ruleset that adds none)."""
+        own = [
+            say(
+                self.lang,
+                "help.deck",
+                p=letter,
+                count=self._cards.count(kind),
+                name=self._name(kind),
+            )
+            for letter, kind in self._labels.keys.items()
+            if self._prefix.get(letter) == kind
+        ]
+        own += [
+            say(self.lang, "help.menu", digits=" ".join(str(item)), name=name)
+            for item, name in sorted(self._labels.menu.items())
+        ]
+        return "\n" + "\n".join(line.strip() for line in own) if own else ""
+
+    def _name(self, kind: str) -> str:
+        """What the game calls cards of *kind* (its vocabulary's, else the panel's word)."""
+        return self._labels.decks.get(kind) or say(self.lang, f"kind.{kind}")
 
     def keys(self, chunk: str) -> list[Action]:
         """Actions for a chunk of keys read at once (cbreak mode)."""
@@ -396,7 +424,7 @@ class KeyReader:
             return [Tap(self._cards.check(CardId(kind, int(digits))))]
         except ValueError:
             if not self.classic:
-                name = say(self.lang, f"kind.{kind}")
+                name = self._name(kind)
                 return [Say(say(self.lang, "entry.range", kind=name, digits=digits, count=count))]
             if kind in ("bank", "deed"):
                 return [Refuse(say(self.lang, f"range.{kind}", digits=digits, count=count))]

@@ -44,6 +44,7 @@ from bank.unit.io import (
     Input,
     KeyPressed,
     KeyReleased,
+    Labels,
     MenuAsked,
     Screen,
 )
@@ -190,6 +191,7 @@ class PygamePanel:
         language: str | None = None,
         screen_size: tuple[int, int] | None = None,
         redraw: str = "changed",
+        labels: Labels | None = None,
     ) -> None:
         self.edition = load_edition(edition) if isinstance(edition, str) else edition
         #: the window's language: the unit's (give it), else the edition's
@@ -218,11 +220,12 @@ class PygamePanel:
         self.classic = (
             ClassicTray.of(self.edition, self.language) if is_classic(self.edition) else None
         )
-        labels = self.classic.labels if self.classic is not None else None
+        tokens = self.classic.labels if self.classic is not None else None
         self._lcd = LcdRenderer(
             currency=self.edition.currency,
-            token_labels=labels,
-            lang=self.language if labels is not None else None,
+            token_labels=tokens,
+            lang=self.language if tokens is not None else None,
+            art=labels.icons if labels is not None else (),
         )
         #: the edition's cards: the tray, the keys and the typed numbers follow them
         self._cards = CardRanges.of(self.edition)

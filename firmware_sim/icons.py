@@ -230,6 +230,21 @@ def icon_surface(icon: Icon, colour: Colour) -> pygame.Surface:
     return surf
 
 
+def art_surface(rows: tuple[str, ...], colour: Colour) -> pygame.Surface:
+    """A transparent surface of :data:`ICON_SIZE` with a ruleset's icon drawn from its bitmap
+    (rows of ``#`` for a lit dot), centred and scaled by whole dots to fill the box."""
+    surf = pygame.Surface(ICON_SIZE, pygame.SRCALPHA)
+    width, height = len(rows[0]), len(rows)
+    dot = max(1, min(ICON_SIZE[0] // width, ICON_SIZE[1] // height))
+    x0 = (ICON_SIZE[0] - dot * width) // 2
+    y0 = (ICON_SIZE[1] - dot * height) // 2
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch == "#":
+                surf.fill(colour, pygame.Rect(x0 + x * dot, y0 + y * dot, dot, dot))
+    return surf
+
+
 def token_surface(token: str, colour: Colour) -> pygame.Surface:
     """A transparent surface of :data:`TOKEN_SIZE` with the *token* pictogram in *colour*."""
     try:

@@ -259,9 +259,9 @@ def shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
             for n in range(1, min(cards.bank, 9) + 1)
         ),
         Shortcut("key.prop", "help.prop", StartEntry("prop"), keys=(pygame.K_p,),
-                 fields=(("count", cards.prop),)),
+                 fields=(("count", cards.count("prop")),)),
         Shortcut("key.event", "help.event", StartEntry("event"), keys=(pygame.K_e,),
-                 fields=(("count", cards.event),)),
+                 fields=(("count", cards.count("event")),)),
         Shortcut("key.undo", "help.undo", HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS),
                  keys=(pygame.K_u,), fields=(("seconds", f"{HOLD_SECONDS:g}"),)),
         Shortcut("key.reset", "help.reset", HoldGesture((Button.CANCEL,), HOLD_SECONDS),
@@ -302,7 +302,7 @@ def classic_shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
             for n in range(1, seats + 1)
         ),
         Shortcut("key.c.card", "help.c.card", StartEntry("card"), keys=(pygame.K_KP_DIVIDE,),
-                 chars=("/",), fields=(("deeds", cards.deed),)),
+                 chars=("/",), fields=(("deeds", cards.count("deed")),)),
         _letter("key.c.dice", "help.c.dice", AskMenu(11), pygame.K_d),
         Shortcut("key.undo", "help.undo", undo, keys=(pygame.K_u,),
                  fields=(("seconds", seconds),)),
@@ -537,7 +537,7 @@ def card_hotspots(edition: Edition) -> list[Hotspot]:
             y = PROPS_Y + row * (ph + GAP)
             spots.append(Hotspot((x, y, pw, ph), TapCard(CardId("prop", number))))
     ew, eh = EVENT_CARD
-    for i in range(cards.event):
+    for i in range(cards.count("event")):
         x = TRAY_X + (i % 8) * (ew + GAP)
         y = EVENTS_Y + (i // 8) * (eh + GAP)
         spots.append(Hotspot((x, y, ew, eh), TapCard(CardId("event", i + 1))))

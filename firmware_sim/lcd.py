@@ -22,13 +22,14 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bank.unit.io import Icon, Screen
+from bank.unit.io import Icon, IconArt, Screen
 from drivers.charlcd import deed_hint
 from firmware_sim.dotfont import DotMatrix, fold, wrap
 from firmware_sim.icons import (
     ICON_SIZE,
     PICTOGRAM_TOKENS,
     TOKEN_SIZE,
+    art_surface,
     icon_surface,
     token_surface,
 )
@@ -133,6 +134,8 @@ class LcdLayout:
     text_row_step: int = 29
     text_rows: int = TEXT_ROWS
     text_cols: int = TEXT_COLS
+    #: a ruleset's own icons (its panel vocabulary's art): first in the small block, lit only
+    extra_icons: tuple[Icon, ...] = ()
     icon_rects: dict[Icon, Rect] = field(init=False)
     token_rects: dict[str, Rect] = field(init=False)
     level_rects: tuple[Rect, ...] = field(init=False)
@@ -147,7 +150,8 @@ class LcdLayout:
         sx, sy = self.small_icons_origin
         sw, sh = self.small_icon_size
         dx, dy = self.small_icon_step
-        for i, icon in enumerate(ICON_ORDER[TOP_ICONS:]):
+        small = (*self.extra_icons, *ICON_ORDER[TOP_ICONS:])
+        for i, icon in enumerate(dict.fromkeys(small)):
             row, col = divmod(i, self.small_icon_columns)
             icons[icon] = _rect(sx + col * dx, sy + row * dy, sw, sh)
         tx, ty = self.tokens_origin
@@ -208,10 +212,14 @@ class LcdRenderer:
         layout: LcdLayout | None = None,
         token_labels: Mapping[str, str] | None = None,
         lang: str | None = None,
+        art: tuple[IconArt, ...] = (),
     ) -> None:
         """*lang*: a classic glass's language, for the hint row under a deed check (None:
-        no hint row)."""
-        self.layout = layout or LcdLayout()
+        no hint row). *art*: the ruleset's own icons (its panel vocabulary), drawn from their
+        bitmaps in the small block."""
+        extra = tuple(a.icon for a in art if a.icon not in ICON_ORDER)
+        self.layout = layout or LcdLayout(extra_icons=extra)
+        self._art = {a.icon: a for a in art}
         self.lang = lang
         self.currency = fold(currency)
         #: token -> the label the token area writes (a classic edition); None: pictograms
@@ -225,7 +233,7 @@ class LcdRenderer:
         self.legend_ghost = DotMatrix(2, 2, GHOST, None)
         self._icons = {
             (icon, lit): self._icon_surface(icon, ON if lit else GHOST)
-            for icon in Icon
+            for icon in self.layout.icon_rects
             for lit in (False, True)
         }
         self._tokens = {
@@ -318,7 +326,8 @@ class LcdRenderer:
 
     def _icon_surface(self, icon: Icon, colour: Colour) -> pygame.Surface:
         """The pictogram of *icon*, scaled to its place on the glass."""
-        surf = icon_surface(icon, colour)
+        art = self._art.get(icon) if icon not in ICON_ORDER else None
+        surf = art_surface(art.rows, colour) if art is not None else icon_surface(icon, colour)
         size = self.layout.icon_rects[icon][2:]
         if surf.get_size() == size:
             return surf

@@ -63,6 +63,7 @@ class PanelFirmware:
         version: int = pp.PROTOCOL_VERSION,
         features: int = pp.Feature.LCD | pp.Feature.BUZZER | pp.Feature.BUTTONS | pp.Feature.GLYPHS,
         keypad: bool = False,
+        icons: bool = False,
         ack_timeout: float = 0.1,
         retries: int = 5,
         baudrate: int = 115200,
@@ -73,6 +74,10 @@ class PanelFirmware:
         self.port = port
         if keypad:
             features |= pp.Feature.KEYPAD
+        if icons:  # it takes the bank's icon table (a ruleset's own icons, by their words)
+            features |= pp.Feature.ICONS
+        #: the icon table the bank sent since the last HELLO (bits 20-31)
+        self.icon_table: tuple[pp.IconEntry, ...] = ()
         #: the newest version this firmware speaks, and what it announces at that version
         self.max_version = version
         self._hello_at = pp.PanelHello(version, cols, rows, features, name)
@@ -188,6 +193,7 @@ class PanelFirmware:
     def reboot(self) -> None:
         """Simulate a reset of the microcontroller: blank LCD, then an unsolicited HELLO."""
         self._screen = None
+        self.icon_table = ()
         self._window.reset()
         self.hello = self._hello_for(pp.MIN_PROTOCOL_VERSION)
         self._out.put(_Outgoing(pp.MsgType.HELLO, pp.encode_panel_hello(self.hello)))
@@ -241,7 +247,10 @@ class PanelFirmware:
 
     def _lcd(self, glyphs: bool) -> tuple[str, ...]:
         screen = self._screen or Screen("blank", off=True)
-        return charlcd.layout(screen, self.hello.cols, self.hello.rows, glyphs=glyphs)
+        words = {e.icon: e.word for e in self.icon_table}
+        return charlcd.layout(
+            screen, self.hello.cols, self.hello.rows, glyphs=glyphs, icon_word=words.get
+        )
 
     @property
     def version(self) -> int:
@@ -310,6 +319,16 @@ class PanelFirmware:
             log.info("firmware: refused %s: %s", item.type.name, err)
             self._write(pp.nak(item.seq, pp.NakReason.MALFORMED))
 
+    def _take_icon(self, frame: pp.Frame) -> None:
+        """An entry of the bank's icon table: decoded before it is acknowledged."""
+        entry = pp.decode_icon(frame.payload)
+        self._write(pp.ack(frame.seq))
+        if not self._window.accept(frame):
+            self.stats["duplicates"] += 1
+            return
+        others = tuple(e for e in self.icon_table if e.bit != entry.bit)
+        self.icon_table = (*others, entry)
+
     def _act(self, frame: pp.Frame) -> None:
         kind = frame.type
         if kind is pp.MsgType.HELLO:
@@ -317,9 +336,13 @@ class PanelFirmware:
             self._write(pp.ack(frame.seq))
             self._window.accept(frame)
             self.stats["hellos"] += 1
+            self.icon_table = ()  # the bank sends its table again after each HELLO
             # The panel's choice; below the host's minimum the host refuses it, as it should.
             self.hello = self._hello_for(min(host.max_version, self.max_version))
             self._out.put(_Outgoing(pp.MsgType.HELLO, pp.encode_panel_hello(self.hello)))
+            return
+        if kind is pp.MsgType.ICON and pp.Feature.ICONS & self.hello.features:
+            self._take_icon(frame)
             return
         if kind not in (pp.MsgType.SHOW, pp.MsgType.CUE, pp.MsgType.PING) or kind in self._refused:
             self._write(pp.nak(frame.seq, pp.NakReason.UNKNOWN_TYPE))
@@ -329,7 +352,8 @@ class PanelFirmware:
             self._write(pp.nak(frame.seq, pp.NakReason.BUSY))
             return
         # Decode before acknowledging: a malformed payload is NAKed, never half-applied.
-        screen = pp.decode_show(frame.payload, self.version) if kind is pp.MsgType.SHOW else None
+        show = kind is pp.MsgType.SHOW
+        screen = pp.decode_show(frame.payload, self.version, self.icon_table) if show else None
         cue = pp.decode_cue(frame.payload) if kind is pp.MsgType.CUE else None
         self._write(pp.ack(frame.seq))
         if not self._window.accept(frame):

@@ -88,34 +88,36 @@ def test_an_unchanged_copy_holds_too(tree: Path) -> None:
 def _ruleset(tree: Path, name: str, body: str = "") -> None:
     add_line(tree / "bank" / "rulesets" / "__init__.py", '"""The registry."""')
     add_line(tree / "bank" / "rulesets" / name / "__init__.py", body or f'"""{name}."""')
-    add_line(tree / "bank" / "rulesets" / name / "rules.py", "from bank.state import GameState")
+    add_line(
+        tree / "bank" / "rulesets" / name / "rules.py", "from bank.engine.state import GameState"
+    )
 
 
 BREAKS = {
     # the loop issue 11 found: the core wiring drivers, drivers reading the unit
     "the core imports a driver": (
-        "bank/daemon.py",
+        "bank/services/daemon.py",
         "from drivers.deck import simulated_deck",
         "Only the wiring imports the drivers and the emulator",
     ),
     "the core imports the wiring": (
-        "bank/game.py",
+        "bank/engine/game.py",
         "import bank.app.runtime",
         "Only the bench and the compatibility entry points import the wiring",
     ),
     "the core imports the wiring under its old name": (
-        "bank/web.py",
+        "bank/views/web.py",
         "from bank.runtime import Runtime",
         "Only the bench and the compatibility entry points import the wiring",
     ),
     "a driver imports the rules": (
         "drivers/base.py",
-        "from bank.game import Game",
+        "from bank.engine.game import Game",
         "The drivers and the emulator know the unit's inputs, outputs and words, never a rule",
     ),
     "the emulator imports the game": (
         "firmware_sim/layout.py",
-        "import bank.game",
+        "import bank.engine.game",
         "The drivers and the emulator know the unit's inputs, outputs and words, never a rule",
     ),
     "a driver imports the emulator": (
@@ -124,7 +126,7 @@ BREAKS = {
         "The wiring sits above the emulator, which sits above the drivers",
     ),
     "the engine reads the clock": (
-        "bank/events.py",
+        "bank/engine/events.py",
         "import time",
         "The engine, the rulesets and the unit's behaviour are pure",
     ),
@@ -134,13 +136,13 @@ BREAKS = {
         "The engine, the rulesets and the unit's behaviour are pure",
     ),
     "the journal imports the game": (
-        "bank/journal.py",
-        "import bank.game",
+        "bank/services/journal.py",
+        "import bank.engine.game",
         "The journal imports the engine's event types and the standard library only",
     ),
     "the edition loader imports the bank": (
         "board_assets/__init__.py",
-        "import bank.state",
+        "import bank.engine.state",
         "board_assets is data and its loader: it imports nothing of the project",
     ),
     "tap scripts import the emulator's stack": (
@@ -148,45 +150,46 @@ BREAKS = {
         "import serial",
         "Tap scripts run without any optional stack",
     ),
-    # the inside of bank/ (contract "bank-layers"), one break across each boundary, bottom up
+    # the inside of bank/ (contracts "engine-layers" and "bank-layers"), one break across
+    # each boundary, bottom up
     "the engine's vocabulary imports an engine type": (
-        "bank/values.py",
-        "import bank.commands",
-        "Inside bank/: the wiring, the views, the services, the unit shell, the game",
+        "bank/engine/values.py",
+        "import bank.engine.commands",
+        "Inside the engine: the game and its records over the shared types, over the values",
     ),
     "an engine type imports the game": (
-        "bank/events.py",
-        "import bank.records",
-        "Inside bank/: the wiring, the views, the services, the unit shell, the game",
+        "bank/engine/events.py",
+        "import bank.engine.records",
+        "Inside the engine: the game and its records over the shared types, over the values",
     ),
-    "the game imports the unit shell": (
-        "bank/records.py",
+    "the engine imports the unit shell": (
+        "bank/engine/records.py",
         "import bank.unit.shell",
-        "Inside bank/: the wiring, the views, the services, the unit shell, the game",
+        "Inside bank/, one folder a layer: the wiring, the views, the services, the unit shell",
     ),
     "the unit shell imports a service": (
         "bank/unit/screens.py",
-        "import bank.datadir",
-        "Inside bank/: the wiring, the views, the services, the unit shell, the game",
+        "import bank.services.datadir",
+        "Inside bank/, one folder a layer: the wiring, the views, the services, the unit shell",
     ),
     "a service imports a view": (
-        "bank/daemon.py",
-        "import bank.history",
-        "Inside bank/: the wiring, the views, the services, the unit shell, the game",
+        "bank/services/daemon.py",
+        "import bank.views.history",
+        "Inside bank/, one folder a layer: the wiring, the views, the services, the unit shell",
     ),
     "a view imports the wiring": (
-        "bank/history.py",
+        "bank/views/history.py",
         "import bank.app.resume",
-        "Inside bank/: the wiring, the views, the services, the unit shell, the game",
+        "Inside bank/, one folder a layer: the wiring, the views, the services, the unit shell",
     ),
     "a ruleset imports a view": (
         "bank/rulesets/ultime/text.py",
-        "import bank.speech",
+        "import bank.views.speech",
         "A ruleset builds on the unit shell, the game and the engine's types",
     ),
     "a ruleset imports a service": (
         "bank/rulesets/classic/edition.py",
-        "from bank.datadir import DataDirError",
+        "from bank.services.datadir import DataDirError",
         "A ruleset builds on the unit shell, the game and the engine's types",
     ),
 }
@@ -227,7 +230,7 @@ def test_a_ruleset_importing_another_breaks_the_contracts(tree: Path) -> None:
 
 def test_the_core_importing_a_ruleset_directly_breaks_the_contracts(tree: Path) -> None:
     _ruleset(tree, "alpha")
-    add_line(tree / "bank" / "game.py", "import bank.rulesets.alpha.rules")
+    add_line(tree / "bank" / "engine" / "game.py", "import bank.rulesets.alpha.rules")
     out = lint_imports(tree)
     assert out.returncode != 0, out.stdout
     verdicts = contract_lines(out.stdout)

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from bank.app.runtime import Runtime
-from bank.control import ControlServer, send_lines
-from bank.daemon import Daemon
-from bank.journal import Journal
-from bank.settings import load_settings
+from bank.services.control import ControlServer, send_lines
+from bank.services.daemon import Daemon
+from bank.services.journal import Journal
+from bank.services.settings import load_settings
 from bank.unit.io import (
     Button,
     ButtonPressed,

@@ -1,7 +1,9 @@
-"""Tests of bank.journal: durability, resume, chain verification, quarantine, games, locking."""
+"""Tests of bank.services.journal: durability, resume, chain verification, quarantine,
+games, locking."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -14,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from bank.errors import BankError, CorruptJournal, JournalError
-from bank.events import SCHEMA_VERSION
-from bank.journal import (
+from bank.engine.errors import BankError, CorruptJournal, JournalError
+from bank.engine.events import SCHEMA_VERSION
+from bank.services.journal import (
     BadRecord,
     Journal,
     JournalAccess,
@@ -142,8 +144,36 @@ def test_unserialisable_record_is_refused_and_nothing_written(path: Path):
         assert [r.seq for r in j.entries()] == [1, 2]
 
 
+def test_a_record_is_stored_as_the_same_json_text_whatever_the_path(path: Path):
+    """The append of one record (the encoder made once) and of many store the text
+    ``json.dumps`` writes, non-ASCII escaped; NaN, infinity and a loop are refused."""
+    odd = {"name": "hélico €", "n": -3, "f": 0.1, "big": 10**30, "t": True, "z": None,
+           "nested": [{"a": [1, 2.5, "\u0000\n\"q\""]}, []], "e": {}}  # fmt: skip
+    expected = json.dumps(odd, separators=(",", ":"), allow_nan=False)
+    with Journal(path) as j:
+        j.new_game({})
+        j.append(odd)
+        j.append_many([odd, odd])
+        for bad in ({"x": float("nan")}, {"x": float("inf")}):
+            with pytest.raises(BadRecord, match="JSON"):
+                j.append(bad)
+            with pytest.raises(BadRecord, match="JSON"):
+                j.append_many([record(9), bad])
+        loop: dict[str, object] = {}
+        loop["self"] = loop
+        with pytest.raises(BadRecord, match="JSON"):
+            j.append(loop)
+        assert j.append(record(1)) == 4
+    conn = sqlite3.connect(path)
+    stored = [row[0] for row in conn.execute("SELECT payload FROM records ORDER BY seq")]
+    conn.close()
+    assert stored[:3] == [expected] * 3
+    with Journal(path) as j:
+        assert [r.record for r in j.entries()][:3] == [odd] * 3
+
+
 def test_a_row_with_a_valid_checksum_but_broken_json_is_refused(path: Path):
-    from bank.journal import _link, _seed
+    from bank.services.journal import _link, _seed
 
     Journal(path).close()
     conn = sqlite3.connect(path)
@@ -226,7 +256,7 @@ def test_payload_edited_in_place_is_quarantined_with_everything_after_it(
 ):
     fill(path, clock, 10)
     edit(path, "UPDATE records SET payload = replace(payload, '105', '905') WHERE seq = 6")
-    with caplog.at_level(logging.WARNING, logger="bank.journal"), Journal(path) as j:
+    with caplog.at_level(logging.WARNING, logger="bank.services.journal"), Journal(path) as j:
         got = list(j.entries())
         assert [r.record for r in got] == [record(i) for i in range(5)]
         assert len(j.recovery) == 1
@@ -365,7 +395,7 @@ def test_second_opener_in_the_same_process_is_refused(path: Path):
 def test_second_process_is_refused(path: Path):
     code = (
         "import sys\n"
-        "from bank.journal import Journal, JournalLocked\n"
+        "from bank.services.journal import Journal, JournalLocked\n"
         "try:\n"
         "    Journal(sys.argv[1])\n"
         "except JournalLocked as err:\n"
@@ -434,7 +464,7 @@ def test_permission_denied_message_says_what_to_fix():
 
 CHILD = """
 import sys
-from bank.journal import Journal
+from bank.services.journal import Journal
 j = Journal(sys.argv[1])
 if j.current_game is None:
     j.new_game({"test": "crash"})
@@ -498,7 +528,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_record(path: Path):
 
 KILLED_AFTER_APPENDS = """
 import os, sys
-from bank.journal import Journal
+from bank.services.journal import Journal
 j = Journal(sys.argv[1])
 for i in range(int(sys.argv[2])):
     j.append({"i": i})
@@ -591,8 +621,8 @@ def test_a_backup_refuses_what_is_not_a_journal_and_the_journal_itself(
 
 
 def test_a_game_resumes_from_the_journal_exactly_and_reset_archives_it(path: Path):
-    from bank.commands import Land
-    from bank.game import Game
+    from bank.engine.commands import Land
+    from bank.engine.game import Game
     from bank.rulesets.ultime.commands import PassGo
     from board_assets import load_edition
 
@@ -623,7 +653,7 @@ def test_a_reader_beside_the_writer_neither_writes_the_tip_nor_checkpoints(
     """``ultibank history`` beside a running daemon: the reader must leave the writer's tip
     file and write-ahead log alone (the tip is the writer's to check: read by a reader it can
     be ahead of the reader's snapshot and look like a loss)."""
-    from bank.history import ReadOnlyJournal
+    from bank.views.history import ReadOnlyJournal
 
     with Journal(path, clock=clock) as writer:
         writer.new_game({"edition": "fr"})

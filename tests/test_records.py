@@ -17,13 +17,11 @@ from typing import Any
 import pytest
 
 from bank.app.runtime import Runtime
-from bank.charts import wealth_series
-from bank.commands import GiveProperty, Land, NewGame, Undo
-from bank.errors import BankError
-from bank.events import SCHEMA_VERSION, MoneyMoved
-from bank.game import Game
-from bank.journal import Journal
-from bank.records import (
+from bank.engine.commands import GiveProperty, Land, NewGame, Undo
+from bank.engine.errors import BankError
+from bank.engine.events import SCHEMA_VERSION, MoneyMoved
+from bank.engine.game import Game
+from bank.engine.records import (
     LEGACY_RULESET,
     Record,
     RecordError,
@@ -32,8 +30,10 @@ from bank.records import (
     decode_entries,
     last_undo_group,
 )
-from bank.settings import load_settings
-from bank.web import _SnapshotBuilder
+from bank.services.journal import Journal
+from bank.services.settings import load_settings
+from bank.views.charts import wealth_series
+from bank.views.web import _SnapshotBuilder
 from board_assets import load_edition
 from tests.support.fakes import MemoryJournal
 
@@ -130,7 +130,10 @@ def test_an_old_game_goes_on_with_new_records(runtime: Runtime, old_journal: Pat
     assert entries[-1].record["ruleset"] == "ultime"
     records = decode_entries(entries)
     assert {r.ruleset for r in records} == {"ultime"}
-    assert [r.schema for r in records[-2:]] == [1, 2]
+    assert [r.schema for r in records[-2:]] == [1, SCHEMA_VERSION]
+    # the new record carries its outcome; the old one has none stored
+    assert records[-1].outcome is not None and records[-1].outcome.kind == "bought"
+    assert records[-2].stored_outcome is None
     with Journal(old_journal / "journal.sqlite") as journal:
         game = Game(EDITION, journal=journal)
         bought = game.state.player(1).balance
@@ -151,7 +154,7 @@ def test_records_carry_their_ruleset_and_schema() -> None:
     (raw,) = _game_records(NewGame((1, 2)))
     assert (raw["v"], raw["ruleset"], raw["edition"]) == (SCHEMA_VERSION, "ultime", "ultime-fr")
     record = decode(raw, number=1)
-    assert (record.schema, record.ruleset, record.number) == (2, "ultime", 1)
+    assert (record.schema, record.ruleset, record.number) == (SCHEMA_VERSION, "ultime", 1)
     assert record.command == NewGame((1, 2))
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any, NoReturn
 
-    from bank.settings import Settings
+    from bank.services.settings import Settings
 
 #: every edition shipped, as the help texts name them (a test holds it to board_assets)
 EDITIONS = (
@@ -475,7 +475,7 @@ COMMANDS: tuple[Subcommand, ...] = (
         "history",
         "list stored games; `history show N`, `history export N --csv|--json`, "
         "`history backup FILE`",
-        "bank.history:cmd_history",
+        "bank.views.history:cmd_history",
         _history_arguments,
         description="The games stored in the journal: archived ones (after a reset), a "
         "finished one (game over, not yet reset) and the current one. Works while a daemon "
@@ -666,7 +666,7 @@ def _setup_logging(verbose: int) -> None:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    from bank.settings import load_settings
+    from bank.services.settings import load_settings
 
     # flags go in as typed values, never through TOML text: "/tmp/x\by" keeps its backslash
     flags = [
@@ -700,7 +700,7 @@ def _add_speech_option(p: argparse.ArgumentParser) -> None:
 
 
 def _add_web_options(p: argparse.ArgumentParser) -> None:
-    """--web, --web-host, --web-port: the read-only table view (bank/web.py)."""
+    """--web, --web-host, --web-port: the read-only table view (bank/views/web.py)."""
     p.add_argument(
         "--web",
         action="store_true",
@@ -740,7 +740,7 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     Each is told in one line. OSError covers a file or directory that cannot be read or
     written, and ConnectionError a daemon that is not there.
     """
-    from bank.errors import BankError
+    from bank.engine.errors import BankError
     from board_assets import EditionError
     from drivers.base import DriverError
 
@@ -804,20 +804,29 @@ def main(argv: list[str] | None = None) -> int:
         status = _dispatch(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit as "Exception ignored"
         return status
-    except BrokenPipeError:
+    except BaseException as err:
+        return finish_with(err, args)
+
+
+def finish_with(err: BaseException, args: argparse.Namespace) -> int:
+    """How the command ends when *err* stopped it (called in its ``except`` block): the exit
+    status of a user's mistake, told in one line, or *err* raised again (a bug keeps its
+    traceback). :mod:`bank.app.quick` ends its fast ``tap`` the same way."""
+    if isinstance(err, BrokenPipeError):
         # the reader of our output has gone (`| head`): say nothing, as cat and grep do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE_EXIT
-    except KeyboardInterrupt:
+    if isinstance(err, KeyboardInterrupt):
         return 130
-    except _user_errors() as err:
-        import logging
+    if not isinstance(err, _user_errors()):
+        raise err
+    import logging
 
-        _setup_logging(args.verbose)  # once: a no-op when the command set it up
-        logging.getLogger("ultibank").debug("the error in full:", exc_info=True)
-        print(f"ultibank: {_one_line(err, args)}", file=sys.stderr)
-        return USER_ERROR
+    _setup_logging(args.verbose)  # once: a no-op when the command set it up
+    logging.getLogger("ultibank").debug("the error in full:", exc_info=err)
+    print(f"ultibank: {_one_line(err, args)}", file=sys.stderr)
+    return USER_ERROR
 
 
 def _one_line(err: BaseException, args: argparse.Namespace) -> str:

@@ -7,14 +7,17 @@ client and the settings, never a ruleset, the journal or a driver.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
-from bank.control_client import send_lines
-from bank.datadir import open_data_dir
-from bank.settings import Settings
+from bank.services.control_client import send_lines
+from bank.services.datadir import open_data_dir
+from bank.services.settings import Settings
 from bank.unit.text import printable
+
+TYPE_CHECKING = False  # argparse is not imported at start; mypy reads this name as typing's
+if TYPE_CHECKING:
+    import argparse
 
 #: the control line that acknowledges the damage found in the journal
 ACK_LINE = "acknowledge damage"

@@ -2,7 +2,7 @@
 ``roll`` and ``info`` (a classic unit's keypad, dice and info screens), and the part of every
 client command's ``--help`` that asks the running game what it takes.
 
-Imports the standard library and the control client (:mod:`bank.control_client`) only, so
+Imports the standard library and the control client (:mod:`bank.services.control_client`) only, so
 these commands start fast.
 """
 
@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bank.control_client import ControlError, send_lines
+from bank.services.control_client import ControlError, send_lines
 
 if TYPE_CHECKING:
-    from bank.settings import Settings
+    from bank.services.settings import Settings
 
 #: the dice item of a classic unit's menu (docs/classic.md §5.5): what ``ultibank roll`` opens
 DICE_ITEM = 11
@@ -48,7 +48,7 @@ def check_roll(args: argparse.Namespace) -> str | None:
 
 def cmd_play(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank key|roll|info``: the lines to the running daemon, its screens and cues out."""
-    from bank.datadir import open_data_dir
+    from bank.services.datadir import open_data_dir
     from bank.unit.text import printable
 
     if args.command == "roll" and (problem := check_roll(args)) is not None:
@@ -94,7 +94,7 @@ def describe_takes(takes: dict[str, Any]) -> list[str]:
 def _help_socket(argv: list[str]) -> Path | None:
     """The control socket the command line names (--socket, --data-dir, --config, --set or
     the environment); None when the configuration cannot be read (the help says nothing more)."""
-    from bank.settings import load_settings
+    from bank.services.settings import load_settings
 
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--socket")

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bank.errors import BankError
+from bank.engine.errors import BankError
 
 if TYPE_CHECKING:
-    from bank.settings import Settings
+    from bank.services.settings import Settings
     from board_assets import Edition
     from drivers.deck import Deck
 
@@ -100,7 +100,7 @@ def sections(edition: Edition, deck: Deck | None) -> list[Section]:
         title = cards.titles.get(card) or token_name(lang, token)
         bank.append(Row(f"bank:{n}", title, f"bank:{token}", "", uid(card)))
     out.append(Section(words["bank"], tuple(bank)))
-    kind = "deed" if cards.cards.deed else "prop"
+    kind = "deed" if cards.cards.count("deed") else "prop"
     props = []
     currency = classic.currency_lcd if classic is not None else edition.currency
     for p in edition.properties:
@@ -202,7 +202,7 @@ def cmd_print_deck(args: argparse.Namespace, settings: Settings) -> int:
     """``ultibank print-deck``: the sheet of the edition's cards and their tags."""
     from bank.app.resume import choose_edition
     from bank.app.runtime import DECK_FILE
-    from bank.datadir import open_data_dir, write_output
+    from bank.services.datadir import open_data_dir, write_output
     from board_assets import load_edition
     from drivers.deck import DeckError, load_deck, with_foreign
 

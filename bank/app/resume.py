@@ -9,9 +9,9 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from bank.errors import BankError
-from bank.journal import Journal
-from bank.settings import Settings
+from bank.engine.errors import BankError
+from bank.services.journal import Journal
+from bank.services.settings import Settings
 from board_assets import edition_names
 
 JOURNAL_FILE = "journal.sqlite"
@@ -36,12 +36,12 @@ def stored_game(data_dir: Path) -> Stored | None:
     import logging
     import sqlite3
 
-    from bank.history import ReadOnlyJournal
+    from bank.views.history import ReadOnlyJournal
 
     path = data_dir / JOURNAL_FILE
     if not path.is_file():
         return None
-    quiet = logging.getLogger("bank.history")
+    quiet = logging.getLogger("bank.views.history")
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # what the reader finds, the daemon reports
     try:
@@ -72,7 +72,7 @@ def edition_on_command_line(args: argparse.Namespace) -> bool:
 def choose_edition(args: argparse.Namespace, settings: Settings) -> Stored | None:
     """Set *settings*' edition to the stored game's when the command line names none (or
     ``--new-game`` asks for a new one); returns the stored game that goes on (None: none)."""
-    from bank.datadir import open_data_dir
+    from bank.services.datadir import open_data_dir
 
     if getattr(args, "new_game", False):
         return None

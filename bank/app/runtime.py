@@ -17,7 +17,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from types import FrameType
@@ -25,6 +24,7 @@ from typing import Any
 
 from bank import rulesets
 from bank.app.client import ACK_LINE, cmd_control  # noqa: F401 - cmd_control's old place
+from bank.app.panels import open_panel
 from bank.app.resume import (
     choose_edition,
     new_game_line,
@@ -34,14 +34,14 @@ from bank.app.resume import (
     start_new_game,
 )
 from bank.app.script import Action, parse_script, run_script
-from bank.control import ControlServer
-from bank.daemon import Daemon, sd_notify
-from bank.datadir import open_data_dir, prepare_data_dir
-from bank.errors import BankError, JournalError, ScriptError
-from bank.game import Game
-from bank.journal import Journal
-from bank.ruleset import DrawsSeeds
-from bank.settings import Settings, load_settings, parse_override
+from bank.engine.errors import BankError, JournalError, ScriptError
+from bank.engine.game import Game
+from bank.engine.ruleset import DrawsSeeds
+from bank.services.control import ControlServer
+from bank.services.daemon import Daemon, sd_notify
+from bank.services.datadir import open_data_dir, prepare_data_dir
+from bank.services.journal import Journal
+from bank.services.settings import Settings, load_settings, parse_override
 from bank.unit.io import (
     INFO_NAMES,
     ButtonPressed,
@@ -52,6 +52,7 @@ from bank.unit.io import (
     InfoAsked,
     KeyPressed,
     KeyReleased,
+    Labels,
     MenuAsked,
     Output,
     PanelStatus,
@@ -65,10 +66,9 @@ from bank.unit.shell import build_unit
 from bank.unit.text import damage_summary, token_name
 from board_assets import Edition, load_edition
 from drivers.base import DriverError, Panel
-from drivers.charlcd import Labels
 from drivers.deck import Deck, DeckError, load_deck, simulated_deck, with_foreign
 from drivers.enroll import DeckCards
-from drivers.registry import open_panel, open_reader
+from drivers.registry import open_reader
 from drivers.supervisor import ReaderService
 
 log = logging.getLogger("ultibank")
@@ -114,14 +114,15 @@ def deck_for(settings: Settings, real_readers: bool) -> Deck:
 
 
 def deck_cards(edition: Edition) -> DeckCards:
-    """The cards enrolment walks for *edition*, named as its players see them (a classic
-    edition's deck names and token labels come from its ``[classic]`` table)."""
-    if edition.ruleset == "classic":
-        from bank.rulesets.classic.edition import classic_edition
-
-        own = classic_edition(edition)
-        return DeckCards.of(edition, decks=own.deck_names, token_labels=own.token_labels)
-    return DeckCards.of(edition)
+    """The cards enrolment walks for *edition*, named as its players see them: the deck names
+    and token labels of its ruleset's panel vocabulary, when the ruleset gives one."""
+    own = rulesets.for_edition(edition).labels
+    if own is None:
+        return DeckCards.of(edition)
+    labels = own(edition, edition.language)
+    assert isinstance(labels, Labels)
+    tokens = tuple(labels.token(t) for t in edition.token_names)
+    return DeckCards.of(edition, decks=labels.decks, token_labels=tokens)
 
 
 class Runtime:
@@ -434,12 +435,9 @@ class Runtime:
     def takes(self) -> dict[str, Any]:
         """What the running game takes on the control socket (``ultibank tap --help``)."""
         spec = rulesets.for_edition(self.edition)
-        cards = [
-            f"{kind}:1..{self.cards.count(kind)}"
-            for kind in ("bank", "prop", "event", "deed", "chance", "chest")
-            if self.cards.count(kind)
-        ]
-        classic = self.edition.ruleset == "classic"
+        cards = [f"{kind}:1..{self.cards.count(kind)}" for kind in self.cards.kind_names()]
+        # the keypad, the info screens and the dice come with the ruleset's classic mode
+        classic = panel_labels(self.edition, self.unit.lang).classic
         return {
             "edition": self.edition.id,
             "ruleset": self.edition.ruleset,
@@ -567,7 +565,7 @@ def _has_controlling_terminal() -> bool:
 
 def _start_extras(runtime: Runtime, args: argparse.Namespace) -> tuple[Any, Any]:
     """The end-of-game chart writer, always; the web view with --web. After runtime.start()."""
-    from bank.charts import EndChartWriter
+    from bank.views.charts import EndChartWriter
 
     charts = EndChartWriter(
         runtime,
@@ -579,7 +577,7 @@ def _start_extras(runtime: Runtime, args: argparse.Namespace) -> tuple[Any, Any]
         host = args.web_host if args.web_host is not None else str(settings.get("web", "host"))
         port = args.web_port if args.web_port is not None else int(settings.get("web", "port"))
         try:
-            from bank.web import attach_web
+            from bank.views.web import attach_web
         except ImportError as err:
             raise BankError(str(err)) from err
         web = attach_web(runtime, host=host, port=port)
@@ -598,31 +596,13 @@ def _stop_extras(charts: Any, web: Any) -> None:
 
 
 def panel_labels(edition: Edition, lang: str) -> Labels:
-    """What a panel names from *edition* in *lang*: the tokens' LCD labels, the currency as
-    the unit writes it, the decks' names, and whether the game is played in classic mode
-    (with the third die's faces and the edition's own menu items, as the unit says them)."""
-    if edition.ruleset == "classic":
-        from bank.rulesets.classic.edition import classic_edition
-
-        ed = classic_edition(edition)
-        tokens = dict(zip(edition.token_names, ed.token_labels, strict=False))
-        labels = Labels(lang, tokens, ed.currency_lcd, dict(ed.deck_names), classic=True)
-        if not (ed.third_die or ed.sides or ed.mega):
-            return labels
-        from bank.rulesets.classic import text  # noqa: F401  (registers the classic texts)
-        from bank.unit.text import language_of, say
-
-        speak = language_of(lang, edition.language)
-        faces = (
-            face
-            if face.isdigit()
-            else say(speak, f"c.force.die.{face}" if face == "shift" else f"c.die.{face}")
-            for face in ed.third_die
-        )
-        menu = {14: say(speak, "c.menu.14")} if ed.sides else {}
-        if ed.mega:
-            menu[15] = say(speak, "c.menu.gift", amount=ed.birthday_gift)
-        return replace(labels, third_die=tuple(dict.fromkeys(faces)), menu=menu)
+    """What a panel names and draws from *edition* in *lang*: its ruleset's panel vocabulary
+    (the ruleset's ``labels`` hook), else the tokens' names and the currency."""
+    own = rulesets.for_edition(edition).labels
+    if own is not None:
+        labels = own(edition, lang)
+        assert isinstance(labels, Labels)
+        return labels
     tokens = {t: token_name(lang, t) for t in edition.token_names}
     return Labels(lang, tokens, edition.currency)
 
@@ -640,24 +620,15 @@ def make_panel(
     *language* for a panel's own words (the terminal's hello, help and refusals), *cards*
     (the edition's: the terminal's keys and typed numbers) and *labels* (the edition's names
     and classic mode: the terminal's and the character LCD's layout)."""
-    table = settings.raw["panel"]
-    kind, _, arg = spec.strip().partition(":")
-    kind = kind.lower()
-    if kind == "gpio":
-        from drivers.gpio_panel import GpioPanel
-
-        return GpioPanel.from_config(table, clock=clock, labels=labels)
-    if kind == "serial":
-        from drivers.serial_panel import SerialPanel
-
-        return SerialPanel(arg or str(table["serial_port"]), clock=clock)
-    if kind == "terminal":
-        from drivers.terminal_panel import TerminalPanel
-
-        return TerminalPanel(
-            clock=clock, on_quit=on_quit, language=language, cards=cards, labels=labels
-        )
-    return open_panel(spec)
+    return open_panel(
+        spec,
+        settings=settings.raw["panel"],
+        clock=clock,
+        on_quit=on_quit,
+        language=language,
+        cards=cards,
+        labels=labels,
+    )
 
 
 def _open_panels(runtime: Runtime, specs: list[str], on_quit: Callable[[], None]) -> None:

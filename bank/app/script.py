@@ -31,12 +31,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bank import rulesets
-from bank.config import UnitConfig
-from bank.datadir import DataDirError, open_data_dir, write_output
-from bank.errors import BankError, JournalError, ScriptError, did_you_mean
-from bank.game import Game
-from bank.journal import Journal
-from bank.speech import Announcer, Voice
+from bank.engine.config import UnitConfig
+from bank.engine.errors import BankError, JournalError, ScriptError, did_you_mean
+from bank.engine.game import Game
+from bank.services.datadir import DataDirError, open_data_dir, write_output
+from bank.services.journal import Journal
 from bank.unit.io import (
     INFO_NAMES,
     Button,
@@ -59,6 +58,7 @@ from bank.unit.io import (
     Tick,
 )
 from bank.unit.shell import build_unit
+from bank.views.speech import Announcer, Voice
 from board_assets import EditionError, edition_names, load_edition
 from drivers.base import DriverError
 from drivers.deck import Deck, normalize_uid, simulated_deck, with_foreign
@@ -523,8 +523,9 @@ def run_script(
     *seed* (``--seed``), *ruleset_sets* (``--set classic.KEY=V``, ``--set variants.KEY=V``) and
     *rules_table* (the ``[rules]`` table) make the configuration of the edition's ruleset when
     given (docs/classic.md §8.1); a classic script without ``--seed`` rolls with seed 0.
-    A *data_dir* goes through the data directory's checks (:func:`bank.datadir.open_data_dir`;
-    *strict* is ``game.strict_modes``) before anything in it is read or written.
+    A *data_dir* goes through the data directory's checks
+    (:func:`bank.services.datadir.open_data_dir`; *strict* is ``game.strict_modes``) before
+    anything in it is read or written.
     """
     # sys.stdout looked up now, not when this module was imported (it may have been replaced)
     out = out if out is not None else sys.stdout

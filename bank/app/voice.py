@@ -1,4 +1,4 @@
-"""The speaking unit, wired: the unit's voice (:class:`bank.speech.Voice`) follows the daemon
+"""The speaking unit, wired: the unit's voice (:class:`bank.views.speech.Voice`) follows the daemon
 input by input, and a :class:`drivers.speech.Speaker` says its sentences on a thread of its own.
 
 The engine and the player open the first time there is something to say (speech may start
@@ -13,8 +13,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bank.speech import Announcer, Voice
 from bank.unit.io import Output
+from bank.views.speech import Announcer, Voice
 from drivers.base import DriverError
 from drivers.speech import (
     AplayPlayer,

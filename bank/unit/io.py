@@ -15,28 +15,33 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol
+from typing import ClassVar, Protocol
 
-CARD_KINDS = ("bank", "prop", "event", "deed", "chance", "chest")
+#: the core's own card kind: bank card *n* is player seat *n*; every other kind (``prop``,
+#: ``deed``, ``chance``...) is the edition's to name (``[edition] cards``), for its ruleset
+BANK = "bank"
 #: a card number travels as one byte (the serial panel protocol); an edition has fewer
 MAX_CARD_NUMBER = 255
 
-_CARD_RE = re.compile(r"^(bank|prop|event|deed|chance|chest):(\w+)$")
+#: a card kind is 2 to 12 small letters (as an edition file may name one)
+_KIND_RE = re.compile(r"^[a-z]{2,12}$")
+_CARD_RE = re.compile(r"^([a-z]{2,12}):(\w+)$")
 
 
 @dataclass(frozen=True, slots=True, order=True)
 class CardId:
-    """A card's identity in the game: ``bank:2``, ``prop:16``, ``event:7``.
+    """A card's identity in the game: ``bank:2``, ``prop:16``, ``event:7``, ``deed:12``.
 
-    Any number 1..255 of a known kind is an identity; which ones a game has is its edition's
-    to say (:class:`CardRanges`).
+    Any number 1..255 of a card kind (2 to 12 small letters) is an identity; which kinds and
+    numbers a game has is its edition's to say (:class:`CardRanges`): the core knows only the
+    bank cards, and a ruleset brings its own kinds through its editions.
     """
 
     kind: str
     number: int
 
     def __post_init__(self) -> None:
-        if self.kind not in CARD_KINDS:
+        if not _KIND_RE.match(self.kind):
             raise ValueError(f"unknown card kind {self.kind!r}")
         if not 1 <= self.number <= MAX_CARD_NUMBER:
             raise ValueError(f"{self.kind} cards run 1..{MAX_CARD_NUMBER}, not {self.number}")
@@ -48,22 +53,24 @@ class CardId:
     def parse(cls, text: str, cards: CardRanges | None = None) -> CardId:
         """Parse ``bank:2``, ``prop:16``, ``event:7`` or, with *cards*, ``bank:boat``.
 
-        With *cards* the number must also be one of the game's (ValueError otherwise).
+        With *cards* the kind must be one of the game's (or another edition's, *cards*'
+        foreign kinds) and the number one of the game's (ValueError otherwise).
         """
         m = _CARD_RE.match(text.strip().lower())
-        if not m:
+        known = cards.known_kinds() if cards is not None else None
+        if not m or (known is not None and m.group(1) not in known):
             kind, _, num = text.strip().lower().partition(":")
-            hint = _close(kind, CARD_KINDS)
+            names = known or (BANK,)
+            hint = _close(kind, names)
             hint = f"; did you mean {hint}:{num}?" if hint and num else ""
-            raise ValueError(
-                f"not a card name: {text!r}{hint} (expected bank:N, prop:N, event:N, deed:N, "
-                "chance:N or chest:N)"
-            )
+            forms = [f"{k}:N" for k in names]
+            expected = ", ".join(forms[:-1]) + f" or {forms[-1]}" if len(forms) > 1 else forms[0]
+            raise ValueError(f"not a card name: {text!r}{hint} (expected {expected})")
         kind, num = m.groups()
-        if cards is not None and kind == "bank" and num in cards.tokens:
-            return cls("bank", cards.tokens.index(num) + 1)
+        if cards is not None and kind == BANK and num in cards.tokens:
+            return cls(BANK, cards.tokens.index(num) + 1)
         if not num.isdigit():
-            token = _close(num, cards.tokens) if cards is not None and kind == "bank" else None
+            token = _close(num, cards.tokens) if cards is not None and kind == BANK else None
             hint = f"; did you mean bank:{token}?" if token else ""
             raise ValueError(f"not a card number: {text!r}{hint}")
         number = int(num)
@@ -90,44 +97,63 @@ class EditionCards(Protocol):
     def token_names(self) -> tuple[str, ...]: ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class CardRanges:
     """The cards one game has, from its edition: how many of each kind, and the tokens.
 
     Bank card *n* is the player seat *n* and carries token ``tokens[n - 1]``; an edition may
-    seat up to 8 (the Ultime ones seat 4, the classic ones 8). A game has the kinds of its
-    ruleset (``prop``/``event`` for Ultime, ``deed``/``chance``/``chest`` for classic); the
-    other ruleset's kinds are *foreign*: a script line naming one parses within the range
-    *foreign* gives it, and the unit refuses the card as one of another edition.
+    seat up to 8 (the Ultime ones seat 4, the classic ones 8). A game has the kinds its
+    edition names (``prop``/``event`` for Ultime, ``deed``/``chance``/``chest`` for classic, any
+    other for another ruleset); the kinds of other editions are *foreign*: a script line naming
+    one parses within the range *foreign* gives it, and the unit refuses the card as one of
+    another edition. Built as ``CardRanges(bank=8, tokens=(...), deed=28, chance=16)``.
     """
 
     bank: int
-    prop: int = 0
-    event: int = 0
-    tokens: tuple[str, ...] = ()
-    deed: int = 0
-    chance: int = 0
-    chest: int = 0
-    #: (kind, count) of the other ruleset's kinds, for parsing only
-    foreign: tuple[tuple[str, int], ...] = ()
+    #: (kind, count) of the game's kinds besides the bank cards, in the edition's order
+    kinds: tuple[tuple[str, int], ...]
+    tokens: tuple[str, ...]
+    #: (kind, count) of the other editions' kinds, for parsing only
+    foreign: tuple[tuple[str, int], ...]
+
+    def __init__(
+        self,
+        bank: int,
+        kinds: Iterable[tuple[str, int]] = (),
+        tokens: tuple[str, ...] = (),
+        foreign: tuple[tuple[str, int], ...] = (),
+        **counts: int,
+    ) -> None:
+        own = dict(kinds)
+        own.update(counts)
+        for kind in own:
+            if not _KIND_RE.match(kind) or kind == BANK:
+                raise ValueError(f"unknown card kind {kind!r}")
+        object.__setattr__(self, "bank", bank)
+        object.__setattr__(self, "kinds", tuple((k, n) for k, n in own.items() if n))
+        object.__setattr__(self, "tokens", tuple(tokens))
+        object.__setattr__(self, "foreign", tuple(foreign))
 
     @classmethod
     def of(cls, edition: EditionCards) -> CardRanges:
-        counts = edition.card_counts
-        return cls(
-            counts["bank"],
-            counts.get("prop", 0),
-            counts.get("event", 0),
-            edition.token_names,
-            counts.get("deed", 0),
-            counts.get("chance", 0),
-            counts.get("chest", 0),
-        )
+        counts = dict(edition.card_counts)
+        bank = counts.pop(BANK)
+        return cls(bank, tuple(counts.items()), edition.token_names)
 
     def count(self, kind: str) -> int:
         """How many cards of *kind* the game has."""
-        count: int = getattr(self, kind)
-        return count
+        if kind == BANK:
+            return self.bank
+        return dict(self.kinds).get(kind, 0)
+
+    def kind_names(self) -> tuple[str, ...]:
+        """The game's card kinds, the bank cards first, in the edition's order."""
+        return (BANK, *(k for k, _ in self.kinds))
+
+    def known_kinds(self) -> tuple[str, ...]:
+        """The kinds a card name may have for this game: its own, then the foreign ones."""
+        own = self.kind_names()
+        return own + tuple(k for k, _ in self.foreign if k not in own)
 
     def parse_count(self, kind: str) -> int:
         """The range a script line's *kind* parses in: the game's, else the foreign one."""
@@ -135,7 +161,7 @@ class CardRanges:
 
     def foreign_kind(self, card: CardId) -> bool:
         """Whether *card* is of a kind this game does not have (another edition's card)."""
-        return card.kind != "bank" and self.count(card.kind) == 0
+        return card.kind != BANK and self.count(card.kind) == 0
 
     def fits(self, card: CardId) -> bool:
         """Whether *card* is one of this game's cards."""
@@ -148,8 +174,8 @@ class CardRanges:
         return card
 
     def cards(self) -> Iterator[CardId]:
-        """Every card of the game, in card order (bank, prop, event)."""
-        for kind in CARD_KINDS:
+        """Every card of the game, in card order (bank, then the edition's kinds)."""
+        for kind in self.kind_names():
             for number in range(1, self.count(kind) + 1):
                 yield CardId(kind, number)
 
@@ -278,31 +304,95 @@ Input = (
 # ---------------------------------------------------------------- outputs
 
 
-class Icon(Enum):
-    GO = "go"
-    JAIL = "jail"
-    LOCATION = "location"
-    AUCTION = "auction"
-    UNDO = "undo"
-    TROPHY = "trophy"
-    EVENT = "event"
-    DEBT = "debt"
-    ERROR = "error"
-    READER_LOST = "reader_lost"
-    # classic (docs/classic.md §5.5)
-    MORTGAGE = "mortgage"
-    TAX = "tax"
-    DICE = "dice"
-    TRADE = "trade"
-    POT = "pot"
-    CARD = "card"
-    # Méga and Star Wars (docs/classic.md §5.5, §7)
-    SKYSCRAPER = "skyscraper"
-    DEPOT = "depot"
-    FORCE = "force"
-    # classic (docs/classic.md §5.5): a number entry is open (§5.2: the keypad, or the three
-    # buttons, is typing a number now)
-    KEYPAD = "keypad"
+class _IconSet(type):
+    """Iterating :class:`Icon` gives the icons the core names (every panel has a drawing of
+    each); a ruleset's other icons come with their art (:class:`IconArt`)."""
+
+    def __iter__(cls) -> Iterator[Icon]:
+        return iter(_NAMED)
+
+    def __len__(cls) -> int:
+        return len(_NAMED)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Icon(metaclass=_IconSet):
+    """A pictogram of the LCD, by name: an open set. The icons every panel draws by itself
+    are named here (``Icon.GO``...); a ruleset may light any other, ``Icon("star")``, and gives
+    the panels its art in its panel vocabulary (:attr:`Labels.icons`)."""
+
+    value: str
+
+    GO: ClassVar[Icon]
+    JAIL: ClassVar[Icon]
+    LOCATION: ClassVar[Icon]
+    AUCTION: ClassVar[Icon]
+    UNDO: ClassVar[Icon]
+    TROPHY: ClassVar[Icon]
+    EVENT: ClassVar[Icon]
+    DEBT: ClassVar[Icon]
+    ERROR: ClassVar[Icon]
+    READER_LOST: ClassVar[Icon]
+    MORTGAGE: ClassVar[Icon]
+    TAX: ClassVar[Icon]
+    DICE: ClassVar[Icon]
+    TRADE: ClassVar[Icon]
+    POT: ClassVar[Icon]
+    CARD: ClassVar[Icon]
+    SKYSCRAPER: ClassVar[Icon]
+    DEPOT: ClassVar[Icon]
+    FORCE: ClassVar[Icon]
+    KEYPAD: ClassVar[Icon]
+
+    def __post_init__(self) -> None:
+        if not re.match(r"^[a-z][a-z_]{1,15}$", self.value):
+            raise ValueError(f"an icon's name is 2 to 16 small letters, not {self.value!r}")
+
+    @property
+    def name(self) -> str:
+        """The upper-case name (``READER_LOST``), as an Enum member would have it."""
+        return self.value.upper()
+
+    def __repr__(self) -> str:
+        return f"Icon.{self.name}"
+
+
+#: the icons the panels draw by themselves, in the order of the glass (the drawings of the
+#: first ten are on every unit's glass; the others light only when a ruleset uses them)
+_NAMED: tuple[Icon, ...] = tuple(
+    Icon(n)
+    for n in (
+        "go", "jail", "location", "auction", "undo", "trophy", "event", "debt", "error",
+        "reader_lost",
+        # classic (docs/classic.md §5.5)
+        "mortgage", "tax", "dice", "trade", "pot", "card",
+        # Méga and Star Wars (docs/classic.md §5.5, §7)
+        "skyscraper", "depot", "force",
+        # classic: a number entry is open (the keypad, or the three buttons, types a number)
+        "keypad",
+    )
+)  # fmt: skip
+for _icon in _NAMED:
+    setattr(Icon, _icon.name, _icon)
+
+
+@dataclass(frozen=True, slots=True)
+class IconArt:
+    """How a panel shows an icon it has no drawing of its own for: a bitmap (rows of ``#``
+    for a lit dot, ``.`` for a dark one) and a short word for character LCDs, by language."""
+
+    icon: Icon
+    rows: tuple[str, ...]
+    words: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.rows or len({len(r) for r in self.rows}) != 1 or len(self.rows) > 32:
+            raise ValueError(f"icon {self.icon.value}: rows of one width, 1 to 32 of them")
+
+    def word(self, lang: str) -> str:
+        """The icon's word in *lang* (English, else its name in capitals, when none)."""
+        words = dict(self.words)
+        return words.get(lang) or words.get("en") or self.icon.name
 
 
 class Cue(Enum):
@@ -364,6 +454,39 @@ class Screen:
         if self.lines:
             parts.append("| " + " / ".join(self.lines))
         return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """A ruleset's panel vocabulary for one game: what a panel names and draws from the game,
+    as data, so that no panel knows a ruleset. The ruleset fills it in (its ``labels`` hook;
+    the wiring asks it and hands it to the panels): each token's LCD label (``dog`` ->
+    ``chien``), the currency as the unit writes it, the decks' names by card kind (``chance``
+    -> ``Caisse de communauté``...), and whether the game is played in classic mode (keypad
+    keys; both text lines carry the message, so a 2-row LCD shows the two lines rather than a
+    status row, and a deed has its own 4-row layout). For the terminal's help: the faces of
+    the unit's third die as the unit names them, and the menu items the ruleset adds, by number
+    (``14`` -> ``Force``). *icons*: the art of the icons the ruleset lights besides the ones
+    every panel draws (:class:`IconArt`); *keys*: the terminal's letter for each of the game's
+    card kinds the panel has no key of its own for (``c`` -> ``coin``)."""
+
+    lang: str = "en"
+    tokens: Mapping[str, str] = field(default_factory=dict)
+    currency: str = ""
+    decks: Mapping[str, str] = field(default_factory=dict)
+    classic: bool = False
+    third_die: tuple[str, ...] = ()
+    menu: Mapping[int, str] = field(default_factory=dict)
+    icons: tuple[IconArt, ...] = ()
+    keys: Mapping[str, str] = field(default_factory=dict)
+
+    def token(self, token: str) -> str:
+        """*token*'s label (its id when the edition names none)."""
+        return self.tokens.get(token, token)
+
+    def art(self, icon: Icon) -> IconArt | None:
+        """The ruleset's art of *icon*, if it gives one."""
+        return next((a for a in self.icons if a.icon == icon), None)
 
 
 @dataclass(frozen=True, slots=True)

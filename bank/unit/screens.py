@@ -10,7 +10,7 @@ edition types, :mod:`bank.unit.io` and :mod:`bank.unit.text`.
 
 from __future__ import annotations
 
-from bank.state import GameState, PlayerState
+from bank.engine.state import GameState, PlayerState
 from bank.unit.io import Icon, Screen
 from bank.unit.text import fit, money, say, short_name, token_name
 from board_assets import Edition

@@ -11,7 +11,7 @@ and :meth:`~UnitShell._cues`. A ruleset's step with an ``expires`` field (a time
 no timeout) goes back to idle at that time unless the unit's ``_timeout`` says otherwise.
 
 The shell also runs the auction's countdown on the LCD over the core's timer
-(:class:`bank.auction.Auction`): ``_start_auction`` starts it, :class:`Bidding` counts the
+(:class:`bank.engine.auction.Auction`): ``_start_auction`` starts it, :class:`Bidding` counts the
 seconds down (a tick and its cue each second, every bid restarts it), a bank card or ✓ bids, X
 gives it up before any bid, and at zero the hammer falls: the named last bidder buys, a button
 bid waits for the winner's card (:class:`AwaitWinner`), no bid cancels. The ruleset's unit gives
@@ -20,9 +20,9 @@ what differs: the screens (``_auction_screen``, ``_auction_won_screen``,
 command and what follows the auction (``_sale_command``, ``_auction_closed``), the step that
 offers one (``_auction_offered``, for the web view); a bid typed on a keypad
 (:attr:`Bidding.typed`) is bid by the next bank card. The ruleset says the bid step, the
-countdown and who may bid (:meth:`bank.game.Game.new_auction`).
+countdown and who may bid (:meth:`bank.engine.game.Game.new_auction`).
 
-Every confirmed action goes through :meth:`bank.game.Game.execute`, which commits it to the
+Every confirmed action goes through :meth:`bank.engine.game.Game.execute`, which commits it to the
 journal before the unit shows or plays anything about it. Steps that follow from the game state
 are re-derived from it, so they survive a power cycle; the other steps are abandoned by it.
 
@@ -49,13 +49,13 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
 from bank import rulesets
-from bank.auction import Auction
-from bank.commands import AuctionSale, Command, NewGame, Undo
-from bank.config import UnitConfig
-from bank.errors import JournalError, JournalFull, RuleError
-from bank.events import Event
-from bank.game import Game, Transaction
-from bank.state import GameState
+from bank.engine.auction import Auction
+from bank.engine.commands import AuctionSale, Command, NewGame, Undo
+from bank.engine.config import UnitConfig
+from bank.engine.errors import JournalError, JournalFull, RuleError
+from bank.engine.events import Event
+from bank.engine.game import Game, Transaction
+from bank.engine.state import GameState
 from bank.unit.io import (
     Button,
     ButtonPressed,

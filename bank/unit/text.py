@@ -112,7 +112,7 @@ TOKEN_NAMES: Mapping[str, Mapping[str, str]] = {
     "jet": {"fr": "jet", "en": "jet"},
 }
 
-#: French wording of the rules' refusals, by reason key (:attr:`bank.errors.BankError.key`);
+#: French wording of the rules' refusals, by reason key (:attr:`bank.engine.errors.BankError.key`);
 #: the English wording is the key itself, capitalised, unless :data:`ENGINE_SHORTS_EN` says
 ENGINE_SHORTS_FR: Mapping[str, str] = {
     "players range": "{lo} à {hi} joueurs",

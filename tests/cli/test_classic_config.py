@@ -18,7 +18,7 @@ from bank.app.runtime import Runtime
 from bank.cli import main
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.rules import ClassicRulesEngine
-from bank.settings import SettingsError, load_settings
+from bank.services.settings import SettingsError, load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, CardTapped
 
 START = "tap bank:1\ntap bank:2\npress ok\n"
@@ -301,7 +301,7 @@ def test_a_table_a_ruleset_adds_is_read_and_checked_the_same(tmp_path: Path) -> 
     import dataclasses
 
     from bank import rulesets
-    from bank.errors import BankError
+    from bank.engine.errors import BankError
     from tests.support import toy
 
     def config(raw: dict[str, object]) -> object:

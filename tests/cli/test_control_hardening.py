@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from bank.control import send_lines
+from bank.services.control import send_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 NOBODY = 65534
@@ -284,7 +284,7 @@ def test_a_connection_flood_that_exhausts_fds_does_not_kill_the_control_socket(
 def test_clients_are_bounded_and_a_refused_one_is_told_why(
     tmp_path: Path, daemons: Callable[..., Daemon]
 ) -> None:
-    from bank.control import MAX_CLIENTS, MAX_PER_PROCESS
+    from bank.services.control import MAX_CLIENTS, MAX_PER_PROCESS
 
     d = daemons(tmp_path / "data")
     # the slots filled by several programs, each holding its share of connections
@@ -355,7 +355,7 @@ def test_a_partial_line_is_discarded_not_executed(
 def test_an_overlong_line_is_refused_without_echo(
     tmp_path: Path, daemons: Callable[..., Daemon]
 ) -> None:
-    from bank.control import MAX_LINE
+    from bank.services.control import MAX_LINE
 
     d = daemons(tmp_path / "data")
     with socket.socket(socket.AF_UNIX) as s:

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from bank.datadir import DataDirError, open_output, write_atomic
-from bank.journal import Journal, backup_journal
+from bank.services.datadir import DataDirError, open_output, write_atomic
+from bank.services.journal import Journal, backup_journal
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = "tap bank:1\ntap bank:2\npress ok\n"

@@ -161,7 +161,7 @@ def test_a_classic_record_decodes_in_a_fresh_interpreter(data_dir: Path) -> None
     """The one decoder knows the classic kinds without a game being built first."""
     code = (
         "import json, sqlite3, sys\n"
-        "from bank.records import decode\n"
+        "from bank.engine.records import decode\n"
         "rows = sqlite3.connect(sys.argv[1]).execute('SELECT payload FROM records').fetchall()\n"
         "print(sorted({decode(json.loads(r)).name for (r,) in rows}))\n"
     )

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from bank.errors import CorruptJournal
-from bank.journal import Journal
+from bank.engine.errors import CorruptJournal
 from bank.runtime import Runtime
-from bank.settings import load_settings
+from bank.services.journal import Journal
+from bank.services.settings import load_settings
 from tests.support.fakes import FakeClock
 
 START = ("tap bank:1", "tap bank:2", "press ok")
@@ -106,7 +106,7 @@ def test_a_bit_flipped_in_the_main_file_is_shown_everywhere_until_acknowledged(
     out = rt.handle_line("press menu")["output"] + rt.handle_line("tap bank:1")["output"]
     assert "cue kaching" in out, out
     # the web view says it too
-    from bank.web import _SnapshotBuilder
+    from bank.views.web import _SnapshotBuilder
 
     snap = rt.daemon.call(_SnapshotBuilder(rt).snapshot)
     assert snap["journal_damage"] == shown
@@ -259,7 +259,7 @@ def test_a_garbage_tip_with_a_lost_wal_is_shown(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     path = tmp_path / "journal.sqlite"
     code = (
-        "import os, sys\nfrom bank.journal import Journal\nj = Journal(sys.argv[1])\n"
+        "import os, sys\nfrom bank.services.journal import Journal\nj = Journal(sys.argv[1])\n"
         "j.new_game({})\nfor i in range(9):\n    j.append({'i': i})\nos._exit(0)\n"
     )
     subprocess.run([sys.executable, "-c", code, str(path)], cwd=repo, check=True,

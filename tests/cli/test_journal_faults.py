@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from bank.control import send_lines
-from bank.daemon import IDLE_AFTER
-from bank.journal import Journal
+from bank.services.control import send_lines
+from bank.services.daemon import IDLE_AFTER
+from bank.services.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from bank.control import MAX_CLIENTS, MAX_PER_PROCESS, send_lines
 from bank.runtime import Runtime
-from bank.settings import load_settings
+from bank.services.control import MAX_CLIENTS, MAX_PER_PROCESS, send_lines
+from bank.services.settings import load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,7 +92,7 @@ def test_one_process_cannot_hold_every_control_slot(
         assert refused == MAX_CLIENTS - MAX_PER_PROCESS
         # another client still gets in while this one holds its share
         done = subprocess.run(
-            [sys.executable, "-c", "import sys\nfrom bank.control import send_lines\n"
+            [sys.executable, "-c", "import sys\nfrom bank.services.control import send_lines\n"
              "print(list(send_lines(sys.argv[1], ['state']))[0]['ok'])", sock_path],
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
             text=True, timeout=60, check=False,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bank.settings import DEFAULTS, SCHEMA, SettingsError, load_settings
+from bank.services.settings import DEFAULTS, SCHEMA, SettingsError, load_settings
 
 #: (TABLE.KEY=VALUE, words the message must contain besides the key)
 BAD = [

@@ -36,9 +36,9 @@ sys.exit(status)
 #: never needed to show the help or to send a line to a daemon
 HEAVY = (
     "bank.rulesets",
-    "bank.journal",
-    "bank.game",
-    "bank.state",
+    "bank.services.journal",
+    "bank.engine.game",
+    "bank.engine.state",
     "bank.unit.shell",
     "bank.app.runtime",
     "board_assets",
@@ -76,7 +76,7 @@ def test_help_lists_every_command_and_loads_no_ruleset() -> None:
     for command in ("run", "emulate", "script", "tap", "press", "history", "write-card"):
         assert f"    {command}" in stdout
     assert "typing" not in modules
-    for heavy in (*HEAVY, "bank.settings", "bank.control", "shutil"):
+    for heavy in (*HEAVY, "bank.services.settings", "bank.services.control", "shutil"):
         assert not loaded(modules, heavy), f"`ultibank --help` imported {heavy}"
 
 
@@ -143,8 +143,8 @@ def test_a_client_command_loads_only_the_control_client(
     sent = stand_in.lines
     assert sent and sent[0].split()[0] == argv[0]
     assert stdout.split("\n")[0] == sent[0]
-    assert "bank.control_client" in modules
-    for heavy in (*HEAVY, "bank.control", "bank.config"):
+    assert "bank.services.control_client" in modules
+    for heavy in (*HEAVY, "bank.services.control", "bank.engine.config"):
         assert not loaded(modules, heavy), f"`ultibank {argv[0]}` imported {heavy}"
 
 

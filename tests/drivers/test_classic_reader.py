@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bank.control import send_lines
+from bank.services.control import send_lines
 from bank.unit.io import CardId
 from drivers.deck import Deck
 from drivers.identity import encode_card_record, type2_ndef_tlv

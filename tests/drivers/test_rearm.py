@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bank.runtime import Runtime
-from bank.settings import SettingsError, load_settings
+from bank.services.settings import SettingsError, load_settings
 from drivers.debounce import DEFAULT_REARM_S, backend_rearm, rearm_for_poll
 from drivers.sim import SimReader
 

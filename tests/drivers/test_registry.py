@@ -8,16 +8,18 @@ from typing import Any
 
 import pytest
 
+from bank.app.panels import open_panel
 from drivers.base import PanelError, ReaderError, ReaderUnavailable
-from drivers.registry import open_panel, open_reader
+from drivers.registry import open_reader
 from drivers.sim import SimPanel, SimReader
 
 
 class Recorder:
     """Stands in for a backend class written elsewhere: remembers how it was built."""
 
-    def __init__(self, *args: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.args = args
+        self.kwargs = kwargs
         self.path = args[0] if args else ""
 
 
@@ -138,6 +140,26 @@ def test_bad_panel_specs_say_what_is_accepted(spec: str, message: str) -> None:
 
 
 def test_a_panel_missing_its_library_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    missing(monkeypatch, "drivers.gpio_panel", "gpiozero")
+    # the panel's module fails to import as it does when its library is not installed
+    monkeypatch.delitem(sys.modules, "drivers.gpio_panel", raising=False)
+    real = __import__
+
+    def fake(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "drivers.gpio_panel":
+            raise ModuleNotFoundError("No module named 'gpiozero'", name="gpiozero")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.__import__", fake)
     with pytest.raises(PanelError, match=r"gpiozero.*pip install 'ultibank\[pi\]'"):
         open_panel("gpio")
+
+
+def test_the_panel_factory_sits_in_the_wiring_and_the_drivers_know_no_emulator() -> None:
+    """The drivers' registry builds readers only; the one panel factory is the wiring's, so the
+    import contracts see it import the emulator (no module path in a string)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    assert "firmware_sim" not in (root / "drivers/registry.py").read_text(encoding="utf-8")
+    factory = (root / "bank/app/panels.py").read_text(encoding="utf-8")
+    assert "from firmware_sim.emulator import PygamePanel" in factory

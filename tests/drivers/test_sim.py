@@ -372,7 +372,7 @@ def test_simulated_deck_is_the_default_deck() -> None:
 
 def test_the_sim_backend_keeps_a_bounded_history() -> None:
     """``--panel sim`` in a daemon that runs for days: the last screens, not every one."""
-    from drivers.registry import open_panel
+    from bank.app.panels import open_panel
     from drivers.sim import HISTORY
 
     p = open_panel("sim")

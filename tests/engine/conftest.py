@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bank.game import Game
+from bank.engine.game import Game
 from bank.rulesets.ultime.config import RulesConfig
 from board_assets import Edition, load_edition
 

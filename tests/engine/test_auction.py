@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bank.auction import AuctionOutcome
-from bank.commands import Land
-from bank.errors import NotEnoughMoney, RuleError
-from bank.game import Game
+from bank.engine.auction import AuctionOutcome
+from bank.engine.commands import Land
+from bank.engine.errors import NotEnoughMoney, RuleError
+from bank.engine.game import Game
 from bank.rulesets.ultime.commands import GoToJail
 from bank.rulesets.ultime.config import RulesConfig
 from board_assets import Edition

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from bank.commands import NewGame
-from bank.errors import BankError
-from bank.events import apply
-from bank.game import Game
+from bank.engine.commands import NewGame
+from bank.engine.errors import BankError
+from bank.engine.events import apply
+from bank.engine.game import Game
 from bank.rulesets.classic.commands import ReceiveBank
 from board_assets import load_edition
 from tests.rulesets.classic_support import random_classic_command

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bank.commands import Land, Undo
-from bank.errors import NotEnoughMoney, RuleError, UndoRefused
-from bank.game import Game
+from bank.engine.commands import Land, Undo
+from bank.engine.errors import NotEnoughMoney, RuleError, UndoRefused
+from bank.engine.game import Game
 from bank.rulesets.ultime.commands import GoToJail, PlayEvent
 from bank.rulesets.ultime.events import ultime
 from bank.rulesets.ultime.rules import UltimeRules

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bank.commands import AuctionSale, GiveProperty, Land, NewGame
-from bank.errors import GameOver, InDebt, NotEnoughMoney, RuleError
-from bank.game import Game
+from bank.engine.commands import AuctionSale, GiveProperty, Land, NewGame
+from bank.engine.errors import GameOver, InDebt, NotEnoughMoney, RuleError
+from bank.engine.game import Game
 from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation
 from bank.rulesets.ultime.config import RulesConfig, WinnerRule
 from bank.rulesets.ultime.events import ultime

@@ -18,21 +18,21 @@ from pathlib import Path
 
 import pytest
 
-import bank.game
-import bank.journal
-from bank import snapshot
+import bank.engine.game
+import bank.services.journal
 from bank.app.runtime import Runtime
 from bank.app.script import run_script
-from bank.commands import Land, Undo
-from bank.errors import BankError
-from bank.game import Game
-from bank.journal import Journal
+from bank.engine import snapshot
+from bank.engine.commands import Land, Undo
+from bank.engine.errors import BankError
+from bank.engine.game import Game
 from bank.rulesets.classic import commands as cc
 from bank.rulesets.classic.commands import ReceiveBank
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.state import classic
 from bank.rulesets.ultime.commands import PassGo
-from bank.settings import load_settings
+from bank.services.journal import Journal
+from bank.services.settings import load_settings
 from bank.unit.io import Cue, Input, Screen
 from board_assets import Edition, load_edition
 from tests.rulesets.classic_support import random_classic_command
@@ -45,7 +45,7 @@ EVERY = 7  # a snapshot every 7 transactions: many boundaries in a short game
 
 @pytest.fixture(autouse=True)
 def _often(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bank.game, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(bank.engine.game, "SNAPSHOT_EVERY", EVERY)
 
 
 def _power_cut(journal: Journal) -> None:
@@ -246,7 +246,7 @@ def test_state_version_change_rebuilds_the_snapshot(
         live = Game(CLASSIC, journal=journal)
         _play_classic(live, random.Random(2), 50)
     old = snapshot.state_version()
-    monkeypatch.setattr(bank.game, "state_version", lambda: old + "-next")
+    monkeypatch.setattr(bank.engine.game, "state_version", lambda *_: old + "-next")
     with Journal(path) as journal:
         assert journal.snapshot() is not None  # sound, but of the older shape
         resumed = Game(CLASSIC, journal=journal)  # replayed whole, then a new one written
@@ -305,7 +305,7 @@ def test_damage_before_the_snapshot_is_found_by_the_audit(
     if the game were long). Either way the damage is reported and shown once, nothing is set
     aside, and the history leaves the damaged record out."""
     if not at_open:
-        monkeypatch.setattr(bank.journal, "AUDIT_AT_OPEN", 0)
+        monkeypatch.setattr(bank.services.journal, "AUDIT_AT_OPEN", 0)
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         live = Game(ULTIME, journal=journal)
@@ -345,7 +345,7 @@ def test_a_snapshot_of_another_shape_over_damage_sets_the_tail_aside(
     with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
         conn.execute("UPDATE records SET at = at + 1 WHERE seq = 4")
     old = snapshot.state_version()
-    monkeypatch.setattr(bank.game, "state_version", lambda: old + "-next")
+    monkeypatch.setattr(bank.engine.game, "state_version", lambda *_: old + "-next")
     with Journal(path) as journal:
         resumed = Game(ULTIME, journal=journal)
         assert resumed.seq == 3  # records 4 to 7 set aside
@@ -374,7 +374,7 @@ def test_a_script_stop_writes_the_snapshot_the_next_run_resumes_from(tmp_path: P
 def test_the_audit_runs_in_its_own_thread_and_reports_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bank.journal, "AUDIT_AT_OPEN", 0)  # as for a long game
+    monkeypatch.setattr(bank.services.journal, "AUDIT_AT_OPEN", 0)  # as for a long game
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         live = Game(CLASSIC, journal=journal)
@@ -393,7 +393,7 @@ def test_the_audit_runs_in_its_own_thread_and_reports_once(
 
 
 def test_closing_stops_a_running_audit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bank.journal, "AUDIT_AT_OPEN", 0)  # as for a long game
+    monkeypatch.setattr(bank.services.journal, "AUDIT_AT_OPEN", 0)  # as for a long game
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         _play_ultime(Game(ULTIME, journal=journal), random.Random(2), 60)
@@ -475,7 +475,7 @@ def test_damage_the_audit_finds_is_shown_on_the_panels(
     """A record before the snapshot edited while the daemon was stopped: the game resumes from
     the snapshot at once, and the audit that follows shows *Journal abîmé* on every panel (until
     acknowledged), puts it in ``state``'s journal loss and says which record on stderr."""
-    monkeypatch.setattr(bank.journal, "AUDIT_AT_OPEN", 0)  # as for a long game
+    monkeypatch.setattr(bank.services.journal, "AUDIT_AT_OPEN", 0)  # as for a long game
     path = tmp_path / "journal.sqlite"
     with Journal(path) as journal:
         _play_ultime(Game(ULTIME, journal=journal), random.Random(6), 40)

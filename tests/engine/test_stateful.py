@@ -6,10 +6,10 @@ import hypothesis.strategies as st
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from bank.commands import AuctionSale, Command, GiveProperty, Land, Undo
-from bank.errors import RuleError
-from bank.events import MoneyMoved
-from bank.game import Game
+from bank.engine.commands import AuctionSale, Command, GiveProperty, Land, Undo
+from bank.engine.errors import RuleError
+from bank.engine.events import MoneyMoved
+from bank.engine.game import Game
 from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation, PlayEvent
 from board_assets import load_edition
 from tests.support.fakes import MemoryJournal

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bank.commands import GiveProperty, Land, Undo
-from bank.errors import UndoRefused
-from bank.game import Game
+from bank.engine.commands import GiveProperty, Land, Undo
+from bank.engine.errors import UndoRefused
+from bank.engine.game import Game
 from bank.rulesets.ultime.commands import PassGo, PlayEvent
 from bank.rulesets.ultime.config import RulesConfig
 from board_assets import Edition

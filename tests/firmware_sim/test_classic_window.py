@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bank.app.runtime import Runtime
-from bank.settings import load_settings
+from bank.services.settings import load_settings
 from bank.unit.io import (
     Button,
     ButtonPressed,

@@ -16,8 +16,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from bank.app.runtime import panel_labels
-from bank.game import Game
-from bank.settings import DEFAULTS, SettingsError, load_settings
+from bank.engine.game import Game
+from bank.services.settings import DEFAULTS, SettingsError, load_settings
 from bank.unit.io import (
     Button,
     ButtonPressed,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bank.app.script import run_script
-from bank.config import UnitConfig
+from bank.engine.config import UnitConfig
 from bank.unit.text import LCD_WIDTH
 from drivers.terminal_panel import Info
 from tests.panels.test_classic_terminal import classic_reader

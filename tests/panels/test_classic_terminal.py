@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bank.app.runtime import panel_labels
-from bank.unit.io import Button, CardId, CardRanges
+from bank.unit.io import Button, CardId, CardRanges, Labels
 from board_assets import load_edition
 from drivers.terminal_panel import Click, Hold, Key, KeyReader, Quit, Refuse, Say, Tap
 from tests.panels.test_terminal_panel import ROOT, Pty
@@ -108,11 +108,11 @@ def test_the_help_names_the_eight_players_and_the_editions_decks() -> None:
 def test_the_cards_come_from_the_edition() -> None:
     """An edition with 37 deeds (Méga, issue 13) types d37; the keys need no change."""
     mega = CardRanges(bank=8, tokens=tuple("abcdefgh"), deed=37, chance=16, chest=16)
-    k = KeyReader("en", mega)
+    k = KeyReader("en", mega, Labels("en", classic=True))
     assert k.keys("d37\n") == [Tap(CardId("deed", 37))]
     assert k.keys("d38\n") == [Refuse("no deed 38: d1 to d37")]
     no_decks = CardRanges(bank=6, tokens=tuple("abcdef"), deed=28)
-    k = KeyReader("en", no_decks)
+    k = KeyReader("en", no_decks, Labels("en", classic=True))
     assert k.keys("c") == [Refuse("unknown key 'c': ? for help")]
     assert k.keys("b6") == [Tap(CardId("bank", 6))]
     assert k.keys("b7") == [Refuse("no bank card 7: b1 to b6")]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bank.cli import build_parser
-from bank.settings import load_settings
+from bank.services.settings import load_settings
 from drivers.gpio_panel import GpioPins, LcdConfig
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"

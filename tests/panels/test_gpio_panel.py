@@ -242,7 +242,7 @@ def test_no_pin_factory_off_the_pi_is_a_clear_panel_error(
 
 
 def test_built_from_the_panel_settings() -> None:
-    from bank.settings import DEFAULTS
+    from bank.services.settings import DEFAULTS
 
     p = GpioPanel.from_config(DEFAULTS["panel"])
     assert p.pins == GpioPins() and p.lcd_config == LcdConfig()

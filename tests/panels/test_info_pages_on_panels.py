@@ -19,9 +19,9 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from bank.app.runtime import Runtime, panel_labels
 from bank.app.script import parse_script
-from bank.config import UnitConfig
-from bank.game import Game
-from bank.settings import load_settings
+from bank.engine.config import UnitConfig
+from bank.engine.game import Game
+from bank.services.settings import load_settings
 from bank.unit.io import (
     Button,
     CardId,

@@ -490,3 +490,22 @@ def test_every_screen_of_the_classic_scenarios_crosses_the_wire_unchanged(
         # version 1 has bits 0..15 only: Méga's and Star Wars' icons (16..31) are left out
         v1 = replace(screen, icons=frozenset(i for i in screen.icons if pp.ICON_BITS[i] < 16))
         assert pp.decode_show(pp.encode_show(screen, 1), 1) == v1, screen
+
+
+def test_the_icon_table_gives_a_rulesets_own_icon_a_bit_the_bank_announces() -> None:
+    """Bits 20-31 are the bank's icon table: an ICON message names the icon and its word, a
+    SHOW lights it; without the table the icon is left out (never a new protocol version)."""
+    star = Icon("star")
+    table = pp.icon_table([(Icon.GO, "GO"), (star, "STAR")])
+    assert table == (pp.IconEntry(20, star, "STAR"),)  # a fixed icon keeps its fixed bit
+    payload = pp.encode_icon(table[0])
+    assert payload == bytes.fromhex("1404") + b"star" + b"STAR"
+    assert pp.decode_icon(payload) == table[0]
+    screen = Screen("wish", ("Wished 2",), amount=2, icons=frozenset({star, Icon.GO}))
+    shown = pp.encode_show(screen, table=table)
+    assert pp.decode_show(shown, table=table) == screen
+    assert pp.decode_show(shown).icons == {Icon.GO}  # a panel without the table
+    assert pp.decode_show(pp.encode_show(screen)).icons == {Icon.GO}  # a bank without one
+    for bad in (bytes.fromhex("1304") + b"star", bytes.fromhex("1410") + b"star", b"\x14"):
+        with pytest.raises(pp.ProtocolError):
+            pp.decode_icon(bad)

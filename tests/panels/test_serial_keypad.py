@@ -14,7 +14,7 @@ import pytest
 
 from bank.app.runtime import Runtime
 from bank.app.script import parse_script
-from bank.settings import load_settings
+from bank.services.settings import load_settings
 from bank.unit.io import (
     Button,
     ButtonPressed,
@@ -338,7 +338,7 @@ def test_ultibank_run_plays_a_classic_edition_on_a_serial_keypad_panel(
     import subprocess
     import sys
 
-    from bank.control import send_lines
+    from bank.services.control import send_lines
 
     root = Path(__file__).resolve().parents[2]
     data = tmp_path / "data"

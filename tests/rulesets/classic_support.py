@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bank.commands import Command
-from bank.game import Game, Transaction
+from bank.engine.commands import Command
+from bank.engine.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.mega import BirthdayGift

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bank.commands import Land
-from bank.errors import RuleError
+from bank.engine.commands import Land
+from bank.engine.errors import RuleError
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 

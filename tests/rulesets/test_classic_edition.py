@@ -178,8 +178,8 @@ def test_a_panel_that_cannot_play_a_ruleset_refuses_it_in_one_line(
 
     from bank import rulesets
     from bank.app import runtime
-    from bank.errors import BankError
-    from bank.settings import load_settings
+    from bank.engine.errors import BankError
+    from bank.services.settings import load_settings
 
     settings = load_settings(None, [f'game.data_dir="{tmp_path}"', 'game.edition="classic-fr"'])
     for kinds in (["pygame"], ["terminal", "reader"], ["serial", "gpio", "sim"]):

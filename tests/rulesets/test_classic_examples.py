@@ -13,14 +13,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bank.auction import AuctionOutcome
-from bank.commands import Land
-from bank.game import Game, Transaction
-from bank.journal import Journal
+from bank.engine.auction import AuctionOutcome
+from bank.engine.commands import Land
+from bank.engine.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.outcomes import ClassicOutcome, Rolled
 from bank.rulesets.classic.rules import ClassicRulesEngine
 from bank.rulesets.classic.statefile import state_file
+from bank.services.journal import Journal
 from board_assets import load_edition
 from tests.support.fakes import MemoryJournal
 

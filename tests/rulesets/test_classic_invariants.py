@@ -21,9 +21,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bank.commands import Land, Undo
-from bank.errors import BankError
-from bank.game import Game
+from bank.engine.commands import Land, Undo
+from bank.engine.errors import BankError
+from bank.engine.game import Game
 from bank.rulesets.classic.commands import ReceiveBank
 from bank.rulesets.classic.mega import SKYSCRAPER
 from bank.rulesets.classic.rules import HOTEL

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from bank.events import apply, event_from_dict, invert
+from bank.engine.events import apply, event_from_dict, invert
 from bank.rulesets.classic import commands as c
 
 from .classic_support import ext, new_game, replayed, run

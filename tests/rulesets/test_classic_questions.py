@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bank.commands import Command, Land
-from bank.errors import RuleError
-from bank.game import Game
+from bank.engine.commands import Command, Land
+from bank.engine.errors import RuleError
+from bank.engine.game import Game
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import questions as q

@@ -6,9 +6,9 @@ import hashlib
 
 import pytest
 
-from bank.commands import AuctionSale, Land, NewGame, Undo
-from bank.errors import BankError, GameOver, InDebt, NotEnoughMoney, RuleError, UndoRefused
-from bank.game import Game, Transaction
+from bank.engine.commands import AuctionSale, Land, NewGame, Undo
+from bank.engine.errors import BankError, GameOver, InDebt, NotEnoughMoney, RuleError, UndoRefused
+from bank.engine.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bank.commands import Land, Undo
-from bank.errors import BankError, RuleError
-from bank.game import Game, Transaction
+from bank.engine.commands import Land, Undo
+from bank.engine.errors import BankError, RuleError
+from bank.engine.game import Game, Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig

@@ -30,12 +30,12 @@ from typing import Any, ClassVar
 import pytest
 
 from bank import rulesets
-from bank.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
-from bank.errors import BankError
-from bank.events import Event, register_events
-from bank.game import Game
-from bank.ruleset import Decision, Outcome
-from bank.state import GameState
+from bank.engine.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
+from bank.engine.errors import BankError
+from bank.engine.events import Event, register_events
+from bank.engine.game import Game
+from bank.engine.ruleset import Decision, Outcome
+from bank.engine.state import GameState
 from board_assets import EDITIONS_DIR, Edition, load_edition_file
 from tests.support import toy
 from tests.support.fakes import MemoryJournal

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bank.commands import Land, NewGame
-from bank.errors import RuleError
-from bank.game import Game
+from bank.engine.commands import Land, NewGame
+from bank.engine.errors import RuleError
+from bank.engine.game import Game
 from bank.rulesets.ultime import outcomes as o
 from bank.rulesets.ultime.commands import GoToJail, PassGo, PlayEvent
 from bank.unit.text import engine_short

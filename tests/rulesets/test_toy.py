@@ -15,9 +15,12 @@ import pytest
 
 from bank import rulesets
 from bank.cli import main
-from bank.errors import BankError
-from bank.game import Game
-from bank.journal import Journal
+from bank.engine.commands import Land, NewGame
+from bank.engine.errors import BankError
+from bank.engine.game import Game
+from bank.engine.records import decode_entries
+from bank.services.journal import Journal
+from bank.views.narrate import narrator_for
 from board_assets import EditionError, load_edition_file
 from tests.support import toy
 from tests.support.editions import house_copy
@@ -176,3 +179,18 @@ def test_which_special_spaces_a_board_has_is_its_rulesets(tmp_path: Path) -> Non
     broken.write_text(ultime.replace('ring = ["GO", "P1", "EVENT"', 'ring = ["GO", "P1", "CHANCE"'))
     with pytest.raises(EditionError, match=r"broken\.toml: constants\.ring\[2\]: unknown space"):
         load_edition_file(broken)
+
+
+def test_the_toy_journals_its_outcomes_and_is_told_in_plain_words(tmp_path: Path) -> None:
+    """Its outcomes go into the journal through its own codec; a ruleset without words of its
+    own is told by the core's plain narrator (the command and what moved, by card number)."""
+    edition = load_edition_file(toy.EDITION_FILE)
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        game = Game(edition, journal=journal)
+        game.execute(NewGame((1, 2)))
+        game.execute(Land(1, 1))
+        records = decode_entries(journal.entries())
+    assert [r.outcome for r in records] == [toy.Started(), toy.Bought(1, 3)]
+    narrator = narrator_for(edition, "fr")
+    title, detail = narrator.words(records[1], game.state)
+    assert (title, detail) == ("land card=1 number=1", "card 1 → bank 3; #1 → card 1")

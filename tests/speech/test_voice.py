@@ -20,7 +20,7 @@ from bank.app.runtime import Runtime
 from bank.app.script import parse_script
 from bank.app.voice import SpeechService, speech_settings
 from bank.cli import main
-from bank.settings import SettingsError, load_settings
+from bank.services.settings import SettingsError, load_settings
 from bank.unit.io import CardRanges
 from drivers.deck import with_foreign
 from drivers.speech import EspeakEngine, Speaker, SpeechSettings, WavDirPlayer, wav_duration

@@ -18,13 +18,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import bank.game
-from bank.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
-from bank.errors import RuleError
-from bank.game import Game
-from bank.journal import Journal
+import bank.engine.game
+from bank.engine.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
+from bank.engine.errors import RuleError
+from bank.engine.game import Game
+from bank.engine.state import GameState
 from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation, PlayEvent
-from bank.state import GameState
+from bank.services.journal import Journal
 from board_assets import load_edition
 
 EDITION = "ultime-fr"
@@ -157,7 +157,7 @@ _SNAPSHOT_EVERY = "ULTIBANK_CRASH_SNAPSHOT_EVERY"
 def _child(data_dir: str, seed: int, n: int) -> None:
     every = os.environ.get(_SNAPSHOT_EVERY)
     if every is not None:  # many snapshot boundaries in a short run
-        setattr(bank.game, "SNAPSHOT_EVERY", int(every))  # noqa: B010
+        setattr(bank.engine.game, "SNAPSHOT_EVERY", int(every))  # noqa: B010
     with Journal(Path(data_dir) / "journal.sqlite") as journal:
         game = Game(load_edition(EDITION), journal=journal)
         play(game, seed, n)

@@ -21,7 +21,7 @@ from typing import Any
 from bank import rulesets
 from bank.runtime import Runtime
 from bank.script import parse_script
-from bank.settings import load_settings
+from bank.services.settings import load_settings
 from bank.unit.io import CardId, CardLifted, CardTapped, Input, Output, PlayCue, ShowScreen
 from drivers.deck import simulated_uid, with_foreign
 from drivers.registry import open_reader

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bank.config import UnitConfig
-from bank.game import Game
+from bank.engine.config import UnitConfig
+from bank.engine.game import Game
 from bank.rulesets.ultime.config import RulesConfig
 from bank.rulesets.ultime.unit import Unit
 from bank.unit.io import (

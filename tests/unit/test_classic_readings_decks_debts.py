@@ -17,12 +17,12 @@ import pytest
 
 from bank.app.runtime import Runtime
 from bank.cli import main
-from bank.events import DebtChanged, MoneyMoved, apply
-from bank.game import Game
-from bank.journal import Journal
+from bank.engine.events import DebtChanged, MoneyMoved, apply
+from bank.engine.game import Game
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.state import ClassicSet
-from bank.settings import load_settings
+from bank.services.journal import Journal
+from bank.services.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, CardLifted, CardTapped
 from board_assets import load_edition
 from tests.panels.conftest import wait_until

@@ -66,10 +66,11 @@ from hypothesis.stateful import (
 
 from bank import rulesets
 from bank.app.script import ScriptRunner, _ruleset_config, _with_foreign, parse_script
-from bank.commands import NewGame, Undo
-from bank.events import MoneyMoved, apply
-from bank.game import Game
-from bank.records import decode
+from bank.engine.commands import NewGame, Undo
+from bank.engine.events import MoneyMoved, apply
+from bank.engine.game import Game
+from bank.engine.records import decode
+from bank.engine.state import GameState
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import classic_edition
 from bank.rulesets.classic.state import classic
@@ -81,7 +82,6 @@ from bank.rulesets.classic.unit import (
     Series,
     Session,
 )
-from bank.state import GameState
 from bank.unit.io import (
     Button,
     ButtonPressed,
@@ -478,7 +478,10 @@ class ClassicUnitMachine(RuleBasedStateMachine):
         if words[0] == "tap" and ":" in words[1]:
             kind, n = words[1].split(":")
             # mostly the players' cards, now and then one that is not in the game
-            limit = {"bank": min(self.players + 1, self.cards.bank), "deed": self.cards.deed}
+            limit = {
+                "bank": min(self.players + 1, self.cards.bank),
+                "deed": self.cards.count("deed"),
+            }
             if kind in limit:
                 return f"tap {kind}:{(int(n) - 1) % limit[kind] + 1}"
         if words[0] == "roll":

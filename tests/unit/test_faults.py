@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bank.config import UnitConfig
-from bank.daemon import FAILURE_BACKOFF, Daemon
-from bank.game import Game
-from bank.journal import Journal
+from bank.engine.config import UnitConfig
+from bank.engine.game import Game
 from bank.rulesets.ultime.config import RulesConfig
 from bank.rulesets.ultime.unit import Unit
+from bank.services.daemon import FAILURE_BACKOFF, Daemon
+from bank.services.journal import Journal
 from bank.unit.io import CardId, CardTapped, Cue, Screen, ShowScreen, Tick
 from bank.unit.shell import FAULT_RETRY
 from board_assets import load_edition

@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bank.config import UnitConfig
-from bank.game import Game
+from bank.engine.config import UnitConfig
+from bank.engine.game import Game
 from bank.rulesets.ultime.config import RulesConfig
 from bank.unit.io import PanelStatus, ReaderStatus, ShowScreen
 from bank.unit.text import LCD_LINES, LCD_WIDTH

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bank.config import UnitConfig
+from bank.engine.config import UnitConfig
 from bank.rulesets.ultime.config import RulesConfig
 from bank.unit.io import Cue, Icon, PanelStatus, ReaderStatus
 
@@ -578,7 +578,7 @@ def test_every_confirmed_action_is_committed_before_it_is_shown() -> None:
         def new_game(self, meta: dict[str, object]) -> int:
             return 1
 
-    from bank.game import Game
+    from bank.engine.game import Game
     from board_assets import load_edition
 
     spy = Spy()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bank.errors import BankError
+from bank.engine.errors import BankError
 from bank.script import run_script
 
 

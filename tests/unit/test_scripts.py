@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bank.errors import ScriptError
+from bank.engine.errors import ScriptError
 from bank.script import parse_script, run_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -218,8 +218,8 @@ def test_unknown_edition_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_the_journal_replays_to_the_live_state(tmp_path: Path) -> None:
     """What the script reports is what the journal holds (re-opened by a later power-on)."""
-    from bank.game import Game
-    from bank.journal import Journal
+    from bank.engine.game import Game
+    from bank.services.journal import Journal
     from board_assets import load_edition
 
     data = tmp_path / "data"

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from bank.runtime import Runtime
-from bank.settings import load_settings
+from bank.services.settings import load_settings
 from bank.unit.io import Button, ButtonPressed, ButtonReleased, CardId, Tick
-from bank.web import WebServer, attach_web
+from bank.views.web import WebServer, attach_web
 from drivers.sim import SimReader, VirtualClock, start_sim_reader
 from drivers.supervisor import ReaderService
 

@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from bank.charts import (
+from bank.engine.commands import Command, Land, NewGame, Undo
+from bank.engine.errors import BankError
+from bank.engine.game import Game
+from bank.rulesets.ultime.commands import PassGo
+from bank.views.charts import (
     PLAYER_COLOURS,
     ChartUnavailable,
     render_wealth_png,
     wealth_series,
     write_end_chart,
 )
-from bank.commands import Command, Land, NewGame, Undo
-from bank.errors import BankError
-from bank.game import Game
-from bank.rulesets.ultime.commands import PassGo
 from board_assets import load_edition
 from tests.web.conftest import need_matplotlib
 
@@ -110,7 +110,7 @@ def test_unreadable_record_is_named() -> None:
 
 
 def test_importing_the_view_does_not_import_matplotlib() -> None:
-    code = "import sys, bank.charts, bank.web; print('matplotlib' in sys.modules)"
+    code = "import sys, bank.views.charts, bank.views.web; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -141,7 +141,7 @@ def test_a_link_planted_where_the_chart_is_written_is_not_followed(tmp_path: Pat
 
 def classic_records(tmp_path: Path) -> list[Any]:
     """The records of ``classic_table.tap``: 8 players, a hotel, houses, a mortgage, a trade."""
-    from bank.journal import Journal
+    from bank.services.journal import Journal
     from tests.web.conftest import play_classic_script
 
     play_classic_script(tmp_path)
@@ -168,7 +168,7 @@ def test_the_chart_of_eight_players_has_eight_series_apart_in_colour_and_marker(
     tmp_path: Path,
 ) -> None:
     need_matplotlib()
-    from bank.charts import PLAYER_MARKERS, wealth_figure
+    from bank.views.charts import PLAYER_MARKERS, wealth_figure
 
     classic = load_edition("classic-fr")
     series = wealth_series(classic, classic_records(tmp_path))
@@ -194,7 +194,7 @@ def test_the_chart_of_eight_players_has_eight_series_apart_in_colour_and_marker(
 
 def test_an_ultime_chart_keeps_its_words_and_size() -> None:
     need_matplotlib()
-    from bank.charts import wealth_figure
+    from bank.views.charts import wealth_figure
 
     series = wealth_series(EDITION, play(NewGame((1, 2)), Land(1, 22)))
     fig = wealth_figure(series, lang="en")
@@ -214,7 +214,7 @@ def test_a_mega_series_counts_skyscrapers_and_depots_as_the_ranking_does(
     tmp_path: Path,
 ) -> None:
     """``mega_table.tap``: the brown group built to a skyscraper, a depot on a station."""
-    from bank.journal import Journal
+    from bank.services.journal import Journal
     from tests.web.conftest import MEGA_SCRIPT, play_script
 
     play_script(tmp_path, MEGA_SCRIPT, ["--edition", "mega-fr"])

@@ -159,7 +159,7 @@ def test_an_auction_shows_in_the_auction_panel(classic_table: Table) -> None:
 
 def test_the_chart_of_a_classic_game_draws_its_worth(classic_table: Table) -> None:
     need_matplotlib()
-    from bank.charts import wealth_series
+    from bank.views.charts import wealth_series
 
     _game, _last, records = classic_table.rt.daemon.call(
         lambda: classic_table.web._reader.records()

@@ -15,9 +15,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from bank.charts import EndChartWriter, chart_path_for
 from bank.unit.io import Button, ButtonPressed, ButtonReleased
-from bank.web import STATIC_DIR, STATIC_FILES, WebServer, WebViewError, attach_web, is_loopback
+from bank.views.charts import EndChartWriter, chart_path_for
+from bank.views.web import (
+    STATIC_DIR,
+    STATIC_FILES,
+    WebServer,
+    WebViewError,
+    attach_web,
+    is_loopback,
+)
 from tests.web.conftest import Table, http, need_matplotlib, start_table, stop_table
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -80,7 +87,7 @@ def test_state_shows_players_properties_and_transactions(table: Table) -> None:
     land = snap["transactions"][0]
     assert land["title"] == "voiture arrive sur #22 Rue de la Paix"  # the unit speaks French
     assert land["detail"] == "voiture → banque 400 (achat); #22 → voiture"
-    assert land["summary"].startswith("land card=1 number=22")  # bank.history.describe
+    assert land["summary"].startswith("land card=1 number=22")  # bank.views.history.describe
     assert snap["undo_available"] is True
     assert [t["undoable"] for t in snap["transactions"]] == [True, False]
     assert snap["screen"]["name"] == "bought"
@@ -280,7 +287,7 @@ def test_every_route_answers_get_and_none_changes_the_game(table: Table) -> None
         assert _game_fingerprint(table) == before, path
     # and a path that does not exist is no way in either
     assert http(table.web.url + "undo", "POST")[0] == 405
-    assert table.get("/static/../../bank/game.py")[0] == 404
+    assert table.get("/static/../../bank/engine/game.py")[0] == 404
 
 
 def test_page_assets_are_local_and_locked_down(table: Table) -> None:
@@ -382,7 +389,7 @@ def test_is_loopback() -> None:
 
 def test_a_bank_not_started_is_a_clear_error(tmp_path: Path) -> None:
     from bank.runtime import Runtime
-    from bank.settings import load_settings
+    from bank.services.settings import load_settings
 
     rt = Runtime(load_settings(None, [f'game.data_dir="{tmp_path}"']))
     try:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bank.web import SSE_PER_ADDRESS, SSE_TOTAL
+from bank.views.web import SSE_PER_ADDRESS, SSE_TOTAL
 from tests.web.conftest import Table
 
 

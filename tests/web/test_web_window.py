@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bank.runtime import Runtime
-from bank.settings import load_settings
-from bank.web import RECENT, WINDOW, _SnapshotBuilder
+from bank.services.settings import load_settings
+from bank.views.web import RECENT, WINDOW, _SnapshotBuilder
 
 START = ("tap bank:1", "tap bank:2", "press ok")
 

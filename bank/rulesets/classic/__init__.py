@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bank.errors import BankError
+from bank.engine.errors import BankError
+from bank.engine.ruleset import OutcomeCodec
 from bank.rulesets import RulesetSpec
+from bank.rulesets.classic import outcomes as _outcomes
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import check_edition, third_die_names
 from bank.rulesets.classic.rules import ClassicRulesEngine
@@ -43,6 +45,37 @@ def _state_file(rules: Any, state: Any, undo_available: bool) -> dict[str, Any]:
     return state_file(rules, state, undo_available)
 
 
+def _labels(edition: Edition, lang: str) -> Any:
+    from bank.rulesets.classic.panel import panel_labels
+
+    return panel_labels(edition, lang)
+
+
+def _board(edition: Edition) -> dict[str, Any]:
+    from bank.rulesets.classic.panel import board
+
+    return board(edition)
+
+
+def _narrator(edition: Edition, lang: str, say_money: Any) -> Any:
+    # imported when words are first wanted
+    from bank.rulesets.classic.narrate import narrator
+
+    return narrator(edition, lang, say_money)
+
+
+def _from_events(edition: Edition, record: Any, before: Any, after: Any) -> Any:
+    from bank.rulesets.classic.upcast import from_events
+
+    return from_events(edition, record, before, after)
+
+
+def _token_labels() -> Any:
+    from bank.rulesets.classic.narrate_words import TOKEN_LABELS
+
+    return TOKEN_LABELS
+
+
 RULESET = RulesetSpec(
     name="classic",
     rules=_rules,
@@ -55,4 +88,9 @@ RULESET = RulesetSpec(
     seed_key=("classic", "dice_seed"),
     third_die=third_die_names,
     on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
+    outcomes=OutcomeCodec.of_module(_outcomes, from_events=_from_events),
+    narrator=_narrator,
+    token_labels=_token_labels,
+    labels=_labels,
+    board=_board,
 )

@@ -1,5 +1,5 @@
 """The classic ruleset's own commands (docs/classic.md §3, §4), beside the core's new game, landing
-(:class:`bank.commands.Land`, the landing gesture) and auction sale.
+(:class:`bank.engine.commands.Land`, the landing gesture) and auction sale.
 
 A command that raises money for an open debt says so (``for_debt``): it then joins the undo
 group of the payment that caused the debt (§3.16), and the rules refuse it when that flag does
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bank.commands import AuctionSale, Command, register_commands
+from bank.engine.commands import AuctionSale, Command, register_commands
 
 
 @dataclass(frozen=True, slots=True)

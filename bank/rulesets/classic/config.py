@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from bank.errors import BankError, did_you_mean
+from bank.engine.errors import BankError, did_you_mean
 
 #: key -> the values it may take (a tuple of choices, or (type, minimum, maximum))
 _CHOICES: dict[str, tuple[Any, ...]] = {

@@ -19,15 +19,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bank.errors import RuleError
-from bank.ruleset import Decision
+from bank.engine.errors import RuleError
+from bank.engine.ruleset import Decision
+from bank.engine.state import GameState
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import FORCE_FACES, ClassicConfig
 from bank.rulesets.classic.edition import ClassicEdition
 from bank.rulesets.classic.questions import ForceFace, QuestionAsked
 from bank.rulesets.classic.state import classic
-from bank.state import GameState
 
 if TYPE_CHECKING:  # the engine imports this module
     from bank.rulesets.classic.rules import ClassicRulesEngine

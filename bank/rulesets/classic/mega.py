@@ -23,17 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from bank.commands import Command, register_commands
-from bank.errors import NotEnoughMoney, RuleError
+from bank.engine.commands import Command, register_commands
+from bank.engine.errors import NotEnoughMoney, RuleError
+from bank.engine.state import GameState
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import ClassicEdition, Deed
 from bank.rulesets.classic.questions import QuestionAsked, SellWholeGroup
 from bank.rulesets.classic.state import classic
-from bank.state import GameState
 
 if TYPE_CHECKING:  # the engine imports this module
-    from bank.ruleset import Decision
+    from bank.engine.ruleset import Decision
     from bank.rulesets.classic.rules import ClassicRulesEngine
     from bank.rulesets.classic.rules.building import BuildingRules
     from bank.rulesets.classic.rules.core import RulesCore

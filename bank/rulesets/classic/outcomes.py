@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
-from bank.ruleset import Outcome
+from bank.engine.ruleset import Outcome
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,9 +1,9 @@
 """The questions the classic rules ask before they can decide a command (docs/classic.md §4.1, §3.8,
-§7.1): typed, carried by :attr:`bank.ruleset.Decision.question` with no events.
+§7.1): typed, carried by :attr:`bank.engine.ruleset.Decision.question` with no events.
 
 The unit asks each one (a pick, ✓/M, `tout vendre ? ✓`) and sends the command again with the
 answer. A caller that cannot ask (the core's ``execute``, a script line) gets
-:meth:`~bank.ruleset.Question.refusal`, the refusal these questions used to be, with the same
+:meth:`~bank.engine.ruleset.Question.refusal`, the refusal these questions used to be, with the same
 reason key and fields. Imports only the seam's value types.
 """
 
@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bank.errors import RuleError
-from bank.ruleset import Question
+from bank.engine.errors import RuleError
+from bank.engine.ruleset import Question
 
 
 class QuestionAsked(Exception):
     """Raised inside the rules engine where a question stops a decision half-way; the engine's
-    ``decide`` turns it into a :class:`bank.ruleset.Decision` carrying the question (the
+    ``decide`` turns it into a :class:`bank.engine.ruleset.Decision` carrying the question (the
     working copy's events are dropped: a question commits nothing)."""
 
     def __init__(self, question: ClassicQuestion) -> None:

@@ -3,12 +3,12 @@ unit knows them by their class, not by their reason key (docs/classic.md §3.4, 
 
 They stay refusals: nothing is committed and the reason key is the one every refusal has (its
 words on the LCD, the script's transcript). A payment larger than the payer's cash is the core's
-:class:`bank.errors.NotEnoughMoney`. Imports the core's errors.
+:class:`bank.engine.errors.NotEnoughMoney`. Imports the core's errors.
 """
 
 from __future__ import annotations
 
-from bank.errors import RuleError
+from bank.engine.errors import RuleError
 
 
 class LateClaim(RuleError):

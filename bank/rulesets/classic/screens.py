@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bank.events import Event, MoneyMoved, PropertyChanged, invert
+from bank.engine.events import Event, MoneyMoved, PropertyChanged, invert
+from bank.engine.state import GameState, PlayerState
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
 from bank.rulesets.classic.config import FORCE_FACES
 from bank.rulesets.classic.edition import classic_edition
 from bank.rulesets.classic.mega import SKYSCRAPER
 from bank.rulesets.classic.state import classic
-from bank.state import GameState, PlayerState
 from bank.unit.io import WIDE_COLS, Icon, Screen
 from bank.unit.screens import Screens
 from bank.unit.text import LCD_WIDTH, MESSAGES, fit, short_name

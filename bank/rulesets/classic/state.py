@@ -18,8 +18,8 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from bank.events import Event, register_events
-from bank.state import GameState
+from bank.engine.events import Event, register_events
+from bank.engine.state import GameState
 
 #: how many recent rollers the state keeps for the claim window (§3.4)
 ROLLERS_KEPT = 64

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from bank.engine.state import GameState
 from bank.rulesets.classic.mega import SKYSCRAPER
 from bank.rulesets.classic.rules import HOTEL, ClassicRulesEngine
 from bank.rulesets.classic.state import classic
-from bank.state import GameState
 
 
 def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool) -> dict[str, Any]:

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bank.errors import BankError
+from bank.engine.errors import BankError
+from bank.engine.ruleset import OutcomeCodec
 from bank.rulesets import RulesetSpec
+from bank.rulesets.ultime import outcomes as _outcomes
 from bank.rulesets.ultime import text as _texts  # noqa: F401  (registers the Ultime texts)
 from bank.rulesets.ultime.config import RulesConfig
 from bank.rulesets.ultime.edition import check_edition
@@ -23,8 +25,8 @@ from bank.rulesets.ultime.rules import UltimeRules
 from board_assets import Edition
 
 if TYPE_CHECKING:
-    from bank.config import UnitConfig
-    from bank.game import Game
+    from bank.engine.config import UnitConfig
+    from bank.engine.game import Game
     from bank.unit.shell import UnitShell
 
 
@@ -41,6 +43,19 @@ def _unit(game: Game, config: UnitConfig | None) -> UnitShell:
     return Unit(game, config)
 
 
+def _narrator(edition: Edition, lang: str, say_money: Any) -> Any:
+    # imported when words are first wanted
+    from bank.rulesets.ultime.narrate import narrator
+
+    return narrator(edition, lang, say_money)
+
+
+def _token_labels() -> Any:
+    from bank.rulesets.ultime.narrate import TOKEN_LABELS
+
+    return TOKEN_LABELS
+
+
 RULESET = RulesetSpec(
     name="ultime",
     rules=_rules,
@@ -48,4 +63,7 @@ RULESET = RulesetSpec(
     config=RulesConfig.from_mapping,
     schema=check_edition,
     empty_state=UltimeState,
+    outcomes=OutcomeCodec.of_module(_outcomes),
+    narrator=_narrator,
+    token_labels=_token_labels,
 )

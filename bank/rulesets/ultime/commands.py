@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bank.commands import Command, register_commands
+from bank.engine.commands import Command, register_commands
 
 
 @dataclass(frozen=True, slots=True)

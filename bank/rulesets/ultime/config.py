@@ -9,8 +9,8 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
-from bank.config import NumberRange, shown
-from bank.errors import BankError, did_you_mean
+from bank.engine.config import NumberRange, shown
+from bank.engine.errors import BankError, did_you_mean
 
 #: the range of each number of :class:`RulesConfig`
 RULES_RANGES: dict[str, NumberRange] = {

@@ -1,6 +1,6 @@
 """The Ultime ruleset's part of the state and the events that change it.
 
-:class:`UltimeState` is the state extension (:class:`bank.state.StateExtension`) of an Ultime
+:class:`UltimeState` is the state extension (:class:`bank.engine.state.StateExtension`) of an Ultime
 game: the colour groups whose completion bonus was given and the rent payments still charged
 at level 1. Its two events are registered with the core's event reader, so the journal reads
 them back. Imports the engine's state and event types and the standard library.
@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from bank.events import Event, register_events
-from bank.state import GameState
+from bank.engine.events import Event, register_events
+from bank.engine.state import GameState
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bank.ruleset import Outcome
+from bank.engine.ruleset import Outcome
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,20 +1,20 @@
 """The rules of Monopoly Électronique Ultime / Ultimate Banking (docs/ultime.md §3 and §4).
 
 ``UltimeRules.decide`` is the door that checks: it validates a command against the state and
-returns a :class:`bank.ruleset.Decision`, the events it causes and an outcome
+returns a :class:`bank.engine.ruleset.Decision`, the events it causes and an outcome
 (:mod:`bank.rulesets.ultime.outcomes`) that says what happened, or raises a
-:class:`bank.errors.RuleError` whose ``short`` text fits the LCD. It never touches the state it
-was given (states are immutable) and does no I/O. Imports ``board_assets``, the engine's value
-types, the Ultime package's own modules and the standard library only.
+:class:`bank.engine.errors.RuleError` whose ``short`` text fits the LCD. It never touches
+the state it was given (states are immutable) and does no I/O. Imports ``board_assets``, the
+engine's value types, the Ultime package's own modules and the standard library only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from bank.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
-from bank.errors import GameOver, InDebt, NotEnoughMoney, RuleError
-from bank.events import (
+from bank.engine.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
+from bank.engine.errors import GameOver, InDebt, NotEnoughMoney, RuleError
+from bank.engine.events import (
     DebtChanged,
     Event,
     GameEnded,
@@ -24,13 +24,13 @@ from bank.events import (
     PlayerJoined,
     PropertyChanged,
 )
-from bank.ruleset import Decision
+from bank.engine.ruleset import Decision
+from bank.engine.state import Creditor, GameState, PlayerState
 from bank.rulesets.ultime import outcomes as o
 from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation, PlayEvent
 from bank.rulesets.ultime.config import RulesConfig, WinnerRule
 from bank.rulesets.ultime.edition import MAX_LEVEL, ultime_constants
 from bank.rulesets.ultime.events import CheapRentsChanged, GroupCompleted, ultime
-from bank.state import Creditor, GameState, PlayerState
 from board_assets import Edition
 
 

@@ -8,8 +8,8 @@ Imports the engine's state and edition types, :mod:`bank.unit.io`, :mod:`bank.un
 
 from __future__ import annotations
 
+from bank.engine.state import GameState
 from bank.rulesets.ultime.edition import ultime_constants
-from bank.state import GameState
 from bank.unit.io import Icon, Screen
 from bank.unit.screens import Screens
 from bank.unit.text import event_effect

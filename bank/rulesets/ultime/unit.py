@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from bank.auction import Auction
-from bank.commands import AuctionSale, GiveProperty, Land
-from bank.errors import NotEnoughMoney, RuleError
-from bank.game import Game, Transaction
+from bank.engine.auction import Auction
+from bank.engine.commands import AuctionSale, GiveProperty, Land
+from bank.engine.errors import NotEnoughMoney, RuleError
+from bank.engine.game import Game, Transaction
 from bank.rulesets.ultime import outcomes as o
 from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation, PlayEvent
 from bank.rulesets.ultime.rules import UltimeRules

@@ -19,20 +19,20 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bank import rulesets
-from bank.auction import can_pay_bid
-from bank.commands import Command, Land, NewGame
-from bank.config import UnitConfig
-from bank.errors import BankError, GameOver, NotEnoughMoney, RuleError
-from bank.events import (
+from bank.engine.auction import can_pay_bid
+from bank.engine.commands import Command, Land, NewGame
+from bank.engine.config import UnitConfig
+from bank.engine.errors import BankError, GameOver, NotEnoughMoney, RuleError
+from bank.engine.events import (
     GameEnded,
     MoneyMoved,
     PlayerBankrupt,
     PlayerJoined,
     PropertyChanged,
 )
-from bank.game import Game, Transaction
-from bank.ruleset import Decision, Outcome
-from bank.state import GameState
+from bank.engine.game import Game, Transaction
+from bank.engine.ruleset import Decision, Outcome, OutcomeCodec
+from bank.engine.state import GameState
 from bank.unit.io import Button, CardId, Cue, Screen
 from bank.unit.shell import Idle, UnitShell
 from board_assets import Edition
@@ -215,7 +215,12 @@ def _schema(raw: Any) -> None:
 
 
 RULESET = rulesets.RulesetSpec(
-    name=NAME, rules=ToyRules, unit=_unit, config=_config, schema=_schema
+    name=NAME,
+    rules=ToyRules,
+    unit=_unit,
+    config=_config,
+    schema=_schema,
+    outcomes=OutcomeCodec([Started, Bought, Paid, Stayed]),
 )
 
 

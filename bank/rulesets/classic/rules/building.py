@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bank.errors import NotEnoughMoney, RuleError
-from bank.ruleset import Decision
+from bank.engine.errors import NotEnoughMoney, RuleError
+from bank.engine.ruleset import Decision
+from bank.engine.state import GameState
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import mega
 from bank.rulesets.classic import outcomes as o
@@ -19,7 +20,6 @@ from bank.rulesets.classic.rules.core import HOTEL
 from bank.rulesets.classic.rules.landing import LandingRules
 from bank.rulesets.classic.rules.tx import _Tx
 from bank.rulesets.classic.state import classic
-from bank.state import GameState
 
 
 class BuildingRules(LandingRules):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import hashlib
 
-from bank.errors import RuleError
-from bank.ruleset import Decision
+from bank.engine.errors import RuleError
+from bank.engine.ruleset import Decision
+from bank.engine.state import GameState
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import mega
 from bank.rulesets.classic import outcomes as o
@@ -20,7 +21,6 @@ from bank.rulesets.classic.rules.core import DECKS, HOTEL
 from bank.rulesets.classic.rules.dice import DiceRules
 from bank.rulesets.classic.rules.tx import _Tx
 from bank.rulesets.classic.state import DeckDrawn, classic
-from bank.state import GameState
 
 
 class CardRules(DiceRules):

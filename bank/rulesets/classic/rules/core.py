@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bank.auction import can_pay_bid
-from bank.commands import Command
-from bank.errors import RuleError, UndoRefused
+from bank.engine.auction import can_pay_bid
+from bank.engine.commands import Command
+from bank.engine.errors import RuleError, UndoRefused
+from bank.engine.state import GameState
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import mega
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import ClassicEdition, classic_edition
 from bank.rulesets.classic.refusals import FirstLap
 from bank.rulesets.classic.state import classic
-from bank.state import GameState
 from board_assets import Edition
 
 #: the core level of a lot with a hotel
@@ -44,7 +44,7 @@ class RulesCore:
         self.config: ClassicConfig = config or ClassicConfig()
         #: where a new game's dice seed comes from when ``classic.dice_seed`` is not set: 0 (a
         #: tap script, a test), or the operating system's randomness where the bank runs for
-        #: players (the daemon sets it: READINGS D1, :class:`bank.ruleset.DrawsSeeds`)
+        #: players (the daemon sets it: READINGS D1, :class:`bank.engine.ruleset.DrawsSeeds`)
         self.seed_source: Callable[[], int] = lambda: 0
 
     def settings(self, state: GameState) -> ClassicConfig:

@@ -5,9 +5,9 @@ Imports the core, this package's modules and the mixin below it in the engine's 
 
 from __future__ import annotations
 
-from bank.errors import RuleError
-from bank.events import DebtChanged, GameEnded, JailChanged, PlayerBankrupt, PropertyChanged
-from bank.ruleset import Decision
+from bank.engine.errors import RuleError
+from bank.engine.events import DebtChanged, GameEnded, JailChanged, PlayerBankrupt, PropertyChanged
+from bank.engine.ruleset import Decision
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import hashlib
 
-from bank.errors import RuleError
-from bank.ruleset import Decision
+from bank.engine.errors import RuleError
+from bank.engine.ruleset import Decision
+from bank.engine.state import GameState
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import force
 from bank.rulesets.classic import outcomes as o
@@ -16,7 +17,6 @@ from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.rules.trades import TradeRules
 from bank.rulesets.classic.rules.tx import _Tx
 from bank.rulesets.classic.state import classic, push_roller
-from bank.state import GameState
 
 
 def die(seed: int, k: int, i: int) -> int:

@@ -2,7 +2,7 @@
 
 :class:`ClassicRulesEngine` decides the core's commands (new game, landing, auction sale) and
 the classic ones (:mod:`bank.rulesets.classic.commands`); a refusal raises
-:class:`bank.errors.RuleError` with a reason key and nothing changes, and a command the table
+:class:`bank.engine.errors.RuleError` with a reason key and nothing changes, and a command the table
 must answer first (:mod:`bank.rulesets.classic.questions`) decides to a question and no events.
 Each family of commands is decided by one module of this package, a link of the engine's chain
 of mixins (:mod:`.core` < :mod:`.rent` < :mod:`.moves` < :mod:`.landing` < :mod:`.building` <
@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from bank.commands import AuctionSale, Command, Land, NewGame
-from bank.errors import GameOver, InDebt, RuleError
-from bank.events import PlayerJoined
-from bank.ruleset import Decision
+from bank.engine.commands import AuctionSale, Command, Land, NewGame
+from bank.engine.errors import GameOver, InDebt, RuleError
+from bank.engine.events import PlayerJoined
+from bank.engine.ruleset import Decision
+from bank.engine.state import GameState
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import force, mega
 from bank.rulesets.classic import outcomes as o
@@ -30,7 +31,6 @@ from bank.rulesets.classic.rules.core import DECKS
 from bank.rulesets.classic.rules.debts import DebtRules
 from bank.rulesets.classic.rules.tx import _Tx
 from bank.rulesets.classic.state import classic
-from bank.state import GameState
 
 
 class ClassicRulesEngine(DebtRules):

@@ -6,8 +6,9 @@ Imports the core, this package's modules and the mixin below it in the engine's 
 
 from __future__ import annotations
 
-from bank.errors import NotEnoughMoney, RuleError
-from bank.ruleset import Decision
+from bank.engine.errors import NotEnoughMoney, RuleError
+from bank.engine.ruleset import Decision
+from bank.engine.state import GameState
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import mega
 from bank.rulesets.classic import outcomes as o
@@ -15,7 +16,6 @@ from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.rules.building import BuildingRules
 from bank.rulesets.classic.rules.tx import _Tx
 from bank.rulesets.classic.state import classic
-from bank.state import GameState
 
 
 def interest(mortgage: int, rounding: str = "up") -> int:

@@ -5,11 +5,11 @@ Imports the core, this package's modules and the mixin below it in the engine's 
 
 from __future__ import annotations
 
+from bank.engine.state import GameState
 from bank.rulesets.classic import mega
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.rules.core import RulesCore
 from bank.rulesets.classic.state import classic
-from bank.state import GameState
 
 
 class RentRules(RulesCore):

@@ -5,8 +5,8 @@ Imports the core, this package's modules and the mixin below it in the engine's 
 
 from __future__ import annotations
 
-from bank.errors import NotEnoughMoney, RuleError
-from bank.ruleset import Decision
+from bank.engine.errors import NotEnoughMoney, RuleError
+from bank.engine.ruleset import Decision
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bank.events import DebtChanged, Event, MoneyMoved, PropertyChanged
-from bank.ruleset import Decision
+from bank.engine.events import DebtChanged, Event, MoneyMoved, PropertyChanged
+from bank.engine.ruleset import Decision
+from bank.engine.state import Creditor, GameState
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.state import ClassicSet, ClassicState, classic
-from bank.state import Creditor, GameState
 
 
 class _Tx:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bank.auction import Auction
-from bank.commands import AuctionSale, Command
-from bank.game import Transaction
+from bank.engine.auction import Auction
+from bank.engine.commands import AuctionSale, Command
+from bank.engine.game import Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.unit.family import MAX_DIGITS, Family, Gestures

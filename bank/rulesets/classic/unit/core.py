@@ -25,11 +25,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from bank.auction import Auction
-from bank.commands import AuctionSale, Command
-from bank.errors import RuleError
-from bank.events import Event
-from bank.game import Game, Transaction
+from bank.engine.auction import Auction
+from bank.engine.commands import AuctionSale, Command
+from bank.engine.errors import RuleError
+from bank.engine.events import Event
+from bank.engine.game import Game, Transaction
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.rules import ClassicRulesEngine
 from bank.rulesets.classic.screens import ClassicScreens

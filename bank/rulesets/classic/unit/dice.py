@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bank.errors import RuleError
-from bank.game import Transaction
+from bank.engine.errors import RuleError
+from bank.engine.game import Transaction
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.state import classic

@@ -15,20 +15,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bank.errors import RuleError
+from bank.engine.errors import RuleError
 from bank.rulesets.classic import outcomes as o
 from bank.unit.io import Button, CardId, Cue, Screen
 from bank.unit.shell import Idle
 
 if TYPE_CHECKING:  # the unit builds its families
-    from bank.commands import Command
-    from bank.config import UnitConfig
-    from bank.game import Game, Transaction
+    from bank.engine.commands import Command
+    from bank.engine.config import UnitConfig
+    from bank.engine.game import Game, Transaction
+    from bank.engine.state import GameState
     from bank.rulesets.classic.edition import ClassicEdition
     from bank.rulesets.classic.rules import ClassicRulesEngine
     from bank.rulesets.classic.screens import ClassicScreens
     from bank.rulesets.classic.unit.core import ClassicUnit
-    from bank.state import GameState
 
 #: the most digits a typed amount has (an entry, a bid, a trade's cash): a seventh is refused
 MAX_DIGITS = 6

@@ -7,7 +7,7 @@ Imports the unit's families, steps and the classic commands, outcomes and questi
 
 from __future__ import annotations
 
-from bank.errors import RuleError
+from bank.engine.errors import RuleError
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import questions as q

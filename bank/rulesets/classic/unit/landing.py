@@ -8,7 +8,7 @@ Imports the unit's families, steps and the classic commands and outcomes.
 
 from __future__ import annotations
 
-from bank.errors import NotEnoughMoney, RuleError
+from bank.engine.errors import NotEnoughMoney, RuleError
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.refusals import FirstLap, LateClaim

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bank.commands import Command
-from bank.errors import RuleError
+from bank.engine.commands import Command
+from bank.engine.errors import RuleError
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic import questions as q

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bank.errors import RuleError
+from bank.engine.errors import RuleError
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic.state import classic
 from bank.rulesets.classic.unit.family import MAX_DIGITS, Family, Gestures, outcome_amount

@@ -1,0 +1,302 @@
+"""An Ultime game's transactions in words, in French or English (the Ultime ruleset's
+narrator, reached through the ruleset: :func:`bank.views.narrate.narrator_for`).
+
+The sentences of the web view's list, of the unit's voice and of the history's words: one
+per gesture (a landing, a Go, jail, an auction, an event card...), with what moved (the
+record's events, listed) and, for the voice, the payments said one by one. Imports the core
+and the standard library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from bank.engine.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
+from bank.engine.records import Record
+from bank.engine.state import GameState
+from board_assets import Edition
+
+__all__ = ["TOKEN_LABELS", "SpokenUltimeNarrator", "UltimeNarrator", "narrator"]
+
+#: the Ultime tokens as the chart, the web page and the history name them
+TOKEN_LABELS: Mapping[str, Mapping[str, str]] = {
+    "car": {"fr": "voiture", "en": "car"},
+    "helicopter": {"fr": "hélicoptère", "en": "helicopter"},
+    "boat": {"fr": "bateau", "en": "boat"},
+    "jet": {"fr": "jet", "en": "jet"},
+}
+
+
+#: one sentence per kind of transaction (``str.format`` fields: who, prop, players, ...)
+_ULTIME_TITLES: Final[dict[str, dict[str, str]]] = {
+    "new_game": {"fr": "Nouvelle partie : {players}", "en": "New game: {players}"},
+    "land": {"fr": "{who} arrive sur {prop}", "en": "{who} lands on {prop}"},
+    "pass_go": {"fr": "{who} passe par la case départ", "en": "{who} passes GO"},
+    "go_to_jail": {"fr": "{who} va en prison", "en": "{who} goes to jail"},
+    "leave_jail.paid": {
+        "fr": "{who} sort de prison (paie l'amende)",
+        "en": "{who} leaves jail (pays the fee)",
+    },
+    "leave_jail.double": {
+        "fr": "{who} sort de prison (double)",
+        "en": "{who} leaves jail (rolled a double)",
+    },
+    "pay_location": {"fr": "{who} paie la Location", "en": "{who} pays the Location fee"},
+    "auction_sale": {
+        "fr": "{who} remporte {prop} aux enchères pour {price}",
+        "en": "{who} wins the auction of {prop} for {price}",
+    },
+    "give_property": {"fr": "{who} cède {prop}", "en": "{who} gives up {prop}"},
+    "event": {"fr": "Carte événement {id} : {title}", "en": "Event card {id}: {title}"},
+    "undo": {"fr": "Annulation", "en": "Undo"},
+}
+
+#: the words of the details (money reasons from the rules, and a few more)
+_ULTIME_WORDS: Final[dict[str, dict[str, str]]] = {
+    "fr": {
+        "bank": "banque",
+        "card": "carte",
+        "purchase": "achat",
+        "rent": "loyer",
+        "go": "départ",
+        "location": "Location",
+        "change": "monnaie rendue",
+        "event": "événement",
+        "auction": "enchère",
+        "tax": "taxe",
+        "jail fee": "amende de prison",
+        "owes": "doit",
+        "bankrupt": "en faillite",
+        "winner": "gagnant",
+    },
+    "en": {"go": "GO", "bankrupt": "is bankrupt"},
+}
+
+
+def _ultime_word(lang: str, word: str) -> str:
+    return _ULTIME_WORDS.get(lang, {}).get(word, word)
+
+
+class UltimeNarrator:
+    """Says an Ultime game's transactions in *lang*: the sentences of the web view's list and
+    of the unit's voice (``bank.views.speech``), one table for both."""
+
+    #: the words name players by their tokens, which a game never changes: any state of the
+    #: game will do
+    walks_back = False
+
+    def __init__(self, edition: Edition, lang: str) -> None:
+        self.edition = edition
+        self.lang = lang if lang in ("fr", "en") else "en"
+
+    # ------------------------------------------------------------------ names
+
+    def money(self, amount: int) -> str:
+        """An amount as the web view's list writes it (a bare number)."""
+        return str(amount)
+
+    def prop(self, number: int) -> str:
+        if 1 <= number <= len(self.edition.properties):
+            return f"#{number} {self.edition.prop(number).name}"
+        return f"#{number}"
+
+    def token(self, card: int, tokens: Mapping[int, str]) -> str:
+        token = tokens.get(card)
+        if token is None:
+            names = self.edition.token_names
+            token = names[card - 1] if 1 <= card <= len(names) else None
+        if token is None:
+            return _ultime_word(self.lang, "card") + f" {card}"
+        return TOKEN_LABELS[token][self.lang] if token in TOKEN_LABELS else token
+
+    def who(self, card: int | None, state: GameState | None = None) -> str:
+        """A player by their token's name; None: the bank."""
+        return self._who(card, _tokens(state) if state is not None else {})
+
+    def _who(self, card: Any, tokens: Mapping[int, str]) -> str:
+        if card is None:
+            return _ultime_word(self.lang, "bank")
+        return self.token(int(card), tokens)
+
+    # ------------------------------------------------------------------ sentences
+
+    def words(self, record: Record, before: GameState) -> tuple[str, str]:
+        """:meth:`title` and :meth:`detail` at once."""
+        tokens = _tokens(before)
+        return self.title_with(record, tokens), self.detail_with(record, tokens)
+
+    def title(self, record: Record, before: GameState) -> str:
+        """The transaction in one sentence; *before* is the state it started from."""
+        return self.title_with(record, _tokens(before))
+
+    def detail(self, record: Record, before: GameState) -> str:
+        return self.detail_with(record, _tokens(before))
+
+    def title_with(self, record: Record, tokens: Mapping[int, str]) -> str:
+        """:meth:`title` with the players' tokens by card."""
+        lang = self.lang
+        name = record.name
+        cmd = record.arguments()
+        fields: dict[str, Any] = {}
+        if "card" in cmd:
+            fields["who"] = self.token(int(cmd["card"]), tokens)
+        if "number" in cmd:
+            fields["prop"] = self.prop(int(cmd["number"]))
+        key = name
+        if name == "new_game":
+            cards = cmd.get("cards", [])
+            fields["players"] = ", ".join(self.token(int(c), tokens) for c in cards)
+        elif name == "leave_jail":
+            key = "leave_jail.paid" if cmd.get("paid") else "leave_jail.double"
+        elif name == "auction_sale":
+            price = cmd.get("price")
+            fields["price"] = self.money(price) if isinstance(price, int) else price
+        elif name == "event":
+            eid = int(cmd.get("event_id", 0))
+            fields["id"] = eid
+            known = 1 <= eid <= len(self.edition.events)
+            fields["title"] = self.edition.event(eid).title if known else "?"
+        template = _ULTIME_TITLES.get(key)
+        if template is None:
+            return name
+        try:
+            return template[lang if lang in template else "en"].format(**fields)
+        except (KeyError, IndexError):  # a record without the fields its command needs
+            return name
+
+    def detail_with(self, record: Record, tokens: Mapping[int, str]) -> str:
+        """What moved, like ``bank.views.history.describe`` but with tokens and the unit's words."""
+        lang = self.lang
+
+        def who(card: Any) -> str:
+            return self._who(card, tokens)
+
+        moves = []
+        for e in record.events:
+            if isinstance(e, MoneyMoved):
+                why = f" ({_ultime_word(lang, e.reason)})" if e.reason else ""
+                moves.append(f"{who(e.payer)} → {who(e.payee)} {self.money(e.amount)}{why}")
+            elif isinstance(e, PropertyChanged) and e.old_owner != e.new_owner:
+                moves.append(f"#{e.number} → {who(e.new_owner)}")
+            elif isinstance(e, DebtChanged) and e.new_debt:
+                moves.append(f"{who(e.card)} {_ultime_word(lang, 'owes')} {self.money(e.new_debt)}")
+            elif isinstance(e, PlayerBankrupt) and e.bankrupt:
+                moves.append(f"{who(e.card)} {_ultime_word(lang, 'bankrupt')}")
+            elif isinstance(e, GameEnded) and e.ended:
+                moves.append(f"{_ultime_word(lang, 'winner')}: {who(e.winner)}")
+        return "; ".join(moves)
+
+    def aloud(self, record: Record, before: GameState, title: str) -> list[str]:
+        """What the voice says, in parts: the title names the gesture (``voiture arrive sur
+        …``); the money it moved is said after it, and a purchase or a rent says the deed
+        itself, so it replaces it."""
+        number = record.arguments().get("number")
+        deed = number if isinstance(number, int) else None
+        clauses = [
+            self.payment(e, before, deed)
+            for e in record.events
+            if isinstance(e, MoneyMoved) and e.amount
+        ]
+        own = any(
+            isinstance(e, MoneyMoved) and e.reason in ("purchase", "rent") for e in record.events
+        )
+        if record.name == "auction_sale":  # the title says the winner and the price
+            return [title]
+        return clauses if own and deed is not None else [title, *clauses]
+
+    def token_name(self, token: str) -> str:
+        """A token as the players call it (``voiture``)."""
+        return TOKEN_LABELS[token][self.lang] if token in TOKEN_LABELS else token
+
+    def balance_more(self, token: str, state: GameState) -> str | None:
+        """An Ultime balance is said alone."""
+        return None
+
+    def screen_words(self, screen: str, number: int | None) -> str | None:
+        """Every Ultime screen is said from its lines."""
+        return None
+
+    def payment(self, e: MoneyMoved, before: GameState, number: int | None = None) -> str:
+        """One payment as a clause: ``chien paie 200 à voiture (loyer)``."""
+        tokens = _tokens(before)
+        why = _ultime_word(self.lang, e.reason) if e.reason else ""
+        pay = _ULTIME_PAY[self.lang]
+        if e.reason in ("purchase", "rent") and e.payer is not None and number:
+            return pay[e.reason].format(
+                who=self._who(e.payer, tokens),
+                money=self.money(e.amount),
+                payee=self._who(e.payee, tokens),
+                prop=self.prop(number),
+            )
+        if e.payer is None:
+            text = _ULTIME_PAY[self.lang]["receive"].format(
+                who=self._who(e.payee, tokens), money=self.money(e.amount)
+            )
+        else:
+            text = _ULTIME_PAY[self.lang]["pay"].format(
+                who=self._who(e.payer, tokens),
+                money=self.money(e.amount),
+                payee=self._who(e.payee, tokens),
+            )
+        return f"{text} ({why})" if why else text
+
+    def transfer(self, e: PropertyChanged, before: GameState) -> str:
+        tokens = _tokens(before)
+        return _ULTIME_PAY[self.lang]["transfer"].format(
+            prop=self.prop(e.number), who=self._who(e.new_owner, tokens)
+        )
+
+
+_ULTIME_PAY: Final[Mapping[str, Mapping[str, str]]] = {
+    "fr": {
+        "pay": "{who} paie {money} à {payee}",
+        "purchase": "{who} achète {prop} pour {money}",
+        "rent": "{who} paie {money} de loyer à {payee}",
+        "receive": "{who} reçoit {money}",
+        "transfer": "{prop} va à {who}",
+    },
+    "en": {
+        "pay": "{who} pays {payee} {money}",
+        "purchase": "{who} buys {prop} for {money}",
+        "rent": "{who} pays {payee} {money} rent",
+        "receive": "{who} receives {money}",
+        "transfer": "{prop} goes to {who}",
+    },
+}
+
+
+def _tokens(state: GameState) -> dict[int, str]:
+    return {p.card: p.token for p in state.players if p.token}
+
+
+class SpokenUltimeNarrator(UltimeNarrator):
+    """The Ultime sentences of the history and the web view, for the ear: the bank named,
+    a deed by its name, amounts as the voice says them (*say_money*)."""
+
+    def __init__(self, edition: Edition, lang: str, say_money: Callable[[int], str]) -> None:
+        super().__init__(edition, lang)
+        self._say_money = say_money
+
+    def _who(self, card: Any, tokens: Mapping[int, str]) -> str:
+        if card is None:
+            return "la banque" if self.lang == "fr" else "the bank"
+        return super()._who(card, tokens)
+
+    def money(self, amount: int) -> str:
+        return self._say_money(amount)
+
+    def prop(self, number: int) -> str:
+        if 1 <= number <= len(self.edition.properties):
+            return self.edition.prop(number).name
+        return super().prop(number)
+
+
+def narrator(
+    edition: Edition, lang: str, say_money: Callable[[int], str] | None = None
+) -> UltimeNarrator:
+    """The Ultime narrator of *edition* in *lang*; with *say_money* (how the voice says an
+    amount), the voice's."""
+    if say_money is not None:
+        return SpokenUltimeNarrator(edition, lang, say_money)
+    return UltimeNarrator(edition, lang)

@@ -798,7 +798,8 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
         else:
             if not display_available():
                 print(
-                    "ultibank: no display found (DISPLAY and WAYLAND_DISPLAY are unset): "
+                    "ultibank: no display found (DISPLAY and WAYLAND_DISPLAY unset, or no "
+                    "server answering): "
                     "using the terminal view. Type ? for the keys.",
                     file=sys.stderr,
                 )

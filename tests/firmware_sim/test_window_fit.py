@@ -67,8 +67,13 @@ def test_the_window_fits_a_small_screen_and_every_card_is_clickable(
     _every_spot_clickable(panel, inputs)
 
 
-def test_a_screen_big_enough_gets_the_design_size(clock: FakeClock, inputs: list[Input]) -> None:
-    panel = _panel(clock, inputs, screen_size=(1920, 1080))
+@pytest.mark.parametrize("screen", [(1920, 1080), (1366, 768)])
+def test_a_screen_big_enough_gets_the_design_size(
+    clock: FakeClock, inputs: list[Input], screen: tuple[int, int]
+) -> None:
+    """A 1366 x 768 laptop too: a picture scaled by 0.997 would cost a whole-canvas scaling
+    at every frame."""
+    panel = _panel(clock, inputs, screen_size=screen)
     assert panel.window.get_size() == L.WINDOW_SIZE and panel.view == L.View(1.0, (0, 0))
 
 

@@ -52,13 +52,13 @@ from bank.unit.text import event_effect, language_of, money, token_name
 from board_assets import Edition, load_edition
 from drivers.base import PanelError
 from firmware_sim import layout as L
-from firmware_sim.classic import ClassicTray, is_classic
 from firmware_sim.dotfont import DotMatrix
 from firmware_sim.icons import PICTOGRAM_TOKENS, token_surface
 from firmware_sim.lcd import BEZEL, GLASS, ON, LcdRenderer
 from firmware_sim.pg import pygame
 from firmware_sim.sdlwait import NO_SYSTEM_INPUT, EventWaiter
 from firmware_sim.sounds import NullPlayer, SoundPlayer, open_player
+from firmware_sim.tray import TrayView
 from firmware_sim.words import say
 
 log = logging.getLogger(__name__)
@@ -216,19 +216,18 @@ class PygamePanel:
         self._closing = threading.Event()
         self._ui_thread: int | None = None
         self._window: pygame.Surface | None = None
-        #: the classic tray and hover lines; None for an Ultime edition
-        self.classic = (
-            ClassicTray.of(self.edition, self.language) if is_classic(self.edition) else None
-        )
-        tokens = self.classic.labels if self.classic is not None else None
+        #: the edition's cards: the tray, the keys and the typed numbers follow them
+        self._cards = CardRanges.of(self.edition)
+        #: the tray and hover lines the ruleset lays out (the keypad window: a classic game);
+        #: None: the window's own tray (Ultime)
+        self.classic = TrayView.of(labels, self._cards)
+        tokens = self.classic.tokens if self.classic is not None else None
         self._lcd = LcdRenderer(
             currency=self.edition.currency,
             token_labels=tokens,
             lang=self.language if tokens is not None else None,
             art=labels.icons if labels is not None else (),
         )
-        #: the edition's cards: the tray, the keys and the typed numbers follow them
-        self._cards = CardRanges.of(self.edition)
         self._shortcuts = (
             L.classic_shortcuts(self._cards)
             if self.classic is not None
@@ -236,7 +235,7 @@ class PygamePanel:
         )
         self._reader_rect = L.CLASSIC_READER_RECT if self.classic else L.READER_RECT
         self._status_rect = L.CLASSIC_STATUS_RECT if self.classic else L.STATUS_RECT
-        self._spots = L.hotspots(self.edition)
+        self._spots = L.hotspots(self.edition, self.classic.tray if self.classic else None)
         self._prop_colour = {
             p.number: pygame.Color(self.edition.group(p.group).colour)
             for p in self.edition.properties
@@ -898,8 +897,8 @@ class PygamePanel:
             (self._say("tray.bank"), L.CLASSIC_BANK_Y),
             (self._say("tray.deeds"), L.CLASSIC_DEEDS_Y),
         ]
-        for deck, y in zip(L.classic_decks(self.edition), L.CLASSIC_DECK_Y, strict=False):
-            titles.append((self.classic.deck_names[deck].upper(), y))
+        for deck, y in zip(self.classic.tray.decks, L.CLASSIC_DECK_Y, strict=False):
+            titles.append((self.classic.deck_name(deck).upper(), y))
         return titles
 
     def _draw_lamp(self) -> None:
@@ -1102,18 +1101,18 @@ class PygamePanel:
             pygame.draw.rect(win, (200, 170, 70), rect.inflate(-8, -8), width=1, border_radius=6)
             self._label(str(card.number), (rect.right - 8, rect.y + 5), 34 if big else 30,
                         (230, 200, 90), bold=True, anchor="topright")  # fmt: skip
-            side = classic.side(card.number)
+            side = classic.mark(card.number)
             if side is not None:  # Star Wars: the character's side, a lit or a dark disc
                 self._draw_side(rect, side, big)
             label, size = self.readable(classic.seat_label(card.number),
                                         rect.w - BANK_LABEL_MARGIN, 24 if big else 18)  # fmt: skip
             self._label(label, (rect.centerx, rect.bottom - 7), size, PALE_INK,
                         anchor="midbottom")  # fmt: skip
-        elif card.kind == "deed":
+        elif card.kind == classic.tray.column_kind:
             colour = self._prop_colour[card.number]
             pygame.draw.rect(win, (250, 248, 240), rect, border_radius=5)
             band = pygame.Rect(rect.x + 3, rect.y + 3, rect.w - 6, max(8, rect.h // 3))
-            name = classic.deeds[card.number].name if big else ""
+            name = classic.name(card) if big else ""
             lines = self._wrapped(name, band.w - 6, 16)[0] if big else []
             if len(lines) > 1:  # a long name: a band tall enough for its two lines
                 band.h = 2 * LINE_STEP + 6
@@ -1131,8 +1130,8 @@ class PygamePanel:
             self._label(str(card.number), (rect.right - 6, rect.bottom - 2), 40 if big else 26,
                         INK, bold=True, anchor="bottomright")  # fmt: skip
             if big:
-                deck = classic.deck_names[card.kind]
-                title = classic.titles.get((card.kind, card.number), "")
+                deck = classic.deck_name(card.kind)
+                title = classic.name(card)
                 text = "\n".join(t for t in (deck, title) if t)
                 self._lines(text, (rect.centerx, rect.y + 42), rect.w - 12, 16, INK)
 

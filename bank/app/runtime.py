@@ -821,6 +821,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
                 clock=runtime.clock,
                 on_quit=stop.set,
                 language=runtime.unit.screens.lang,
+                labels=panel_labels(runtime.edition, runtime.unit.screens.lang),
             )
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)

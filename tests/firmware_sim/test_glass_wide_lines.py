@@ -12,7 +12,6 @@ from pathlib import Path
 from bank.app.runtime import panel_labels
 from board_assets import load_edition
 from drivers import charlcd
-from firmware_sim.classic import ClassicTray
 from firmware_sim.dotfont import fold
 from firmware_sim.lcd import LcdRenderer
 from tests.panels.test_classic_numbers_whole import _screens
@@ -25,9 +24,8 @@ def test_the_glass_draws_the_lines_written_for_its_width(tmp_path: Path) -> None
     path = SCENARIOS / "x_long_lines.tap"
     screens = _screens(path, args_of(path), tmp_path)
     ed = load_edition("classic-fr")
-    tray = ClassicTray.of(ed, "fr")
-    renderer = LcdRenderer(currency=ed.currency, token_labels=tray.labels, lang="fr")
     labels = panel_labels(ed, "fr")
+    renderer = LcdRenderer(currency=ed.currency, token_labels=labels.tokens, lang="fr")
     read: dict[str, list[str]] = {}
     for screen in screens:
         if (

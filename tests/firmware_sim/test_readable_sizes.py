@@ -16,6 +16,8 @@ from firmware_sim.emulator import MIN_LABEL_SIZE, MIN_SHOWN_SIZE, PygamePanel
 from firmware_sim.pg import pygame
 from firmware_sim.sounds import RecordingPlayer
 
+from .trays import labels_of, window_spots
+
 SCREENS = [(1280, 800), (1024, 600)]
 DEED = Screen(name="deed", lines=("12 Avenue Mozart", "chien loyer 200 €"), amount=200,
               number=12, token="dog", level=2, colour="#f28c28")  # fmt: skip
@@ -59,7 +61,9 @@ def quit_display() -> Iterator[None]:
 
 
 def _open(edition: str, screen: tuple[int, int]) -> Recorder:
-    panel = Recorder(edition, player=RecordingPlayer(), screen_size=screen)
+    panel = Recorder(
+        edition, player=RecordingPlayer(), screen_size=screen, labels=labels_of(edition)
+    )
     panel.open()
     panel.show(DEED)
     panel.step()
@@ -80,7 +84,7 @@ def test_every_word_is_readable_on_both_screens(
     panel = _open(edition, screen)
     scale = panel.view.scale
     assert panel.window.get_size()[0] <= screen[0] and panel.window.get_size()[1] <= screen[1]
-    cards = [s for s in L.hotspots(panel.edition) if isinstance(s.action, L.TapCard)]
+    cards = [s for s in window_spots(panel.edition) if isinstance(s.action, L.TapCard)]
     pad = pygame.Rect(panel._reader_rect)
     face = pygame.Rect(0, 0, 150, 92)  # the card as it lies on the reader
     face.center = pad.center

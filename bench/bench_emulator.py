@@ -6,7 +6,9 @@ child's user+system time over the measured wall time (all threads, the mixer's i
 in percent of one core. The latency is the time from a mouse click posted on a card to the
 flip of the frame showing the screen a stand-in daemon sent back in answer (the daemon runs
 in its own thread, as in ``ultibank emulate``). When Xvfb is installed, the scenarios also
-run on a real X server.
+run on a real X server, on SDL's ``x11`` driver by name: left to choose, SDL falls back to its
+``offscreen`` driver (EGL and Mesa) when the X server does not answer, and the figures would be
+that driver's (the 131 MB once reported for X11 were).
 
 Each scenario runs twice in the same conditions, one right after the other: as the window
 works now, and as a baseline. The idle scenario's baseline polls the events 30 times a second
@@ -30,6 +32,7 @@ import select
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -120,7 +123,7 @@ def _child(name: str, seconds: float, mode: str = NOW) -> dict[str, Any]:
         """Clicks bank cards at random moments and waits for the answering frame."""
         bank_cards = {
             s.action.card.number: s
-            for s in L.hotspots(panel.edition)
+            for s in L.hotspots(panel.edition, panel.classic.tray if panel.classic else None)
             if isinstance(s.action, L.TapCard) and s.action.card.kind == "bank"
         }
         rng = random.Random(7)
@@ -147,6 +150,7 @@ def _child(name: str, seconds: float, mode: str = NOW) -> dict[str, Any]:
     threading.Thread(target=daemon, daemon=True).start()
     panel.open()
     out["wait_mode"] = panel.wait_mode
+    out["driver"] = panel.video_driver
     panel.step()
     warm = 1.0
     threads = {"auction": auction, "latency": clicker}
@@ -179,9 +183,11 @@ def _run_child(
 ) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}
     env.update(PYTHONPATH=str(ROOT), SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    if display is None:
-        env["SDL_VIDEODRIVER"] = "dummy"
-    else:
+    # The driver is named, not left to SDL: with DISPLAY set and the X server not answering,
+    # SDL falls back to its "offscreen" driver (EGL and Mesa, some 130 MB) without a word,
+    # and the X11 figures would be the offscreen driver's.
+    env["SDL_VIDEODRIVER"] = "dummy" if display is None else "x11"
+    if display is not None:
         env["DISPLAY"] = display
     if mode == WHOLE:  # SDL's default framebuffer on X11 (an OpenGL texture), as before
         env["SDL_FRAMEBUFFER_ACCELERATION"] = "1"
@@ -192,6 +198,9 @@ def _run_child(
     if proc.returncode != 0:
         raise RuntimeError(f"emulator bench {name} failed:\n{proc.stderr}")
     result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    if result["driver"] != env["SDL_VIDEODRIVER"]:
+        raise RuntimeError(f"emulator bench {name} ran on {result['driver']!r}, not "
+                           f"{env['SDL_VIDEODRIVER']!r}")  # fmt: skip
     return result
 
 
@@ -203,22 +212,42 @@ def _pair(
 
 
 class _Xvfb:
-    """An Xvfb server for the X11 figure, if Xvfb is installed."""
+    """An Xvfb server for the X11 figure, if Xvfb is installed.
+
+    Its display number is drawn at random among the high ones, not the first free one that
+    ``-displayfd`` alone would take: on a machine where other sessions start their own Xvfb
+    (test runs in other namespaces that share ``/tmp``), a low number is taken over by
+    another server now and then, and the bench's window would lose its display."""
 
     def __init__(self) -> None:
-        read_fd, write_fd = os.pipe()
-        self.proc = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten",
-             "tcp"], pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        os.close(write_fd)
-        ready, _, _ = select.select([read_fd], [], [], 10)
-        number = os.read(read_fd, 32).decode().strip() if ready else ""
-        os.close(read_fd)
-        if not number.isdigit():
-            self.close()
-            raise RuntimeError("Xvfb did not start")
-        self.display = f":{number}"
+        rng = random.Random()
+        why = ""
+        for _ in range(5):  # a number another server holds: try another
+            number = rng.randrange(300, 900)
+            if Path(f"/tmp/.X{number}-lock").exists():
+                continue
+            read_fd, write_fd = os.pipe()
+            with tempfile.TemporaryFile() as log:  # Xvfb writes on after it started
+                self.proc = subprocess.Popen(
+                    ["Xvfb", f":{number}", "-displayfd", str(write_fd), "-screen", "0",
+                     "1280x800x24", "-nolisten", "tcp"], pass_fds=(write_fd,),
+                    stdout=subprocess.DEVNULL, stderr=log,
+                )  # fmt: skip
+                os.close(write_fd)
+                said = b""
+                while not said.endswith(b"\n") and select.select([read_fd], [], [], 20)[0]:
+                    chunk = os.read(read_fd, 32)  # the number, then a newline (two writes)
+                    if not chunk:
+                        break
+                    said += chunk
+                os.close(read_fd)
+                if said.decode().strip() == str(number):
+                    self.display = f":{number}"
+                    return
+                self.close()
+                log.seek(0)
+                why = (log.read().decode(errors="replace").strip().splitlines() or [""])[-1]
+        raise RuntimeError(f"Xvfb did not start: {why}")
 
     def close(self) -> None:
         self.proc.terminate()

@@ -2,9 +2,12 @@
 
 It shows a fixed screen (or the last input, with ``--echo``) and prints every input the
 window posts, one line each, so the window can be tried and scripted (xdotool) without the
-daemon. The real game is ``ultibank emulate``. Contains no rule.
+daemon. The real game is ``ultibank emulate``. Contains no rule. The window draws the
+panel vocabulary it is given (``labels_for``): ``python -m bank.app.window`` is the same
+window with the vocabulary the edition's ruleset gives (a classic edition's keypad window and
+tray); on its own it shows the window's own tray of bank, property and event cards.
 
-Imports the emulator, ``bank.unit.io`` and the standard library.
+Imports the emulator, ``bank.unit.io``, ``board_assets`` and the standard library.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 from bank.unit.io import (
     ButtonPressed,
@@ -27,9 +31,11 @@ from bank.unit.io import (
     Input,
     KeyPressed,
     KeyReleased,
+    Labels,
     MenuAsked,
     Screen,
 )
+from board_assets import Edition, load_edition
 from firmware_sim.emulator import PygamePanel, display_available
 from firmware_sim.layout import TapCard, hotspots
 from firmware_sim.pg import pygame
@@ -89,9 +95,14 @@ def describe(item: Input) -> str:
     return type(item).__name__
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the window until it is closed; 0 on a clean stop."""
-    parser = argparse.ArgumentParser(prog="python -m firmware_sim", description=__doc__)
+def main(
+    argv: list[str] | None = None,
+    labels_for: Callable[[Edition], Labels] | None = None,
+    prog: str = "python -m firmware_sim",
+) -> int:
+    """Run the window until it is closed; 0 on a clean stop. *labels_for* gives the panel
+    vocabulary of the edition (the wiring's: its ruleset's)."""
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     parser.add_argument("--screen", choices=sorted(DEMO_SCREENS), default="property")
     parser.add_argument("--echo", action="store_true", help="show each input on the LCD")
     parser.add_argument("--edition", default="ultime-fr")
@@ -109,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         print("no display: set DISPLAY (X11) or WAYLAND_DISPLAY", file=sys.stderr)
         return 2
     stop = threading.Event()
-    panel = PygamePanel(args.edition, sound=not args.no_sound, on_quit=stop.set)
+    edition = load_edition(args.edition)
+    labels = labels_for(edition) if labels_for is not None else None
+    panel = PygamePanel(edition, sound=not args.no_sound, on_quit=stop.set, labels=labels)
 
     def post(item: Input) -> None:
         print(describe(item), flush=True)
@@ -123,13 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     panel.open()
+    tray = panel.classic.tray if panel.classic else None
     if args.on_reader:
         card = CardId.parse(args.on_reader)
-        spot = next(s for s in hotspots(panel.edition) if s.action == TapCard(card))
+        spot = next(s for s in hotspots(panel.edition, tray) if s.action == TapCard(card))
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.centre, button=1))
     if args.hover:
         card = CardId.parse(args.hover)
-        spot = next(s for s in hotspots(panel.edition) if s.action == TapCard(card))
+        spot = next(s for s in hotspots(panel.edition, tray) if s.action == TapCard(card))
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=spot.centre, rel=(0, 0),
                                              buttons=(0, 0, 0)))  # fmt: skip
     if args.keys:

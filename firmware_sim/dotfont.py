@@ -1,8 +1,10 @@
-"""A 5×7 dot-matrix font of our own, and its renderer with faint "ghost" dots.
+"""A 5×9 dot-matrix font of our own, and its renderer with faint "ghost" dots.
 
-The glyph table is plain data (7 rows of 5 dots per character), drawn for this project in the
-spirit of character LCDs: capitals, lower case with short descenders, digits, punctuation,
-the French accented letters, ``€``, ``£`` and ``₥``. :func:`fold` maps any other text onto the
+The glyph table is plain data (9 rows of 5 dots per character: 7 rows down to the baseline and
+2 rows under it for the descenders, as the 5×10 mode of character LCDs), drawn for this project
+in the spirit of those LCDs: capitals, lower case whose ``g j p q y`` (and ``ç Ç , ;``) reach
+below the baseline, digits, punctuation, the French accented letters, ``€``, ``£``, ``₥`` and
+``฿``. :func:`fold` maps any other text onto the
 table (accents stripped, typographic quotes and dashes simplified), so every string renders.
 
 Imports pygame (through :mod:`firmware_sim.pg`) and the standard library only.
@@ -16,18 +18,24 @@ from collections.abc import Iterable, Sequence
 from firmware_sim.pg import pygame
 
 COLS = 5
-ROWS = 7
-#: A glyph is 7 rows; each row is an int whose bit 4 is the leftmost dot.
-Glyph = tuple[int, int, int, int, int, int, int]
+#: rows of a cell: the rows down to the baseline, then the descender rows under it
+ROWS = 9
+BASELINE_ROWS = 7
+DESCENDER_ROWS = ROWS - BASELINE_ROWS
+#: A glyph is :data:`ROWS` rows; each row is an int whose bit 4 is the leftmost dot.
+Glyph = tuple[int, ...]
 
 
 def _g(rows: str) -> Glyph:
-    """Parse seven whitespace-separated rows of ``#`` (lit) and ``.`` (dark)."""
+    """Parse 7 whitespace-separated rows of ``#`` (lit) and ``.`` (dark) down to the baseline,
+    or 9 rows with the descender's two."""
     parts = rows.split()
-    if len(parts) != ROWS or any(len(p) != COLS or set(p) - {"#", "."} for p in parts):
+    if len(parts) not in (BASELINE_ROWS, ROWS) or any(
+        len(p) != COLS or set(p) - {"#", "."} for p in parts
+    ):
         raise ValueError(f"bad glyph rows: {rows!r}")
     values = [sum(1 << (COLS - 1 - i) for i, c in enumerate(p) if c == "#") for p in parts]
-    return (values[0], values[1], values[2], values[3], values[4], values[5], values[6])
+    return tuple(values + [0] * (ROWS - len(values)))
 
 
 # fmt: off
@@ -75,17 +83,17 @@ _TABLE: dict[str, str] = {
     "d": "....# ....# .##.# #..## #...# #...# .####",
     "e": "..... ..... .###. #...# ##### #.... .###.",
     "f": "..##. .#..# .#... ###.. .#... .#... .#...",
-    "g": "..... .#### #...# #...# .#### ....# .###.",
+    "g": "..... ..... .#### #...# #...# #...# .#### ....# .###.",
     "h": "#.... #.... #.##. ##..# #...# #...# #...#",
     "i": "..#.. ..... .##.. ..#.. ..#.. ..#.. .###.",
-    "j": "...#. ..... ..##. ...#. ...#. #..#. .##..",
+    "j": "...#. ..... ..##. ...#. ...#. ...#. ...#. #..#. .##..",
     "k": "#.... #.... #..#. #.#.. ##... #.#.. #..#.",
     "l": ".##.. ..#.. ..#.. ..#.. ..#.. ..#.. .###.",
     "m": "..... ..... ##.#. #.#.# #.#.# #...# #...#",
     "n": "..... ..... #.##. ##..# #...# #...# #...#",
     "o": "..... ..... .###. #...# #...# #...# .###.",
-    "p": "..... ####. #...# #...# ####. #.... #....",
-    "q": "..... .##.# #..## #...# .#### ....# ....#",
+    "p": "..... ..... ####. #...# #...# #...# ####. #.... #....",
+    "q": "..... ..... .#### #...# #...# #...# .#### ....# ....#",
     "r": "..... ..... #.##. ##..# #.... #.... #....",
     "s": "..... ..... .###. #.... .###. ....# ####.",
     "t": ".#... .#... ###.. .#... .#... .#..# ..##.",
@@ -93,7 +101,7 @@ _TABLE: dict[str, str] = {
     "v": "..... ..... #...# #...# #...# .#.#. ..#..",
     "w": "..... ..... #...# #...# #.#.# #.#.# .#.#.",
     "x": "..... ..... #...# .#.#. ..#.. .#.#. #...#",
-    "y": "..... #...# #...# #...# .#### ....# .###.",
+    "y": "..... ..... #...# #...# #...# #...# .#### ....# .###.",
     "z": "..... ..... ##### ...#. ..#.. .#... #####",
     # French accented letters; capitals are one row shorter to leave room for the accent.
     "É": "...#. ##### #.... ####. #.... #.... #####",
@@ -102,7 +110,7 @@ _TABLE: dict[str, str] = {
     "Ë": ".#.#. ##### #.... ####. #.... #.... #####",
     "À": ".#... .###. #...# #...# ##### #...# #...#",
     "Â": "..#.. .###. #...# #...# ##### #...# #...#",
-    "Ç": ".###. #...# #.... #.... #...# .###. ..##.",
+    "Ç": ".###. #...# #.... #.... #.... #...# .###. ..#.. .##..",
     "Î": "..#.. .###. ..#.. ..#.. ..#.. ..#.. .###.",
     "Ï": ".#.#. .###. ..#.. ..#.. ..#.. ..#.. .###.",
     "Ô": "..#.. .###. #...# #...# #...# #...# .###.",
@@ -115,7 +123,7 @@ _TABLE: dict[str, str] = {
     "ë": ".#.#. ..... .###. #...# ##### #.... .###.",
     "à": ".#... ..#.. .###. ....# .#### #...# .####",
     "â": "..#.. .#.#. .###. ....# .#### #...# .####",
-    "ç": "..... .###. #.... #.... #...# .###. ..##.",
+    "ç": "..... ..... .###. #.... #.... #...# .###. ..#.. .##..",
     "î": "..#.. .#.#. ..... .##.. ..#.. ..#.. .###.",
     "ï": ".#.#. ..... .##.. ..#.. ..#.. ..#.. .###.",
     "ô": "..#.. .#.#. .###. #...# #...# #...# .###.",
@@ -134,12 +142,12 @@ _TABLE: dict[str, str] = {
     ")": ".#... ..#.. ...#. ...#. ...#. ..#.. .#...",
     "*": "..... ..#.. #.#.# .###. #.#.# ..#.. .....",
     "+": "..... ..#.. ..#.. ##### ..#.. ..#.. .....",
-    ",": "..... ..... ..... ..... .##.. ..#.. .#...",
+    ",": "..... ..... ..... ..... ..... .##.. .##.. ..#.. .#...",
     "-": "..... ..... ..... ##### ..... ..... .....",
     ".": "..... ..... ..... ..... ..... .##.. .##..",
     "/": "..... ....# ...#. ..#.. .#... #.... .....",
     ":": "..... .##.. .##.. ..... ..... .##.. .##..",
-    ";": "..... .##.. .##.. ..... .##.. ..#.. .#...",
+    ";": "..... .##.. .##.. ..... ..... .##.. .##.. ..#.. .#...",
     "<": "...#. ..#.. .#... #.... .#... ..#.. ...#.",
     "=": "..... ..... ##### ..... ##### ..... .....",
     ">": ".#... ..#.. ...#. ....# ...#. ..#.. .#...",
@@ -219,7 +227,7 @@ def fold(text: str) -> str:
 
 
 def glyph(ch: str) -> Glyph:
-    """The 5×7 glyph of one character (the hollow box if the table has none)."""
+    """The 5×9 glyph of one character (the hollow box if the table has none)."""
     return GLYPHS.get(ch, UNKNOWN)
 
 
@@ -259,10 +267,11 @@ def wrap(lines: Sequence[str], width: int, rows: int) -> list[str]:
 
 
 class DotMatrix:
-    """Draws text as 5×7 cells of square dots, every dot of a cell shown lit or ghosted.
+    """Draws text as 5×9 cells of square dots, every dot of a cell shown lit or ghosted.
 
     *pitch* is the distance between dot centres in pixels, *dot* the side of a dot; a cell is
-    6 pitches wide (5 dots and a gap) and 8 pitches tall. Glyph surfaces are cached.
+    6 pitches wide (5 dots and a gap) and 10 pitches tall (9 rows and a gap), its baseline
+    under the seventh row. Glyph surfaces are cached.
     """
 
     def __init__(

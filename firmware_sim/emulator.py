@@ -52,22 +52,29 @@ from bank.unit.text import event_effect, language_of, money, token_name
 from board_assets import Edition, load_edition
 from drivers.base import PanelError
 from firmware_sim import layout as L
-from firmware_sim.classic import ClassicTray, is_classic
 from firmware_sim.dotfont import DotMatrix
 from firmware_sim.icons import PICTOGRAM_TOKENS, token_surface
 from firmware_sim.lcd import BEZEL, GLASS, ON, LcdRenderer
 from firmware_sim.pg import pygame
 from firmware_sim.sdlwait import NO_SYSTEM_INPUT, EventWaiter
 from firmware_sim.sounds import NullPlayer, SoundPlayer, open_player
+from firmware_sim.tray import TrayView
 from firmware_sim.words import say
 
 log = logging.getLogger(__name__)
 
 READER_NAME = "emulator"
 #: How long the window waits for the daemon's answer to an input before drawing the input
-#: alone (seconds): one frame then shows the press and its answer.
-ANSWER_GRACE = 0.003
+#: alone (seconds): one frame then shows the press and its answer. The daemon answers within
+#: a millisecond on a quiet machine; on a busy one its thread may wait some milliseconds for a
+#: core, and an answer missing the wait costs a frame more and, on X11, a wake-up by way of
+#: the X server (30 s of clicks on Xvfb, three runs each, load average 3 to 7: 18 of 630
+#: clicks over 5 ms with 3 ms of grace, 9 of 632 with 10 ms). An input the daemon does not
+#: answer (a release) is drawn at most this late, under a sixtieth of a second.
+ANSWER_GRACE = 0.010
 OFF_SCREEN = Screen(name="off", off=True)
+#: the distance between two lines of a label written on two (pixels)
+LINE_STEP = 18
 
 TABLE = (30, 58, 48)
 BODY = (236, 233, 226)
@@ -82,8 +89,14 @@ BUTTON_COLOURS = {
 BANK_COLOUR = (24, 36, 68)
 EVENT_COLOUR = (240, 150, 40)
 HOVER = (255, 255, 255)
-#: the smallest font size of a tray label (pixels): a longer label is shortened
-MIN_LABEL_SIZE = 15
+#: the smallest font size of any words in the window (canvas pixels): 12 pixels still on the
+#: smallest screen the window fits (1024 x 600, where the canvas is shown at 0.75); a longer
+#: label is written on two lines or shortened rather than smaller (issue 19)
+MIN_LABEL_SIZE = 16
+#: a bank card's label is this much narrower than the card (pixels)
+BANK_LABEL_MARGIN = 6
+#: the smallest font size as the screen shows it (window pixels), on every screen size
+MIN_SHOWN_SIZE = 12
 #: the reader pad's words ("posez une carte ici")
 READER_INK = (130, 126, 118)
 KEY_COLOUR = (70, 74, 82)
@@ -97,7 +110,11 @@ ENTRY_SCREENS = frozenset({"entry", "pick", "auction"})
 
 
 def display_available() -> bool:
-    """True if a window can be opened (an X11/Wayland display, or an explicit SDL driver)."""
+    """True if a window can be opened (an X11/Wayland display, or an explicit SDL driver).
+
+    With DISPLAY or WAYLAND_DISPLAY set but no server answering, SDL falls back to its
+    ``offscreen`` driver without a word: a window nobody sees, that loads the OpenGL stack
+    (EGL and Mesa, some 90 MB). That is no display either, unless the driver was asked for."""
     driver = os.environ.get("SDL_VIDEODRIVER", "")
     explicit = driver in ("dummy", "offscreen", "kmsdrm")
     if not explicit and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -105,6 +122,8 @@ def display_available() -> bool:
     was_on = pygame.display.get_init()
     try:
         pygame.display.init()
+        if not driver and pygame.display.get_driver() in NO_SYSTEM_INPUT:
+            return False
         return pygame.display.get_num_displays() > 0
     except pygame.error:
         return False
@@ -129,6 +148,8 @@ class _Part:
     rect: pygame.Rect
     state: Callable[[], object]
     draw: Callable[[], None]
+    #: the pieces of *rect* that changed since the last frame, when the part can tell
+    areas: Callable[[], list[pygame.Rect]] | None = None
 
 
 @dataclass(slots=True)
@@ -195,19 +216,18 @@ class PygamePanel:
         self._closing = threading.Event()
         self._ui_thread: int | None = None
         self._window: pygame.Surface | None = None
-        #: the classic tray and hover lines; None for an Ultime edition
-        self.classic = (
-            ClassicTray.of(self.edition, self.language) if is_classic(self.edition) else None
-        )
-        tokens = self.classic.labels if self.classic is not None else None
+        #: the edition's cards: the tray, the keys and the typed numbers follow them
+        self._cards = CardRanges.of(self.edition)
+        #: the tray and hover lines the ruleset lays out (the keypad window: a classic game);
+        #: None: the window's own tray (Ultime)
+        self.classic = TrayView.of(labels, self._cards)
+        tokens = self.classic.tokens if self.classic is not None else None
         self._lcd = LcdRenderer(
             currency=self.edition.currency,
             token_labels=tokens,
             lang=self.language if tokens is not None else None,
             art=labels.icons if labels is not None else (),
         )
-        #: the edition's cards: the tray, the keys and the typed numbers follow them
-        self._cards = CardRanges.of(self.edition)
         self._shortcuts = (
             L.classic_shortcuts(self._cards)
             if self.classic is not None
@@ -215,7 +235,7 @@ class PygamePanel:
         )
         self._reader_rect = L.CLASSIC_READER_RECT if self.classic else L.READER_RECT
         self._status_rect = L.CLASSIC_STATUS_RECT if self.classic else L.STATUS_RECT
-        self._spots = L.hotspots(self.edition)
+        self._spots = L.hotspots(self.edition, self.classic.tray if self.classic else None)
         self._prop_colour = {
             p.number: pygame.Color(self.edition.group(p.group).colour)
             for p in self.edition.properties
@@ -306,6 +326,11 @@ class PygamePanel:
         return self._waiter.mode
 
     @property
+    def video_driver(self) -> str:
+        """The SDL video driver the open window runs on (``x11``, ``wayland``, ``dummy``...)."""
+        return str(pygame.display.get_driver()) if pygame.display.get_init() else ""
+
+    @property
     def player(self) -> SoundPlayer | None:
         return self._player
 
@@ -344,7 +369,7 @@ class PygamePanel:
         for event in pygame.event.get():
             self._handle(event)
         if answer_grace > 0 and self._posted != posted and self._inbox.empty():
-            self._waiter.wait(answer_grace)
+            self._waiter.wait_woken(answer_grace)
             self._drain_inbox()
         self._run_timers()
         if self._dirty and self._window is not None:
@@ -735,11 +760,10 @@ class PygamePanel:
             if self._help:
                 self._draw_help()
         else:
-            rects = [
-                part.rect
-                for part, now, before in zip(self._parts, states, self._drawn_states, strict=True)
-                if now != before
-            ]
+            rects = []
+            for part, now, before in zip(self._parts, states, self._drawn_states, strict=True):
+                if now != before:
+                    rects.extend(part.areas() if part.areas is not None else [part.rect])
             for rect in rects:
                 # the background there, then every part over it, in the order of a full frame
                 canvas.set_clip(rect)
@@ -791,7 +815,7 @@ class PygamePanel:
         lamp = pygame.Rect(ux + uw - 120, uy + 28, 88, 18)
         parts.append(_Part(lamp, lambda: tuple(_lamp_colour(self.screen)), self._draw_lamp))
         lcd = pygame.Rect(L.LCD_POS, self._lcd_surface.get_size())
-        parts.append(_Part(lcd, lambda: self._lcd_version, self._draw_lcd))
+        parts.append(_Part(lcd, lambda: self._lcd_version, self._draw_lcd, self._lcd_areas))
         reader = pygame.Rect(self._reader_rect)
         parts.append(_Part(reader, lambda: self._on_reader, self._draw_reader))
         r = L.BUTTON_RADIUS
@@ -873,8 +897,8 @@ class PygamePanel:
             (self._say("tray.bank"), L.CLASSIC_BANK_Y),
             (self._say("tray.deeds"), L.CLASSIC_DEEDS_Y),
         ]
-        for deck, y in zip(L.classic_decks(self.edition), L.CLASSIC_DECK_Y, strict=False):
-            titles.append((self.classic.deck_names[deck].upper(), y))
+        for deck, y in zip(self.classic.tray.decks, L.CLASSIC_DECK_Y, strict=False):
+            titles.append((self.classic.deck_name(deck).upper(), y))
         return titles
 
     def _draw_lamp(self) -> None:
@@ -884,6 +908,10 @@ class PygamePanel:
         lamp = pygame.Rect(ux + uw - 120, uy + 28, 88, 18)
         pygame.draw.rect(win, _lamp_colour(self.screen), lamp, border_radius=9)
         pygame.draw.rect(win, BODY_EDGE, lamp, width=2, border_radius=9)
+
+    def _lcd_areas(self) -> list[pygame.Rect]:
+        """The pieces of the glass that changed since the last frame (a digit, a text row)."""
+        return [r.move(L.LCD_POS) for r in self._lcd.changed_rects(self.drawn, self.screen)]
 
     def _draw_lcd(self) -> None:
         self._target.blit(self._lcd_surface, L.LCD_POS)
@@ -990,13 +1018,16 @@ class PygamePanel:
             colour = self._prop_colour[card.number]
             pygame.draw.rect(win, (250, 248, 240), rect, border_radius=5)
             band = pygame.Rect(rect.x + 3, rect.y + 3, rect.w - 6, rect.h // 3)
+            name = self.edition.prop(card.number).name if big else ""
+            number_y = rect.y + rect.h * 2 // 3 + 2
+            if big and len(self._wrapped(name, band.w - 6, 16)[0]) > 1:
+                band.h = 2 * LINE_STEP + 6  # a long name: a band tall enough for two lines
+                number_y = (band.bottom + rect.bottom) // 2 + 1
             pygame.draw.rect(win, colour, band, border_radius=3)
-            self._label(str(card.number), (rect.centerx, rect.y + rect.h * 2 // 3 + 2),
-                        40 if big else 30, INK, bold=True, anchor="center")  # fmt: skip
+            self._label(str(card.number), (rect.centerx, number_y), 40 if big else 30, INK,
+                        bold=True, anchor="center")  # fmt: skip
             if big:
-                name = self.edition.prop(card.number).name
-                self._label(name, (rect.centerx, band.centery), 15, _ink_on(colour),
-                            anchor="center")  # fmt: skip
+                self._lines(name, band.center, band.w - 6, 16, _ink_on(colour))
         else:
             pygame.draw.rect(win, EVENT_COLOUR, rect, border_radius=5)
             pygame.draw.rect(win, (255, 230, 190), rect.inflate(-6, -6), width=1, border_radius=4)
@@ -1005,7 +1036,7 @@ class PygamePanel:
                         40 if big else 28, INK, bold=True, anchor="bottomright")  # fmt: skip
             if big:  # what the card does, in the project's words (never its printed title)
                 effect = event_effect(self.language, self.edition.event(card.number).kind)
-                self._label(effect, (rect.centerx, rect.y + 34), 15, INK, anchor="center")
+                self._lines(effect, (rect.centerx, rect.y + 40), rect.w - 12, 16, INK)
 
     def readable(self, text: str, width: int, size: int) -> tuple[str, int]:
         """*text* and a font size up to *size* that write it within *width* pixels, never
@@ -1022,9 +1053,44 @@ class PygamePanel:
 
     def _fitted(self, text: str, width: int, size: int) -> int:
         """The largest font size up to *size* that writes *text* within *width* pixels."""
-        while size > 10 and self._font(size).size(text)[0] > width:
+        while size > MIN_LABEL_SIZE and self._font(size).size(text)[0] > width:
             size -= 1
         return size
+
+    def _wrapped(self, text: str, width: int, size: int) -> tuple[list[str], int]:
+        """*text* (a newline breaks it) as lines within *width* pixels at a font size up to
+        *size* and never under :data:`MIN_LABEL_SIZE`: one line if it fits, else words on two
+        lines, else each line shortened with a dot."""
+        parts = text.split("\n")
+        if len(parts) == 1:
+            fitted = self._fitted(text, width, size)
+            if self._font(fitted).size(text)[0] <= width:
+                return [text], fitted
+            words = text.split()
+            splits: list[tuple[str, str]] = [
+                (" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))
+            ]
+            if splits:  # the most even cut
+                font = self._font(MIN_LABEL_SIZE)
+
+                def longer(cut: tuple[str, str]) -> int:
+                    return max(font.size(cut[0])[0], font.size(cut[1])[0])
+
+                best = min(splits, key=longer)
+                parts = [best[0], best[1]]
+        fitted = min(self._fitted(p, width, size) for p in parts)
+        lines = [self.readable(p, width, fitted)[0] for p in parts]
+        return lines, min(self.readable(p, width, fitted)[1] for p in parts)
+
+    def _lines(
+        self, text: str, centre: tuple[int, int], width: int, size: int,
+        colour: tuple[int, int, int],
+    ) -> None:  # fmt: skip
+        """Write *text* centred on *centre*, on one or two lines (:meth:`_wrapped`)."""
+        lines, size = self._wrapped(text, width, size)
+        top = centre[1] - LINE_STEP * (len(lines) - 1) // 2
+        for i, line in enumerate(lines):
+            self._label(line, (centre[0], top + LINE_STEP * i), size, colour, anchor="center")
 
     def _draw_classic_face(self, rect: pygame.Rect, card: CardId, big: bool) -> None:
         """A classic card: a bank card with its label, a deed, a Chance or Community Chest card."""
@@ -1035,25 +1101,27 @@ class PygamePanel:
             pygame.draw.rect(win, (200, 170, 70), rect.inflate(-8, -8), width=1, border_radius=6)
             self._label(str(card.number), (rect.right - 8, rect.y + 5), 34 if big else 30,
                         (230, 200, 90), bold=True, anchor="topright")  # fmt: skip
-            side = classic.side(card.number)
+            side = classic.mark(card.number)
             if side is not None:  # Star Wars: the character's side, a lit or a dark disc
                 self._draw_side(rect, side, big)
-            label, size = self.readable(classic.seat_label(card.number), rect.w - 10,
-                                        24 if big else 18)  # fmt: skip
+            label, size = self.readable(classic.seat_label(card.number),
+                                        rect.w - BANK_LABEL_MARGIN, 24 if big else 18)  # fmt: skip
             self._label(label, (rect.centerx, rect.bottom - 7), size, PALE_INK,
                         anchor="midbottom")  # fmt: skip
-        elif card.kind == "deed":
+        elif card.kind == classic.tray.column_kind:
             colour = self._prop_colour[card.number]
             pygame.draw.rect(win, (250, 248, 240), rect, border_radius=5)
             band = pygame.Rect(rect.x + 3, rect.y + 3, rect.w - 6, max(8, rect.h // 3))
+            name = classic.name(card) if big else ""
+            lines = self._wrapped(name, band.w - 6, 16)[0] if big else []
+            if len(lines) > 1:  # a long name: a band tall enough for its two lines
+                band.h = 2 * LINE_STEP + 6
             pygame.draw.rect(win, colour, band, border_radius=3)
             number_y = (band.bottom + rect.bottom) // 2 + 1
             self._label(str(card.number), (rect.centerx, number_y), 40 if big else 26, INK,
                         bold=True, anchor="center")  # fmt: skip
             if big:
-                name = classic.deeds[card.number].name
-                size = self._fitted(name, band.w - 6, 16)
-                self._label(name, band.center, size, _ink_on(colour), anchor="center")
+                self._lines(name, band.center, band.w - 6, 16, _ink_on(colour))
         else:
             colour = pygame.Color(DECK_COLOURS.get(card.kind, EVENT_COLOUR))
             pygame.draw.rect(win, colour, rect, border_radius=5)
@@ -1062,12 +1130,10 @@ class PygamePanel:
             self._label(str(card.number), (rect.right - 6, rect.bottom - 2), 40 if big else 26,
                         INK, bold=True, anchor="bottomright")  # fmt: skip
             if big:
-                deck = classic.deck_names[card.kind]
-                title = classic.titles.get((card.kind, card.number), "")
-                for i, text in enumerate(t for t in (deck, title) if t):
-                    size = self._fitted(text, rect.w - 12, 16)
-                    self._label(text, (rect.centerx, rect.y + 34 + 16 * i), size, INK,
-                                anchor="center")  # fmt: skip
+                deck = classic.deck_name(card.kind)
+                title = classic.name(card)
+                text = "\n".join(t for t in (deck, title) if t)
+                self._lines(text, (rect.centerx, rect.y + 42), rect.w - 12, 16, INK)
 
     def _draw_side(self, rect: pygame.Rect, side: str, big: bool) -> None:
         """The side mark of a Star Wars bank card, in its top left corner: a light-blue disc
@@ -1133,7 +1199,7 @@ class PygamePanel:
         step = rect.h // (len(lines) + 1)
         for i, text in enumerate(lines):
             size = 22
-            while size > 12 and self._font(size).size(text)[0] > rect.w - 24:
+            while size > MIN_LABEL_SIZE and self._font(size).size(text)[0] > rect.w - 24:
                 size -= 1
             y = rect.centery if len(lines) == 1 else rect.y + step * (i + 1)
             self._label(text, (rect.x + 12, y), size, PALE_INK, anchor="midleft")
@@ -1154,16 +1220,21 @@ class PygamePanel:
                 y += 30
         else:  # the classic keys: two columns, each as wide as its longest keys
             x, half = 30, (len(rows) + 1) // 2
+            bottom = y
             for col in range(2):
                 part = rows[col * half : (col + 1) * half]
                 left = x + col * 545
                 width = max(self._font(20, True).size(keys)[0] for keys, _ in part) + 14
-                for i, (keys, what) in enumerate(part):
-                    cy = y + i * 30
+                cy = y
+                for keys, what in part:
                     self._label(keys, (left, cy), 20, (250, 210, 90), bold=True)
-                    size = self._fitted(what, 530 - width, 20)
-                    self._label(what, (left + width, cy), size, PALE_INK)
-            y += half * 30
+                    # a long line goes on two rather than shrinking (issue 19)
+                    lines, size = self._wrapped(what, 530 - width, 20)
+                    for i, line in enumerate(lines):
+                        self._label(line, (left + width, cy + 2 + LINE_STEP * i), size, PALE_INK)
+                    cy += 30 + LINE_STEP * (len(lines) - 1)
+                bottom = max(bottom, cy)
+            y = bottom
         self._label(self._say("help.close"), (x, y + 16), 20, (170, 170, 170))
 
     # ------------------------------------------------------------ for tests and the CLI

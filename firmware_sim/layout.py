@@ -5,15 +5,15 @@ keys to :data:`Action` values, and :func:`hotspots` maps window areas (the three
 cards of the tray: the edition's bank cards, properties and event cards) to the same actions.
 The window code only dispatches actions.
 
-A classic edition (docs/classic.md §5.6) gets the classic window: :func:`classic_shortcuts` (the
-keypad digits, F2-F9 for the bank cards, ``/`` and a typed card, the computer game's letters)
-and :func:`hotspots` with a 3 x 4 keypad beside the buttons and the classic tray (8 bank cards,
-the deeds in one column per group, the Chance and Community Chest cards), laid out from the
-edition's data so that a bigger board (Méga) fits the same tray.
+A game whose ruleset lays out its own tray (a :class:`bank.unit.io.Tray`: the classic games,
+docs/classic.md §5.6) gets the keypad window: :func:`classic_shortcuts` (the keypad digits,
+F2-F9 for the bank cards, ``/`` and a typed card, the computer game's letters) and
+:func:`hotspots` with a 3 x 4 keypad beside the buttons and the ruleset's tray (8 bank cards,
+the cards it lays out in columns, one per group, and the decks it puts on the table), laid out
+from the edition's data so that a bigger board (Méga) fits the same tray.
 
 Imports pygame (through :mod:`firmware_sim.pg`), ``bank.unit.io``, ``bank.unit.text``,
-``board_assets``, :mod:`firmware_sim.words`, :mod:`firmware_sim.classic` and the standard
-library.
+``board_assets``, :mod:`firmware_sim.words` and the standard library.
 """
 
 from __future__ import annotations
@@ -22,10 +22,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bank.unit.io import Button, CardId, CardRanges
+from bank.unit.io import Button, CardId, CardRanges, Tray
 from bank.unit.text import token_name
 from board_assets import Edition, load_edition
-from firmware_sim.classic import is_classic
 from firmware_sim.lcd import LCD_SIZE
 from firmware_sim.pg import pygame
 from firmware_sim.words import say
@@ -33,8 +32,10 @@ from firmware_sim.words import say
 #: The window's design size: everything is laid out on a canvas of this size, which is shown
 #: as it is when the screen is big enough, and scaled to the window otherwise.
 WINDOW_SIZE = (1120, 690)
-#: Room left around the window when it is fitted to a screen (title bar, panels, docks).
-SCREEN_MARGIN = (40, 80)
+#: Room left around the window when it is fitted to a screen (title bar, panels, docks):
+#: 78 pixels of height let a 1366 x 768 laptop (the commonest) show the picture unscaled, a
+#: frame costing a tenth of a millisecond there rather than the 3 ms of scaling it by 0.997
+SCREEN_MARGIN = (40, 78)
 UNIT_RECT = (20, 20, 540, 650)
 LCD_POS = (50, 92)
 BEZEL_MARGIN = 14
@@ -485,9 +486,9 @@ def deck_rects(count: int, top: int) -> list[tuple[int, int, int, int]]:
     ]
 
 
-def classic_card_hotspots(edition: Edition) -> list[Hotspot]:
-    """The classic tray: the 8 bank cards, the deeds in one column per group (stations and
-    utilities are groups of their own), then each deck's cards when the edition prints them."""
+def classic_card_hotspots(edition: Edition, tray: Tray) -> list[Hotspot]:
+    """A ruleset's tray (the classic one): the 8 bank cards, the cards of the tray's columns
+    (the classic deeds, one column per group), then the cards of each deck on the table."""
     cards = CardRanges.of(edition)
     seats = cards.bank
     bw = (TRAY_W - GAP * (seats - 1)) // max(seats, 1)
@@ -496,25 +497,20 @@ def classic_card_hotspots(edition: Edition) -> list[Hotspot]:
                 TapCard(CardId("bank", n)))
         for n in range(1, seats + 1)
     ]  # fmt: skip
-    columns = [m for g in edition.groups if (m := edition.group_members(g.id))]
-    decks = classic_decks(edition)
+    columns = tray.columns
+    decks = tray.decks
     bottom = CLASSIC_DEEDS_END if decks else CLASSIC_STATUS_RECT[1] - 16
     for members, rects in zip(
         columns, deed_rects([len(m) for m in columns], CLASSIC_DEEDS_Y, bottom), strict=True
     ):
         spots += [
-            Hotspot(r, TapCard(CardId("deed", n))) for n, r in zip(members, rects, strict=True)
+            Hotspot(r, TapCard(CardId(tray.column_kind, n)))
+            for n, r in zip(members, rects, strict=True)
         ]
     for kind, top in zip(decks, CLASSIC_DECK_Y, strict=False):
         rects = deck_rects(cards.count(kind), top)
         spots += [Hotspot(r, TapCard(CardId(kind, i + 1))) for i, r in enumerate(rects)]
     return spots
-
-
-def classic_decks(edition: Edition) -> tuple[str, ...]:
-    """The decks whose cards the classic tray shows: both with a card table, else none."""
-    table = edition.raw.get("classic") or {}
-    return ("chance", "chest") if table.get("card_table") else ()
 
 
 def card_hotspots(edition: Edition) -> list[Hotspot]:
@@ -542,10 +538,11 @@ def card_hotspots(edition: Edition) -> list[Hotspot]:
     return spots
 
 
-def hotspots(edition: Edition) -> list[Hotspot]:
-    """Every clickable area of the window (the classic window's for a classic edition)."""
-    if is_classic(edition):
-        return button_hotspots(True) + keypad_hotspots() + classic_card_hotspots(edition)
+def hotspots(edition: Edition, tray: Tray | None = None) -> list[Hotspot]:
+    """Every clickable area of the window: the keypad window's when the ruleset lays out its
+    own *tray* (a classic game's), else the window's own tray of the edition's cards."""
+    if tray is not None:
+        return button_hotspots(True) + keypad_hotspots() + classic_card_hotspots(edition, tray)
     return button_hotspots() + card_hotspots(edition)
 
 

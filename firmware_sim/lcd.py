@@ -18,6 +18,7 @@ Imports pygame (through :mod:`firmware_sim.pg`), the emulator's drawing modules 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -43,6 +44,8 @@ GHOST: Colour = (146, 159, 126)
 BEZEL: Colour = (40, 40, 44)
 
 LCD_SIZE = (480, 272)
+#: how many text rows :class:`LcdRenderer` keeps drawn (a row is some 45 kB)
+ROW_CACHE = 48
 AMOUNT_CELLS = 5
 TEXT_ROWS = 3
 TEXT_COLS = 25
@@ -123,10 +126,12 @@ class LcdLayout:
     skyscraper_bar: Rect = (108, 147, 8, 27)
     tokens_origin: tuple[int, int] = (120, 150)
     token_step: int = 46
-    text_origin: tuple[int, int] = (16, 186)
+    #: three rows of 5 x 9 cells (descenders included) under the tokens: a row is 26 pixels
+    #: tall (9 dots 3 pixels apart), 3 pixels from the next
+    text_origin: tuple[int, int] = (16, 182)
     text_pitch: int = 3
     text_dot: int = 2
-    text_row_step: int = 28
+    text_row_step: int = 29
     text_rows: int = TEXT_ROWS
     text_cols: int = TEXT_COLS
     #: a ruleset's own icons (its panel vocabulary's art): first in the small block, lit only
@@ -236,13 +241,15 @@ class LcdRenderer:
             for tok in PICTOGRAM_TOKENS
             for lit in (False, True)
         }
+        #: text -> the drawn row, the most recently used last
+        self._rows: OrderedDict[str, pygame.Surface] = OrderedDict()
         self._blank = self._draw_blank()
 
     def _draw_blank(self) -> pygame.Surface:
         """The glass with every element ghosted: what a screen with nothing lit shows."""
         surf = pygame.Surface(self.layout.size)
         surf.fill(GLASS)
-        self._draw(surf, Screen(name="blank"))
+        self._draw(surf, Screen(name="blank"), everything=True)
         return surf
 
     def render(self, screen: Screen) -> pygame.Surface:
@@ -254,6 +261,68 @@ class LcdRenderer:
         surf = self._blank.copy()
         self._draw(surf, screen)
         return surf
+
+    def changed_rects(self, before: Screen | None, after: Screen) -> list[pygame.Rect]:
+        """Where the glass showing *after* differs from the glass showing *before* (None:
+        unknown, all of it), element by element: a redraw of these rectangles alone leaves
+        the glass as a whole render would."""
+        whole = [pygame.Rect((0, 0), self.layout.size)]
+        if before is None or before.off or after.off:
+            return whole if before != after else []
+        old, new = self._elements(before), self._elements(after)
+        rects = [rect for key, (rect, state) in new.items() if old[key][1] != state]
+        if len(rects) > 8:  # many small pieces: one rectangle around them
+            return [rects[0].unionall(rects[1:])]
+        return rects
+
+    def _elements(self, screen: Screen) -> dict[object, tuple[pygame.Rect, object]]:
+        """Every element of the glass: where it is and what it shows for *screen*."""
+        lay = self.layout
+        out: dict[object, tuple[pygame.Rect, object]] = {}
+        skyscraper = screen.level is not None and screen.level >= SKYSCRAPER_LEVEL
+        icons = screen.icons | {Icon.SKYSCRAPER} if skyscraper else screen.icons
+        for icon, rect in lay.icon_rects.items():
+            out["icon", icon] = (pygame.Rect(rect), icon in icons)
+        if self.token_labels is None:
+            for tok, rect in lay.token_rects.items():
+                out["token", tok] = (pygame.Rect(rect), tok == screen.token)
+        else:
+            x, y, _, _ = lay.token_rects[PICTOGRAM_TOKENS[0]]
+            area = pygame.Rect(x, y + 4, TOKEN_LABEL_CELLS * self.legend.cell_width,
+                               self.legend.cell_height)  # fmt: skip
+            label = self.token_labels.get(screen.token, screen.token) if screen.token else ""
+            out["label"] = (area, label)
+        for i, rect in enumerate(lay.level_rects):
+            out["level", i] = (pygame.Rect(rect), screen.level is not None and i < screen.level)
+        out["skyscraper"] = (pygame.Rect(lay.skyscraper_bar), skyscraper)
+        amount = screen.amount
+        out["sign"] = (pygame.Rect(lay.sign), amount is not None and amount < 0)
+        big = (lay.big.cell_width, lay.big.height + 1)
+        for i, ch in enumerate(digits_text(amount, AMOUNT_CELLS)):
+            out["amount", i] = (pygame.Rect(lay.amount_cell(i), big), ch)
+        legend = (self.legend.text_width(self.currency) + 2, self.legend.cell_height)
+        out["currency"] = (pygame.Rect(lay.currency_origin, legend), amount is not None)
+        small = (lay.small.cell_width, lay.small.height + 1)
+        for i, ch in enumerate(digits_text(screen.number, 2)):
+            out["number", i] = (pygame.Rect(lay.number_cell(i), small), ch)
+        legend = (self.legend.text_width("N°") + 2, self.legend.cell_height)
+        out["N°"] = (pygame.Rect(lay.number_legend, legend), screen.number is not None)
+        tiny = (lay.tiny.cell_width, lay.tiny.height + 1)
+        for i, ch in enumerate(digits_text(screen.countdown, 2)):
+            out["countdown", i] = (pygame.Rect(lay.countdown_cell(i), tiny), ch)
+        cx, cy = lay.clock_centre
+        out["clock"] = (pygame.Rect(cx - 13, cy - 13, 27, 27), screen.countdown is not None)
+        rows = self._rows_of(screen)
+        size = (lay.text_cols * self.text.cell_width, self.text.cell_height)
+        for r in range(lay.text_rows):
+            out["row", r] = (pygame.Rect(lay.text_row(r), size), rows[r])
+        return out
+
+    def _rows_of(self, screen: Screen) -> list[str]:
+        """The text rows the glass shows for *screen*, blank ones included."""
+        lay = self.layout
+        rows = glass_rows(screen, self.lang, lay.text_cols, lay.text_rows)
+        return [rows[r] if r < len(rows) else "" for r in range(lay.text_rows)]
 
     def _icon_surface(self, icon: Icon, colour: Colour) -> pygame.Surface:
         """The pictogram of *icon*, scaled to its place on the glass."""
@@ -274,45 +343,70 @@ class LcdRenderer:
         """Blit *screen* onto *target* at *topleft*."""
         target.blit(self.render(screen), topleft)
 
-    def _draw(self, surf: pygame.Surface, screen: Screen) -> None:
+    def _draw(self, surf: pygame.Surface, screen: Screen, *, everything: bool = False) -> None:
+        """Draw *screen* on *surf*: over the blank glass (which already shows every element
+        ghosted), only what is lit; with *everything*, the ghosted elements too (the blank)."""
         lay = self.layout
         skyscraper = screen.level is not None and screen.level >= SKYSCRAPER_LEVEL
         # level 6 is a skyscraper: 5 bars, the sixth bar and the skyscraper icon (§5.5)
         icons = screen.icons | {Icon.SKYSCRAPER} if skyscraper else screen.icons
         for icon, rect in lay.icon_rects.items():
-            surf.blit(self._icons[icon, icon in icons], rect[:2])
+            if everything or icon in icons:
+                surf.blit(self._icons[icon, icon in icons], rect[:2])
         if self.token_labels is None:
             for tok, rect in lay.token_rects.items():
-                surf.blit(self._tokens[tok, tok == screen.token], rect[:2])
+                if everything or tok == screen.token:
+                    surf.blit(self._tokens[tok, tok == screen.token], rect[:2])
         elif screen.token:
             label = fold(self.token_labels.get(screen.token, screen.token))[:TOKEN_LABEL_CELLS]
             x, y, _, _ = lay.token_rects[PICTOGRAM_TOKENS[0]]
             self.legend.draw(surf, label, (x, y + 4))
         for i, rect in enumerate(lay.level_rects):
             lit = screen.level is not None and i < screen.level
-            surf.fill(ON if lit else GHOST, pygame.Rect(rect))
+            if everything or lit:
+                surf.fill(ON if lit else GHOST, pygame.Rect(rect))
         if skyscraper:
             surf.fill(ON, pygame.Rect(lay.skyscraper_bar))
         # The amount: a minus sign and five digits, blank cells ghosted as "8".
         amount = screen.amount
-        surf.fill(ON if amount is not None and amount < 0 else GHOST, pygame.Rect(lay.sign))
+        if everything or (amount is not None and amount < 0):
+            surf.fill(ON if amount is not None and amount < 0 else GHOST, pygame.Rect(lay.sign))
         for i, ch in enumerate(digits_text(amount, AMOUNT_CELLS)):
-            surf.blit(self.big.cell(ch), lay.amount_cell(i))
-        legend = self.legend if amount is not None else self.legend_ghost
-        legend.draw(surf, self.currency, lay.currency_origin)
+            if everything or ch != " ":
+                surf.blit(self.big.cell(ch), lay.amount_cell(i))
+        if everything or amount is not None:
+            legend = self.legend if amount is not None else self.legend_ghost
+            legend.draw(surf, self.currency, lay.currency_origin)
         for i, ch in enumerate(digits_text(screen.number, 2)):
-            surf.blit(self.small.cell(ch), lay.number_cell(i))
-        (self.legend if screen.number is not None else self.legend_ghost).draw(
-            surf, "N°", lay.number_legend
-        )
+            if everything or ch != " ":
+                surf.blit(self.small.cell(ch), lay.number_cell(i))
+        if everything or screen.number is not None:
+            (self.legend if screen.number is not None else self.legend_ghost).draw(
+                surf, "N°", lay.number_legend
+            )
         countdown = screen.countdown
         for i, ch in enumerate(digits_text(countdown, 2)):
-            surf.blit(self.tiny.cell(ch), lay.countdown_cell(i))
-        self._clock(surf, ON if countdown is not None else GHOST)
-        rows = glass_rows(screen, self.lang, lay.text_cols, lay.text_rows)
-        for r in range(lay.text_rows):
-            text = rows[r] if r < len(rows) else ""
-            self.text.draw(surf, text.center(lay.text_cols), lay.text_row(r))
+            if everything or ch != " ":
+                surf.blit(self.tiny.cell(ch), lay.countdown_cell(i))
+        if everything or countdown is not None:
+            self._clock(surf, ON if countdown is not None else GHOST)
+        for r, text in enumerate(self._rows_of(screen)):
+            if everything or text.strip():
+                surf.blit(self._row(text.center(lay.text_cols)), lay.text_row(r))
+
+    def _row(self, text: str) -> pygame.Surface:
+        """One row of dot-matrix text, ghosted cells included (kept for the next screens)."""
+        row = self._rows.get(text)
+        if row is not None:
+            self._rows.move_to_end(text)
+            return row
+        dots = self.text
+        row = pygame.Surface((len(text) * dots.cell_width, dots.cell_height), pygame.SRCALPHA)
+        dots.draw(row, text, (0, 0))
+        self._rows[text] = row
+        if len(self._rows) > ROW_CACHE:
+            self._rows.popitem(last=False)
+        return row
 
     def _clock(self, surf: pygame.Surface, colour: Colour) -> None:
         cx, cy = self.layout.clock_centre

@@ -177,6 +177,15 @@ class EventWaiter:
             self._pushed = False
             self._settle()
 
+    def wait_woken(self, timeout: float) -> bool:
+        """Sleep at most *timeout* seconds or until :meth:`wake`, whatever SDL gets meanwhile;
+        True if woken. For a short wait on another thread (the daemon's answer to an input):
+        in ``block`` mode a wake-up through SDL goes by the X server and back (SDL sends its
+        sleeping window an event), which a busy X server delays by milliseconds."""
+        woken = self._wake.wait(max(0.0, timeout))
+        self._wake.clear()
+        return woken
+
     def _needs_pumping(self) -> bool:
         return pygame.display.get_init() and pygame.display.get_driver() not in NO_SYSTEM_INPUT
 

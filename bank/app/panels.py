@@ -99,6 +99,6 @@ def open_panel(
 
         if edition is None:
             return PygamePanel()
-        return PygamePanel(edition, clock=clock, on_quit=on_quit, language=language)
+        return PygamePanel(edition, clock=clock, on_quit=on_quit, language=language, labels=labels)
     except ImportError as err:
         raise _missing(kind, text, err) from err

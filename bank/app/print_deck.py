@@ -75,6 +75,7 @@ _WORDS = {
 def sections(edition: Edition, deck: Deck | None) -> list[Section]:
     """The sheet's sections, in card order: bank cards, then deeds (or Ultime's property and
     event cards), then each deck of cards."""
+    from bank import rulesets
     from bank.app.runtime import deck_cards
     from bank.unit.io import CardId
     from bank.unit.text import language_of, token_name
@@ -83,11 +84,8 @@ def sections(edition: Edition, deck: Deck | None) -> list[Section]:
     lang = language_of(None, edition.language)
     words = _WORDS[lang]
     groups = {g.id: g for g in edition.groups}
-    classic = None
-    if edition.ruleset == "classic":
-        from bank.rulesets.classic.edition import classic_edition
-
-        classic = classic_edition(edition)
+    own = rulesets.for_edition(edition).deck_sheet
+    sheet = own(edition) if own is not None else None
 
     def uid(card: CardId) -> str | None:
         return deck.uid_for(card) if deck is not None else None
@@ -100,9 +98,9 @@ def sections(edition: Edition, deck: Deck | None) -> list[Section]:
         title = cards.titles.get(card) or token_name(lang, token)
         bank.append(Row(f"bank:{n}", title, f"bank:{token}", "", uid(card)))
     out.append(Section(words["bank"], tuple(bank)))
-    kind = "deed" if cards.cards.count("deed") else "prop"
+    kind = sheet.property_kind if sheet is not None else "prop"
     props = []
-    currency = classic.currency_lcd if classic is not None else edition.currency
+    currency = sheet.currency if sheet is not None else edition.currency
     for p in edition.properties:
         card = CardId(kind, p.number)
         group = groups.get(p.group)
@@ -110,15 +108,13 @@ def sections(edition: Edition, deck: Deck | None) -> list[Section]:
             group=group.name if group else p.group, price=f"{p.price} {currency}"
         )
         props.append(Row(str(card), p.name, detail, group.colour if group else "", uid(card)))
-    out.append(Section(words[kind], tuple(props)))
-    if classic is not None:
-        for deck_kind in ("chance", "chest"):
+    out.append(Section(words.get(kind, kind), tuple(props)))
+    if sheet is not None:
+        for deck_kind, printed in sheet.decks.items():
             rows = []
             for n in range(1, cards.cards.count(deck_kind) + 1):
                 card = CardId(deck_kind, n)
-                printed = classic.cards.get((deck_kind, n))
-                title = printed.title if printed is not None else f"{cards.deck_name(deck_kind)}"
-                text = printed.text if printed is not None else ""
+                title, text = printed.get(n, (cards.deck_name(deck_kind), ""))
                 rows.append(Row(str(card), title, text, "", uid(card)))
             out.append(Section(cards.deck_name(deck_kind), tuple(rows)))
     else:

@@ -798,7 +798,8 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
         else:
             if not display_available():
                 print(
-                    "ultibank: no display found (DISPLAY and WAYLAND_DISPLAY are unset): "
+                    "ultibank: no display found (DISPLAY and WAYLAND_DISPLAY unset, or no "
+                    "server answering): "
                     "using the terminal view. Type ? for the keys.",
                     file=sys.stderr,
                 )
@@ -820,6 +821,7 @@ def cmd_emulate(args: argparse.Namespace, settings: Settings) -> int:
                 clock=runtime.clock,
                 on_quit=stop.set,
                 language=runtime.unit.screens.lang,
+                labels=panel_labels(runtime.edition, runtime.unit.screens.lang),
             )
             runtime.add_panel(panel)
             _stop_on_signals(stop.set)

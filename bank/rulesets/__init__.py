@@ -109,6 +109,28 @@ class RulesetSpec:
     #: ``board(edition)``: the ruleset's own part of the web page's board (keys added beside
     #: the shared ring, groups and properties); None: nothing more
     board: Callable[[Edition], dict[str, Any]] | None = None
+    #: ``table_view(sheet, data, step)``: adds the ruleset's part of the web page's table to
+    #: the snapshot *data* (its players' and properties' own fields, and its own key), from
+    #: the ruleset's state file *sheet* (see :attr:`state_file`) and the unit's *step* view;
+    #: None: nothing more
+    table_view: Callable[[dict[str, Any], dict[str, Any], Any], None] | None = None
+    #: ``deck_sheet(edition)``: what the printed deck sheet (``ultibank print-deck``) shows of
+    #: the ruleset's own cards (a :class:`DeckSheet`); None: the edition's property and event
+    #: cards
+    deck_sheet: Callable[[Edition], DeckSheet] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSheet:
+    """What the printed deck sheet shows of one edition's cards, as its ruleset says it."""
+
+    #: the kind of the property cards (``deed``)
+    property_kind: str
+    #: the currency the prices are printed in
+    currency: str
+    #: deck kind -> {card number: (title, text)} of the printed cards, in the sheet's order;
+    #: a card the edition prints no text for shows the deck's name alone
+    decks: Mapping[str, Mapping[int, tuple[str, str]]]
 
 
 _SPECS: dict[str, RulesetSpec] = {}

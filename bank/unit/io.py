@@ -457,6 +457,32 @@ class Screen:
 
 
 @dataclass(frozen=True, slots=True)
+class Tray:
+    """The cards on the emulator's table when the ruleset lays them out itself (the keypad
+    window), as data the window draws without knowing the ruleset: the cards of one kind in
+    columns (the classic deeds, one column per group in the edition's order), the decks whose
+    cards lie on the table, what hovering a card says, the name on a card's big face and a
+    bank card's mark (Star Wars: its character's side, ``light`` or ``dark``). The decks'
+    titles are the :class:`Labels`' ``decks``."""
+
+    #: the kind of the cards laid out in columns (``deed``) and the columns, card numbers
+    column_kind: str
+    columns: tuple[tuple[int, ...], ...]
+    #: the decks whose cards the table shows, in order (none: no deck lies on the table)
+    decks: tuple[str, ...] = ()
+    #: what hovering a card says: one line, or several (a deed: name, rents, costs)
+    hover: Mapping[CardId, tuple[str, ...]] = field(default_factory=dict)
+    #: the name on a card's big face (a deed's name, a printed card's title)
+    names: Mapping[CardId, str] = field(default_factory=dict)
+    #: bank card number -> its mark (``light``, ``dark``)
+    marks: Mapping[int, str] = field(default_factory=dict)
+
+    def describe(self, card: CardId) -> tuple[str, ...]:
+        """What hovering *card* says (its name when the ruleset gives no line)."""
+        return self.hover.get(card) or (str(card),)
+
+
+@dataclass(frozen=True, slots=True)
 class Labels:
     """A ruleset's panel vocabulary for one game: what a panel names and draws from the game,
     as data, so that no panel knows a ruleset. The ruleset fills it in (its ``labels`` hook;
@@ -468,7 +494,9 @@ class Labels:
     the unit's third die as the unit names them, and the menu items the ruleset adds, by number
     (``14`` -> ``Force``). *icons*: the art of the icons the ruleset lights besides the ones
     every panel draws (:class:`IconArt`); *keys*: the terminal's letter for each of the game's
-    card kinds the panel has no key of its own for (``c`` -> ``coin``)."""
+    card kinds the panel has no key of its own for (``c`` -> ``coin``); *tray*: the cards on the
+    emulator's table when the ruleset lays them out itself (:class:`Tray`; None: the window's
+    own tray of bank, property and event cards)."""
 
     lang: str = "en"
     tokens: Mapping[str, str] = field(default_factory=dict)
@@ -479,6 +507,7 @@ class Labels:
     menu: Mapping[int, str] = field(default_factory=dict)
     icons: tuple[IconArt, ...] = ()
     keys: Mapping[str, str] = field(default_factory=dict)
+    tray: Tray | None = None
 
     def token(self, token: str) -> str:
         """*token*'s label (its id when the edition names none)."""

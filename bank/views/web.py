@@ -205,6 +205,7 @@ class _SnapshotBuilder:
         #: the ruleset's state file (classic: houses, mortgages, jail cards, the pot, worth);
         #: None for the Ultime rules, whose page reads the core state only
         self._state_file = rulesets.for_edition(self.edition).state_file
+        self._table_view = rulesets.for_edition(self.edition).table_view
         self._narrators: dict[str, Narrator] = {}
         #: (game, record number, language) -> the record's words (they never change)
         self._said: dict[tuple[int | None, int, str], tuple[str, str]] = {}
@@ -298,39 +299,20 @@ class _SnapshotBuilder:
                     said[key(record)] = narrator.words(record, before)
         return [said[key(r)] for r in recent]
 
-    def _classic(self, data: dict[str, Any], undo: bool, lang: str) -> None:
-        """Add what the ruleset's state file says (classic: buildings, mortgages, jail cards,
-        the pot, the worth the ranking uses) and the unit's step to the snapshot *data*."""
+    def _ruleset_view(self, data: dict[str, Any], undo: bool, lang: str) -> None:
+        """Add what the ruleset's state file says (the classic ruleset: buildings, mortgages,
+        jail cards, the pot, the worth the ranking uses) and the unit's step to the snapshot
+        *data*: the ruleset fills in its part (its ``table_view`` hook)."""
         assert self._state_file is not None
         rt = self.runtime
         sheet = self._state_file(rt.game.ruleset, rt.game.state, undo)
         narrator = self._narrator(lang)
-        for p, q in zip(data["players"], sheet["players"], strict=True):
-            p.update(
-                label=narrator.who(p["card"], rt.game.state),
-                jail_cards=q["jail_cards"],
-                jail_tries=q["jail_tries"],
-                passed_go=q["passed_go"],
-                side=q["side"],
-                worth=q["worth"] - p["balance"] if not p["bankrupt"] else 0,
-                wealth=q["worth"],
-            )
-        for p, q in zip(data["properties"], sheet["properties"], strict=True):
-            p.update(houses=q["houses"], hotel=q["hotel"], mortgaged=q["mortgaged"],
-                     interest_due=q["interest_due"], skyscraper=q.get("skyscraper", False),
-                     depot=q.get("depot", False))  # fmt: skip
-        config = sheet["config"]
+        for p in data["players"]:
+            p["label"] = narrator.who(p["card"], rt.game.state)
+        if self._table_view is None:
+            return
         view = getattr(rt.unit, "step_view", None)
-        data["classic"] = {
-            "bank": sheet["bank"],
-            "pot": sheet["pot"],
-            "pot_on": config["variants"]["free_parking"] != "off",
-            "turn": sheet["turn"],
-            "last_roll": sheet["last_roll"],
-            "eliminated": sheet["eliminated"],
-            "step": view() if view is not None else None,
-            "config": config,
-        }
+        self._table_view(sheet, data, view() if view is not None else None)
 
     def _damage(self, lang: str) -> str | None:
         """Damage found in the journal and not acknowledged yet (``Journal abîmé : …``)."""
@@ -399,7 +381,7 @@ class _SnapshotBuilder:
             chart=f"/chart.png?game={game_id}&seq={cache.count}" if state.game_over else None,
         )
         if self._state_file is not None and state.started:
-            self._classic(data, undo, lang)
+            self._ruleset_view(data, undo, lang)
         return data
 
 

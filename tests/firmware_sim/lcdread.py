@@ -103,6 +103,5 @@ def read_text_row(surf: pygame.Surface, lay: LcdLayout, row: int) -> str:
                 if s == "on":
                     value |= 1 << (COLS - 1 - c)
             bits.append(value)
-        glyph = (bits[0], bits[1], bits[2], bits[3], bits[4], bits[5], bits[6])
-        out.append(_CHAR_BY_GLYPH.get(glyph, "\ufffd"))
+        out.append(_CHAR_BY_GLYPH.get(tuple(bits), "\ufffd"))
     return "".join(out)

@@ -13,7 +13,6 @@ from bank.unit.io import CardRanges, Output, Screen, ShowScreen
 from board_assets import load_edition
 from drivers import charlcd
 from drivers.deck import with_foreign
-from firmware_sim.classic import ClassicTray
 from firmware_sim.dotfont import fold
 from firmware_sim.lcd import LcdRenderer
 
@@ -51,9 +50,8 @@ def _deed_screens(tmp_path: Path, edition: str) -> list[Screen]:
 def test_the_glass_shows_the_character_lcds_hint(tmp_path: Path) -> None:
     for edition, lang in (("classic-fr", "fr"), ("classic-uk", "en")):
         ed = load_edition(edition)
-        tray = ClassicTray.of(ed, lang)
-        renderer = LcdRenderer(currency=ed.currency, token_labels=tray.labels, lang=lang)
         labels = panel_labels(ed, lang)
+        renderer = LcdRenderer(currency=ed.currency, token_labels=labels.tokens, lang=lang)
         screens = _deed_screens(tmp_path / edition, edition)
         assert len(screens) >= 3, screens
         hints = set()

@@ -37,6 +37,7 @@ from firmware_sim.pg import pygame
 from firmware_sim.sounds import RecordingPlayer
 
 from .lcdread import any_lit, read_amount
+from .trays import labels_of, window_spots
 
 
 class ClassicTable:
@@ -55,12 +56,13 @@ class ClassicTable:
             clock=self.clock,
             player=RecordingPlayer(),
             language=self.rt.unit.screens.lang,
+            labels=labels_of(self.rt.edition, self.rt.unit.screens.lang),
         )
         self.rt.add_panel(self.panel)
         self.rt.start(control=False)
         self.panel.open()
         self.settle()
-        self.spots = L.hotspots(self.panel.edition)
+        self.spots = window_spots(self.panel.edition)
 
     # ---------------------------------------------------------------- the loop
 
@@ -399,7 +401,7 @@ def test_hovering_a_deed_shows_its_name_price_and_rents(table: ClassicTable) -> 
 
 def test_the_classic_tray_follows_the_edition() -> None:
     fr = load_edition("classic-fr")
-    spots = L.hotspots(fr)
+    spots = window_spots(fr)
     kinds = [s.action.card.kind for s in spots if isinstance(s.action, L.TapCard)]
     assert (kinds.count("bank"), kinds.count("deed")) == (8, 28)
     assert (kinds.count("chance"), kinds.count("chest")) == (16, 16)
@@ -409,7 +411,9 @@ def test_the_classic_tray_follows_the_edition() -> None:
     assert len(set(xs.values())) == len(fr.groups) == 10
     assert xs[3] == xs[11] == xs[18] == xs[26] and xs[8] == xs[21]
     # no card table (Star Wars): no Chance / Community Chest cards, the deeds take the room
-    sw = [s for s in L.hotspots(load_edition("starwars-ep2-fr")) if isinstance(s.action, L.TapCard)]
+    sw = [
+        s for s in window_spots(load_edition("starwars-ep2-fr")) if isinstance(s.action, L.TapCard)
+    ]
     assert {s.action.card.kind for s in sw} == {"bank", "deed"}
 
 
@@ -474,7 +478,7 @@ def test_ultibank_emulate_opens_the_classic_window(tmp_path: Path) -> None:
     # the keypad's keys (dark grey) and the Community Chest cards (blue) are drawn
     key = L.keypad_hotspots()[4]
     assert picture.get_at(key.centre)[:3] != picture.get_at((5, 5))[:3]
-    chest = next(s for s in L.hotspots(load_edition("classic-fr"))
+    chest = next(s for s in window_spots(load_edition("classic-fr"))
                  if s.action == L.TapCard(CardId("chest", 1)))  # fmt: skip
     x, y, w, _ = chest.rect
     assert tuple(picture.get_at((x + w // 2, y + 4)))[:3] == (90, 170, 220)
@@ -511,7 +515,12 @@ def test_an_ultime_unit_refuses_a_menu_shortcut() -> None:
 )
 def test_backspace_is_delete_in_an_entry_else_x(screen: str, sent: list[Input]) -> None:
     inputs: list[Input] = []
-    panel = PygamePanel("classic-fr", clock=VirtualClock(1000.0), player=RecordingPlayer())
+    panel = PygamePanel(
+        "classic-fr",
+        clock=VirtualClock(1000.0),
+        player=RecordingPlayer(),
+        labels=labels_of("classic-fr"),
+    )
     panel.start(inputs.append)
     try:
         panel.show(Screen(screen, ("x",)))

@@ -25,6 +25,7 @@ from firmware_sim import layout as L
 
 from .conftest import _need
 from .test_xvfb import ROOT
+from .trays import window_spots
 
 pytestmark = pytest.mark.xvfb
 
@@ -68,7 +69,7 @@ def test_clicks_in_the_emulator_window_play_the_game(xdisplay: str, tmp_path: Pa
         wid = _xdotool(
             env, "search", "--sync", "--onlyvisible", "--classname", "ubemu"
         ).splitlines()[-1]
-        spots = L.hotspots(load_edition("ultime-fr"))
+        spots = window_spots(load_edition("ultime-fr"))
 
         def click_card(card: CardId) -> None:
             spot = next(s for s in spots if s.action == L.TapCard(card))
@@ -132,7 +133,7 @@ def test_a_classic_game_in_the_emulator_window_by_mouse_and_keys(
         wid = _xdotool(
             env, "search", "--sync", "--onlyvisible", "--classname", "ubemu"
         ).splitlines()[-1]
-        spots = L.hotspots(load_edition("classic-fr"))
+        spots = window_spots(load_edition("classic-fr"))
 
         def click(action: L.Action) -> None:
             spot = next(s for s in spots if s.action == action)

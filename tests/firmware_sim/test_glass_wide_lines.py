@@ -19,7 +19,6 @@ from bank.rulesets.classic.edition import classic_edition
 from bank.unit.io import Screen
 from board_assets import EditionError, load_edition
 from drivers import charlcd
-from firmware_sim.classic import ClassicTray
 from firmware_sim.dotfont import fold
 from firmware_sim.lcd import TEXT_COLS, LcdRenderer, glass_rows
 from tests.panels.test_classic_numbers_whole import _screens
@@ -33,9 +32,8 @@ def test_the_glass_draws_the_lines_written_for_its_width(tmp_path: Path) -> None
     path = SCENARIOS / "x_long_lines.tap"
     screens = _screens(path, args_of(path), tmp_path)
     ed = load_edition("classic-fr")
-    tray = ClassicTray.of(ed, "fr")
-    renderer = LcdRenderer(currency=ed.currency, token_labels=tray.labels, lang="fr")
     labels = panel_labels(ed, "fr")
+    renderer = LcdRenderer(currency=ed.currency, token_labels=labels.tokens, lang="fr")
     read: dict[str, list[str]] = {}
     for screen in screens:
         if (

@@ -28,6 +28,7 @@ from firmware_sim.sounds import RecordingPlayer
 
 from .lcdread import any_lit, read_amount
 from .test_classic_window import ClassicTable, _lines
+from .trays import labels_of, window_spots
 
 LAY = LcdLayout()
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -181,7 +182,7 @@ def test_a_short_star_wars_game_with_the_force_die_and_battles(
 @pytest.mark.parametrize("edition", ["mega-fr", "mega-uk"])
 def test_the_mega_tray_holds_37_deeds_each_clickable_and_readable(edition: str) -> None:
     ed = load_edition(edition)
-    spots = [s for s in L.hotspots(ed) if isinstance(s.action, L.TapCard)]
+    spots = [s for s in window_spots(ed) if isinstance(s.action, L.TapCard)]
     deeds = {s.action.card.number: pygame.Rect(s.rect) for s in spots
              if s.action.card.kind == "deed"}  # fmt: skip
     assert sorted(deeds) == list(range(1, 38))
@@ -204,7 +205,7 @@ def test_the_classic_windows_fit_a_small_screen(edition: str, screen: tuple[int,
 
     inputs: list[Input] = []
     panel = PygamePanel(edition, clock=VirtualClock(1000.0), player=RecordingPlayer(),
-                        screen_size=screen)  # fmt: skip
+                        screen_size=screen, labels=labels_of(edition))  # fmt: skip
     panel.start(inputs.append)
     panel.open()
     panel.step()
@@ -333,6 +334,6 @@ def test_ultibank_emulate_opens_the_mega_window(tmp_path: Path) -> None:
     pygame.display.init()
     picture = pygame.image.load(str(shot))
     for n in (1, 34, 37):  # the first deed, the fourth station, the last street
-        x, y, _, h = next(s.rect for s in L.hotspots(load_edition("mega-fr"))
+        x, y, _, h = next(s.rect for s in window_spots(load_edition("mega-fr"))
                           if s.action == L.TapCard(CardId("deed", n)))  # fmt: skip
         assert tuple(picture.get_at((x + 5, y + h - 5)))[:3] == (250, 248, 240), n

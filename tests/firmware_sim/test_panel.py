@@ -391,6 +391,9 @@ def test_display_available_follows_the_environment(monkeypatch: pytest.MonkeyPat
     assert not display_available()
     monkeypatch.setenv("DISPLAY", ":987")  # no X server there
     assert not display_available()
+    # no driver named: SDL would fall back to its offscreen driver (a window nobody sees)
+    monkeypatch.delenv("SDL_VIDEODRIVER")
+    assert not display_available()
 
 
 def test_the_uk_edition_draws_with_its_currency(clock: FakeClock) -> None:

@@ -45,7 +45,7 @@ def test_the_words_do_not_cover_the_waves(edition: str, tmp_path: Path) -> None:
 def test_every_bank_card_label_is_readable(edition: str, tmp_path: Path) -> None:
     """`chaussure` was written in a 10-pixel font on its tray card: a label is never under
     15 pixels, shortened with a dot when it must be (`chauss.`)."""
-    from firmware_sim.emulator import MIN_LABEL_SIZE
+    from firmware_sim.emulator import BANK_LABEL_MARGIN, MIN_LABEL_SIZE
 
     table = ClassicTable(tmp_path, edition)
     try:
@@ -53,7 +53,7 @@ def test_every_bank_card_label_is_readable(edition: str, tmp_path: Path) -> None
         classic = panel.classic
         assert classic is not None
         spot = next(s for s in table.spots if s.action == L.TapCard(CardId("bank", 7)))
-        width = pygame.Rect(spot.rect).w - 10
+        width = pygame.Rect(spot.rect).w - BANK_LABEL_MARGIN
         for seat in range(1, 9):
             label = classic.seat_label(seat)
             text, size = panel.readable(label, width, 18)

@@ -15,6 +15,7 @@ from firmware_sim.pg import pygame
 from firmware_sim.sounds import RecordingPlayer
 
 from .conftest import FakeClock
+from .trays import window_spots
 
 
 def _panel(clock: FakeClock, inputs: list[Input], **kw: object) -> PygamePanel:
@@ -41,7 +42,7 @@ def _click(panel: PygamePanel, pos: tuple[int, int]) -> None:
 
 def _every_spot_clickable(panel: PygamePanel, inputs: list[Input]) -> None:
     width, height = panel.window.get_size()
-    for spot in L.hotspots(panel.edition):
+    for spot in window_spots(panel.edition):
         x, y, w, h = spot.rect
         for corner in ((x, y), (x + w - 1, y + h - 1)):
             wx, wy = panel.view.to_window(corner)
@@ -67,8 +68,13 @@ def test_the_window_fits_a_small_screen_and_every_card_is_clickable(
     _every_spot_clickable(panel, inputs)
 
 
-def test_a_screen_big_enough_gets_the_design_size(clock: FakeClock, inputs: list[Input]) -> None:
-    panel = _panel(clock, inputs, screen_size=(1920, 1080))
+@pytest.mark.parametrize("screen", [(1920, 1080), (1366, 768)])
+def test_a_screen_big_enough_gets_the_design_size(
+    clock: FakeClock, inputs: list[Input], screen: tuple[int, int]
+) -> None:
+    """A 1366 x 768 laptop too: a picture scaled by 0.997 would cost a whole-canvas scaling
+    at every frame."""
+    panel = _panel(clock, inputs, screen_size=screen)
     assert panel.window.get_size() == L.WINDOW_SIZE and panel.view == L.View(1.0, (0, 0))
 
 
@@ -96,7 +102,7 @@ def test_the_window_speaks_the_units_language(clock: FakeClock, inputs: list[Inp
     assert ("Entrée", "bouton OK, la coche (gardez la touche pour garder le bouton)") in (
         L.help_rows(fr.language)
     )
-    event6 = next(s for s in L.hotspots(fr.edition) if s.action == L.TapCard(CardId("event", 6)))
+    event6 = next(s for s in window_spots(fr.edition) if s.action == L.TapCard(CardId("event", 6)))
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=event6.centre, rel=(0, 0),
                                          buttons=(0, 0, 0)))  # fmt: skip
     fr.step()
@@ -119,7 +125,7 @@ def test_a_click_is_answered_without_waiting_for_a_poll(clock: FakeClock) -> Non
     panel = PygamePanel("ultime-fr", clock=clock, sound=False, fps=0.01)
     panel.start(lambda item: got.set() if isinstance(item, CardTapped) else None)
     seen: list[bool] = []
-    spot = next(s for s in L.hotspots(panel.edition) if s.action == L.TapCard(CardId("bank", 2)))
+    spot = next(s for s in window_spots(panel.edition) if s.action == L.TapCard(CardId("bank", 2)))
 
     def user() -> None:
         try:
@@ -148,7 +154,7 @@ def test_an_event_card_on_the_reader_shows_its_effect(
     clock: FakeClock, inputs: list[Input]
 ) -> None:
     panel = _panel(clock, inputs)
-    spot = next(s for s in L.hotspots(panel.edition) if s.action == L.TapCard(CardId("event", 6)))
+    spot = next(s for s in window_spots(panel.edition) if s.action == L.TapCard(CardId("event", 6)))
     reader = pygame.Rect(L.READER_RECT)
     before = pygame.image.tobytes(panel.canvas.subsurface(reader), "RGB")
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.centre, button=1))

@@ -90,7 +90,7 @@ def check(state: dict[str, object], edition: str) -> None:
     depots = sum(1 for p in props if p["depot"])
     assert houses + bank["houses"] == 32 and hotels + bank["hotels"] == 12
     assert (towers + bank["skyscrapers"], depots + bank["depots"]) == (ed.skyscrapers, ed.depots)
-    assert min(bank.engine.values()) >= 0, bank
+    assert min(bank.values()) >= 0, bank
     for p in props:
         if p["mortgaged"]:
             assert p["houses"] == 0 and not p["hotel"] and not p["skyscraper"], p

@@ -95,7 +95,12 @@ def test_engine_shorts_all_have_a_french_wording() -> None:
     import pathlib
 
     shorts: set[str] = set()
-    for module in ("rulesets/ultime/rules.py", "game.py", "auction.py", "rulesets/__init__.py"):
+    for module in (
+        "rulesets/ultime/rules.py",
+        "engine/game.py",
+        "engine/auction.py",
+        "rulesets/__init__.py",
+    ):
         path = pathlib.Path(__file__).resolve().parents[2] / "bank" / module
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

@@ -70,6 +70,18 @@ def _from_events(edition: Edition, record: Any, before: Any, after: Any) -> Any:
     return from_events(edition, record, before, after)
 
 
+def _table_view(sheet: dict[str, Any], data: dict[str, Any], step: Any) -> None:
+    from bank.rulesets.classic.panel import table_view
+
+    table_view(sheet, data, step)
+
+
+def _deck_sheet(edition: Edition) -> Any:
+    from bank.rulesets.classic.panel import deck_sheet
+
+    return deck_sheet(edition)
+
+
 def _token_labels() -> Any:
     from bank.rulesets.classic.narrate_words import TOKEN_LABELS
 
@@ -93,4 +105,6 @@ RULESET = RulesetSpec(
     token_labels=_token_labels,
     labels=_labels,
     board=_board,
+    table_view=_table_view,
+    deck_sheet=_deck_sheet,
 )

@@ -55,8 +55,8 @@ def _read_glass(path: Path, tmp_path: Path) -> list[tuple[Screen, list[str]]]:
     """Each screen of scenario *path* and the two text rows read back from its rendered glass."""
     screens = _screens(path, args_of(path), tmp_path)
     ed = load_edition("classic-fr")
-    tray = ClassicTray.of(ed, "fr")
-    renderer = LcdRenderer(currency=ed.currency, token_labels=tray.labels, lang="fr")
+    labels = panel_labels(ed, "fr")
+    renderer = LcdRenderer(currency=ed.currency, token_labels=labels.tokens, lang="fr")
     out = []
     for screen in screens:
         surf = renderer.render(screen)

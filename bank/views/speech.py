@@ -408,10 +408,13 @@ class Announcer:
             return Sentence(own)
         if name == "game_over" and screen.token:
             return Sentence(w["winner"].format(who=self.token(screen.token)), True)
-        if not screen.lines:
+        # the glass's lines where a screen has them: whole token and street names, never an
+        # abbreviation made for a narrow LCD
+        shown = screen.wide or screen.lines
+        if not shown:
             return None
         # a menu item is its first line (the second is the buttons' hint)
-        lines = screen.lines[:1] if name == "menu" else screen.lines
+        lines = shown[:1] if name == "menu" else shown
         return Sentence(spoken(_joined(lines), self.lang), name in _MONEY_SCREENS)
 
     def token(self, token: str) -> str:

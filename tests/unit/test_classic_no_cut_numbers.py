@@ -35,7 +35,7 @@ def test_no_classic_screen_cuts_a_number(
 ) -> None:
     # imported here: at collection the classic texts would join the catalogue that
     # tests/unit/test_text.py parametrises over
-    from bank.rulesets.classic import screens as classic_screens
+    from bank.rulesets.classic import screen_lines as classic_screens
     from bank.rulesets.classic import unit as classic_unit
 
     # every module of the classic unit's package that fits a text itself

@@ -4,8 +4,10 @@ The classic edition schema (:mod:`.edition`), the configuration with every **dec
 §3/§6 (:mod:`.config`), the state extension and its events (:mod:`.state`), the commands
 (:mod:`.commands`), the pure rules engine (the package :mod:`.rules`, one module per family of
 commands) with its typed outcomes (:mod:`.outcomes`) and questions (:mod:`.questions`), Méga
-and Star Wars (:mod:`.mega`, :mod:`.force`), the unit's classic mode (the package :mod:`.unit`,
-one module per family of gestures) with its screens and texts (:mod:`.screens`, :mod:`.text`),
+and Star Wars as variants of classic chosen once from the edition (:mod:`.variant`, over
+:mod:`.mega` and :mod:`.force`), the unit's classic mode (the package :mod:`.unit`, one module
+per family of gestures) with its screens (:mod:`.screen_lines`, :mod:`.screens_play`,
+:mod:`.screens`) and texts (:mod:`.text`),
 and the §8.4 state file (:mod:`.statefile`).
 The registry (:mod:`bank.rulesets`) finds this package by ``RULESET``.
 Imports the core and its own modules.

@@ -41,8 +41,7 @@ DEFAULT_FACES = ("shift", "shift", "light", "light", "dark", "dark")
 
 def side_of(engine: ClassicRulesEngine, card: int) -> str | None:
     """Bank card *card*'s side (``light`` or ``dark``), None in an edition without sides."""
-    sides = engine.ed.sides
-    return sides[card - 1] if sides and 1 <= card <= len(sides) else None
+    return engine.variant.side_of(card)
 
 
 def rolled_face(state: GameState, card: int) -> str | None:

@@ -208,10 +208,10 @@ def sell_skyscraper(tx: _Tx, deed: Deed, cfg: ClassicConfig, card: int, number: 
 
 def gift(engine: ClassicRulesEngine, tx: _Tx, cfg: ClassicConfig, cmd: BirthdayGift) -> Decision:
     """Menu item 15: the Birthday Gift space pays the edition's gift (§7.2)."""
-    if not engine.ed.mega:
+    amount = engine.variant.birthday_gift()
+    if amount is None:
         raise RuleError("this edition has no Birthday Gift space", "unknown action")
     engine.check_player(tx.state, cmd.card)
-    amount = engine.ed.birthday_gift
     tx.move(None, cmd.card, amount, "gift")
     return tx.decision(o.Gift(cmd.card, amount))
 

@@ -17,6 +17,7 @@ from typing import Any
 from bank.rulesets import DeckSheet
 from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
 from bank.rulesets.classic.edition import classic_edition
+from bank.rulesets.classic.variant import variant_of
 from bank.unit.io import CardId, CardRanges, Labels, Tray
 from bank.unit.text import language_of, money, say
 from board_assets import Edition
@@ -30,7 +31,8 @@ def panel_labels(edition: Edition, lang: str) -> Labels:
         lang, tokens, ed.currency_lcd, dict(ed.deck_names), classic=True,
         tray=tray(edition, language_of(lang, edition.language)),
     )  # fmt: skip
-    if not (ed.third_die or ed.sides or ed.mega):
+    variant = variant_of(ed)
+    if not (ed.third_die or variant.menu_items()):
         return labels
     speak = language_of(lang, edition.language)
     faces = (
@@ -39,9 +41,7 @@ def panel_labels(edition: Edition, lang: str) -> Labels:
         else say(speak, f"c.force.die.{face}" if face == "shift" else f"c.die.{face}")
         for face in ed.third_die
     )
-    menu = {14: say(speak, "c.menu.14")} if ed.sides else {}
-    if ed.mega:
-        menu[15] = say(speak, "c.menu.gift", amount=ed.birthday_gift)
+    menu = variant.menu_words(speak)
     return replace(labels, third_die=tuple(dict.fromkeys(faces)), menu=menu)
 
 

@@ -5,159 +5,31 @@ Extends :class:`bank.unit.screens.Screens`: the same two lines, ``amount``, ``nu
 classic. Each method returns a screen whose lines are fitted to the 2x20 LCD, and, where
 they differ, the same lines written for the emulator's 25-cell glass (``wide``: whole street
 names, the long wordings); a line whose words depend on the room is a :data:`Line` function
-of the width, and no width ever cuts a number (issue 19). Imports the engine's state and
-edition types, the unit's I/O and texts, and the classic edition and state.
+of the width, and no width ever cuts a number (issue 19). The line helpers live in
+:mod:`.screen_lines`, the screens of play (deeds, entries, menu, sessions, trade) in
+:mod:`.screens_play`; this module adds the shell's, the dice's, the Force's, the cards' and the
+undo's screens, and re-exports :data:`Line`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from bank.engine.events import Event, MoneyMoved, PropertyChanged, invert
 from bank.engine.state import GameState, PlayerState
 from bank.rulesets.classic import outcomes as o
-from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
 from bank.rulesets.classic.config import FORCE_FACES
-from bank.rulesets.classic.edition import classic_edition
-from bank.rulesets.classic.mega import SKYSCRAPER
+from bank.rulesets.classic.screen_lines import _NO_ICONS, Line
+from bank.rulesets.classic.screens_play import ClassicPlayScreens
 from bank.rulesets.classic.state import classic
-from bank.unit.io import WIDE_COLS, Icon, Screen
-from bank.unit.screens import Screens
-from bank.unit.text import LCD_WIDTH, MESSAGES, fit, short_name
-from board_assets import Edition
+from bank.unit.io import Icon, Screen
+from bank.unit.text import LCD_WIDTH, MESSAGES
 
-#: a screen's line: its text, or its text for a given width (the 20 cells of the character
-#: LCD, the 25 of the emulator's glass), for a line whose words depend on the room
-Line = str | Callable[[int], str]
-
-_NO_ICONS: frozenset[Icon] = frozenset()
-#: the icon of each menu item that has one (§5.4)
-_MENU_ICONS = {
-    1: Icon.GO,
-    2: Icon.JAIL,
-    3: Icon.TAX,
-    4: Icon.TAX,
-    9: Icon.MORTGAGE,
-    10: Icon.TRADE,
-    11: Icon.DICE,
-    12: Icon.CARD,
-    13: Icon.POT,
-    14: Icon.FORCE,
-    16: Icon.DEBT,
-}
-#: the icons of a screen with a number entry open (docs/classic.md §5.2, §5.5)
-_ENTRY_ICONS: frozenset[Icon] = frozenset({Icon.KEYPAD})
-#: Méga's buildings (§7.2): the icon each one lights (``Built.building``, ``BuildingSold``)
-_BUILDING_ICONS = {"skyscraper": Icon.SKYSCRAPER, "depot": Icon.DEPOT}
+__all__ = ["ClassicScreens", "Line"]
 
 
-class ClassicScreens(Screens):
+class ClassicScreens(ClassicPlayScreens):
     """The classic screens for one edition in one language."""
-
-    def __init__(self, edition: Edition, lang: str) -> None:
-        super().__init__(edition, lang)
-        self.ed = classic_edition(edition)
-
-    # ------------------------------------------------------------ helpers
-
-    def screen(
-        self,
-        name: str,
-        first: Line,
-        second: Line = "",
-        *,
-        icons: frozenset[Icon] = _NO_ICONS,
-        **fields: object,
-    ) -> Screen:
-        """A screen of two lines (one when *second* is empty), fitted to the LCD, with the
-        model's other fields as given; the lines written for the emulator's wider glass too
-        (:attr:`Screen.wide`) when they differ (issue 19: the glass shows whole words)."""
-        texts = (first, second) if _at(second, WIDE_COLS) else (first,)
-        lines = tuple(fit(_at(t, LCD_WIDTH)) for t in texts)
-        wide = tuple(fit(_at(t, WIDE_COLS), WIDE_COLS) for t in texts)
-        return Screen(
-            name,
-            lines,
-            icons=icons,
-            wide=wide if wide != lines else (),
-            **fields,  # type: ignore[arg-type]
-        )
-
-    def words(self, key: str, **fields: object) -> Line:
-        """The message *key* in the unit's language, not yet fitted: the screen fits it to
-        each width; a ``<key>.wide`` wording, where there is one, for a width it fits."""
-        text = MESSAGES[key][self.lang].format(**fields)
-        wide = MESSAGES.get(f"{key}.wide")
-        if wide is None:
-            return text
-        long = wide[self.lang].format(**fields)
-        return lambda width: long if len(long) <= width else text
-
-    def wider(
-        self, narrow: str, make: Callable[[int | None], str], cuts: tuple[int | None, ...]
-    ) -> Line:
-        """A line whose 20 cells are *narrow* as written, and whose wider glass takes the first
-        of *make*'s texts, its tokens cut to each of *cuts* in turn (None: whole), that fits
-        (issue 19: whole token names on the emulator's glass); *narrow* when none does."""
-
-        def at(width: int) -> str:
-            if width <= LCD_WIDTH:
-                return narrow
-            for cut in cuts:
-                text = make(cut)
-                if len(text) <= width:
-                    return text
-            return narrow
-
-        return at
-
-    def token(self, state: GameState, card: int | None) -> str:
-        """The LCD label of bank card *card* (the edition's, §1.5)."""
-        if card is None:
-            return self.say("c.debt.bank")
-        labels = self.ed.token_labels
-        return labels[card - 1] if 1 <= card <= len(labels) else str(card)
-
-    def money(self, amount: int) -> str:
-        return f"{amount} {self.ed.currency_lcd}"
-
-    def deed_name(self, number: int, width: int = LCD_WIDTH) -> str:
-        """``12 Av. Mozart``: the number and the name, fitted to one line of *width* cells
-        (the classic boxes' longest names shortened by hand first, so that none ends cut:
-        issue 19); on a wider glass the usual abbreviations first (``27 Av. des
-        Champs-Élysées`` in 25 cells)."""
-        name = f"{number} {self.ed.deed(number).name}"
-        if width > LCD_WIDTH:
-            shortened = short_name(name, width)
-            if len(name) <= width or not shortened.endswith("…"):
-                return shortened
-        for long, short in _DEED_ABBREVIATIONS:
-            if len(name) <= width:
-                break
-            name = name.replace(long, short)
-        return short_name(name, width)
-
-    def deed_title(self, number: int) -> Line:
-        """Deed *number*'s name line, for each width (:meth:`deed_name`)."""
-        return lambda width: self.deed_name(number, width)
-
-    def buildings(self, state: GameState, number: int, building: str = "") -> frozenset[Icon]:
-        """The Méga icons of deed *number*: the skyscraper on a lot that has one, the depot on
-        a station that has one, and *building* (the one just built or sold) whatever is left."""
-        icons = {_BUILDING_ICONS[building]} if building else set()
-        if state.prop(number).level == SKYSCRAPER:
-            icons.add(Icon.SKYSCRAPER)
-        if number in classic(state).depots:
-            icons.add(Icon.DEPOT)
-        return frozenset(icons)
-
-    def deed_colour(self, number: int) -> str | None:
-        group = self.ed.deed(number).group
-        try:
-            return self.edition.group(group).colour
-        except (KeyError, ValueError):  # pragma: no cover - every deed's group is in the file
-            return None
 
     # ------------------------------------------------------------ the shell's screens
 
@@ -255,222 +127,6 @@ class ClassicScreens(Screens):
             amount=debtor.debt,
             token=debtor.token,
             icons=frozenset({Icon.DEBT}),
-        )
-
-    # ------------------------------------------------------------ deeds and landings
-
-    def deed(self, state: GameState, number: int, rent: int | None) -> Screen:
-        """The check of a deed: owner, buildings, mortgage, and its rent now or its price."""
-        d = self.ed.deed(number)
-        prop = state.prop(number)
-        mortgaged = number in classic(state).mortgaged
-        icons = self.buildings(state, number)
-        if mortgaged:
-            icons |= {Icon.MORTGAGE}
-        owner = self.token(state, prop.owner) if prop.owner is not None else ""
-        if prop.owner is None:
-            second, amount = self.words("c.deed.price", money=self.money(d.price)), d.price
-        elif mortgaged:
-            second, amount = self.words("c.deed.mortgaged", owner=owner), 0
-        elif rent is None:  # a utility: the rent depends on the dice
-            second, amount = (
-                self.words("c.deed.utility", owner=owner, mult="/".join(str(r) for r in d.rents)),
-                None,
-            )
-        elif number in classic(state).depots:  # Méga: the station carries its depot
-            second, amount = self.words("c.deed.depot", owner=owner, money=self.money(rent)), rent
-        else:
-            second, amount = self.words("c.deed.rent", owner=owner, money=self.money(rent)), rent
-        owner_token = state.player(prop.owner).token if prop.owner is not None else None  # type: ignore[union-attr]
-        return self.screen(
-            "deed",
-            self.deed_title(number),
-            second,
-            amount=amount,
-            number=number,
-            token=owner_token,
-            level=prop.level,
-            icons=icons,
-            colour=self.deed_colour(number),
-        )
-
-    def bought(self, state: GameState, number: int, card: int, price: int, whole: bool) -> Screen:
-        second = self.words("c.group") if whole else self.words("c.bought", money=self.money(price))
-        return self.screen(
-            "bought",
-            self.deed_title(number),
-            second,
-            amount=price,
-            number=number,
-            token=self.card_token(card),
-            level=state.prop(number).level,
-            colour=self.deed_colour(number),
-        )
-
-    def rent(self, state: GameState, number: int, payer: int, owner: int, amount: int) -> Screen:
-        return self.screen(
-            "rent",
-            self.words("c.rent.1", payer=self.token(state, payer), amount=amount),
-            self.words("c.rent.2", owner=self.token(state, owner)),
-            amount=amount,
-            number=number,
-            token=self.card_token(payer),
-            level=state.prop(number).level,
-            icons=self.buildings(state, number),
-        )
-
-    def no_rent(self, number: int, reason: str) -> Screen:
-        key = "c.no_rent" if reason == "mortgaged" else "c.no_rent.jail"
-        return self.screen(
-            "no_rent",
-            self.deed_title(number),
-            self.words(key),
-            number=number,
-            icons=frozenset({Icon.MORTGAGE}) if reason == "mortgaged" else _NO_ICONS,
-        )
-
-    def own(self, number: int, card: int) -> Screen:
-        return self.screen(
-            "own",
-            self.deed_title(number),
-            self.words("c.own"),
-            number=number,
-            token=self.card_token(card),
-        )
-
-    def late(self, number: int) -> Screen:
-        return self.screen("late", self.deed_title(number), self.words("c.late"), number=number)
-
-    def short(self, number: int, key: str = "c.short") -> Screen:
-        return self.screen(
-            "error",
-            self.deed_title(number),
-            self.words(key),
-            number=number,
-            icons=frozenset({Icon.ERROR}),
-        )
-
-    # ------------------------------------------------------------ entries
-
-    def entry(self, title: str, value: int, step: str) -> Screen:
-        """The amount entry: what is asked, the value so far and the current step."""
-        return self.screen(
-            "entry",
-            title,
-            self.words("c.entry.value", value=value, step=step),
-            amount=value,
-            icons=_ENTRY_ICONS,
-        )
-
-    def pick(self, title: Line, option: Line, purpose: str = "") -> Screen:
-        """A pick's title and the option shown (an entry: the keypad icon); the Force battle's
-        pick lights the Force too."""
-        icons = _ENTRY_ICONS | {Icon.FORCE} if purpose == "force" else _ENTRY_ICONS
-        return self.screen("pick", title, option, icons=icons)
-
-    # ------------------------------------------------------------ menu
-
-    def menu(self, item: int, text: str, hint: str) -> Screen:
-        """A menu item, with its icon (GO, jail, tax, mortgage, trade, dice, card, pot, debt)."""
-        icon = _MENU_ICONS.get(item)
-        return self.screen(
-            "menu", text, hint, number=item, icons=frozenset({icon}) if icon else _NO_ICONS
-        )
-
-    def result(self, name: str, state: GameState, card: int, key: str, **fields: object) -> Screen:
-        """A menu result about one player: ``go``, ``jail``, ``tax``, ``pot`` ..."""
-        player = state.player(card)
-        amount = fields.get("amount")
-        icons = {"jail": Icon.JAIL, "go": Icon.GO, "tax": Icon.TAX, "pot": Icon.POT}
-        return self.screen(
-            name,
-            self.words(key, token=self.token(state, card), **fields),
-            self.words("balance.2", money=self.money(player.balance)) if player else "",
-            amount=amount if isinstance(amount, int) else None,
-            token=self.card_token(card),
-            icons=frozenset({icons[name]}) if name in icons else _NO_ICONS,
-        )
-
-    def jail_choice(self, state: GameState, card: int) -> Screen:
-        return self.screen(
-            "jail_choice",
-            self.words("c.jail.choice.1", token=self.token(state, card)),
-            self.words("c.jail.choice.2", fee=self.ed.jail_fee),
-            token=self.card_token(card),
-            icons=frozenset({Icon.JAIL}),
-        )
-
-    # ------------------------------------------------------------ sessions
-
-    def session(self, state: GameState, kind: str, card: int) -> Screen:
-        return self.screen(
-            "session",
-            f"{self.say('c.session.' + kind)} {self.token(state, card)}",
-            self.words("c.session.tap"),
-            token=self.card_token(card),
-        )
-
-    def session_result(
-        self, name: str, state: GameState, number: int, text: Line, amount: int, building: str = ""
-    ) -> Screen:
-        """A deed tapped in a session; *building* is Méga's skyscraper or depot just built or
-        sold (its icon lights even once it is gone)."""
-        prop = state.prop(number)
-        icons = self.buildings(state, number, building)
-        if number in classic(state).mortgaged:
-            icons |= {Icon.MORTGAGE}
-        return self.screen(
-            name,
-            self.deed_title(number),
-            text,
-            amount=amount,
-            number=number,
-            level=prop.level,
-            icons=icons,
-            colour=self.deed_colour(number),
-        )
-
-    # ------------------------------------------------------------ the trade
-
-    def trade_panel(self, title: Line, second: Line, typing: bool = False) -> Screen:
-        """A panel of the trade; *typing*: the cash panel with an amount typed that no payer's
-        card has closed yet (the keypad icon too)."""
-        icons = _ENTRY_ICONS | {Icon.TRADE} if typing else frozenset({Icon.TRADE})
-        return self.screen("trade", title, second, icons=icons)
-
-    def trade_offer(self, state: GameState, second: int) -> Screen:
-        return self.screen(
-            "trade_offer",
-            self.words("c.trade.offer.1", token=self.token(state, second)),
-            self.words("c.trade.offer.2"),
-            token=self.card_token(second),
-            icons=frozenset({Icon.TRADE}),
-        )
-
-    def interest(
-        self, state: GameState, number: int, keep: int, lift: int, lift_only: bool = False
-    ) -> Screen:
-        """The question of §3.10; *lift_only*: Méga's new owner with buildings on the group
-        must lift (M only)."""
-        owner = state.prop(number).owner
-        second: Line
-        if lift_only:
-            second = self.words("c.interest.lift", lift=lift)
-        else:  # the short wording where the long one would cut the price to lift
-            long = MESSAGES["c.interest.2"][self.lang].format(keep=keep, lift=lift)
-            short = MESSAGES["c.interest.2.short"][self.lang].format(keep=keep, lift=lift)
-
-            def second(width: int) -> str:
-                return long if len(long) <= width else short
-
-        return self.screen(
-            "interest",
-            self.words("c.interest.1", n=number),
-            second,
-            number=number,
-            amount=lift if lift_only else keep,
-            token=self.card_token(owner) if owner is not None else None,
-            icons=frozenset({Icon.MORTGAGE}),
         )
 
     # ------------------------------------------------------------ dice, cards, bankruptcy
@@ -688,19 +344,6 @@ class ClassicScreens(Screens):
         return line
 
 
-#: the classic editions' names too long for 20 cells with their number, shortened by hand
-_DEED_ABBREVIATIONS: tuple[tuple[str, str], ...] = (
-    ("Compagnie de distribution d'électricité", "Cie d'électricité"),
-    ("Compagnie de distribution des eaux", "Cie des eaux"),
-    ("Champs-Élysées", "Champs-Élys."),
-    ("The Angel, Islington", "Angel Islington"),
-    ("Northumberland Avenue", "Northumberl'd Av."),
-    ("Elephant and Castle", "Elephant & Castle"),
-    ("Street Station", "St Stn"),
-    ("Station", "Stn"),
-)
-
-
 #: a money move's reason as an undo names it
 _REASON_WORDS: dict[str, dict[str, str]] = {
     "fr": {
@@ -746,8 +389,3 @@ _REASON_WORDS: dict[str, dict[str, str]] = {
         "trade": "trade",
     },
 }
-
-
-def _at(line: Line, width: int) -> str:
-    """*line*'s text for *width* cells (not yet fitted)."""
-    return line(width) if callable(line) else line

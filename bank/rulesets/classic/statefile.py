@@ -22,7 +22,7 @@ def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool
     core = state.to_json()  # the docs/scripts.md keys of each player and property, then classic's
     cfg = rules.settings(state)
     tries = dict(ext.jail_tries)
-    sides = rules.ed.sides
+    side_of = rules.variant.side_of
     last = ext.last_roll
     turn = next((r for r in reversed(ext.rollers) if r is not None), None)
     return {
@@ -38,7 +38,7 @@ def state_file(rules: ClassicRulesEngine, state: GameState, undo_available: bool
                 # an undone "go to jail" may leave a free player's count: shown only in jail
                 "jail_tries": tries.get(p.card, 0) if p.jailed else 0,
                 "passed_go": p.card in ext.passed_go,
-                "side": sides[p.card - 1] if sides else None,
+                "side": side_of(p.card),
                 "worth": rules.worth(state, p.card, cfg),
             }
             for entry, p in zip(core["players"], state.players, strict=True)

@@ -34,24 +34,28 @@ class BuildingRules(LandingRules):
     def _build(self, tx: _Tx, cfg: ClassicConfig, cmd: c.Build) -> Decision:
         state = tx.state
         self._player(state, cmd.card)
-        deed = self._street_of(state, cmd.card, cmd.number)
-        if self.ed.mega:
-            return mega.build(self, tx, cfg, cmd.card, cmd.number)
+        self._street_of(state, cmd.card, cmd.number)
+        return self.variant.build(self, tx, cfg, cmd.card, cmd.number)
+
+    def build_on_group(self, tx: _Tx, cfg: ClassicConfig, card: int, number: int) -> Decision:
+        """Classic building (§3.7): the whole group owned and unmortgaged, built evenly."""
+        state = tx.state
+        deed = self.ed.deed(number)
         if deed.kind != "street":
             raise RuleError(f"a {deed.kind} takes no houses", "no houses here")
         group = self.ed.group(deed.group)
-        if any(state.prop(n).owner != cmd.card for n in group):
+        if any(state.prop(n).owner != card for n in group):
             raise RuleError("the whole group is needed to build", "group incomplete")
         ext = classic(state)
         if any(n in ext.mortgaged for n in group):
             raise RuleError("a lot of the group is mortgaged", "group mortgaged")
-        level = state.prop(cmd.number).level or 0
+        level = state.prop(number).level or 0
         if level == HOTEL:
             raise RuleError("this lot has a hotel", "hotel already")
         mine = self.steps(level, cfg)
         if any(self.steps(state.prop(n).level, cfg) < mine for n in group):
             raise RuleError("build evenly: another lot has fewer buildings", "build evenly")
-        return self.build_house_or_hotel(tx, cfg, cmd.card, cmd.number, level)
+        return self.build_house_or_hotel(tx, cfg, card, number, level)
 
     def build_house_or_hotel(
         self, tx: _Tx, cfg: ClassicConfig, card: int, number: int, level: int
@@ -80,9 +84,13 @@ class BuildingRules(LandingRules):
     def _sell(self, tx: _Tx, cfg: ClassicConfig, cmd: c.SellBuilding) -> Decision:
         state = tx.state
         self._player(state, cmd.card)
-        deed = self._street_of(state, cmd.card, cmd.number)
-        if deed.kind == "station" and self.ed.mega and not cmd.whole_group:
-            return mega.sell_depot(tx, cfg, cmd.card, cmd.number)
+        self._street_of(state, cmd.card, cmd.number)
+        return self.variant.sell(self, tx, cfg, cmd)
+
+    def sell_back(self, tx: _Tx, cfg: ClassicConfig, cmd: c.SellBuilding) -> Decision:
+        """A building on lot *cmd.number* (or the whole group's) sold back for half (§3.8)."""
+        state = tx.state
+        deed = self.ed.deed(cmd.number)
         level = state.prop(cmd.number).level or 0
         if not level:
             raise RuleError("no building on this lot", "no building")

@@ -21,6 +21,7 @@ from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.edition import ClassicEdition, classic_edition
 from bank.rulesets.classic.refusals import FirstLap
 from bank.rulesets.classic.state import classic
+from bank.rulesets.classic.variant import ClassicVariant, variant_of
 from board_assets import Edition
 
 #: the core level of a lot with a hotel
@@ -41,6 +42,8 @@ class RulesCore:
     def __init__(self, edition: Edition, config: ClassicConfig | None = None) -> None:
         self.edition = edition
         self.ed: ClassicEdition = classic_edition(edition)
+        #: the variant the edition plays (Méga, Star Wars), asked where its game differs
+        self.variant: ClassicVariant = variant_of(self.ed)
         self.config: ClassicConfig = config or ClassicConfig()
         #: where a new game's dice seed comes from when ``classic.dice_seed`` is not set: 0 (a
         #: tap script, a test), or the operating system's randomness where the bank runs for
@@ -98,9 +101,7 @@ class RulesCore:
 
     def building_value(self, state: GameState, number: int, cfg: ClassicConfig) -> int:
         """What the buildings on deed *number* cost (§3.14; Méga: E10 and the depot)."""
-        if self.ed.mega:
-            return mega.building_value(self, state, number, cfg)
-        return self.steps(state.prop(number).level, cfg) * self.ed.deed(number).house
+        return self.variant.building_value(self, state, number, cfg)
 
     def check_player(self, state: GameState, card: int) -> Any:
         """*card*'s player, refused when not playing (another module's handlers)."""

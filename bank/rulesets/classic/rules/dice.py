@@ -11,7 +11,6 @@ from bank.engine.errors import RuleError
 from bank.engine.ruleset import Decision
 from bank.engine.state import GameState
 from bank.rulesets.classic import commands as c
-from bank.rulesets.classic import force
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.rules.trades import TradeRules
@@ -30,9 +29,7 @@ class DiceRules(TradeRules):
 
     def third_faces(self, cfg: ClassicConfig) -> tuple[str, ...]:
         """The faces of the unit's third die in this game (empty: two dice only)."""
-        if self.ed.mega and not cfg.mega.speed_die:
-            return ()
-        return force.die_faces(cfg, self.ed)
+        return self.variant.third_faces(cfg)
 
     def _third(self, state: GameState, cfg: ClassicConfig, cmd: c.RollDice, k: int) -> str | None:
         """The third die of roll *k*: the fixed face, else drawn (READINGS D1, die 2); None

@@ -10,7 +10,6 @@ from bank.engine.errors import NotEnoughMoney, RuleError
 from bank.engine.ruleset import Decision
 from bank.engine.state import GameState
 from bank.rulesets.classic import commands as c
-from bank.rulesets.classic import mega
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.rules.building import BuildingRules
@@ -37,7 +36,7 @@ class MortgageRules(BuildingRules):
         """Whether the interest question on deed *number* can only be answered by lifting
         (Méga: buildings stand on its group, §7.2)."""
         owner = state.prop(number).owner
-        return self.ed.mega and owner is not None and mega.must_lift(state, self.ed, number, owner)
+        return owner is not None and self.variant.must_lift(state, number, owner)
 
     def _mortgage(self, tx: _Tx, cfg: ClassicConfig, cmd: c.Mortgage) -> Decision:
         state = tx.state
@@ -53,12 +52,7 @@ class MortgageRules(BuildingRules):
             tx.move(cmd.card, None, cost, "lift")
             tx.set_field("mortgaged", tuple(n for n in ext.mortgaged if n != cmd.number))
             return tx.decision(o.Lifted(cmd.card, cost, cmd.number))
-        if self.ed.mega:
-            blocked = mega.mortgage_blocked(state, self.ed, deed, cmd.card)
-            if blocked:
-                raise RuleError("buildings stand on the group or its depot", blocked)
-        elif any(state.prop(n).level for n in self.ed.group(deed.group)):
-            raise RuleError("a lot of the group carries buildings", "buildings on group")
+        self.variant.check_mortgage(state, deed, cmd.card)
         tx.set_field("mortgaged", tuple(sorted((*ext.mortgaged, cmd.number))))
         tx.move(None, cmd.card, deed.mortgage, "mortgage")
         return tx.decision(o.Mortgaged(cmd.card, deed.mortgage, cmd.number))
@@ -71,7 +65,7 @@ class MortgageRules(BuildingRules):
         assert owner is not None
         deed = self.ed.deed(cmd.number)
         amount = interest(deed.mortgage, cfg.classic.interest_rounding)
-        if not cmd.lift and self.ed.mega and mega.must_lift(tx.state, self.ed, cmd.number, owner):
+        if not cmd.lift and self.variant.must_lift(tx.state, cmd.number, owner):
             raise RuleError("buildings on the group: the mortgage must be lifted", "must lift")
         tx.set_field("interest_due", ext.interest_due[1:])
         if cmd.lift:

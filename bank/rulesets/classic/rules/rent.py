@@ -6,7 +6,6 @@ Imports the core, this package's modules and the mixin below it in the engine's 
 from __future__ import annotations
 
 from bank.engine.state import GameState
-from bank.rulesets.classic import mega
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.rules.core import RulesCore
 from bank.rulesets.classic.state import classic
@@ -32,23 +31,10 @@ class RentRules(RulesCore):
             return 0
         owned = [n for n in self.ed.group(deed.group) if state.prop(n).owner == owner]
         if deed.kind == "station":
-            if self.ed.mega:
-                return mega.station_rent(state, deed, len(owned))
-            return deed.rents[len(owned) - 1]
+            return self.variant.station_rent(state, deed, len(owned))
         if deed.kind == "utility":
             assert dice is not None
-            if self.ed.mega:
-                return mega.utility_multiplier(deed, len(owned), cfg) * dice
-            return deed.rents[len(owned) - 1] * dice
+            return self.variant.utility_multiplier(deed, len(owned), cfg) * dice
         if prop.level:
             return deed.rents[prop.level]
-        if self.ed.mega:
-            return mega.street_rent(state, self.ed, number, owner, cfg)
-        group = self.ed.group(deed.group)
-        double = cfg.classic.double_rent_with_mortgaged_lot
-        if double is None:
-            double = self.ed.double_rent_with_mortgaged_lot
-        whole = len(owned) == len(group)
-        if whole and (double or not any(n in ext.mortgaged for n in group)):
-            return deed.rents[0] * 2
-        return deed.rents[0]
+        return self.variant.street_rent(state, number, owner, len(owned), cfg)

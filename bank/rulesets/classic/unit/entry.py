@@ -25,10 +25,6 @@ from bank.rulesets.classic.unit.steps import (
 )
 from bank.unit.io import Button, Screen
 
-#: the amount entry's steps after ``valider`` (§5.2): the banknotes, largest first
-NOTES: Final = (500, 100, 50, 20, 10, 5, 1)
-#: Méga's banknotes start at 1000 (§5.2)
-MEGA_NOTES: Final = (1000, *NOTES)
 #: the dice totals a pick offers, in order, before ``lancer`` (§5.2)
 DICE_TOTALS: Final = (7, 8, 9, 10, 11, 12, 2, 3, 4, 5, 6)
 
@@ -253,4 +249,4 @@ class EntryGestures(Family):
 
     def _notes(self) -> tuple[int, ...]:
         """The banknote steps of the three-button amount entry (§5.2)."""
-        return MEGA_NOTES if self.ed.mega else NOTES
+        return self._rules.variant.notes

@@ -62,7 +62,7 @@ class LandingGestures(Family):
             if self._state.prop(step.number).owner is not None:
                 # Méga's Auction space with every deed owned: the auction icon says so
                 free = any(p.owner is None for p in self._state.properties)
-                if free or not self.ed.mega:
+                if free or not self._rules.variant.auction_space:
                     self._refuse("c.err.owned")
                 else:
                     self._play(Cue.ERROR)

@@ -55,10 +55,7 @@ class MenuGestures(Family):
             return (*DEBT_ITEMS, _BANKRUPTCY) if self._bankruptcy_offered() else DEBT_ITEMS
         cfg = self._rules.settings(self._state)
         extra = [13] if cfg.variants.free_parking != "off" else []
-        if self.ed.sides:
-            extra.append(14)  # the Force battle (Star Wars)
-        if self.ed.mega:
-            extra.append(15)  # the Birthday Gift space
+        extra.extend(self._rules.variant.menu_items())  # the Force battle, the Birthday Gift
         info = _INFO_ITEMS if self.config.info_items else {}
         return tuple(sorted((*_ITEMS, *extra, *info)))
 

@@ -139,10 +139,10 @@ def run(quick: bool) -> list[Result]:
     if shutil.which("espeak-ng") is None:
         print("  espeak-ng is not installed: no speech figures (sudo apt install espeak-ng)")
         return []
-    n = 40 if quick else 400
+    n = 40 if quick else 1000
     gap = 0.02  # shorter than a sentence's synthesis: the next tap meets espeak-ng at work
     with scratch_dir() as root:
-        sound = _to_sound(root / "sound", n // 2)
+        sound = _to_sound(root / "sound", n // 5)
         on, off, busy = _to_screen(root / "screen", n, gap)
     so, sn, ss = stats(off), stats(on), stats(sound)
     note = f"{len(sound)} GO taps said by espeak-ng (fr), sim reader → daemon → voice → player"

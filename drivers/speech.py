@@ -54,6 +54,17 @@ log = logging.getLogger("ultibank.speech")
 SYNTH_TIMEOUT = 10.0
 
 
+def _scratch_dir() -> str | None:
+    """A directory in memory for the sentences' WAV files (``/dev/shm``, else the session's
+    ``XDG_RUNTIME_DIR``; None: the system's temporary directory). On a disk, each file
+    would join the journal's next ``fsync`` (ext4 writes other files' new blocks with it) and
+    a sentence would slow the transaction after it."""
+    for candidate in ("/dev/shm", os.environ.get("XDG_RUNTIME_DIR", "")):
+        if candidate and os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
+            return candidate
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class SpeechSettings:
     """The ``[speech]`` table: which engine, which voice, how fast and how loud."""
@@ -112,8 +123,9 @@ class EspeakEngine:
             )
         self.exe = exe
         # the engine runs below the bank's priority: a sentence never slows a tap down
-        nice = shutil.which("nice")
-        self.prefix = [nice, "-n", "10"] if nice else []
+        # (SCHED_IDLE: it runs only on a core nothing else wants; else the lowest niceness)
+        chrt, nice = shutil.which("chrt"), shutil.which("nice")
+        self.prefix = [chrt, "--idle", "0"] if chrt else [nice, "-n", "19"] if nice else []
         self.voice = settings.voice or _ESPEAK_VOICES.get(lang, "en-gb")
         self.rate = max(80, min(450, int(settings.rate)))
         # espeak-ng's amplitude runs 0-200 (100 is its default); the setting is 0-100 %
@@ -133,7 +145,7 @@ class EspeakEngine:
         # The WAV goes to a file, not a pipe: this thread then sleeps in one wait for the
         # process instead of waking for every 32 kB of sound, and each wake-up would take the
         # interpreter's lock from the thread that is drawing a screen.
-        fd, name = tempfile.mkstemp(prefix="ultibank-espeak-", suffix=".wav")
+        fd, name = tempfile.mkstemp(prefix="ultibank-espeak-", suffix=".wav", dir=_scratch_dir())
         os.close(fd)
         out = Path(name)
         try:
@@ -241,7 +253,7 @@ class AplayPlayer:
 
     def play(self, wav: bytes, text: str) -> None:
         self.stop()
-        fd, name = tempfile.mkstemp(prefix="ultibank-say-", suffix=".wav")
+        fd, name = tempfile.mkstemp(prefix="ultibank-say-", suffix=".wav", dir=_scratch_dir())
         with os.fdopen(fd, "wb") as f:
             f.write(wav)
         self._file = Path(name)

@@ -19,10 +19,12 @@ and the cue sound of the same gesture plays first (the speaker waits for the pan
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -130,6 +132,8 @@ class EspeakEngine:
         self.rate = max(80, min(450, int(settings.rate)))
         # espeak-ng's amplitude runs 0-200 (100 is its default); the setting is 0-100 %
         self.amplitude = max(0, min(200, int(settings.volume) * 2))
+        #: the espeak-ng process making a sentence now (paused while the unit is busy)
+        self._proc: subprocess.Popen[bytes] | None = None
 
     def synthesize(self, text: str) -> bytes:
         argv = [
@@ -150,23 +154,46 @@ class EspeakEngine:
         out = Path(name)
         try:
             try:
-                done = subprocess.run(
+                proc = subprocess.Popen(
                     [*argv, "-w", name, text],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.PIPE,
-                    timeout=SYNTH_TIMEOUT,
-                    check=False,
                 )
-            except (OSError, subprocess.TimeoutExpired) as err:
+            except OSError as err:
                 raise DriverError(f"speech: espeak-ng failed: {err}") from err
+            self._proc = proc
+            try:
+                _, err_out = proc.communicate(timeout=SYNTH_TIMEOUT)
+            except subprocess.TimeoutExpired as err:
+                proc.kill()
+                proc.communicate()
+                raise DriverError(f"speech: espeak-ng failed: {err}") from err
+            finally:
+                self._proc = None
             data = out.read_bytes()
         finally:
             out.unlink(missing_ok=True)
+        done = subprocess.CompletedProcess(proc.args, proc.returncode, b"", err_out)
         if done.returncode != 0 or not data.startswith(b"RIFF"):
             why = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
             raise DriverError(f"speech: espeak-ng failed ({self.voice}): {why}")
         return _fix_stream_header(data)
+
+    def pause(self) -> None:
+        """Stop the sentence being made (SIGSTOP) until :meth:`resume`: the unit's input is
+        handled meanwhile without espeak-ng on the other core."""
+        self._signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """Let the sentence being made go on (SIGCONT)."""
+        self._signal(signal.SIGCONT)
+
+    def _signal(self, sig: int) -> None:
+        proc = self._proc
+        if proc is not None:
+            with contextlib.suppress(OSError):  # it may have ended meanwhile
+                proc.send_signal(sig)
 
 
 class PiperEngine:
@@ -355,6 +382,14 @@ class Speaker:
             self._asked_at = self.clock()
             self._idle.clear()
             self._cond.notify()
+
+    def busy(self, busy: bool) -> None:
+        """The unit is handling an input (True) or done with it (False): the engine's work on
+        a sentence pauses meanwhile, when the engine can pause (espeak-ng's process can; an
+        engine in this process cannot, and goes on)."""
+        hook = getattr(self.engine, "pause" if busy else "resume", None)
+        if hook is not None:
+            hook()
 
     def stop(self) -> None:
         """Cut what is being said and forget what waits."""

@@ -71,11 +71,14 @@ class SpeechService:
     def start(self) -> SpeechService:
         self.runtime.unit.speech_on = self.voice.on
         self.runtime.daemon.batch_listeners.append(self.hear)
+        self.runtime.daemon.busy_listeners.append(self.busy)
         return self
 
     def close(self) -> None:
         if self.hear in self.runtime.daemon.batch_listeners:
             self.runtime.daemon.batch_listeners.remove(self.hear)
+        if self.busy in self.runtime.daemon.busy_listeners:
+            self.runtime.daemon.busy_listeners.remove(self.busy)
         if self.speaker is not None:
             self.speaker.close()
 
@@ -89,6 +92,13 @@ class SpeechService:
             self._failed = True  # said once, in one line: the game goes on without a voice
             print(f"ultibank: {err}", file=sys.stderr)
         return self.speaker
+
+    def busy(self, busy: bool) -> None:
+        """An input starts (True) or its screens went out (False): the sentence being made
+        waits meanwhile, so speech never delays a screen (runs in the daemon's thread)."""
+        speaker = self.speaker
+        if speaker is not None:
+            speaker.busy(busy)
 
     def hear(self, outputs: Sequence[Output]) -> None:
         """One input's outputs (runs in the daemon's thread: reads the journal's new records,

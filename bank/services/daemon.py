@@ -104,6 +104,9 @@ class Daemon:
         self.listeners: list[Callable[[Output], None]] = []
         #: called once an input's outputs are all dispatched, with all of them (the voice)
         self.batch_listeners: list[Callable[[list[Output]], None]] = []
+        #: called with True when an input starts and False once its outputs went out (the
+        #: voice pauses the engine making a sentence meanwhile, so it never delays a screen)
+        self.busy_listeners: list[Callable[[bool], None]] = []
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._stopping = threading.Event()
         self.last_screen: Screen | None = None
@@ -153,8 +156,15 @@ class Daemon:
 
     def feed(self, inp: Input) -> list[Output]:
         """Hand one input to the unit and dispatch what it produced (loop thread only)."""
-        outputs = self.unit.handle(inp)
-        self.dispatch(outputs)
+        busy = list(self.busy_listeners)
+        for hook in busy:
+            self._safely(hook, True)
+        try:
+            outputs = self.unit.handle(inp)
+            self.dispatch(outputs)
+        finally:
+            for hook in busy:  # the screens are out (or the unit failed): what waited goes on
+                self._safely(hook, False)
         return outputs
 
     def dispatch(self, outputs: list[Output]) -> None:

@@ -328,3 +328,87 @@ def test_aplay_never_blocks_and_a_missing_sound_card_is_said_once(
     assert max(took) < 2.5  # five seconds of sound: play() did not wait for it
     warnings = [r for r in caplog.records if "aplay cannot play" in r.getMessage()]
     assert len(warnings) == 1 and "\n" not in warnings[0].getMessage()
+
+
+@needs_espeak
+def test_a_sentence_being_made_waits_while_the_unit_handles_an_input() -> None:
+    """The speaker pauses espeak-ng's process (stopped, state T) while the unit is busy and
+    lets it go on after: the sentence still comes out whole."""
+    import threading
+    import time
+
+    engine = EspeakEngine(SpeechSettings(), "fr")
+    speaker = Speaker(engine, _Slow())
+    made: list[bytes] = []
+    long = "Le chapeau paie six cents euros de loyer au chien pour la rue de la Paix. " * 30
+    worker = threading.Thread(target=lambda: made.append(engine.synthesize(long)))
+    worker.start()
+    try:
+        deadline = time.monotonic() + 10
+        while engine._proc is None and time.monotonic() < deadline:
+            time.sleep(0.001)
+        proc = engine._proc
+        assert proc is not None, "espeak-ng did not start"
+        speaker.busy(True)
+
+        def state() -> str:
+            stat = Path(f"/proc/{proc.pid}/stat").read_text()
+            return stat.rsplit(")", 1)[1].split()[0]
+
+        deadline = time.monotonic() + 5
+        while state() != "T" and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert state() == "T"  # stopped while the unit works
+        time.sleep(0.2)
+        assert proc.poll() is None and not made  # it did not go on meanwhile
+        speaker.busy(False)
+        worker.join(30)
+        assert made and made[0].startswith(b"RIFF") and wav_duration(made[0]) > 10
+    finally:
+        speaker.busy(False)
+        worker.join(30)
+        speaker.close()
+
+
+def test_the_daemon_says_busy_around_each_input_and_the_screen_comes_inside(
+    tmp_path: Path,
+) -> None:
+    """``busy_listeners`` hear True when an input starts and False once its screens went out,
+    so the voice can hold the engine for exactly that long."""
+    from bank.unit.io import Button, ButtonPressed, ButtonReleased
+
+    settings = load_settings(None, [f'game.data_dir="{tmp_path / "d"}"'])
+    runtime = Runtime(settings)
+    seen: list[str] = []
+
+    class Probe:
+        def start(self, post: object) -> None:
+            pass
+
+        def show(self, screen: object) -> None:
+            seen.append("screen")
+
+        def play(self, cue: object) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    runtime.add_panel(Probe())
+    runtime.start(control=False)
+    try:
+        runtime.daemon.call(lambda: None)
+        seen.clear()
+        runtime.daemon.busy_listeners.append(lambda busy: seen.append(f"busy {busy}"))
+        runtime.daemon.post(ButtonPressed(0.0, Button.MENU))
+        runtime.daemon.post(ButtonReleased(0.0, Button.MENU))
+        runtime.daemon.call(lambda: None)
+    finally:
+        runtime.stop()
+    assert seen[0] == "busy True" and seen[-1] == "busy False"
+    assert "screen" in seen
+    pairs = [s for s in seen if s.startswith("busy")]
+    assert pairs == ["busy True", "busy False"] * (len(pairs) // 2)
+    at = seen.index("screen")  # the screen came while its input was being handled
+    assert [s for s in seen[:at] if s.startswith("busy")][-1] == "busy True"
+    assert next(s for s in seen[at:] if s.startswith("busy")) == "busy False"

@@ -136,7 +136,7 @@ def main(
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     panel.open()
-    tray = panel.classic.tray if panel.classic else None
+    tray = panel.tray_view.tray if panel.tray_view else None
     if args.on_reader:
         card = CardId.parse(args.on_reader)
         spot = next(s for s in hotspots(panel.edition, tray) if s.action == TapCard(card))

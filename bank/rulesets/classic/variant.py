@@ -67,6 +67,17 @@ class ClassicVariant:
         """Bank card *card*'s side in the Force (``light``, ``dark``), None without sides."""
         return None
 
+    # ------------------------------------------------------------ the panels' words
+
+    def rent_words(self, kind: str) -> str:
+        """The key of the panels' words for the rents of a deed of *kind* (``street``,
+        ``station``, ``utility``) on the emulator's tray."""
+        return kind
+
+    def costs_words(self) -> str:
+        """The key of the panels' words for a street's building and mortgage costs."""
+        return "costs"
+
     # ------------------------------------------------------------ dice
 
     def third_faces(self, cfg: ClassicConfig) -> tuple[str, ...]:
@@ -144,6 +155,13 @@ class MegaVariant(ClassicVariant):
     def menu_words(self, lang: str) -> dict[int, str]:
         gift = say(lang, "c.menu.gift", amount=self.ed.birthday_gift)
         return {**super().menu_words(lang), 15: gift}
+
+    def rent_words(self, kind: str) -> str:
+        # §7.2: the skyscraper's rent, a depot doubling its station's
+        return f"{kind}.mega" if kind in ("street", "station") else kind
+
+    def costs_words(self) -> str:
+        return "costs.mega"
 
     def birthday_gift(self) -> int | None:
         return self.ed.birthday_gift

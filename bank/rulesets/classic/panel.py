@@ -302,35 +302,37 @@ def _rent_line(lang: str, words: str, rents: tuple[int, ...], cur: str) -> str:
 
 
 def board(edition: Edition) -> dict[str, Any]:
-    """The classic part of the web page's board: the decks' names, the taxes by ring position,
-    which groups are stations and utilities, the token labels, whether it plays the Méga rules
-    (skyscrapers, depots), its third die's faces and the characters' sides (Star Wars)."""
-    raw = edition.raw.get("classic") if edition.raw else None
-    if not isinstance(raw, dict):
-        return {}
+    """The classic part of the web page's board, as data the page draws without knowing the
+    ruleset: the ``buildings`` layout (houses, a hotel, a mortgage on a property; the players
+    ranked by worth; the bank's stock, the pot and the last roll), the extra buildings of the
+    variant (Méga's skyscrapers, and depots on the ``depot_groups``), the decks' names by ring
+    space, the taxes by ring position, each group's kind, the token labels, the third die's
+    faces and the characters' sides (Star Wars)."""
+    ed = classic_edition(edition)
+    variant = variant_of(ed)
+    extras = variant.buildings()
+    kinds = {d.group: d.kind for d in ed.deeds}
     return {
-        "classic": {
-            "chance": raw.get("chance_name", "Chance"),
-            "chest": raw.get("chest_name", "Chest"),
-            "taxes": {
-                str(t["position"]): {"name": t["name"], "amount": t["amount"]}
-                for t in raw.get("taxes", ())
-            },
-            "kinds": dict(raw.get("group_kinds", {})),
-            "token_labels": list(raw.get("token_labels", ())),
-            "mega": bool(raw.get("mega", False)),
-            "third_die": list(raw.get("third_die", ())),
-            "sides": list(raw.get("sides", ())),
-        }
+        "layout": "buildings",
+        "buildings": list(extras),
+        "depot_groups": sorted({g for g, k in kinds.items() if k == "station"})
+        if "depot" in extras
+        else [],
+        "space_names": {"CHANCE": ed.deck_names["chance"], "CHEST": ed.deck_names["chest"]},
+        "taxes": {str(t.position): {"name": t.name, "amount": t.amount} for t in ed.taxes},
+        "group_kinds": {g: k for g, k in kinds.items() if k != "street"},
+        "token_labels": list(ed.token_labels),
+        "third_die": list(ed.third_die),
+        "sides": list(ed.sides),
     }
 
 
 def table_view(sheet: dict[str, Any], data: dict[str, Any], step: Any) -> None:
     """Add the classic part of the web page's table to the snapshot *data* from the classic
     state file *sheet*: each player's jail cards and tries, passed GO, side (Star Wars) and
-    worth; each property's buildings and mortgage; and the ``classic`` key (the bank's houses
-    and hotels, the pot, the turn, the last roll, the eliminated, the configuration, and the
-    unit's *step* as the unit shows it)."""
+    worth; each property's buildings and mortgage; the ``table`` (the bank's stock of
+    buildings, the pot, the turn, the last roll, the eliminated, the configuration) and the
+    unit's ``step`` as the unit shows it."""
     for p, q in zip(data["players"], sheet["players"], strict=True):
         p.update(
             jail_cards=q["jail_cards"],
@@ -345,16 +347,16 @@ def table_view(sheet: dict[str, Any], data: dict[str, Any], step: Any) -> None:
                  interest_due=q["interest_due"], skyscraper=q.get("skyscraper", False),
                  depot=q.get("depot", False))  # fmt: skip
     config = sheet["config"]
-    data["classic"] = {
+    data["table"] = {
         "bank": sheet["bank"],
         "pot": sheet["pot"],
         "pot_on": config["variants"]["free_parking"] != "off",
         "turn": sheet["turn"],
         "last_roll": sheet["last_roll"],
         "eliminated": sheet["eliminated"],
-        "step": step,
         "config": config,
     }
+    data["step"] = step
 
 
 def deck_sheet(edition: Edition) -> DeckSheet:

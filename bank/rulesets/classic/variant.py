@@ -78,6 +78,10 @@ class ClassicVariant:
         """The key of the panels' words for a street's building and mortgage costs."""
         return "costs"
 
+    def buildings(self) -> tuple[str, ...]:
+        """The buildings the web page draws besides houses and hotels (none)."""
+        return ()
+
     # ------------------------------------------------------------ dice
 
     def third_faces(self, cfg: ClassicConfig) -> tuple[str, ...]:
@@ -162,6 +166,9 @@ class MegaVariant(ClassicVariant):
 
     def costs_words(self) -> str:
         return "costs.mega"
+
+    def buildings(self) -> tuple[str, ...]:
+        return ("skyscraper", "depot")
 
     def birthday_gift(self) -> int | None:
         return self.ed.birthday_gift

@@ -507,15 +507,15 @@ class LetterKey:
 
 @dataclass(frozen=True, slots=True)
 class TitleLayout:
-    """How a character LCD of 4 rows or more lays out a title card (a property's screen, the
-    screens named *screens* that carry a card number and two lines): its first line, its
-    owner's label and buildings, its rent, then a hint of what the next gesture does. *words*
-    are the layout's words in the game's language: ``house``, ``houses`` (``{n}``), ``hotel``,
-    ``skyscraper``, ``depot``, ``bare``, ``mortgaged``, ``for_sale``, ``rent`` (``{money}``),
-    ``hint.owned``, ``hint.unowned``, ``hint.check``; the screen *check* is a look at the card
-    (its hint is ``hint.check``)."""
+    """How a character LCD of 4 rows or more lays out a title card (a property's screen: the
+    screens named *screen*, the card landed on or tapped, and *check*, a look at it, that
+    carry a card number and two lines): its first line, its owner's label and buildings, its
+    rent, then a hint of what the next gesture does. *words* are the layout's words in the
+    game's language: ``house``, ``houses`` (``{n}``), ``hotel``, ``skyscraper``, ``depot``,
+    ``bare``, ``mortgaged``, ``for_sale``, ``rent`` (``{money}``), ``hint.owned``,
+    ``hint.unowned``, ``hint.check`` (the hint under *check*)."""
 
-    screens: frozenset[str]
+    screen: str
     check: str
     words: Mapping[str, str]
 
@@ -538,7 +538,8 @@ class TitleLayout:
 
     def shows(self, screen: Screen) -> bool:
         """Whether *screen* is a title card of this layout."""
-        return screen.name in self.screens and screen.number is not None and len(screen.lines) == 2
+        named = screen.name in (self.screen, self.check)
+        return named and screen.number is not None and len(screen.lines) == 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -568,7 +569,8 @@ class Labels:
       (:class:`IconArt`); *tray*: the cards on the emulator's table when the ruleset lays them
       out itself (:class:`Tray`; None: the window's own tray of bank, property and event
       cards); *property_kind*: the card kind that names the board's properties when it is not
-      the core's ``prop`` (enrolment prompts show its cards' titles)."""
+      the core's ``prop`` (enrolment prompts show its cards' titles); *spoken*: the ruleset's
+      screens a voice says when the input committed no transaction (a player acts on them)."""
 
     lang: str = "en"
     tokens: Mapping[str, str] = field(default_factory=dict)
@@ -589,6 +591,7 @@ class Labels:
     words: Mapping[str, str] = field(default_factory=dict)
     tray: Tray | None = None
     property_kind: str = ""
+    spoken: frozenset[str] = frozenset()
 
     def token(self, token: str) -> str:
         """*token*'s label (its id when the edition names none)."""

@@ -38,7 +38,7 @@ def panel_labels(edition: Edition, lang: str) -> Labels:
         keypad=True,
         info=INFO_SCREENS,
         fitted_lines=True,
-        title=TitleLayout(frozenset({"deed", "info"}), "info",
+        title=TitleLayout("deed", "info",
                           {k: _template(words, f"title.{k}") for k in _TITLE_WORDS}),
         keys=dict(CARD_KEYS),
         nouns={"deed": _say(words, "noun.deed"),
@@ -49,6 +49,7 @@ def panel_labels(edition: Edition, lang: str) -> Labels:
         words={f"typed.{k}": _say(words, f"typed.{k}", **typed) for k in ("key", "help", "status")},
         tray=tray(edition, speak),
         property_kind="deed",
+        spoken=SPOKEN,
     )  # fmt: skip
     variant = variant_of(ed)
     if not (ed.third_die or variant.menu_items()):
@@ -64,6 +65,8 @@ def panel_labels(edition: Edition, lang: str) -> Labels:
 
 
 DECKS = ("chance", "chest")
+#: the classic unit's screens a player acts on, said aloud when no transaction says them
+SPOKEN = frozenset({"deed", "late", "pick", "trade_offer", "interest", "info", "own", "draw"})
 #: the info screens of the classic unit (docs/classic.md §5.6), as a keyboard panel asks them
 INFO_SCREENS = ("table", "turn", "cash", "deed", "deeds", "others", "scores")
 #: the letters a keyboard panel types a card with (``d12``, ``c3``, ``k3``; ``b5`` is the

@@ -1,10 +1,14 @@
 """The classic ruleset's panel vocabulary: what the panels name and draw for a classic game.
 
 The wiring asks the ruleset (``RulesetSpec.labels``) and hands the result to every panel, so
-no panel reads the edition's ``[classic]`` table or tests Méga or Star Wars itself: the token
-labels and the currency as the unit writes them, the decks' names, classic mode (the keypad),
-the faces of the third die as the unit says them and the menu items the edition adds; and
-the classic part of the web page's board.
+no panel reads the edition's ``[classic]`` table, names a classic card kind or tests Méga or
+Star Wars itself: the token labels and the currency as the unit writes them, the decks' names,
+the keypad and the letters of the typed cards and info screens (the terminal's and the
+emulator window's), a deed's 4-row layout on character LCDs, the emulator's tray (the deeds'
+columns and rents, the decks and their colours), the faces of the third die as the unit says
+them and the menu items the edition adds; and the classic part of the web page's board and
+table, as data the page draws (its ``buildings`` layout). The variant (:mod:`.variant`) says
+which rents, costs and buildings a game has.
 Imports the classic edition and texts, and the unit's types.
 """
 

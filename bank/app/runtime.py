@@ -488,11 +488,14 @@ class Runtime:
             # must work while they run out)
             if self._foreign is None or self._foreign[0] is not self.cards:
                 self._foreign = (self.cards, with_foreign(self.cards))
-            if self._info is None or self._info[0] is not self.edition:
-                labels = panel_labels(self.edition, self.unit.lang)
-                self._info = (self.edition, labels.info or None)
+            info = None
+            if word.split()[:1] == ["info"]:  # the info screens the vocabulary names
+                if self._info is None or self._info[0] is not self.edition:
+                    labels = panel_labels(self.edition, self.unit.lang)
+                    self._info = (self.edition, labels.info or None)
+                info = self._info[1]
             third = self._third_die()
-            actions = parse_script(line, "control", self._foreign[1], third, self._info[1])
+            actions = parse_script(line, "control", self._foreign[1], third, info)
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))

@@ -557,7 +557,9 @@ def run_script(
         cards = _with_foreign(CardRanges.of(loaded))
         spec = rulesets.for_edition(loaded)
         third = spec.third_die(loaded) if spec.third_die is not None else ()
-        info = spec.labels(loaded, loaded.language).info or None if spec.labels else None
+        # the info screens an `info NAME` line may name (the vocabulary is only built for one)
+        asks = any(line.split()[:1] == ["info"] for line in text.lower().splitlines())
+        info = spec.labels(loaded, loaded.language).info or None if asks and spec.labels else None
         if seed is not None or ruleset_sets or rules_table is not None:
             rules = _ruleset_config(loaded, rules, rules_table, seed, ruleset_sets)
     except EditionError as err:  # the edition's fault, not a line of the script's

@@ -20,7 +20,7 @@ from typing import Any
 
 from bank.rulesets import DeckSheet
 from bank.rulesets.classic import text as _texts  # noqa: F401  (registers the classic texts)
-from bank.rulesets.classic.edition import classic_edition
+from bank.rulesets.classic.edition import ClassicEdition, classic_edition
 from bank.rulesets.classic.variant import variant_of
 from bank.unit.io import Button, CardId, CardRanges, Labels, LetterKey, TitleLayout, Tray
 from bank.unit.text import language_of, money, say
@@ -51,7 +51,7 @@ def panel_labels(edition: Edition, lang: str) -> Labels:
         window_keys=tuple(_key(words, k) for k in WINDOW_KEYS),
         menu_example=(11, _say(words, "example.dice")),
         words={f"typed.{k}": _say(words, f"typed.{k}", **typed) for k in ("key", "help", "status")},
-        tray=tray(edition, speak),
+        tray=tray(edition, speak, ed),
         property_kind="deed",
         spoken=SPOKEN,
     )  # fmt: skip
@@ -218,13 +218,14 @@ def _say(lang: str, key: str, **fields: object) -> str:
     return _template(lang, key).format(**fields)
 
 
-def tray(edition: Edition, lang: str) -> Tray:
+def tray(edition: Edition, lang: str, ed: ClassicEdition | None = None) -> Tray:
     """The classic table of the emulator's window in *lang*: the deeds in one column per group
     (stations and utilities are groups of their own), the two decks when the edition prints
     their cards, and what hovering a card says: a bank card's label (and its character's side,
     Star Wars), a deed's name and price, its rents and its costs (the Méga rents and depots),
-    a printed card's title. The edition's variant says which rents and sides it has."""
-    ed = classic_edition(edition)
+    a printed card's title. The edition's variant says which rents and sides it has; *ed*:
+    the edition's classic reading, when the caller has it."""
+    ed = ed or classic_edition(edition)
     variant = variant_of(ed)
     cards = CardRanges.of(edition)
     cur = edition.currency

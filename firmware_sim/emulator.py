@@ -101,12 +101,6 @@ MIN_SHOWN_SIZE = 12
 #: the reader pad's words ("posez une carte ici")
 READER_INK = (130, 126, 118)
 KEY_COLOUR = (70, 74, 82)
-#: a Star Wars bank card's side mark: (ring, disc) for the light and the dark side
-SIDE_COLOURS = {"light": ((170, 225, 255), (60, 150, 255)), "dark": ((20, 20, 24), (225, 35, 35))}
-#: the screens during which Backspace is ⌫ in the keypad window (an amount or a pick open on
-#: the LCD, docs/classic.md §5.6; and an auction, where digits type a bid and X would give up the
-#: sale), else it is X
-ENTRY_SCREENS = frozenset({"entry", "pick", "auction"})
 
 
 def display_available() -> bool:
@@ -482,7 +476,8 @@ class PygamePanel:
     def _resolve(self, action: L.Action) -> L.Action:
         """What *action* does now: Backspace is ⌫ while an entry is open on the LCD, else X."""
         if isinstance(action, L.BackKey):
-            if self.screen.name in ENTRY_SCREENS:
+            view = self.tray_view
+            if view is not None and self.screen.name in view.tray.entry_screens:
                 return L.PressKey("back")
             return L.PressButton(Button.CANCEL)
         return action
@@ -1106,8 +1101,8 @@ class PygamePanel:
             self._label(str(card.number), (rect.right - 8, rect.y + 5), 34 if big else 30,
                         (230, 200, 90), bold=True, anchor="topright")  # fmt: skip
             side = view.mark(card.number)
-            if side is not None:  # Star Wars: the character's side, a lit or a dark disc
-                self._draw_side(rect, side, big)
+            if side is not None:  # a mark (Star Wars: the character's side), a coloured disc
+                self._draw_mark(rect, view.tray.mark_colours.get(side), big)
             label, size = self.readable(view.seat_label(card.number),
                                         rect.w - BANK_LABEL_MARGIN, 24 if big else 18)  # fmt: skip
             self._label(label, (rect.centerx, rect.bottom - 7), size, PALE_INK,
@@ -1139,14 +1134,16 @@ class PygamePanel:
                 text = "\n".join(t for t in (deck, title) if t)
                 self._lines(text, (rect.centerx, rect.y + 42), rect.w - 12, 16, INK)
 
-    def _draw_side(self, rect: pygame.Rect, side: str, big: bool) -> None:
-        """The side mark of a Star Wars bank card, in its top left corner: a light-blue disc
-        with its glow (light side), a red disc in a dark ring (dark side)."""
+    def _draw_mark(self, rect: pygame.Rect, colours: tuple[str, str] | None, big: bool) -> None:
+        """A bank card's mark in its top left corner: a disc in a ring of the tray's colours
+        (Star Wars: a light-blue disc with its glow, a red disc in a dark ring)."""
+        if colours is None:
+            return
         r = 11 if big else 8
         centre = (rect.x + 6 + r, rect.y + 6 + r)
-        glow, core = SIDE_COLOURS[side]
-        pygame.draw.circle(self._target, glow, centre, r)
-        pygame.draw.circle(self._target, core, centre, r - 3)
+        glow, core = colours
+        pygame.draw.circle(self._target, pygame.Color(glow), centre, r)
+        pygame.draw.circle(self._target, pygame.Color(core), centre, r - 3)
 
     def _draw_tray_card(self, spot: L.Hotspot) -> None:
         """What changes on the tray at a card: its empty place while it is on the reader, the

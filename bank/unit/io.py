@@ -476,8 +476,13 @@ class Tray:
     marks: Mapping[int, str] = field(default_factory=dict)
     #: deck kind -> the colour of its cards' backs (``#rrggbb``)
     colours: Mapping[str, str] = field(default_factory=dict)
+    #: a bank card's mark -> the colours of its disc (ring, core), ``#rrggbb``
+    mark_colours: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: the title over the columns (in capitals as the table writes it)
     column_title: str = ""
+    #: the screens during which the window's Backspace is the keypad's ⌫ (an entry open on the
+    #: LCD), else it is X
+    entry_screens: frozenset[str] = frozenset()
 
     def describe(self, card: CardId) -> tuple[str, ...]:
         """What hovering *card* says (its name when the ruleset gives no line)."""

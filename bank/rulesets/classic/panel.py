@@ -78,6 +78,11 @@ INFO_SCREENS = ("table", "turn", "cash", "deed", "deeds", "others", "scores")
 CARD_KEYS = (("d", "deed"), ("c", "chance"), ("k", "chest"))
 #: the deck cards' backs on the emulator's table
 DECK_COLOURS = {"chance": "#f58c28", "chest": "#5aaadc"}
+#: a Star Wars bank card's side mark: (ring, disc) for the light and the dark side
+SIDE_COLOURS = {"light": ("#aae1ff", "#3c96ff"), "dark": ("#141418", "#e12323")}
+#: the screens during which the emulator's Backspace is ⌫ (an amount or a pick open on the
+#: LCD, §5.6; and an auction, where digits type a bid and X would give up the sale)
+ENTRY_SCREENS = frozenset({"entry", "pick", "auction"})
 _TITLE_WORDS = ("house", "houses", "hotel", "skyscraper", "depot", "bare", "mortgaged",
                 "for_sale", "rent", "hint.owned", "hint.unowned", "hint.check")  # fmt: skip
 
@@ -279,7 +284,10 @@ def tray(edition: Edition, lang: str, ed: ClassicEdition | None = None) -> Tray:
                 hover[card] = (_say(lang, "card.generic", deck=deck_names[deck], n=n),)
     decks = DECKS if ed.card_table else ()
     title = _say(lang, "tray.deeds")
-    return Tray("deed", columns, decks, hover, names, marks, DECK_COLOURS, title)
+    return Tray(
+        "deed", columns, decks, hover, names, marks, DECK_COLOURS, SIDE_COLOURS, title,
+        ENTRY_SCREENS,
+    )  # fmt: skip
 
 
 def _rent_line(lang: str, words: str, rents: tuple[int, ...], cur: str) -> str:

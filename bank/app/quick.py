@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 FAST_COMMANDS = ("tap", "press")
 _FLAGS = {"--data-dir": "game.data_dir", "--socket": "control.socket"}
 #: the command lines that print the main help (the bare command prints it too)
-HELP_LINES = ([], ["-h"], ["--help"])
+HELP_LINES: tuple[list[str], ...] = ([], ["-h"], ["--help"])
 #: ultibank's own files in its data directory, as bank.services.datadir.DATA_FILES (a test
 #: holds them equal)
 DATA_FILES = (
@@ -139,7 +139,7 @@ def socket_without_settings(flags: Sequence[tuple[str, str]]) -> tuple[str, str]
         if env.get("ULTIBANK_DATA_DIR"):
             data_dir = plain_path(env["ULTIBANK_DATA_DIR"])
         elif env.get("XDG_DATA_HOME") or env.get("HOME"):
-            base = env.get("XDG_DATA_HOME") or f"{env['HOME']}/.local/share"
+            base = env.get("XDG_DATA_HOME") or f"{env['HOME'].rstrip('/')}/.local/share"
             data_dir = plain_path(f"{base}/ultibank")
         else:
             data_dir = None  # Path.home() from the password database: the settings' business

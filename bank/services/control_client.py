@@ -193,7 +193,7 @@ def decode_answer(reply: bytes) -> dict[str, Any]:
 
         text = reply.decode("utf-8")
         start = len(text) - len(text.lstrip(" \t\n\r"))
-        value, end = make_scanner(_JsonContext())(text, start)
+        value, end = make_scanner(_JsonContext())(text, start)  # type: ignore[arg-type]  # duck-typed
         plain = not text[end:].strip(" \t\n\r") and not text.startswith("\ufeff")
     except (ImportError, ValueError, StopIteration):
         plain = False

@@ -585,8 +585,9 @@ class _LazySubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
 
 
 class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter, sized to the terminal as argparse does but without importing
-    shutil (and its compression modules) at every start."""
+    """argparse's formatter, sized to the terminal as argparse does but at most 80 columns
+    (:func:`bank.app.quick.help_width`) and without importing shutil (and its compression
+    modules) at every start."""
 
     def __init__(self, prog: str, **kw: Any) -> None:
         if kw.get("width") is None:
@@ -611,8 +612,8 @@ class _Formatter(argparse.HelpFormatter):
 
 
 class _RawFormatter(argparse.RawDescriptionHelpFormatter):
-    """argparse's formatter sized to the terminal (as :class:`_Formatter`), keeping the line
-    breaks of the main description."""
+    """argparse's formatter sized to the terminal, at most 80 columns (as :class:`_Formatter`),
+    keeping the line breaks of the main description."""
 
     def __init__(self, prog: str, **kw: Any) -> None:
         if kw.get("width") is None:

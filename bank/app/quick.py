@@ -7,8 +7,9 @@ milliseconds. So:
 
 - ``ultibank``, ``ultibank -h`` and ``ultibank --help`` print the help text kept in
   :mod:`bank.app.cached_help`, made by the real parser (``python -m bank.app.helpgen``
-  writes it again; a test fails when it differs from what the parser prints), when the
-  terminal is as wide as the text was made for; else the parser prints it.
+  writes it again; a test fails when it differs from what the parser prints), in a terminal
+  of 80 columns or more (the help is never wider) or when the output is not a terminal; in a
+  narrower terminal the parser prints it.
 - A command line made only of ``tap`` or ``press``, its cards or buttons, and
   ``--data-dir DIR`` / ``--socket PATH`` is read here without the argument parser. When no
   configuration file exists and the paths are plain (no ``~``, no leading ``//``), the
@@ -54,9 +55,14 @@ DATA_FILES = (
 )
 
 
+#: the widest terminal the help fills: wider, its lines stay this short (as click's help), so
+#: that every terminal at least this wide gets the cached text
+MAX_COLUMNS = 80
+
+
 def help_width() -> int:
-    """The width argparse would give the help: ``$COLUMNS``, else the terminal's width, else
-    80; minus two, as argparse's own (without importing ``shutil``)."""
+    """The width of the help's lines: ``$COLUMNS``, else the terminal's width, else 80, at most
+    :data:`MAX_COLUMNS`; minus two, as argparse's own (without importing ``shutil``)."""
     try:
         columns = int(os.environ["COLUMNS"])
     except (KeyError, ValueError):
@@ -66,7 +72,7 @@ def help_width() -> int:
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
             columns = 0
-    return (columns or 80) - 2
+    return min(columns or 80, MAX_COLUMNS) - 2
 
 
 def plain_command_line(argv: Sequence[str]) -> tuple[str, list[str], list[tuple[str, str]]] | None:

@@ -1,6 +1,6 @@
 """``ultibank --help`` from the cached text (bank/app/cached_help.py): the same bytes as the
-parser prints, for ``--help``, ``-h`` and the bare command, and the parser itself when the
-terminal is another width (issue 20)."""
+parser prints, for ``--help``, ``-h`` and the bare command, in any terminal of 80 columns or
+more (the help is never wider), and the parser itself in a narrower one (issue 20)."""
 
 from __future__ import annotations
 
@@ -75,8 +75,18 @@ def test_the_help_lines_print_the_parsers_text_without_the_parser(argv: list[str
         assert heavy not in modules, f"`ultibank {' '.join(argv)}` imported {heavy}"
 
 
-def test_another_width_is_left_to_the_parser() -> None:
-    full, _ = run("cli", "--help", columns=120)
-    quick, modules = run("quick", "--help", columns=120)
+@pytest.mark.parametrize("columns", [80, 120, 300])
+def test_a_wide_terminal_gets_the_cached_text(columns: int) -> None:
+    """The help is never wider than 80 columns: the cached text serves every wider terminal."""
+    full, _ = run("cli", "--help", columns=columns)
+    quick, modules = run("quick", "--help", columns=columns)
+    assert quick.stdout == full.stdout == cached_help.HELP
+    assert "argparse" not in modules
+
+
+def test_a_narrower_terminal_is_left_to_the_parser() -> None:
+    full, _ = run("cli", "--help", columns=60)
+    quick, modules = run("quick", "--help", columns=60)
     assert quick.stdout == full.stdout != cached_help.HELP
+    assert max(map(len, quick.stdout.splitlines()[:2])) <= 60  # the usage, wrapped for 60
     assert "argparse" in modules

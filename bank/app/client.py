@@ -2,22 +2,18 @@
 socket.
 
 Kept apart from :mod:`bank.app.runtime` so that these commands import only the control
-client and the settings, never a ruleset, the journal or a driver. At start this module
-imports only ``sys`` and the control client: :func:`tell` is also the end of the short way
-of :mod:`bank.app.quick` (``json`` for ``state`` and the data directory's door are loaded
-when used).
+client and the settings, never a ruleset, the journal or a driver. The answers are printed
+by :func:`bank.app.quick.tell`, the end of the entry point's short way too (``json`` for
+``state``, the data directory's door and the control client are loaded when used).
 """
 
 from __future__ import annotations
 
-import sys
-
-from bank.services.control_client import send_lines
+from bank.app.quick import tell
 
 TYPE_CHECKING = False  # argparse is not imported at start; mypy reads this name as typing's
 if TYPE_CHECKING:
     import argparse
-    import os
 
     from bank.services.settings import Settings
 
@@ -41,24 +37,3 @@ def cmd_control(args: argparse.Namespace, settings: Settings) -> int:
     else:  # `tap bank:1 bank:2`: one line each, in order, over one connection
         lines = [f"{args.command} {what}" for what in args.what]
     return tell(settings.control_socket, lines)
-
-
-def tell(socket: str | os.PathLike[str], lines: list[str]) -> int:
-    """Send *lines* to the daemon behind *socket* and print its answers: the screens on
-    stdout, a refusal in one line on stderr (status 2, the lines after it not sent)."""
-    for answer in send_lines(socket, lines, timeout=60):
-        if not answer.get("ok"):
-            print(f"ultibank: {answer.get('error')}", file=sys.stderr)
-            return 2  # the ones after it are not sent
-        if "state" in answer:
-            import json
-
-            print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
-        for text in answer.get("output", []):
-            text = str(text)
-            if not text.isprintable():
-                from bank.unit.text import printable
-
-                text = printable(text)  # a house edition's name never drives the terminal
-            print(text)
-    return 0

@@ -16,8 +16,8 @@ milliseconds. So:
   control socket is found here as :class:`bank.services.settings.Settings` finds it (the
   flags, ``$ULTIBANK_DATA_DIR``, ``$XDG_DATA_HOME``, ``~/.local/share``), the data
   directory's door (:func:`bank.services.datadir.open_data_dir`) is checked with ``os``
-  alone, and the lines go out through the control client
-  (:func:`bank.app.client.tell`), which imports only ``_socket`` and json's C scanner.
+  alone, and the lines go out through the control client (:func:`tell`), which imports
+  only ``_socket`` and json's C scanner.
   Whenever one of those checks is in doubt (a configuration file, a path to normalise, a
   data directory the door would refuse), nothing has been sent yet and the settings and
   the door themselves are used, which say what is wrong in the usual words.
@@ -189,6 +189,29 @@ def door_is_open(path: str) -> bool:
     return True
 
 
+def tell(socket: str | os.PathLike[str], lines: list[str]) -> int:
+    """Send *lines* to the daemon behind *socket* and print its answers: the screens on
+    stdout, a refusal in one line on stderr (status 2, the lines after it not sent)."""
+    from bank.services.control_client import send_lines
+
+    for answer in send_lines(socket, lines, timeout=60):
+        if not answer.get("ok"):
+            print(f"ultibank: {answer.get('error')}", file=sys.stderr)
+            return 2  # the ones after it are not sent
+        if "state" in answer:
+            import json
+
+            print(json.dumps(answer["state"], indent=2, ensure_ascii=False))
+        for text in answer.get("output", []):
+            text = str(text)
+            if not text.isprintable():
+                from bank.unit.text import printable
+
+                text = printable(text)  # a house edition's name never drives the terminal
+            print(text)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``ultibank`` command (see the module's docstring)."""
     args = sys.argv[1:] if argv is None else list(argv)
@@ -207,8 +230,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         found = socket_without_settings(flags)
         if found is not None and (_parent(found[0]) != found[1] or door_is_open(found[1])):
-            from bank.app.client import tell
-
             status = tell(found[0], [f"{command} {one}" for one in what])
         else:  # the settings and the door themselves, which say what is wrong
             from pathlib import Path

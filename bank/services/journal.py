@@ -280,9 +280,15 @@ def _seed(game_id: int) -> bytes:
     ).digest()
 
 
+#: BLAKE2b of nothing yet, copied for each row (cheaper than setting one up per row)
+_LINK_HASH: Final = hashlib.blake2b(digest_size=_DIGEST_SIZE)
+
+
 def _link(prev: bytes, seq: int, game_id: int, at: float, version: int, payload: str) -> bytes:
-    """The checksum of one row, chained over the previous row's checksum."""
-    h = hashlib.blake2b(prev, digest_size=_DIGEST_SIZE)
+    """The checksum of one row, chained over the previous row's checksum: BLAKE2b of the
+    previous checksum followed by ``|seq|game|at|version|payload``."""
+    h = _LINK_HASH.copy()
+    h.update(prev)
     h.update(f"|{seq}|{game_id}|{at!r}|{version}|{payload}".encode())
     return h.digest()
 

@@ -291,9 +291,9 @@ class UltimeRules:
             self._shift_level(tx, cmd.number, 1)
             level = tx.state.prop(cmd.number).level or 1
             return o.LevelRaised(tx.happened(), cmd.number, level, level > (prop.level or 0))
-        if self.rent_due(tx.state, cmd.number) == 0:
-            return o.NoRent(tx.happened(), cmd.number)  # jailed owner: no rent, no rise (decision)
         rent = self.rent_due(tx.state, cmd.number)
+        if rent == 0:
+            return o.NoRent(tx.happened(), cmd.number)  # jailed owner: no rent, no rise (decision)
         cheap = ultime(tx.state).cheap_rents
         if cheap > 0:
             tx.emit(CheapRentsChanged(cheap, cheap - 1))

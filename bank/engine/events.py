@@ -79,11 +79,15 @@ class MoneyMoved(Event):
     reason: str = ""
 
     def apply(self, state: GameState) -> GameState:
-        for card, delta in ((self.payer, -self.amount), (self.payee, self.amount)):
-            if card is not None:
-                p = state.player(card)
-                assert p is not None, f"no player {card}"
-                state = state.with_player(p.with_balance(p.balance + delta))
+        payer, payee = self.payer, self.payee
+        if payer is not None:
+            p = state.player(payer)
+            assert p is not None, f"no player {payer}"
+            state = state.with_player(p.with_balance(p.balance - self.amount))
+        if payee is not None:
+            p = state.player(payee)
+            assert p is not None, f"no player {payee}"
+            state = state.with_player(p.with_balance(p.balance + self.amount))
         return state
 
     def inverse(self) -> Event:

@@ -76,6 +76,9 @@ class UltimeRules:
         self.edition = edition
         self.config = config or RulesConfig()
         self.k = ultime_constants(edition)
+        #: each colour group's property numbers, as the edition lists them (looked up by every
+        #: purchase: worked out once)
+        self._members: dict[str, tuple[int, ...]] = {}
         self._handlers: dict[type[Command], Callable[[_Tx, Command], o.UltimeOutcome]] = {
             NewGame: self._new_game,  # type: ignore[dict-item]
             Land: self._land,  # type: ignore[dict-item]
@@ -198,7 +201,9 @@ class UltimeRules:
         """Once per group per game, when its last unowned property is acquired."""
         if group in ultime(tx.state).completed_groups:
             return
-        members = self.edition.group_members(group)
+        members = self._members.get(group)
+        if members is None:
+            members = self._members[group] = self.edition.group_members(group)
         owners = {tx.state.prop(n).owner for n in members}
         if None in owners:
             return

@@ -17,7 +17,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, cast, runtime_checkable
 
 from bank.engine.commands import Command
 from bank.engine.errors import RuleError
@@ -181,6 +181,8 @@ class OutcomeCodec:
             self.kinds[cls.kind] = cls
         self.upcasters: dict[tuple[str, int], Upcaster] = dict(upcasters or {})
         self._fields: dict[type[Any], tuple[tuple[str, Any, Callable[[Any], Any]], ...]] = {}
+        #: class -> the function that writes its fields (made once per class)
+        self._writers: dict[type[Any], Callable[[Any, dict[str, Any]], None]] = {}
 
     @classmethod
     def of_module(cls, module: types.ModuleType, **kw: Any) -> OutcomeCodec:
@@ -208,22 +210,49 @@ class OutcomeCodec:
         return out
 
     def _put_fields(self, value: Any, out: dict[str, Any]) -> None:
-        for name, default, convert in self._layout(type(value)):
-            item = getattr(value, name)
-            if default is not _REQUIRED and item == default:
-                continue
-            # a field read back as it is (a number, a string, a flag) is stored as it is
-            out[name] = item if convert is _same else self._plain(item)
+        writer = self._writers.get(type(value))
+        if writer is None:
+            writer = self._writers[type(value)] = self._writer(type(value))
+        writer(value, out)
+
+    def _writer(self, cls: type[Any]) -> Callable[[Any, dict[str, Any]], None]:
+        """A function that puts the fields of a *cls* into a stored form, each in turn: left
+        out at its default value, stored as it is when it is read back as it is (a number, a
+        string, a flag), else through :meth:`_plain`. Its source is made from the class's
+        fields, as :mod:`dataclasses` makes a class's ``__init__``: one straight line of
+        code a field, a transaction's outcome written without a loop."""
+        lines = ["def write(value, out):"]
+        names: dict[str, Any] = {"plain": self._plain}
+        for i, (name, default, convert) in enumerate(self._layout(cls)):
+            if not name.isidentifier():  # never for a dataclass field; no code made of it
+                raise OutcomeError(f"{cls.__name__} has a field named {name!r}")
+            stored = "item" if convert is _same else "plain(item)"
+            lines.append(f"    item = value.{name}")
+            if default is _REQUIRED:
+                lines.append(f"    out[{name!r}] = {stored}")
+            else:
+                names[f"default_{i}"] = default
+                lines.append(f"    if not item == default_{i}:")
+                lines.append(f"        out[{name!r}] = {stored}")
+        if len(lines) == 1:
+            lines.append("    pass")
+        exec("\n".join(lines), names)  # the source is made above from field names
+        return cast("Callable[[Any, dict[str, Any]], None]", names["write"])
 
     def _plain(self, item: Any) -> Any:
         if item is None or isinstance(item, int | str | float):
             return item
+        writer = self._writers.get(type(item))
+        if writer is not None and not isinstance(item, Outcome):  # a dataclass seen before
+            nested: dict[str, Any] = {}
+            writer(item, nested)
+            return nested
         if isinstance(item, tuple | list):
             return [self._plain(x) for x in item]
         if isinstance(item, Outcome):
             return self.encode(item)
         if dataclasses.is_dataclass(item):
-            nested: dict[str, Any] = {}
+            nested = {}
             self._put_fields(item, nested)
             return nested
         raise OutcomeError(f"an outcome field of type {type(item).__name__} cannot be stored")

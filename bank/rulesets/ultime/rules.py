@@ -76,6 +76,9 @@ class UltimeRules:
         self.edition = edition
         self.config = config or RulesConfig()
         self.k = ultime_constants(edition)
+        #: each colour group's property numbers, as the edition lists them (looked up by every
+        #: purchase: worked out once)
+        self._members: dict[str, tuple[int, ...]] = {}
         self._handlers: dict[type[Command], Callable[[_Tx, Command], o.UltimeOutcome]] = {
             NewGame: self._new_game,  # type: ignore[dict-item]
             Land: self._land,  # type: ignore[dict-item]
@@ -198,7 +201,9 @@ class UltimeRules:
         """Once per group per game, when its last unowned property is acquired."""
         if group in ultime(tx.state).completed_groups:
             return
-        members = self.edition.group_members(group)
+        members = self._members.get(group)
+        if members is None:
+            members = self._members[group] = self.edition.group_members(group)
         owners = {tx.state.prop(n).owner for n in members}
         if None in owners:
             return
@@ -291,9 +296,9 @@ class UltimeRules:
             self._shift_level(tx, cmd.number, 1)
             level = tx.state.prop(cmd.number).level or 1
             return o.LevelRaised(tx.happened(), cmd.number, level, level > (prop.level or 0))
-        if self.rent_due(tx.state, cmd.number) == 0:
-            return o.NoRent(tx.happened(), cmd.number)  # jailed owner: no rent, no rise (decision)
         rent = self.rent_due(tx.state, cmd.number)
+        if rent == 0:
+            return o.NoRent(tx.happened(), cmd.number)  # jailed owner: no rent, no rise (decision)
         cheap = ultime(tx.state).cheap_rents
         if cheap > 0:
             tx.emit(CheapRentsChanged(cheap, cheap - 1))

@@ -29,7 +29,6 @@ import fcntl
 import hashlib
 import json
 import logging
-import mmap
 import os
 import shutil
 import sqlite3
@@ -482,8 +481,6 @@ class Journal:
         self._damage: list[Damage] = []
         self._lock_fd: int | None = None
         self._tip_fd: int | None = None
-        #: the tip file mapped in memory: a tip is written by a store, no system call
-        self._tip_map: mmap.mmap | None = None
         self._tip_generation = 0
         self._tip_chain = b""
         self._tip_failing = False
@@ -1299,14 +1296,7 @@ class Journal:
         else:
             self._tip_generation = tip.generation
             self._check_tip(tip)
-        self._write_tip()  # through the descriptor, then mapped: both slots in the file
-        try:
-            if os.fstat(fd).st_size < 2 * _TIP_SLOT_SIZE:
-                os.ftruncate(fd, 2 * _TIP_SLOT_SIZE)  # a new file: the other slot, empty
-            self._tip_map = mmap.mmap(fd, 2 * _TIP_SLOT_SIZE, mmap.MAP_SHARED,
-                                      mmap.PROT_READ | mmap.PROT_WRITE)  # fmt: skip
-        except (OSError, ValueError) as err:  # a file system that cannot map files
-            log.info("%s is written with pwrite (no memory map: %s)", path, err)
+        self._write_tip()
 
     def _chain_of(self, seq: int) -> bytes | None:
         """The checksum stored with record *seq* (or with its quarantined row), if any."""
@@ -1375,10 +1365,9 @@ class Journal:
     def _write_tip(self) -> None:
         """Record the last commit in the tip file: one slot of two, no fsync (see above).
 
-        Once open, the file is mapped in memory and a slot is written by a store into the page
-        cache (no system call; what a ``pwrite`` did, as durable: it survives the process,
-        reaches the disk with the kernel's writeback, may lag after a power cut). A process
-        killed in the middle of the store tears at most that slot; the other one is whole.
+        One ``pwrite`` (about 1.6 µs here). A memory map would save about 1.5 µs of that, but
+        a mapped file that someone cuts short makes the next store kill the process with
+        SIGBUS; a ``pwrite`` just writes the file again.
         """
         generation = self._tip_generation = self._tip_generation + 1
         body = _TIP_BODY.pack(_TIP_MAGIC, generation, self._last_seq, self._game or 0,
@@ -1386,10 +1375,6 @@ class Journal:
         h = _TIP_HASH.copy()
         h.update(body)
         at = (generation & 1) * _TIP_SLOT_SIZE
-        tip_map = self._tip_map
-        if tip_map is not None:
-            tip_map[at : at + _TIP_SLOT_SIZE] = body + h.digest() + _TIP_PAD
-            return
         if self._tip_fd is None:
             return
         try:
@@ -1745,9 +1730,6 @@ class Journal:
         conn, self._conn = self._conn, None
         fd, self._lock_fd = self._lock_fd, None
         tip_fd, self._tip_fd = self._tip_fd, None
-        tip_map, self._tip_map = self._tip_map, None
-        if tip_map is not None:
-            tip_map.close()
         try:
             if conn is not None:
                 conn.close()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import pytest
 
 from bank.engine.commands import AuctionSale, Land, NewGame, Undo
 from bank.engine.errors import BankError, GameOver, InDebt, NotEnoughMoney, RuleError, UndoRefused
 from bank.engine.game import Game, Transaction
+from bank.rulesets import find
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
@@ -480,6 +482,29 @@ def test_3_12_a_debt_takes_the_cash_and_what_is_raised_goes_to_the_creditor() ->
     assert ext(game).debts == () and balance(game, 2) == 1500 - 400 - 10 + 50
     run(game, Undo())  # the rent and everything done to settle it
     assert game.state.prop(1).level == 1 and balance(game, 1) == 20
+
+
+def test_3_12_the_outcome_says_which_transaction_settled_the_debt() -> None:
+    """The unit's `Dette réglée` is the rules' word: the outcome of the transaction that paid
+    the debt off names the debtor (journalled as version 2 of its kind); a payment that
+    leaves some of it owed, or a transaction with no debt open, says none."""
+    game = new_game()
+    run(game, Land(2, 28), Land(1, 1), Land(1, 2), c.Build(1, 1))
+    assert outcome(run(game, c.Build(1, 2))).debt_settled is None  # no debt open
+    poor(game, 1, 10)
+    run(game, Land(2, 1), Land(1, 28))  # dog owes 30 to the car
+    part = outcome(run(game, c.SellBuilding(1, 1, for_debt=True)))
+    assert part.debt_settled is None and game.state.player(1).debt  # type: ignore[union-attr]
+    done = outcome(run(game, c.SellBuilding(1, 2, for_debt=True)))
+    assert isinstance(done, o.BuildingSold) and done.debt_settled == 1
+    codec = find("classic").outcomes
+    assert codec is not None
+    stored = codec.encode(done)
+    assert (stored["v"], stored["debt_settled"]) == (2, 1)
+    assert codec.decode(stored) == done
+    # a version-1 record, written before the rules said it, reads as settling none
+    old = {k: v for k, v in stored.items() if k not in ("v", "debt_settled")}
+    assert codec.decode(old) == replace(done, debt_settled=None)
 
 
 def test_3_12_several_debts_settled_in_the_order_they_arose_and_3_14_the_last_one_wins() -> None:

@@ -2,15 +2,17 @@
 mode shows these and never works them out again from the events.
 
 Every outcome names the player it is about (``card``; None for the bank or an anonymous roll)
-and the money it moved (``amount``: paid, received, charged or raised; 0 when none). Imports
-the core's outcome type and the standard library.
+and the money it moved (``amount``: paid, received, charged or raised; 0 when none), and
+whether the transaction settled the debt being paid off (``debt_settled``: the debtor's card;
+the unit's `Dette réglée`). Imports the core's outcome type and the standard library.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import ClassVar
+from typing import Any, ClassVar, Final
 
 from bank.engine.ruleset import Outcome
 
@@ -20,6 +22,10 @@ class ClassicOutcome(Outcome):
     kind: ClassVar[str] = "classic"
     card: int | None
     amount: int
+    #: the player whose debt this transaction paid off, leaving no debt open (None: none);
+    #: a bankruptcy ends a debt without settling it. Set by the rules for every kind, but
+    #: only the kinds a debtor may play (the versions 2 below) can carry it.
+    debt_settled: int | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +143,8 @@ class BuildingSold(ClassicOutcome):
     """One step down on *number*, or (*whole_group*) every building of its group; *amount* back."""
 
     kind: ClassVar[str] = "building_sold"
+    #: 2: may carry ``debt_settled``
+    version: ClassVar[int] = 2
     number: int
     whole_group: bool
     #: Méga: ``"skyscraper"`` (back to a hotel) or ``"depot"`` (removed); empty otherwise
@@ -153,12 +161,16 @@ class Gift(ClassicOutcome):
 @dataclass(frozen=True, slots=True)
 class Mortgaged(ClassicOutcome):
     kind: ClassVar[str] = "mortgaged"
+    #: 2: may carry ``debt_settled``
+    version: ClassVar[int] = 2
     number: int
 
 
 @dataclass(frozen=True, slots=True)
 class Lifted(ClassicOutcome):
     kind: ClassVar[str] = "lifted"
+    #: 2: may carry ``debt_settled``
+    version: ClassVar[int] = 2
     number: int
 
 
@@ -168,6 +180,8 @@ class Traded(ClassicOutcome):
     new owners must now answer the interest question, in order."""
 
     kind: ClassVar[str] = "traded"
+    #: 2: may carry ``debt_settled``
+    version: ClassVar[int] = 2
     partner: int
     questions: tuple[int, ...]
 
@@ -175,6 +189,8 @@ class Traded(ClassicOutcome):
 @dataclass(frozen=True, slots=True)
 class InterestAnswered(ClassicOutcome):
     kind: ClassVar[str] = "interest"
+    #: 2: may carry ``debt_settled``
+    version: ClassVar[int] = 2
     number: int
     lifted: bool
 
@@ -291,3 +307,18 @@ class TimeOver(ClassicOutcome):
     """The time limit ended the game; *card* is the winner."""
 
     kind: ClassVar[str] = "game_over"
+
+
+def _no_debt_said(fields: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 to 2 of the kinds a debtor may play (``building_sold``, ``mortgaged``,
+    ``lifted``, ``traded``, ``interest``): version 2 may say the debt it settled
+    (``debt_settled``). A version-1 record was written before that was journalled, when the
+    unit alone said `Dette réglée`: it reads as settling none."""
+    return fields
+
+
+#: the classic outcome kinds' upcasters, ``(kind, stored version) -> step``
+UPCASTERS: Final[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]] = {
+    (kind, 1): _no_debt_said
+    for kind in ("building_sold", "mortgaged", "lifted", "traded", "interest")
+}

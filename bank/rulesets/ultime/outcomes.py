@@ -8,8 +8,9 @@ core's outcome type and the standard library.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, Final
 
 from bank.engine.ruleset import Outcome
 
@@ -32,7 +33,11 @@ class UltimeOutcome(Outcome):
 
 @dataclass(frozen=True, slots=True)
 class Started(UltimeOutcome):
+    """A new game of the bank cards *cards* (version 2: *cards* added)."""
+
     kind: ClassVar[str] = "started"
+    version: ClassVar[int] = 2
+    cards: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,20 +69,26 @@ class RentPaid(UltimeOutcome):
 
 @dataclass(frozen=True, slots=True)
 class NoRent(UltimeOutcome):
-    """A visitor on a jailed owner's property: no rent, no rise (decision)."""
+    """*card* visited the property *number* of a jailed owner: no rent, no rise (decision);
+    version 2: *card* added."""
 
     kind: ClassVar[str] = "no_rent"
+    version: ClassVar[int] = 2
     number: int
+    card: int
 
 
 @dataclass(frozen=True, slots=True)
 class LevelRaised(UltimeOutcome):
-    """An owner on their own property (or an event) set its level; *raised* False at the top."""
+    """*card*, the owner, landed on their own property *number*: its level is now *level*;
+    *raised* False at the top. Version 2: *card* added."""
 
     kind: ClassVar[str] = "level"
+    version: ClassVar[int] = 2
     number: int
     level: int
     raised: bool
+    card: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,3 +156,24 @@ class EventPlayed(UltimeOutcome):
     level: int | None = None
     #: the move bought a property that completed its colour group
     completed_group: bool = False
+
+
+# ---------------------------------------------------------------------- upcasters
+
+
+def _cards_joined(fields: dict[str, Any], command: Mapping[str, Any]) -> dict[str, Any]:
+    """``started`` 1 to 2: the bank cards of the game, as the ``new_game`` command named them."""
+    return {**fields, "cards": list(command.get("cards", ()))}
+
+
+def _card_landed(fields: dict[str, Any], command: Mapping[str, Any]) -> dict[str, Any]:
+    """``level`` and ``no_rent`` 1 to 2: the card that landed, as the ``land`` command named it."""
+    return {**fields, "card": int(command["card"])}
+
+
+#: the upcasters that read the record's command, ``(kind, stored version) -> step``
+COMMAND_UPCASTERS: Final = {
+    ("started", 1): _cards_joined,
+    ("level", 1): _card_landed,
+    ("no_rent", 1): _card_landed,
+}

@@ -273,7 +273,7 @@ class UltimeRules:
                 raise RuleError(f"there is no bank card {c}", "no such card")
         for c in sorted(cards):
             tx.emit(PlayerJoined(c, k.tokens[c - 1], k.start_balance))
-        return o.Started(tx.happened())
+        return o.Started(tx.happened(), tuple(cards))
 
     def _land(self, tx: _Tx, cmd: Land) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
@@ -290,9 +290,13 @@ class UltimeRules:
         if prop.owner == cmd.card:
             self._shift_level(tx, cmd.number, 1)
             level = tx.state.prop(cmd.number).level or 1
-            return o.LevelRaised(tx.happened(), cmd.number, level, level > (prop.level or 0))
+            return o.LevelRaised(
+                tx.happened(), cmd.number, level, level > (prop.level or 0), cmd.card
+            )
         if self.rent_due(tx.state, cmd.number) == 0:
-            return o.NoRent(tx.happened(), cmd.number)  # jailed owner: no rent, no rise (decision)
+            return o.NoRent(
+                tx.happened(), cmd.number, cmd.card
+            )  # jailed owner: no rent, no rise (decision)
         rent = self.rent_due(tx.state, cmd.number)
         cheap = ultime(tx.state).cheap_rents
         if cheap > 0:

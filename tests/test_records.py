@@ -128,7 +128,12 @@ def test_the_chart_reads_the_old_journal_as_before(old_journal: Path) -> None:
             decoded = decode_entries(journal.entries(int(game)))
             for records in (stored, decoded):
                 got = dataclasses.asdict(wealth_series(EDITION, records))
+                # the marks were added since: read from the outcomes the upcaster of version
+                # 0 derives (the rent that bankrupted the boat ended game 1)
+                marks = list(got.pop("marks"))
                 assert json.loads(json.dumps(got)) == series
+                ended = [{"step": 22, "kind": "game_over", "card": 1}] if game == "1" else []
+                assert marks == ended
 
 
 def test_a_daemon_resumes_the_old_game(runtime: Runtime) -> None:

@@ -37,6 +37,17 @@ class Outcome:
     kind: ClassVar[str] = "outcome"
     version: ClassVar[int] = 1
 
+    @property
+    def eliminated(self) -> int | None:
+        """The bank card this transaction put out of the game (a bankruptcy), or None: what
+        the readers that know no ruleset (the wealth chart) mark."""
+        return None
+
+    @property
+    def ends_game(self) -> bool:
+        """Whether this transaction ended the game."""
+        return False
+
 
 @dataclass(frozen=True, slots=True)
 class Question:

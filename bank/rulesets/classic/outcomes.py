@@ -301,12 +301,24 @@ class Bankrupt(ClassicOutcome):
     auction: tuple[int, ...]
     game_over: bool
 
+    @property
+    def eliminated(self) -> int | None:
+        return self.card
+
+    @property
+    def ends_game(self) -> bool:
+        return self.game_over
+
 
 @dataclass(frozen=True, slots=True)
 class TimeOver(ClassicOutcome):
     """The time limit ended the game; *card* is the winner."""
 
     kind: ClassVar[str] = "game_over"
+
+    @property
+    def ends_game(self) -> bool:
+        return True
 
 
 def _no_debt_said(fields: dict[str, Any]) -> dict[str, Any]:

@@ -30,6 +30,11 @@ class UltimeOutcome(Outcome):
     kind: ClassVar[str] = "ultime"
     happened: Happened
 
+    @property
+    def ends_game(self) -> bool:
+        """An Ultime game ends with a bankruptcy, whatever the transaction that caused it."""
+        return self.happened.game_over
+
 
 @dataclass(frozen=True, slots=True)
 class Started(UltimeOutcome):

@@ -244,14 +244,19 @@ def test_a_mega_series_counts_skyscrapers_and_depots_as_the_ranking_does(
 # ---------------------------------------------------------------------- what the outcomes mark
 
 
-def test_the_chart_marks_the_end_of_an_ultime_game_from_its_outcome() -> None:
+def test_the_chart_marks_an_ultime_bankruptcy_and_the_end_from_the_outcome() -> None:
     commands: list[Command] = [NewGame((1, 2)), Land(1, 22), Land(1, 21)]
     commands += [Land(2, 22)] * 3  # the third rent bankrupts the helicopter: game over
     records = play(*commands)
     series = wealth_series(EDITION, records)
-    assert [(m.step, m.kind, m.card) for m in series.marks] == [(6, "game_over", 1)]
-    # the mark is the journalled outcome's word, not the balances': an outcome that says
-    # the game went on draws no mark
+    assert [(m.step, m.kind, m.card) for m in series.marks] == [
+        (6, "eliminated", 2),
+        (6, "game_over", 1),
+    ]
+    assert records[-1]["outcome"]["bankrupt"] == 2 and records[-1]["outcome"]["v"] == 2
+    # the marks are the journalled outcome's word, not the balances': an outcome that says
+    # nobody went bankrupt and the game went on draws none
+    del records[-1]["outcome"]["bankrupt"]
     records[-1]["outcome"]["happened"]["game_over"] = False
     assert wealth_series(EDITION, records).marks == ()
 

@@ -63,7 +63,9 @@ RULESET = RulesetSpec(
     config=RulesConfig.from_mapping,
     schema=check_edition,
     empty_state=UltimeState,
-    outcomes=OutcomeCodec.of_module(_outcomes, command_upcasters=_outcomes.COMMAND_UPCASTERS),
+    outcomes=OutcomeCodec.of_module(
+        _outcomes, upcasters=_outcomes.UPCASTERS, command_upcasters=_outcomes.COMMAND_UPCASTERS
+    ),
     narrator=_narrator,
     token_labels=_token_labels,
 )

@@ -9,7 +9,7 @@ core's outcome type and the standard library.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from bank.engine.ruleset import Outcome
@@ -29,6 +29,14 @@ class Happened:
 class UltimeOutcome(Outcome):
     kind: ClassVar[str] = "ultime"
     happened: Happened
+    #: the player a payment this transaction charged could not meet: bankrupt, which ends an
+    #: Ultime game (None: nobody). Only the kinds that charge a payment (a rent, the jail
+    #: fee, an event's tax: their versions 2) can carry it.
+    bankrupt: int | None = field(default=None, kw_only=True)
+
+    @property
+    def eliminated(self) -> int | None:
+        return self.bankrupt
 
     @property
     def ends_game(self) -> bool:
@@ -63,6 +71,8 @@ class RentPaid(UltimeOutcome):
     """*payer* paid *paid* of a rent to *owner* (less when a debt is left); the level rose."""
 
     kind: ClassVar[str] = "rent_paid"
+    #: 2: may carry ``bankrupt``
+    version: ClassVar[int] = 2
     number: int
     payer: int
     owner: int
@@ -112,6 +122,8 @@ class Jailed(UltimeOutcome):
 @dataclass(frozen=True, slots=True)
 class LeftJail(UltimeOutcome):
     kind: ClassVar[str] = "left_jail"
+    #: 2: may carry ``bankrupt``
+    version: ClassVar[int] = 2
     card: int
     paid: bool
 
@@ -152,6 +164,8 @@ class EventPlayed(UltimeOutcome):
     """
 
     kind: ClassVar[str] = "event_played"
+    #: 2: may carry ``bankrupt``
+    version: ClassVar[int] = 2
     event_id: int
     effect: str
     result: str
@@ -175,6 +189,17 @@ def _card_landed(fields: dict[str, Any], command: Mapping[str, Any]) -> dict[str
     """``level`` and ``no_rent`` 1 to 2: the card that landed, as the ``land`` command named it."""
     return {**fields, "card": int(command["card"])}
 
+
+def _no_bankruptcy_said(fields: dict[str, Any]) -> dict[str, Any]:
+    """``rent_paid``, ``left_jail`` and ``event_played`` 1 to 2: version 2 may name the
+    player the payment bankrupted (``bankrupt``); a version-1 record names none."""
+    return fields
+
+
+#: the upcasters of the stored fields alone, ``(kind, stored version) -> step``
+UPCASTERS: Final = {
+    (kind, 1): _no_bankruptcy_said for kind in ("rent_paid", "left_jail", "event_played")
+}
 
 #: the upcasters that read the record's command, ``(kind, stored version) -> step``
 COMMAND_UPCASTERS: Final = {

@@ -11,6 +11,7 @@ engine's value types, the Ultime package's own modules and the standard library 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from bank.engine.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
 from bank.engine.errors import GameOver, InDebt, NotEnoughMoney, RuleError
@@ -37,12 +38,14 @@ from board_assets import Edition
 class _Tx:
     """Events of one transaction, applied to a working state as they are emitted."""
 
-    __slots__ = ("events", "game_over", "jailed", "level_up", "money_moved", "state")
+    __slots__ = ("bankrupt", "events", "game_over", "jailed", "level_up", "money_moved", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[Event] = []
         self.money_moved = self.level_up = self.jailed = self.game_over = False
+        #: the player a payment bankrupted, if any
+        self.bankrupt: int | None = None
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -62,6 +65,8 @@ class _Tx:
             self.jailed |= event.jailed
         elif isinstance(event, GameEnded):
             self.game_over |= event.ended
+        elif isinstance(event, PlayerBankrupt) and event.bankrupt:
+            self.bankrupt = event.card
 
     def happened(self) -> o.Happened:
         return o.Happened(self.money_moved, self.level_up, self.jailed, self.game_over)
@@ -111,6 +116,8 @@ class UltimeRules:
         tx = _Tx(state)
         # the handler builds its outcome once its last event is emitted (tx.happened())
         outcome = handler(tx, command)
+        if tx.bankrupt is not None:  # the outcome names who the payment bankrupted
+            outcome = replace(outcome, bankrupt=tx.bankrupt)
         return Decision(tuple(tx.events), outcome, tx.state)
 
     # ------------------------------------------------------------------ the core's questions

@@ -293,6 +293,32 @@ def own_brown(game: Game) -> None:
     run(game, Land(1, 1), Land(1, 2))
 
 
+def test_3_3_the_rent_says_what_it_was_worked_out_from() -> None:
+    """The outcome of a rent carries its basis (journalled as version 2 of ``rent``): the
+    words of the history read it there, not from the state the rent started from."""
+    game = new_game()
+    own_brown(game)
+    run(game, Land(1, 3), Land(1, 11), Land(1, 8))
+    street = outcome(run(game, c.Visit(2, 1)))
+    assert isinstance(street, o.RentPaid) and street.amount == 4
+    assert street.basis == o.RentBasis("street", 2, factor=2)  # the whole group: doubled
+    stations = outcome(run(game, c.Visit(2, 11)))
+    assert isinstance(stations, o.RentPaid) and stations.basis == o.RentBasis("station", 2)
+    power = outcome(run(game, c.Visit(2, 8, dice=7)))
+    assert isinstance(power, o.RentPaid) and power.amount == 28
+    assert power.basis == o.RentBasis("utility", 1, dice=7, times=4)
+    run(game, c.Build(1, 1), c.Build(1, 2), c.Build(1, 1))
+    houses = outcome(run(game, c.Visit(2, 1)))
+    assert isinstance(houses, o.RentPaid) and houses.basis == o.RentBasis("street", 2, level=2)
+    codec = find("classic").outcomes
+    assert codec is not None
+    stored = codec.encode(houses)
+    assert stored["v"] == 2 and stored["basis"] == {"deed": "street", "owned": 2, "level": 2}
+    assert codec.decode(stored) == houses
+    old = {k: v for k, v in stored.items() if k not in ("v", "basis")}  # as version 1 stored it
+    assert codec.decode(old) == replace(houses, basis=None)
+
+
 def test_3_7_building_needs_the_whole_unmortgaged_group_and_even_building() -> None:
     game = new_game()
     run(game, Land(1, 1))

@@ -73,13 +73,37 @@ class NoRent(ClassicOutcome):
 
 
 @dataclass(frozen=True, slots=True)
+class RentBasis:
+    """What a rent was worked out from (§3.3), as the rules applied it."""
+
+    #: the deed's kind: ``street``, ``station`` or ``utility``
+    deed: str
+    #: the deeds of its group the owner held
+    owned: int
+    #: a street's buildings: 1-4 houses, 5 a hotel, 6 a skyscraper (0: none)
+    level: int = 0
+    #: an unimproved street's multiplier: 2 with the whole group (Méga: 2 with all lots but
+    #: one, 3 with all of them)
+    factor: int = 1
+    #: Méga: the station carries a train depot
+    depot: bool = False
+    #: a utility: the dice total, and what it was multiplied by
+    dice: int = 0
+    times: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class RentPaid(ClassicOutcome):
-    """*card* owed *amount* of rent to *owner* for deed *number*; *owed* of it is left as a debt."""
+    """*card* owed *amount* of rent to *owner* for deed *number*; *owed* of it is left as a
+    debt; *basis*: what the rent was worked out from (version 2; None in a version-1 record)."""
 
     kind: ClassVar[str] = "rent"
+    #: 2: carries ``basis``
+    version: ClassVar[int] = 2
     number: int
     owner: int
     owed: int
+    basis: RentBasis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,8 +353,18 @@ def _no_debt_said(fields: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
+def _no_basis_said(fields: dict[str, Any]) -> dict[str, Any]:
+    """``rent`` 1 to 2: version 2 says what the rent was worked out from (``basis``); a
+    version-1 record says nothing of it (its words read the deed as the state it started
+    from shows it)."""
+    return fields
+
+
 #: the classic outcome kinds' upcasters, ``(kind, stored version) -> step``
 UPCASTERS: Final[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]] = {
-    (kind, 1): _no_debt_said
-    for kind in ("building_sold", "mortgaged", "lifted", "traded", "interest")
+    **{
+        (kind, 1): _no_debt_said
+        for kind in ("building_sold", "mortgaged", "lifted", "traded", "interest")
+    },
+    ("rent", 1): _no_basis_said,
 }

@@ -4,20 +4,26 @@ through the Ultime codec and its upcasters, never from the command."""
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Any
 
+from bank.cli import main
 from bank.engine.commands import AuctionSale, Land, NewGame, Undo
+from bank.engine.events import apply
 from bank.engine.game import Game
-from bank.engine.records import Record, decode
+from bank.engine.records import Record, decode, decode_entries
 from bank.engine.state import GameState
 from bank.rulesets import find
 from bank.rulesets.ultime import outcomes as o
 from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation
+from bank.services.journal import Journal
 from bank.views.narrate import narrator_for
 from bank.views.speech import Announcer
 from board_assets import load_edition
 
 ULTIME = load_edition("ultime-fr")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _played(*commands: Any) -> tuple[list[Record], list[GameState]]:
@@ -124,3 +130,43 @@ def test_the_voice_says_the_outcome() -> None:
     assert texts[1] is not None and "buys Boulevard de Belleville" in texts[1]
     assert texts[2] is not None and "rent" in texts[2] and "lands on" not in texts[2]
     assert texts[3] is not None and texts[3].startswith("helicopter wins the auction")
+
+
+ULTIME_SCRIPTS = [
+    *sorted((ROOT / "tests" / "scripts").glob("*.tap")),
+    ROOT / "docs" / "example-game.tap",
+]
+
+
+def test_the_outcome_read_from_the_events_is_the_journalled_one(tmp_path: Path) -> None:
+    """The last step of the upcaster of version 0 for an Ultime record (one the rules no
+    longer decide the same way: a game played under other decisions) reads the outcome from
+    the events: for every Ultime scenario, every kind of transaction and event card, it is
+    the outcome the rules journalled, and it tells the same words."""
+    codec = find("ultime").outcomes
+    assert codec is not None and codec.from_events is not None
+    seen: set[str] = set()
+    for n, script in enumerate(ULTIME_SCRIPTS):
+        data = tmp_path / str(n)
+        assert main(["script", str(script), "--data-dir", str(data)]) == 0
+        with Journal(data / "journal.sqlite") as journal:
+            records = decode_entries(journal.entries())
+        fr = narrator_for(ULTIME, "fr")
+        state = GameState.empty(ULTIME)
+        for record in records:
+            after = apply(state, record.events)
+            read = codec.from_events(ULTIME, record, state, after)
+            if record.name != "undo":
+                assert read is not None and read == record.outcome, (script.name, record.number)
+                seen.add(read.kind if not isinstance(read, o.EventPlayed) else read.effect)
+                again = dataclasses.replace(
+                    record, stored_outcome=codec.encode(read), _outcome=None
+                )
+                assert fr.words(again, state) == fr.words(record, state)
+            state = after
+    assert seen >= {
+        "started", "bought", "rent_paid", "level", "salary", "jailed", "left_jail",
+        "location_paid", "auction_sold", "debt_settled", "move", "group_up", "group_down",
+        "reset_level", "max_level", "swap", "tax", "neighbours", "collect_pair", "cheap_rent",
+        "jail_other", "side_up", "side_down", "gridlock",
+    }  # fmt: skip

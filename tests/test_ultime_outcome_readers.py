@@ -170,3 +170,12 @@ def test_the_outcome_read_from_the_events_is_the_journalled_one(tmp_path: Path) 
         "reset_level", "max_level", "swap", "tax", "neighbours", "collect_pair", "cheap_rent",
         "jail_other", "side_up", "side_down", "gridlock",
     }  # fmt: skip
+
+
+def test_an_outcome_that_cannot_be_read_is_named_by_its_command() -> None:
+    """The web view and the voice go on: a record whose stored outcome does not read (a kind
+    this ultibank does not know) is named by its command, the rest of the list is told."""
+    records, befores = _played(NewGame((1, 2)), Land(1, 1))
+    broken = _with_outcome(records[1], {"k": "no_such_kind"})
+    fr = narrator_for(ULTIME, "fr")
+    assert fr.words(broken, befores[1]) == ("land", "voiture → banque 60 (achat); #1 → voiture")

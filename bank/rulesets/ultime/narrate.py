@@ -2,9 +2,12 @@
 narrator, reached through the ruleset: :func:`bank.views.narrate.narrator_for`).
 
 The sentences of the web view's list, of the unit's voice and of the history's words: one
-per gesture (a landing, a Go, jail, an auction, an event card...), with what moved (the
-record's events, listed) and, for the voice, the payments said one by one. Imports the core
-and the standard library.
+per outcome the rules journalled (a landing that bought, paid a rent or raised a level, a Go,
+jail, an auction, a debt settled, an event card...), read from the record
+(:attr:`bank.engine.records.Record.outcome`, derived once for a record older than outcomes),
+never from its command; with what moved (the record's events, listed) and, for the voice, the
+payments said one by one. An undo, which has no outcome, is named as such. Imports the core,
+the Ultime outcomes and the standard library.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from bank.engine.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
-from bank.engine.records import Record, outcome_of
+from bank.engine.records import Record, RecordError, outcome_of
 from bank.engine.ruleset import Outcome, Ruleset
 from bank.engine.state import GameState
 from bank.rulesets.ultime import outcomes as o
@@ -164,7 +167,10 @@ class UltimeNarrator:
             from bank import rulesets  # the rules, only for a record older than outcomes
 
             self._rules = rulesets.find("ultime").rules(self.edition, None)
-        return outcome_of(record, before, self._rules, self.edition)
+        try:
+            return outcome_of(record, before, self._rules, self.edition)
+        except RecordError:  # an outcome that cannot be read: the command's name is said
+            return None
 
     def title_with(
         self, record: Record, tokens: Mapping[int, str], done: Outcome | None = None

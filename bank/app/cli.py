@@ -299,7 +299,7 @@ def _history_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--lang",
         choices=["fr", "en"],
-        help="the language of a classic game's transactions in words (show, export); "
+        help="the language of the transactions in words (a classic game's show, every export); "
         "default: the unit's language, else the edition's",
     )
     _add_data_dir(p, "where the game journal lives")

@@ -37,6 +37,17 @@ class Outcome:
     kind: ClassVar[str] = "outcome"
     version: ClassVar[int] = 1
 
+    @property
+    def eliminated(self) -> int | None:
+        """The bank card this transaction put out of the game (a bankruptcy), or None: what
+        the readers that know no ruleset (the wealth chart) mark."""
+        return None
+
+    @property
+    def ends_game(self) -> bool:
+        """Whether this transaction ended the game."""
+        return False
+
 
 @dataclass(frozen=True, slots=True)
 class Question:
@@ -149,6 +160,11 @@ class DrawsSeeds(Protocol):
 #: chain, the stored fields of that version turned into those of the next version
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
+#: an upcaster step that also reads the command stored in the same record (its fields as
+#: stored, with ``name``): a version that adds a fact the older outcome left to the command
+#: (who landed, which cards joined) takes it from there
+CommandUpcaster = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
+
 
 class OutcomeError(ValueError):
     """A stored outcome that cannot be read (unknown kind, a version newer than this code)."""
@@ -169,11 +185,16 @@ class OutcomeCodec:
         kinds: Iterable[type[Outcome]],
         upcasters: Mapping[tuple[str, int], Upcaster] | None = None,
         from_events: Callable[..., Outcome | None] | None = None,
+        command_upcasters: Mapping[tuple[str, int], CommandUpcaster] | None = None,
     ) -> None:
         """*from_events* ``(edition, record, before, after)``: the last step of the upcaster
         of version 0, the outcome of a record written without one as its events show it
-        (used only when deciding the record again does not give its events back)."""
+        (used only when deciding the record again does not give its events back).
+        *command_upcasters*: steps that read the record's command too (:data:`CommandUpcaster`)."""
         self.from_events = from_events
+        self.command_upcasters: dict[tuple[str, int], CommandUpcaster] = dict(
+            command_upcasters or {}
+        )
         self.kinds: dict[str, type[Outcome]] = {}
         for cls in kinds:
             if cls.kind in self.kinds:
@@ -259,8 +280,9 @@ class OutcomeCodec:
 
     # ------------------------------------------------------------------ reading
 
-    def decode(self, raw: Mapping[str, Any]) -> Outcome:
-        """The outcome of a stored form of any version up to the kind's, upcast step by step."""
+    def decode(self, raw: Mapping[str, Any], command: Mapping[str, Any] | None = None) -> Outcome:
+        """The outcome of a stored form of any version up to the kind's, upcast step by step;
+        *command* is the command stored in the same record, for the steps that read it."""
         kind = str(raw["k"])
         cls = self.kinds.get(kind)
         if cls is None:
@@ -274,9 +296,17 @@ class OutcomeCodec:
         fields = {k: v for k, v in raw.items() if k not in ("k", "v")}
         while version < cls.version:
             step = self.upcasters.get((kind, version))
-            if step is None:
+            with_command = self.command_upcasters.get((kind, version))
+            if with_command is not None:
+                if command is None:
+                    raise OutcomeError(
+                        f"outcome {kind!r} version {version} is read with its record's command"
+                    )
+                fields = with_command(fields, command)
+            elif step is not None:
+                fields = step(fields)
+            else:
                 raise OutcomeError(f"no upcaster for outcome {kind!r} version {version}")
-            fields = step(fields)
             version += 1
         return cast_outcome(self._build(cls, fields))
 

@@ -339,7 +339,9 @@ def board(edition: Edition) -> dict[str, Any]:
         "group_kinds": {g: k for g, k in kinds.items() if k != "street"},
         "token_labels": list(ed.token_labels),
         "third_die": list(ed.third_die),
-        "sides": list(ed.sides),
+        "sides": [variant.side_of(card) for card in range(1, len(ed.token_labels) + 1)]
+        if variant.side_of(1) is not None
+        else [],
     }
 
 

@@ -18,6 +18,7 @@ from bank.app.runtime import Runtime
 from bank.engine.events import apply
 from bank.engine.game import Game
 from bank.engine.records import Record, decode, decode_entries, derive_outcome, outcome_of
+from bank.engine.ruleset import Undone
 from bank.engine.state import GameState
 from bank.rulesets import find
 from bank.rulesets.classic import outcomes as o
@@ -103,18 +104,28 @@ def test_the_web_view_tells_the_old_game_as_the_history_did(data_dir: Path) -> N
 
 def test_the_upcaster_of_version_0_gives_each_record_its_outcome(data_dir: Path) -> None:
     """Every record but the undo gets the outcome the rules gave it then: the very outcome a
-    new record stores (the rules decide it again on the state it started from)."""
+    new record stores (the rules decide it again on the state it started from). The undo,
+    journalled without its outcome, gets an ``Undone`` whose outcomes its events show (with
+    the edition): the purchase it took back, as the record before it says it."""
     rules = find("classic").rules(EDITION, None)
     state = GameState.empty(EDITION)
     kinds = []
+    previous = None
+    undos = 0
     for record in records_of(data_dir):
         outcome = outcome_of(record, state, rules)
         if record.name == "undo":
-            assert outcome is None
+            assert outcome == Undone()  # no edition: its events are not read
+            told = outcome_of(record, state, rules, EDITION)
+            assert isinstance(previous, o.Bought)
+            assert told == Undone((previous,))
+            undos += 1
         else:
             assert outcome is not None, record.name
             kinds.append(outcome.kind)
+        previous = outcome
         state = apply(state, record.events)
+    assert undos == 1
     assert {"game_started", "bought", "rent", "sold", "built", "building_sold", "go", "tax",
             "paid", "received", "jail", "dice", "jail_out", "mortgaged", "traded", "interest",
             "lifted", "card_done", "bankrupt"} <= set(kinds)  # fmt: skip
@@ -166,5 +177,5 @@ def test_a_new_record_of_the_same_game_stores_what_the_upcaster_derives(
         tx = game.execute(record.command)
         assert tx.events == record.events
         new = decode(tx.to_record(EDITION.id, "classic"))
-        assert new.outcome == outcome_of(record, before, rules)
+        assert new.outcome == outcome_of(record, before, rules, EDITION)
         assert narrator.words(new, before) == narrator.words(record, before)

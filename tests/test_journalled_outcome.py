@@ -15,7 +15,7 @@ from bank.engine.commands import Land, NewGame, Undo
 from bank.engine.events import SCHEMA_VERSION
 from bank.engine.game import Game
 from bank.engine.records import RecordError, decode, decode_entries
-from bank.engine.ruleset import Outcome, OutcomeCodec, OutcomeError
+from bank.engine.ruleset import Outcome, OutcomeCodec, OutcomeError, Undone
 from bank.rulesets import find
 from bank.rulesets.classic import outcomes as co
 from bank.rulesets.ultime import outcomes as uo
@@ -34,12 +34,16 @@ def test_every_transaction_journals_its_outcome(tmp_path: Path) -> None:
         game.execute(Undo())
         records = decode_entries(journal.entries())
     assert [r.schema for r in records] == [SCHEMA_VERSION] * 4
-    assert [type(r.outcome) for r in records] == [uo.Started, uo.Bought, uo.RentPaid, type(None)]
+    assert [type(r.outcome) for r in records] == [uo.Started, uo.Bought, uo.RentPaid, Undone]
     rent = records[2].outcome
     assert isinstance(rent, uo.RentPaid)
     assert (rent.payer, rent.owner, rent.paid, rent.level) == (2, 1, 70, 2)
     assert rent.happened.money_moved and not rent.happened.jailed
-    assert records[3].stored_outcome is None  # an undo stores none
+    # the undo stores what it undid: the rent's outcome, as the rules gave it
+    assert records[3].outcome == Undone((rent,))
+    assert records[3].stored_outcome is not None
+    assert records[3].stored_outcome["k"] == "undone"
+    assert records[3].stored_outcome["outcomes"] == [records[2].stored_outcome]
     # stored compactly: the kind, then only the fields that differ from their defaults
     assert records[2].stored_outcome == {
         "k": "rent_paid",

@@ -36,8 +36,22 @@ from bank.engine.auction import Auction
 from bank.engine.commands import Command, NewGame, Undo
 from bank.engine.errors import BankError, GameOver, InDebt, RuleError, UndoRefused
 from bank.engine.events import Event, apply, invert
-from bank.engine.records import LEGACY_RULESET, StoredEntry, decode, encode
-from bank.engine.ruleset import Outcome, Ruleset
+from bank.engine.records import (
+    LEGACY_RULESET,
+    Record,
+    StoredEntry,
+    decode,
+    encode,
+    outcome_of,
+)
+from bank.engine.ruleset import (
+    ENGINE_CODEC,
+    Outcome,
+    OutcomeCodec,
+    OutcomeError,
+    Ruleset,
+    Undone,
+)
 from bank.engine.snapshot import (
     SNAPSHOT_EVERY,
     GameSnapshot,
@@ -135,6 +149,10 @@ class Game:
         self.state = GameState.empty(edition)
         self._seq = 0
         self._undo_events: list[Event] = []
+        #: the outcomes of the undo group's transactions, first one first (an undo's
+        #: :class:`Undone`); a replayed record's is read only if an undo asks for it (its
+        #: record, with the state it started from): :meth:`_undone`
+        self._undo_outcomes: list[Outcome | tuple[Record, GameState]] = []
         self._undo_group: int | None = None
         self._group_had_debt = False
         #: what happened after the undo group's first transaction, in order: a transparent
@@ -186,9 +204,15 @@ class Game:
             log.warning("the journal's snapshot cannot be read (%s); the game is replayed", err)
             return False
         self._check_origin(snap.state.edition, snap.ruleset)
+        try:
+            undone = [self._outcome_codec().decode(raw) for raw in snap.undo_outcomes]
+        except (OutcomeError, KeyError, TypeError, ValueError) as err:
+            log.warning("the journal's snapshot's undo cannot be read (%s); replayed", err)
+            return False
         self.state = snap.state
         self._seq = self._snapshot_count = snap.count
         self._undo_events = list(snap.undo_events)
+        self._undo_outcomes = list(undone)
         self._undo_group = snap.undo_group
         self._group_had_debt = snap.group_had_debt
         self._trail = list(snap.trail)
@@ -222,17 +246,19 @@ class Game:
         if not callable(getattr(self.journal, "save_snapshot", None)):
             return False
         keeper = cast(KeepsSnapshots, self.journal)
-        snap = GameSnapshot(
-            self._seq,
-            self.state,
-            tuple(self._undo_events),
-            self._undo_group,
-            self._group_had_debt,
-            self.ruleset_name,
-            tuple(self._trail),
-            self._group_opened_debt,
-        )
         try:
+            codec = self._outcome_codec()
+            snap = GameSnapshot(
+                self._seq,
+                self.state,
+                tuple(self._undo_events),
+                self._undo_group,
+                self._group_had_debt,
+                self.ruleset_name,
+                tuple(self._trail),
+                self._group_opened_debt,
+                tuple(codec.encode(done) for done in self._undone().outcomes),
+            )
             keeper.save_snapshot(self._seq, state_version(self.ruleset.name), dump(snap))
         except (SnapshotError, BankError) as err:
             log.warning("no snapshot of the game: %s", err)
@@ -252,12 +278,39 @@ class Game:
             record = decode(raw, number=self._seq + 1)
             self._check_origin(record.edition, record.ruleset)
             self._seq += 1
-            self._advance(Transaction(self._seq, record.command, record.events, record.undo_group))
+            tx = Transaction(self._seq, record.command, record.events, record.undo_group)
+            self._advance(tx, record=record)
 
-    def _advance(self, tx: Transaction, after: GameState | None = None) -> None:
+    def _outcome_codec(self) -> OutcomeCodec:
+        return rulesets.find(self.ruleset_name).outcomes or ENGINE_CODEC
+
+    def _undone(self) -> Undone:
+        """What an undo now would say it undid: the undo group's outcomes, first one first
+        (a replayed record's read from the journal now, once)."""
+        done: list[Outcome] = []
+        for i, item in enumerate(self._undo_outcomes):
+            if isinstance(item, tuple):
+                record, before = item
+                found = outcome_of(record, before, self.ruleset, self.edition)
+                if found is None:
+                    continue
+                self._undo_outcomes[i] = item = found
+            done.append(item)
+        return Undone(tuple(done))
+
+    def _advance(
+        self, tx: Transaction, after: GameState | None = None, record: Record | None = None
+    ) -> None:
         """Apply a committed transaction and keep the undo group up to date (*after*: the
-        state after its events, as the ruleset worked it out while deciding)."""
+        state after its events, as the ruleset worked it out while deciding; *record*: the
+        journal record it was replayed from, whose outcome is read if an undo needs it)."""
         in_debt_before = self.state.debtor() is not None
+        before = self.state
+        told: list[Outcome | tuple[Record, GameState]] = []
+        if tx.outcome is not None:
+            told.append(tx.outcome)
+        elif record is not None:
+            told.append((record, before))
         self.state = apply(self.state, tx.events) if after is None else after
         if tx.command.transparent:
             if tx.events:
@@ -266,6 +319,7 @@ class Game:
                 # a debt opened by a command undo skips over: its payment cannot be undone,
                 # so neither can what settles it (nor the transaction before)
                 self._undo_events, self._undo_group, self._trail = [], None, []
+                self._undo_outcomes = []
             elif (
                 self._undo_group is not None
                 and tx.events
@@ -276,14 +330,17 @@ class Game:
         self._group_opened_debt = False
         if isinstance(tx.command, Undo):
             self._undo_events, self._undo_group, self._trail = [], None, []
+            self._undo_outcomes = []
         elif self.ruleset.joins_undo_group(tx.command):
             if self._trail:
                 self._trail.append((None, tx.events))
             else:
                 self._undo_events.extend(tx.events)
+            self._undo_outcomes.extend(told)
             self._group_had_debt = True
         else:
             self._undo_events = list(tx.events)
+            self._undo_outcomes = told
             self._undo_group = tx.undo_group
             self._trail = []
             self._group_had_debt = self.state.debtor() is not None
@@ -312,6 +369,7 @@ class Game:
         if isinstance(command, Undo):
             self._undo_refusal()
             events = self._undo()
+            outcome = self._undone()  # what it undid, as the rules said it then
             group: int | None = None
         else:
             decision = self.ruleset.decide(self.state, command)
@@ -410,6 +468,7 @@ class Game:
         self.state = GameState.empty(self.edition)
         self._seq = self._snapshot_count = 0
         self._undo_events, self._undo_group, self._group_had_debt = [], None, False
+        self._undo_outcomes = []
         self._trail = []
         self._group_opened_debt = False
 

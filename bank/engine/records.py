@@ -47,7 +47,7 @@ from bank import rulesets as _rulesets  # each ruleset's commands, events and ou
 from bank.engine.commands import Command, command_from_dict
 from bank.engine.errors import BankError, RuleError
 from bank.engine.events import SCHEMA_VERSION, Event, apply, event_from_dict
-from bank.engine.ruleset import Outcome, OutcomeError, Ruleset
+from bank.engine.ruleset import ENGINE_CODEC, Outcome, OutcomeCodec, OutcomeError, Ruleset, Undone
 from bank.engine.state import GameState
 from board_assets import Edition
 
@@ -61,6 +61,7 @@ __all__ = [
     "decode_all",
     "decode_entries",
     "derive_outcome",
+    "derive_undone",
     "encode",
     "last_undo_group",
     "outcome_of",
@@ -129,9 +130,7 @@ class Record:
         transaction without one (an undo), or a record older than schema 3, whose outcome
         only :func:`outcome_of` can derive (it needs the state the record started from)."""
         if self._outcome is None and self.stored_outcome is not None:
-            codec = _rulesets.find(self.ruleset).outcomes
-            if codec is None:
-                raise RecordError(f"the {self.ruleset!r} rules store no outcomes")
+            codec = _codec(self.ruleset)
             try:
                 # an upcaster may read the command the outcome was decided for
                 self._outcome = codec.decode(self.stored_outcome, self.command.to_dict())
@@ -142,8 +141,12 @@ class Record:
 
     @property
     def stores_outcome(self) -> bool:
-        """Whether the record was written with its outcome (schema 3 on)."""
-        return self.schema >= OUTCOME_SCHEMA
+        """Whether the record was written with its outcome (schema 3 on), an undo only when
+        it holds one: an undo journalled before its outcome (:class:`Undone`) was has its
+        outcome derived when read (:func:`outcome_of`)."""
+        if self.schema < OUTCOME_SCHEMA:
+            return False
+        return self.stored_outcome is not None or self.command.name != "undo"
 
     @property
     def name(self) -> str:
@@ -181,6 +184,8 @@ def encode(
     }
     if outcome is not None:
         codec = _rulesets.find(ruleset).outcomes
+        if codec is None and isinstance(outcome, Undone):
+            codec = ENGINE_CODEC  # the core's own kind, for rules that store none of theirs
         if codec is None:
             raise RecordError(
                 f"the {ruleset!r} rules gave an outcome ({outcome.kind}) but declare no "
@@ -321,14 +326,23 @@ def last_undo_group(records: Sequence[Record]) -> range:
     return range(start, len(records))
 
 
+def _codec(ruleset: str) -> OutcomeCodec:
+    """The outcome codec of the rules *ruleset* (the core's own, for its :class:`Undone`, when
+    the rules store no outcomes)."""
+    return _rulesets.find(ruleset).outcomes or ENGINE_CODEC
+
+
 def outcome_of(
     record: Record, before: GameState, rules: Ruleset | None, edition: Edition | None = None
 ) -> Outcome | None:
     """The outcome of *record*, which started from the state *before*: the journalled one,
     or for a record older than schema 3 the one the upcaster of version 0 derives with
-    *rules* (the record's ruleset; None: not derived) and *edition*."""
+    *rules* (the record's ruleset; None: not derived) and *edition*; an undo written without
+    its outcome gets it from :func:`derive_undone` (with *edition*)."""
     if record.stores_outcome:
         return record.outcome
+    if record.name == "undo":
+        return derive_undone(record, before, edition)
     if rules is None:
         return None
     return derive_outcome(record, before, rules, edition)
@@ -344,10 +358,10 @@ def derive_outcome(
     record stores (what the record says always wins). When they do not (rules changed since,
     a dice seed drawn at random), the ruleset's codec may tell the outcome from the events
     (:attr:`bank.engine.ruleset.OutcomeCodec.from_events`, given *edition*); else there is none.
-    An undo has no outcome.
+    An undo's is :func:`derive_undone`'s.
     """
     if record.name == "undo":
-        return None
+        return derive_undone(record, before, edition)
     try:
         decision = rules.decide(before, record.command)
     except (RuleError, BankError, KeyError, IndexError, TypeError, ValueError):
@@ -359,3 +373,25 @@ def derive_outcome(
         return None
     after = apply(before, record.events)
     return codec.from_events(edition, record, before, after)
+
+
+def derive_undone(record: Record, before: GameState, edition: Edition | None = None) -> Undone:
+    """The upcaster of an undo journalled without its outcome (every undo written before the
+    :class:`Undone` kind, whatever its schema): what it undid, as its events show it.
+
+    An undo's events are the undone transactions' events, inverted (then the commands it
+    replayed, decided again); the ruleset's codec reads the undone transactions' outcomes
+    from them (:attr:`bank.engine.ruleset.OutcomeCodec.undone_from_events`, given *edition*).
+    Without that reading the undo says only that it undid something (no outcomes). This is
+    the only place an undo's outcome is worked out from events: every undo journalled since
+    stores the outcomes the rules gave the transactions it cancelled.
+    """
+    codec = _rulesets.find(record.ruleset).outcomes
+    read = codec.undone_from_events if codec is not None else None
+    if read is None or edition is None:
+        return Undone()
+    try:
+        told = read(edition, record, before, apply(before, record.events))
+    except (KeyError, IndexError, TypeError, ValueError):  # events that do not fit the state
+        told = ()
+    return Undone(tuple(told))

@@ -50,6 +50,32 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class Undone(Outcome):
+    """What an undo did: it cancelled the transactions of the last undo group, whose
+    outcomes (as the rules gave them) are *outcomes*, first one first (the transaction the
+    player made, then the steps that joined it, such as a deed mortgaged to pay its debt).
+
+    The core's own outcome kind, whatever the ruleset: every :class:`OutcomeCodec` reads it.
+    A command an undo replays (a roll of the classic unit's dice) is not undone: its outcome
+    is not here. An undo journalled before this kind existed has no outcome stored; it is
+    derived when read (:func:`bank.engine.records.derive_undone`).
+    """
+
+    kind: ClassVar[str] = "undone"
+    version: ClassVar[int] = 1
+    outcomes: tuple[Outcome, ...] = ()
+
+    @property
+    def first(self) -> Outcome | None:
+        """The undone transaction's own outcome (None: the rules gave it none)."""
+        return self.outcomes[0] if self.outcomes else None
+
+
+#: the core's own outcome kinds, which every codec reads beside its ruleset's
+ENGINE_OUTCOMES: tuple[type[Outcome], ...] = (Undone,)
+
+
+@dataclass(frozen=True, slots=True)
 class Question:
     """What the rules must be told before they can decide a command; each ruleset defines its
     own kinds as subclasses, with the fields the unit needs to ask it."""
@@ -186,17 +212,23 @@ class OutcomeCodec:
         upcasters: Mapping[tuple[str, int], Upcaster] | None = None,
         from_events: Callable[..., Outcome | None] | None = None,
         command_upcasters: Mapping[tuple[str, int], CommandUpcaster] | None = None,
+        undone_from_events: Callable[..., tuple[Outcome, ...]] | None = None,
     ) -> None:
         """*from_events* ``(edition, record, before, after)``: the last step of the upcaster
         of version 0, the outcome of a record written without one as its events show it
         (used only when deciding the record again does not give its events back).
-        *command_upcasters*: steps that read the record's command too (:data:`CommandUpcaster`)."""
+        *command_upcasters*: steps that read the record's command too (:data:`CommandUpcaster`).
+        *undone_from_events* ``(edition, record, before, after)``: the upcaster of an undo
+        journalled without its :class:`Undone` outcome, the undone transactions' outcomes as
+        the undo's events (the undone ones, inverted) show them (None: an undo read so says
+        only that it undid something)."""
         self.from_events = from_events
+        self.undone_from_events = undone_from_events
         self.command_upcasters: dict[tuple[str, int], CommandUpcaster] = dict(
             command_upcasters or {}
         )
         self.kinds: dict[str, type[Outcome]] = {}
-        for cls in kinds:
+        for cls in (*ENGINE_OUTCOMES, *kinds):
             if cls.kind in self.kinds:
                 raise ValueError(f"two outcome classes of kind {cls.kind!r}")
             self.kinds[cls.kind] = cls
@@ -338,9 +370,15 @@ class OutcomeCodec:
                 nested = option
                 return lambda v: None if v is None else self._build(nested, v)
             if typing.get_origin(option) is tuple:
+                item = typing.get_args(option)[:1]
+                if item and isinstance(item[0], type) and issubclass(item[0], Outcome):
+                    return lambda v: tuple(self.decode(x) for x in v)  # an undo's outcomes
                 return _tupled
         return _same
 
+
+#: the codec of a ruleset that stores no outcomes of its own: its undos' (:class:`Undone`)
+ENGINE_CODEC = OutcomeCodec(())
 
 _REQUIRED: Any = dataclasses.MISSING
 

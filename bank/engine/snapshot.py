@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Final
 
@@ -41,7 +41,7 @@ CORE_STATE_VERSION: Final = 1
 #: a snapshot every this many transactions (and at a clean stop): a resume replays fewer
 SNAPSHOT_EVERY: Final = 250
 #: bump when the snapshot's own layout (not the state's) changes
-_LAYOUT: Final = 3
+_LAYOUT: Final = 4
 
 _TUPLE: Final = "()"
 _FROZENSET: Final = "{}"
@@ -67,6 +67,9 @@ class GameSnapshot:
     trail: tuple[tuple[Command | None, tuple[Event, ...]], ...] = ()
     #: the last undo group's transaction opened the debt being settled (``Game``)
     group_opened_debt: bool = False
+    #: the outcomes of the undo group's transactions, first one first, as the ruleset's
+    #: outcome codec stores them (what an undo says it undid: ``Game``'s ``Undone``)
+    undo_outcomes: tuple[Mapping[str, Any], ...] = ()
 
 
 def _classes(ruleset: str | None = None) -> dict[str, type]:
@@ -158,6 +161,7 @@ def dump(snapshot: GameSnapshot) -> str:
             for command, events in snapshot.trail
         ],
         "group_opened_debt": snapshot.group_opened_debt,
+        "undo_outcomes": [dict(raw) for raw in snapshot.undo_outcomes],
     }
     try:
         return json.dumps(body, separators=(",", ":"), allow_nan=False)
@@ -188,6 +192,7 @@ def load(text: str) -> GameSnapshot:
                 for command, events in body["trail"]
             ),
             group_opened_debt=bool(body["group_opened_debt"]),
+            undo_outcomes=tuple(_dicts(body["undo_outcomes"])),
         )
     except SnapshotError:
         raise

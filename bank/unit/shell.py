@@ -53,8 +53,8 @@ from bank.engine.auction import Auction
 from bank.engine.commands import AuctionSale, Command, NewGame, Undo
 from bank.engine.config import UnitConfig
 from bank.engine.errors import JournalError, JournalFull, RuleError
-from bank.engine.events import Event
 from bank.engine.game import Game, Transaction
+from bank.engine.ruleset import Undone
 from bank.engine.state import GameState
 from bank.unit.io import (
     Button,
@@ -636,12 +636,13 @@ class UnitShell:
         # a step in progress is abandoned; the game state decides where we are
         self.step = Idle()
         self._sync()
-        self._show(self._undone_screen(tx.events))
+        done = tx.outcome if isinstance(tx.outcome, Undone) else Undone()
+        self._show(self._undone_screen(done))
         self._play(Cue.UNDO)
 
-    def _undone_screen(self, events: tuple[Event, ...]) -> Screen:
-        """The screen after an undo whose transaction holds *events* (the undone ones,
-        inverted): ``Annulé / Dernière opération``; a ruleset's unit may say what it undid."""
+    def _undone_screen(self, done: Undone) -> Screen:
+        """The screen after an undo whose outcome is *done* (the undone transactions'
+        outcomes): ``Annulé / Dernière opération``; a ruleset's unit may say what it undid."""
         return self.screens.undone()
 
     def _reset(self) -> None:

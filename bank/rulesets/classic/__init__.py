@@ -66,6 +66,12 @@ def _narrator(edition: Edition, lang: str, say_money: Any) -> Any:
     return narrator(edition, lang, say_money)
 
 
+def _undone_from_events(edition: Edition, record: Any, before: Any, after: Any) -> Any:
+    from bank.rulesets.classic.upcast import undone_from_events
+
+    return undone_from_events(edition, record, before, after)
+
+
 def _from_events(edition: Edition, record: Any, before: Any, after: Any) -> Any:
     from bank.rulesets.classic.upcast import from_events
 
@@ -103,7 +109,11 @@ RULESET = RulesetSpec(
     third_die=third_die_names,
     on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
     outcomes=OutcomeCodec.of_module(
-        _outcomes, upcasters=_outcomes.UPCASTERS, from_events=_from_events
+        _outcomes,
+        upcasters=_outcomes.UPCASTERS,
+        from_events=_from_events,
+        command_upcasters=_outcomes.COMMAND_UPCASTERS,
+        undone_from_events=_undone_from_events,
     ),
     narrator=_narrator,
     token_labels=_token_labels,

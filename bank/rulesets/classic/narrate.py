@@ -28,7 +28,7 @@ from bank.engine.events import (
     apply,
 )
 from bank.engine.records import Record, outcome_of
-from bank.engine.ruleset import Outcome, Ruleset
+from bank.engine.ruleset import Outcome, Ruleset, Undone
 from bank.engine.state import GameState
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.narrate_words import GENERIC, REASONS, SCREENS, TOKEN_LABELS, WORDS
@@ -180,7 +180,8 @@ class ClassicNarrator:
 
     def _title(self, record: Record, before: GameState, after: GameState) -> str:
         name = record.name
-        if name == "undo":
+        # an undo's outcome (Undone) says what it undid; the words name the undo
+        if name == "undo" and isinstance(self.outcome(record, before), Undone):
             return self.say("undo")
         args = record.arguments()
         card = args.get("card")

@@ -9,7 +9,7 @@ the unit's `Dette réglée`). Imports the core's outcome type and the standard l
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Final
@@ -132,13 +132,23 @@ class LeftJail(ClassicOutcome):
 
 @dataclass(frozen=True, slots=True)
 class TaxPaid(ClassicOutcome):
+    """*card* was charged the tax at *position* (*amount*), *owed* of it left as a debt."""
+
     kind: ClassVar[str] = "tax"
+    #: 2: carries ``owed``
+    version: ClassVar[int] = 2
     position: int
+    owed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class PaidBank(ClassicOutcome):
+    """*card* was charged *amount* by the bank (a fine), *owed* of it left as a debt."""
+
     kind: ClassVar[str] = "paid"
+    #: 2: carries ``owed``
+    version: ClassVar[int] = 2
+    owed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,22 +211,28 @@ class Lifted(ClassicOutcome):
 @dataclass(frozen=True, slots=True)
 class Traded(ClassicOutcome):
     """*card* and *partner* traded (*amount*: the cash); *questions*: the mortgaged deeds whose
-    new owners must now answer the interest question, in order."""
+    new owners must now answer the interest question, in order; *deeds*: the deeds that changed
+    hands, *card*'s first (version 3)."""
 
     kind: ClassVar[str] = "traded"
-    #: 2: may carry ``debt_settled``
-    version: ClassVar[int] = 2
+    #: 2: may carry ``debt_settled``; 3: carries ``deeds``
+    version: ClassVar[int] = 3
     partner: int
     questions: tuple[int, ...]
+    deeds: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class InterestAnswered(ClassicOutcome):
+    """The owner of deed *number* paid its interest (and, *lifted*, the mortgage): *amount*
+    charged, *owed* of it left as a debt (version 3)."""
+
     kind: ClassVar[str] = "interest"
-    #: 2: may carry ``debt_settled``
-    version: ClassVar[int] = 2
+    #: 2: may carry ``debt_settled``; 3: carries ``owed``
+    version: ClassVar[int] = 3
     number: int
     lifted: bool
+    owed: int = 0
 
 
 class RollEffect(StrEnum):
@@ -360,6 +376,20 @@ def _no_basis_said(fields: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
+def _nothing_owed_said(fields: dict[str, Any]) -> dict[str, Any]:
+    """``tax`` and ``paid`` 1 to 2, ``interest`` 2 to 3: the newer version says how much of
+    the charge was left as a debt (``owed``, what an undo's screen takes back as cash paid).
+    An older record says nothing of it: it reads as none owed."""
+    return fields
+
+
+def _deeds_from_command(fields: dict[str, Any], command: Mapping[str, Any]) -> dict[str, Any]:
+    """``traded`` 2 to 3: the deeds that changed hands, as the trade command stored them
+    (the first player's, then the second's)."""
+    deeds = [*command.get("deeds_first", ()), *command.get("deeds_second", ())]
+    return {**fields, "deeds": [int(n) for n in deeds]} if deeds else fields
+
+
 #: the classic outcome kinds' upcasters, ``(kind, stored version) -> step``
 UPCASTERS: Final[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]] = {
     **{
@@ -367,4 +397,12 @@ UPCASTERS: Final[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]
         for kind in ("building_sold", "mortgaged", "lifted", "traded", "interest")
     },
     ("rent", 1): _no_basis_said,
+    ("tax", 1): _nothing_owed_said,
+    ("paid", 1): _nothing_owed_said,
+    ("interest", 2): _nothing_owed_said,
 }
+
+#: the steps that read the record's command too
+COMMAND_UPCASTERS: Final[
+    dict[tuple[str, int], Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]]
+] = {("traded", 2): _deeds_from_command}

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from bank.engine.events import Event, MoneyMoved, PropertyChanged, invert
+from bank.engine.events import MoneyMoved
+from bank.engine.ruleset import Undone
 from bank.engine.state import GameState, PlayerState
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import FORCE_FACES
@@ -285,39 +286,26 @@ class ClassicScreens(ClassicPlayScreens):
         """An info screen (§5.6): it changes nothing and goes back to idle after 10 s."""
         return self.screen("info", title, second, token=token, amount=amount)
 
-    def undone(self, state: GameState | None = None, events: tuple[Event, ...] = ()) -> Screen:
-        """What an undo undid, from its transaction's *events* (the undone ones, inverted),
-        in *state* (after the undo): ``Annulé : achat`` / ``28 Rue de la Paix``, ``Annulé :
-        loyer`` / ``dé → chien 250 €``; ``Annulé / Dernière opération`` when nothing says."""
-        if state is None or not events:
+    def undone(self, state: GameState | None = None, done: Undone | None = None) -> Screen:
+        """What an undo undid, as its journalled outcome says (*done*: the undone
+        transactions' outcomes), in *state* (after the undo): ``Annulé : achat`` / ``28 Rue
+        de la Paix``, ``Annulé : loyer`` / ``dé → chien 250 €``; ``Annulé / Dernière
+        opération`` when nothing says."""
+        told = undone_words(done) if state is not None and done is not None else None
+        if told is None:
             return super().undone()
-        done = invert(events)  # the transaction as it was made
         say = self.say
-        moved = [e for e in done if isinstance(e, MoneyMoved)]
-        props = [e for e in done if isinstance(e, PropertyChanged)]
-        what = ""
-        second: Line = ""
-        bought = next((e for e in props if e.old_owner is None and e.new_owner), None)
-        traded = next((e for e in props if e.old_owner and e.new_owner != e.old_owner), None)
-        built = next(
-            (e for e in props if e.old_owner == e.new_owner and e.old_level != e.new_level), None
-        )
-        if bought is not None:
-            what, second = say("c.undone.bought"), self.deed_line(bought.number)
-        elif traded is not None:
-            what, second = say("c.undone.traded"), self.deed_line(traded.number)
-        elif built is not None and moved:
-            up = (built.new_level or 0) > (built.old_level or 0)
-            what = say("c.undone.built" if up else "c.undone.sold")
-            second = self.deed_line(built.number)
-        elif moved:
-            first = moved[0]
-            what = _REASON_WORDS.get(self.lang, {}).get(first.reason, "") or first.reason
+        key, number, paid = told
+        second: Line
+        if number is not None:
+            what, second = say(f"c.undone.{key}"), self.deed_line(number)
+        else:
+            assert paid is not None
+            what = _REASON_WORDS.get(self.lang, {}).get(paid.reason, "") or paid.reason
             if not what:
                 what = say("c.undone.money")
-            second = self.money_line(state, first)
-        if not what:
-            return super().undone()
+            assert state is not None
+            second = self.money_line(state, paid)
         return self.screen("undo", say("c.undone", what=what), second, icons=frozenset({Icon.UNDO}))
 
     def deed_line(self, number: int) -> Line:
@@ -342,6 +330,73 @@ class ClassicScreens(ClassicPlayScreens):
             if len(line) <= width:
                 return line
         return line
+
+
+def undone_words(done: Undone) -> tuple[str, int | None, MoneyMoved | None] | None:
+    """What an undo's screen names, from the undone transactions' outcomes (first one first):
+    a deed bought (``bought``), traded, built on or sold off, with its number; else the
+    first money the transactions moved (who paid whom, what was paid, and why); None when
+    they did neither."""
+    outs = [x for x in done.outcomes if isinstance(x, o.ClassicOutcome)]
+    for x in outs:
+        landing = x.landing if isinstance(x, o.CardPlayed) else x
+        if isinstance(landing, o.Bought | o.AuctionWon):
+            return "bought", landing.number, None
+    for x in outs:
+        if isinstance(x, o.Traded) and x.deeds:
+            return "traded", x.deeds[0], None
+    for x in outs:
+        if isinstance(x, o.Built | o.BuildingSold) and x.amount:
+            return ("built" if isinstance(x, o.Built) else "sold"), x.number, None
+    for x in outs:
+        paid = _money_of(x)
+        if paid is not None and paid.amount > 0:
+            return "money", None, paid
+    return None
+
+
+def _money_of(x: o.ClassicOutcome) -> MoneyMoved | None:
+    """The money transaction *x* moved first: payer, payee (None: the bank), the cash paid
+    (a charge less what it left owed) and why."""
+    card = x.card
+    if isinstance(x, o.RentPaid):
+        return MoneyMoved(card, x.owner, x.amount - x.owed, "rent")
+    if isinstance(x, o.TaxPaid | o.PaidBank | o.InterestAnswered | o.ForceFought):
+        reason = _CHARGES[type(x)]
+        return MoneyMoved(card, None, x.amount - x.owed, reason)
+    if isinstance(x, o.LeftJail) and x.how == "fee":
+        return MoneyMoved(card, None, x.amount, "jail")
+    if isinstance(x, o.Lifted):
+        return MoneyMoved(card, None, x.amount, "lift")
+    if isinstance(x, o.Salary | o.Received | o.PotCollected | o.Gift | o.Mortgaged):
+        return MoneyMoved(None, card, x.amount, _GAINS[type(x)])
+    if isinstance(x, o.Traded):
+        return MoneyMoved(card, x.partner, x.amount, "trade")
+    if isinstance(x, o.CardPlayed | o.GenericPlayed):
+        gained = isinstance(x, o.CardPlayed) and x.gained
+        return (
+            MoneyMoved(None, card, x.amount, "card")
+            if gained
+            else MoneyMoved(card, None, x.amount, "card")
+        )
+    return None
+
+
+#: the reason of what a charge paid the bank
+_CHARGES: dict[type, str] = {
+    o.TaxPaid: "tax",
+    o.PaidBank: "fine",
+    o.InterestAnswered: "interest",
+    o.ForceFought: "force",
+}
+#: the reason of what the bank paid
+_GAINS: dict[type, str] = {
+    o.Salary: "go",
+    o.Received: "bank",
+    o.PotCollected: "pot",
+    o.Gift: "gift",
+    o.Mortgaged: "mortgage",
+}
 
 
 #: a money move's reason as an undo names it

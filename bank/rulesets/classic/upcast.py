@@ -13,7 +13,7 @@ deck it sends the player to. Imports the core, the classic outcomes and the stan
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
@@ -25,6 +25,7 @@ from bank.engine.events import (
     MoneyMoved,
     PlayerJoined,
     PropertyChanged,
+    invert,
 )
 from bank.engine.state import GameState
 from bank.rulesets.classic import outcomes as o
@@ -33,7 +34,7 @@ from board_assets import Edition
 if TYPE_CHECKING:  # the records module loads the ruleset registry, which loads this package
     from bank.engine.records import Record
 
-__all__ = ["from_events"]
+__all__ = ["from_events", "undone_from_events"]
 
 HOTEL: Final = 5
 SKYSCRAPER: Final = 6
@@ -82,9 +83,9 @@ def _told(
     if name == "classic_leave_jail":
         return o.LeftJail(card, paid, str(args["how"]))
     if name == "tax":
-        return o.TaxPaid(card, _due(events, card), int(args["position"]))
+        return o.TaxPaid(card, _due(events, card), int(args["position"]), _owed(events, card))
     if name == "pay_bank":
-        return o.PaidBank(card, int(args["amount"]))
+        return o.PaidBank(card, int(args["amount"]), _owed(events, card))
     if name == "receive_bank":
         return o.Received(card, int(args["amount"]))
     if name == "collect_pot":
@@ -114,11 +115,15 @@ def _told(
         first, second = int(args["first"]), int(args["second"])
         due = _field(before, "interest_due", ())
         questions = tuple(n for n in _field(after, "interest_due", ()) if n not in due)
-        return o.Traded(first, int(args.get("cash", 0)), second, questions)
+        deeds = (*args.get("deeds_first", ()), *args.get("deeds_second", ()))
+        return o.Traded(
+            first, int(args.get("cash", 0)), second, questions, tuple(int(n) for n in deeds)
+        )
     if name == "interest":
         number = int(args["number"])
         owner = before.prop(number).owner
-        return o.InterestAnswered(owner, _due(events, owner), number, bool(args.get("lift")))
+        lift = bool(args.get("lift"))
+        return o.InterestAnswered(owner, _due(events, owner), number, lift, _owed(events, owner))
     if name == "roll":
         return _roll(record, after, card)
     if name == "card":
@@ -159,6 +164,57 @@ def _told(
             )
         return o.Bankrupt(card, debtor.debt if debtor is not None else 0, creditor, auction, ended)
     return None
+
+
+def undone_from_events(
+    edition: Edition, record: Record, before: GameState, after: GameState
+) -> tuple[o.ClassicOutcome, ...]:
+    """What an undo journalled without its outcome undid, as its events show it: the undone
+    transactions' events are the undo's, inverted. Read as the unit's undo screen read them
+    before the undo's outcome was journalled: a deed that found its first owner (bought), one
+    that changed hands (traded), a level changed with money paid (built, or sold off), else
+    the first money moved, told as the outcome whose words say it (a rent, a tax, a fine, the
+    bank's payment...). Empty when the events show none of these (the undo then says only
+    that it undid something)."""
+    done = invert(record.events)  # the undone transactions as they were made
+    moved = [e for e in done if isinstance(e, MoneyMoved)]
+    props = [e for e in done if isinstance(e, PropertyChanged)]
+    for e in props:
+        if e.old_owner is None and e.new_owner:
+            price = next((m.amount for m in moved if m.reason == "purchase"), 0)
+            return (o.Bought(e.new_owner, price, e.number, False),)
+    for e in props:
+        if e.old_owner and e.new_owner != e.old_owner:
+            return (o.Traded(e.old_owner, 0, e.new_owner or 0, (), (e.number,)),)
+    for e in props:
+        if moved and e.old_owner == e.new_owner and e.old_level != e.new_level:
+            amount = moved[0].amount
+            if (e.new_level or 0) > (e.old_level or 0):
+                return (o.Built(e.new_owner, amount, e.number, e.new_level == HOTEL),)
+            return (o.BuildingSold(e.new_owner, amount, e.number, False),)
+    if not moved:
+        return ()
+    m = moved[0]
+    told = _MONEY_TOLD.get(m.reason)
+    return (told(m),) if told is not None else ()
+
+
+#: a money move told as the outcome of the kind that moves it (what an old undo undid)
+_MONEY_TOLD: Final[dict[str, Callable[[MoneyMoved], o.ClassicOutcome]]] = {
+    "rent": lambda m: o.RentPaid(m.payer, m.amount, 0, m.payee or 0, 0),
+    "tax": lambda m: o.TaxPaid(m.payer, m.amount, 0),
+    "fine": lambda m: o.PaidBank(m.payer, m.amount),
+    "interest": lambda m: o.InterestAnswered(m.payer, m.amount, 0, False),
+    "force": lambda m: o.ForceFought(m.payer, m.amount, False, "", 0, False),
+    "jail": lambda m: o.LeftJail(m.payer, m.amount, "fee"),
+    "lift": lambda m: o.Lifted(m.payer, m.amount, 0),
+    "go": lambda m: o.Salary(m.payee, m.amount),
+    "bank": lambda m: o.Received(m.payee, m.amount),
+    "pot": lambda m: o.PotCollected(m.payee, m.amount),
+    "gift": lambda m: o.Gift(m.payee, m.amount),
+    "mortgage": lambda m: o.Mortgaged(m.payee, m.amount, 0),
+    "trade": lambda m: o.Traded(m.payer, m.amount, m.payee or 0, ()),
+}
 
 
 def _bought(edition: Edition, record: Record, after: GameState) -> o.Bought | None:

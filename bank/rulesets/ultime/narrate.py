@@ -6,7 +6,8 @@ per outcome the rules journalled (a landing that bought, paid a rent or raised a
 jail, an auction, a debt settled, an event card...), read from the record
 (:attr:`bank.engine.records.Record.outcome`, derived once for a record older than outcomes),
 never from its command; with what moved (the record's events, listed) and, for the voice, the
-payments said one by one. An undo, which has no outcome, is named as such. Imports the core,
+payments said one by one. An undo (its outcome: :class:`bank.engine.ruleset.Undone`) is
+named as such. Imports the core,
 the Ultime outcomes and the standard library.
 """
 
@@ -17,7 +18,7 @@ from typing import Any, Final
 
 from bank.engine.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
 from bank.engine.records import Record, RecordError, outcome_of
-from bank.engine.ruleset import Outcome, Ruleset
+from bank.engine.ruleset import Outcome, Ruleset, Undone
 from bank.engine.state import GameState
 from bank.rulesets.ultime import outcomes as o
 from board_assets import Edition
@@ -176,7 +177,7 @@ class UltimeNarrator:
         self, record: Record, tokens: Mapping[int, str], done: Outcome | None = None
     ) -> str:
         """:meth:`title` with the players' tokens by card, told from the outcome *done* (the
-        record's); a record without one (an undo) is named by its command."""
+        record's); a record without one is named by its command."""
         lang = self.lang
         fields: dict[str, Any] = {}
         key = _TITLE_OF.get(type(done)) if done is not None else None
@@ -199,7 +200,7 @@ class UltimeNarrator:
             eid = done.event_id
             known = 1 <= eid <= len(self.edition.events)
             fields["id"], fields["title"] = eid, self.edition.event(eid).title if known else "?"
-        elif done is None and record.name == "undo":
+        elif isinstance(done, Undone):  # what it undid is journalled; the words: undo
             key = "undo"
         template = _ULTIME_TITLES.get(key) if key is not None else None
         if template is None:

@@ -71,5 +71,5 @@ class MortgageRules(BuildingRules):
         if cmd.lift:
             amount += deed.mortgage
             tx.set_field("mortgaged", tuple(n for n in ext.mortgaged if n != cmd.number))
-        tx.must_pay(owner, None, amount, "interest")
-        return tx.decision(o.InterestAnswered(owner, amount, cmd.number, cmd.lift))
+        owed = tx.must_pay(owner, None, amount, "interest")
+        return tx.decision(o.InterestAnswered(owner, amount, cmd.number, cmd.lift, owed))

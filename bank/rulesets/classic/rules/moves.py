@@ -105,14 +105,16 @@ class MoveRules(RentRules):
 
     def _pay_tax(self, tx: _Tx, cfg: ClassicConfig, cmd: c.PayTax) -> Decision:
         self._player(tx.state, cmd.card)
+        cash = tx.balance(cmd.card)
         amount = self._tax(tx, cfg, cmd.card, cmd.position)
-        return tx.decision(o.TaxPaid(cmd.card, amount, cmd.position))
+        owed = amount - (cash - tx.balance(cmd.card))
+        return tx.decision(o.TaxPaid(cmd.card, amount, cmd.position, owed))
 
     def _pay_bank(self, tx: _Tx, cfg: ClassicConfig, cmd: c.PayBank) -> Decision:
         self._player(tx.state, cmd.card)
         self._amount(cmd.amount)
-        tx.must_pay(cmd.card, None, cmd.amount, "fine", pot=self._fines_to_pot(cfg))
-        return tx.decision(o.PaidBank(cmd.card, cmd.amount))
+        owed = tx.must_pay(cmd.card, None, cmd.amount, "fine", pot=self._fines_to_pot(cfg))
+        return tx.decision(o.PaidBank(cmd.card, cmd.amount, owed))
 
     def _receive_bank(self, tx: _Tx, cfg: ClassicConfig, cmd: c.ReceiveBank) -> Decision:
         self._player(tx.state, cmd.card)

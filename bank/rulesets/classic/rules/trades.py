@@ -63,4 +63,4 @@ class TradeRules(MortgageRules):
         received = sorted(n for n in given if n in ext.mortgaged)
         if received:
             tx.set_field("interest_due", (*tx.ext.interest_due, *received))
-        return tx.decision(o.Traded(a, cmd.cash, b, tuple(received)))
+        return tx.decision(o.Traded(a, cmd.cash, b, tuple(received), given))

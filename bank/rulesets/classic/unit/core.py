@@ -28,8 +28,8 @@ from typing import Any
 from bank.engine.auction import Auction
 from bank.engine.commands import AuctionSale, Command
 from bank.engine.errors import RuleError
-from bank.engine.events import Event
 from bank.engine.game import Game, Transaction
+from bank.engine.ruleset import Undone
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.rules import ClassicRulesEngine
 from bank.rulesets.classic.screens import ClassicScreens
@@ -360,9 +360,10 @@ class ClassicUnit(UnitShell):
         if settled and self._state.started and not self._state.game_over:
             self._show(self.screens.screen("debt_settled", self.screens.say("c.debt.done")))
 
-    def _undone_screen(self, events: tuple[Event, ...]) -> Screen:
-        """``Annulé : achat`` / ``28 Rue de la Paix``: what the undo undid (issue 19)."""
-        return self.screens.undone(self._state, events)
+    def _undone_screen(self, done: Undone) -> Screen:
+        """``Annulé : achat`` / ``28 Rue de la Paix``: what the undo undid (issue 19), as its
+        journalled outcome says."""
+        return self.screens.undone(self._state, done)
 
     # ------------------------------------------------------------ the shell's auction
 

@@ -128,6 +128,16 @@ class Transaction:
         )
 
 
+def _told(
+    tx: Transaction, before: GameState, record: Record | None
+) -> list[Outcome | tuple[Record, GameState]]:
+    """What an undo of *tx* will say it undid: its outcome, or the record it was replayed
+    from with the state it started from (its outcome read only if an undo asks)."""
+    if tx.outcome is not None:
+        return [tx.outcome]
+    return [(record, before)] if record is not None else []
+
+
 class Game:
     """The live game. Resumes from *journal* when one is given."""
 
@@ -306,11 +316,6 @@ class Game:
         journal record it was replayed from, whose outcome is read if an undo needs it)."""
         in_debt_before = self.state.debtor() is not None
         before = self.state
-        told: list[Outcome | tuple[Record, GameState]] = []
-        if tx.outcome is not None:
-            told.append(tx.outcome)
-        elif record is not None:
-            told.append((record, before))
         self.state = apply(self.state, tx.events) if after is None else after
         if tx.command.transparent:
             if tx.events:
@@ -336,11 +341,11 @@ class Game:
                 self._trail.append((None, tx.events))
             else:
                 self._undo_events.extend(tx.events)
-            self._undo_outcomes.extend(told)
+            self._undo_outcomes.extend(_told(tx, before, record))
             self._group_had_debt = True
         else:
             self._undo_events = list(tx.events)
-            self._undo_outcomes = told
+            self._undo_outcomes = _told(tx, before, record)
             self._undo_group = tx.undo_group
             self._trail = []
             self._group_had_debt = self.state.debtor() is not None

@@ -212,14 +212,16 @@ class Lifted(ClassicOutcome):
 class Traded(ClassicOutcome):
     """*card* and *partner* traded (*amount*: the cash); *questions*: the mortgaged deeds whose
     new owners must now answer the interest question, in order; *deeds*: the deeds that changed
-    hands, *card*'s first (version 3)."""
+    hands, *card*'s first, and *cash_from*, who paid the cash (version 3)."""
 
     kind: ClassVar[str] = "traded"
-    #: 2: may carry ``debt_settled``; 3: carries ``deeds``
+    #: 2: may carry ``debt_settled``; 3: carries ``deeds`` and ``cash_from``
     version: ClassVar[int] = 3
     partner: int
     questions: tuple[int, ...]
     deeds: tuple[int, ...] = ()
+    #: who paid the cash (None: no cash)
+    cash_from: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,23 +291,44 @@ class Rolled(ClassicOutcome):
 
 
 @dataclass(frozen=True, slots=True)
+class Payment:
+    """Money a transaction moved: from *payer* to *payee* (None: the bank), *amount*, and why
+    (*reason*: ``card``, ``repairs``, ``birthday``, ``go``, ``rent``...)."""
+
+    payer: int | None
+    payee: int | None
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class CardPlayed(ClassicOutcome):
     """Card *number* of *deck* applied to *card*: *amount* is what it charged or paid out;
     *landing* what the move it made did; *draw* the deck to draw next (`Tirez une Chance`);
-    *gained*: the drawer's cash did not go down (the amount was paid out to them)."""
+    *gained*: the drawer's cash did not go down (the amount was paid out to them); *paid*:
+    the first money it moved (a salary on the way, a fine, the first player's birthday
+    present...; version 2), what an undo of it names."""
 
     kind: ClassVar[str] = "card_done"
+    #: 2: carries ``paid``
+    version: ClassVar[int] = 2
     deck: str
     number: int
     landing: ClassicOutcome | None = None
     draw: str | None = None
     gained: bool = False
+    paid: Payment | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class GenericPlayed(ClassicOutcome):
+    """A generic card effect (G1-G8) for *card*; *paid*: the first money it moved (version 2)."""
+
     kind: ClassVar[str] = "generic_card"
+    #: 2: carries ``paid``
+    version: ClassVar[int] = 2
     effect: int
+    paid: Payment | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,11 +406,23 @@ def _nothing_owed_said(fields: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
+def _no_payment_said(fields: dict[str, Any]) -> dict[str, Any]:
+    """``card_done`` and ``generic_card`` 1 to 2: the newer version says the first money the
+    card moved (``paid``). An older record says nothing of it (an undo of it names none)."""
+    return fields
+
+
 def _deeds_from_command(fields: dict[str, Any], command: Mapping[str, Any]) -> dict[str, Any]:
-    """``traded`` 2 to 3: the deeds that changed hands, as the trade command stored them
-    (the first player's, then the second's)."""
+    """``traded`` 2 to 3: the deeds that changed hands and who paid the cash, as the trade
+    command stored them (the first player's deeds, then the second's; the cash from
+    ``cash_from``, else the first player)."""
+    out = dict(fields)
     deeds = [*command.get("deeds_first", ()), *command.get("deeds_second", ())]
-    return {**fields, "deeds": [int(n) for n in deeds]} if deeds else fields
+    if deeds:
+        out["deeds"] = [int(n) for n in deeds]
+    if command.get("cash"):
+        out["cash_from"] = int(command.get("cash_from") or command["first"])
+    return out
 
 
 #: the classic outcome kinds' upcasters, ``(kind, stored version) -> step``
@@ -400,6 +435,8 @@ UPCASTERS: Final[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]
     ("tax", 1): _nothing_owed_said,
     ("paid", 1): _nothing_owed_said,
     ("interest", 2): _nothing_owed_said,
+    ("card_done", 1): _no_payment_said,
+    ("generic_card", 1): _no_payment_said,
 }
 
 #: the steps that read the record's command too

@@ -371,14 +371,11 @@ def _money_of(x: o.ClassicOutcome) -> MoneyMoved | None:
     if isinstance(x, o.Salary | o.Received | o.PotCollected | o.Gift | o.Mortgaged):
         return MoneyMoved(None, card, x.amount, _GAINS[type(x)])
     if isinstance(x, o.Traded):
-        return MoneyMoved(card, x.partner, x.amount, "trade")
-    if isinstance(x, o.CardPlayed | o.GenericPlayed):
-        gained = isinstance(x, o.CardPlayed) and x.gained
-        return (
-            MoneyMoved(None, card, x.amount, "card")
-            if gained
-            else MoneyMoved(card, None, x.amount, "card")
-        )
+        payer = x.cash_from if x.cash_from is not None else card
+        return MoneyMoved(payer, x.partner if payer == card else card, x.amount, "trade")
+    if isinstance(x, o.CardPlayed | o.GenericPlayed) and x.paid is not None:
+        paid = x.paid
+        return MoneyMoved(paid.payer, paid.payee, paid.amount, paid.reason)
     return None
 
 

@@ -115,10 +115,10 @@ def _told(
         first, second = int(args["first"]), int(args["second"])
         due = _field(before, "interest_due", ())
         questions = tuple(n for n in _field(after, "interest_due", ()) if n not in due)
-        deeds = (*args.get("deeds_first", ()), *args.get("deeds_second", ()))
-        return o.Traded(
-            first, int(args.get("cash", 0)), second, questions, tuple(int(n) for n in deeds)
-        )
+        deeds = tuple(int(n) for n in (*args.get("deeds_first", ()), *args.get("deeds_second", ())))
+        cash = int(args.get("cash", 0))
+        payer = int(args.get("cash_from") or first) if cash else None
+        return o.Traded(first, cash, second, questions, deeds, payer)
     if name == "interest":
         number = int(args["number"])
         owner = before.prop(number).owner
@@ -132,10 +132,18 @@ def _told(
         was, now = before.player(card or 0), after.player(card or 0)
         gained = was is not None and now is not None and now.balance >= was.balance
         return o.CardPlayed(
-            card, amount, str(args["deck"]), int(args["number"]), bought, None, gained
+            card,
+            amount,
+            str(args["deck"]),
+            int(args["number"]),
+            bought,
+            None,
+            gained,
+            _first_paid(events),
         )
     if name == "generic_card":
-        return o.GenericPlayed(card, _due(events, card) or received, int(args["effect"]))
+        amount = _due(events, card) or received
+        return o.GenericPlayed(card, amount, int(args["effect"]), _first_paid(events))
     if name == "draw":
         deck = str(args["deck"])
         order = dict(_field(before, "decks", ())).get(deck, ())
@@ -174,8 +182,8 @@ def undone_from_events(
     before the undo's outcome was journalled: a deed that found its first owner (bought), one
     that changed hands (traded), a level changed with money paid (built, or sold off), else
     the first money moved, told as the outcome whose words say it (a rent, a tax, a fine, the
-    bank's payment...). Empty when the events show none of these (the undo then says only
-    that it undid something)."""
+    bank's payment...; any other, a card's, as a generic card with that payment). Empty when
+    the events show none of these (the undo then says only that it undid something)."""
     done = invert(record.events)  # the undone transactions as they were made
     moved = [e for e in done if isinstance(e, MoneyMoved)]
     props = [e for e in done if isinstance(e, PropertyChanged)]
@@ -196,7 +204,11 @@ def undone_from_events(
         return ()
     m = moved[0]
     told = _MONEY_TOLD.get(m.reason)
-    return (told(m),) if told is not None else ()
+    if told is not None:
+        return (told(m),)
+    # any other money (a card's: a fine, repairs, a birthday present) is a card's payment
+    paid = o.Payment(m.payer, m.payee, m.amount, m.reason)
+    return (o.GenericPlayed(m.payee if m.payer is None else m.payer, m.amount, 0, paid),)
 
 
 #: a money move told as the outcome of the kind that moves it (what an old undo undid)
@@ -213,7 +225,7 @@ _MONEY_TOLD: Final[dict[str, Callable[[MoneyMoved], o.ClassicOutcome]]] = {
     "pot": lambda m: o.PotCollected(m.payee, m.amount),
     "gift": lambda m: o.Gift(m.payee, m.amount),
     "mortgage": lambda m: o.Mortgaged(m.payee, m.amount, 0),
-    "trade": lambda m: o.Traded(m.payer, m.amount, m.payee or 0, ()),
+    "trade": lambda m: o.Traded(m.payer, m.amount, m.payee or 0, (), (), m.payer),
 }
 
 
@@ -291,6 +303,14 @@ def _force(record: Record, before: GameState, card: int) -> o.ClassicOutcome:
 
 
 # ---------------------------------------------------------------------- reading the events
+
+
+def _first_paid(events: Iterable[Event]) -> o.Payment | None:
+    """The first money these events moved."""
+    first = next((e for e in events if isinstance(e, MoneyMoved) and e.amount > 0), None)
+    if first is None:
+        return None
+    return o.Payment(first.payer, first.payee, first.amount, first.reason)
 
 
 def _paid(events: Iterable[Event]) -> dict[int | None, int]:

@@ -63,4 +63,5 @@ class TradeRules(MortgageRules):
         received = sorted(n for n in given if n in ext.mortgaged)
         if received:
             tx.set_field("interest_due", (*tx.ext.interest_due, *received))
-        return tx.decision(o.Traded(a, cmd.cash, b, tuple(received), given))
+        cash_from = (cmd.cash_from or a) if cmd.cash else None
+        return tx.decision(o.Traded(a, cmd.cash, b, tuple(received), given, cash_from))

@@ -25,6 +25,8 @@ class _Tx:
         #: the state the transaction started from (whose debt was open then)
         self.start = state
         self.events: list[Event] = []
+        #: the first money the transaction moved (a card's outcome says it)
+        self.first_paid: o.Payment | None = None
 
     @property
     def ext(self) -> ClassicState:
@@ -48,6 +50,8 @@ class _Tx:
         """Money from *payer* to *payee* (None: the bank); a payee in debt pays it first."""
         if amount <= 0:
             return
+        if self.first_paid is None:
+            self.first_paid = o.Payment(payer, payee, amount, reason)
         self.emit(MoneyMoved(payer, payee, amount, reason))
         if payee is not None:
             self.settle(payee)

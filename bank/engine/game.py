@@ -39,6 +39,7 @@ from bank.engine.events import Event, apply, invert
 from bank.engine.records import (
     LEGACY_RULESET,
     Record,
+    RecordError,
     StoredEntry,
     decode,
     encode,
@@ -301,7 +302,11 @@ class Game:
         for i, item in enumerate(self._undo_outcomes):
             if isinstance(item, tuple):
                 record, before = item
-                found = outcome_of(record, before, self.ruleset, self.edition)
+                try:
+                    found = outcome_of(record, before, self.ruleset, self.edition)
+                except RecordError as err:  # the undo still undoes; it names less
+                    log.warning("an undone transaction's outcome cannot be read: %s", err)
+                    found = None
                 if found is None:
                     continue
                 self._undo_outcomes[i] = item = found

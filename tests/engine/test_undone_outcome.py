@@ -235,3 +235,16 @@ def test_the_journalled_undo_says_what_its_events_said_before(edition: str) -> N
             old = derive_undone(decode(stored), before, game.edition)
             assert undone_words(tx.outcome) == undone_words(old), tx.outcome
     assert undos >= 20
+
+
+def test_an_undone_outcome_that_cannot_be_read_still_lets_the_undo_undo() -> None:
+    journal = PlainJournal()
+    game = Game(CLASSIC, journal=journal)
+    game.start([1, 2])
+    game.execute(c.Visit(1, 28))
+    journal.kept[-1]["outcome"] = {"k": "no such kind"}
+    resumed = Game(CLASSIC, journal=journal)
+    done = resumed.execute(Undo()).outcome
+    assert done == Undone()  # it names nothing it cannot read
+    owner = resumed.state.prop(28).owner
+    assert owner is None  # and the purchase is undone

@@ -65,6 +65,7 @@ __all__ = [
     "encode",
     "last_undo_group",
     "outcome_of",
+    "undone_by",
 ]
 
 #: the first schema version whose records store their outcome
@@ -332,6 +333,29 @@ def _codec(ruleset: str) -> OutcomeCodec:
     return _rulesets.find(ruleset).outcomes or ENGINE_CODEC
 
 
+def undone_by(records: Sequence[Record], index: int) -> list[int]:
+    """The indices of the records the undo at *index* cancelled, first one first: the undo
+    group of the last undoable record before it (the transaction, then the steps that joined
+    it; the commands it replayed, which belong to no group, are not among them). Empty when
+    none is found (a journal cut short)."""
+    last = index - 1
+    while last >= 0 and records[last].undo_group is None:
+        last -= 1
+    if last < 0:
+        return []
+    group = records[last].undo_group
+    found = []
+    for k in range(last, -1, -1):
+        other = records[k].undo_group
+        if other == group:
+            found.append(k)
+        elif other is not None:
+            break
+        if records[k].number and records[k].number <= (group or 0):
+            break
+    return found[::-1]
+
+
 def outcome_of(
     record: Record, before: GameState, rules: Ruleset | None, edition: Edition | None = None
 ) -> Outcome | None:
@@ -375,9 +399,16 @@ def derive_outcome(
     return codec.from_events(edition, record, before, after)
 
 
-def derive_undone(record: Record, before: GameState, edition: Edition | None = None) -> Undone:
+def derive_undone(
+    record: Record,
+    before: GameState,
+    edition: Edition | None = None,
+    undone: Sequence[Outcome] = (),
+) -> Undone:
     """The upcaster of an undo journalled without its outcome (every undo written before the
-    :class:`Undone` kind, whatever its schema): what it undid, as its events show it.
+    :class:`Undone` kind, whatever its schema): the outcomes of the records it undid when the
+    reader has them (*undone*: a reader that reads the game in order, :func:`undone_by`),
+    else what it undid as its events show it.
 
     An undo's events are the undone transactions' events, inverted (then the commands it
     replayed, decided again); the ruleset's codec reads the undone transactions' outcomes
@@ -386,6 +417,8 @@ def derive_undone(record: Record, before: GameState, edition: Edition | None = N
     the only place an undo's outcome is worked out from events: every undo journalled since
     stores the outcomes the rules gave the transactions it cancelled.
     """
+    if undone:
+        return Undone(tuple(undone))
     codec = _rulesets.find(record.ruleset).outcomes
     read = codec.undone_from_events if codec is not None else None
     if read is None or edition is None:

@@ -33,8 +33,16 @@ from typing import Any
 from bank import rulesets
 from bank.engine.errors import BankError
 from bank.engine.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged, apply
-from bank.engine.records import LEGACY_RULESET, Record, decode, decode_entries, outcome_of
-from bank.engine.ruleset import Ruleset
+from bank.engine.records import (
+    LEGACY_RULESET,
+    Record,
+    decode,
+    decode_entries,
+    derive_undone,
+    outcome_of,
+    undone_by,
+)
+from bank.engine.ruleset import ENGINE_CODEC, Outcome, Ruleset, Undone
 from bank.engine.state import GameState
 from bank.services.datadir import open_data_dir, write_output
 from bank.services.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord, backup_journal
@@ -92,14 +100,24 @@ def outcomes(records: Iterable[Record], edition: Edition | None) -> list[dict[st
     out: list[dict[str, Any] | None] = []
     state = GameState.empty(edition) if edition is not None else None
     rules: dict[str, Ruleset] = {}
+    seen: list[Record] = []
+    told: list[Outcome | None] = []
     for record in records:
         codec = rulesets.find(record.ruleset).outcomes
         done = record.outcome if record.stores_outcome else None
-        if not record.stores_outcome and state is not None and edition is not None:
+        if not record.stores_outcome and record.name == "undo" and state is not None:
+            # an undo journalled without its outcome: the outcomes of the records it undid
+            earlier = [told[k] for k in undone_by(seen, len(seen))]
+            reached = [x for x in earlier if x is not None]
+            done = derive_undone(record, state, edition, reached)
+        elif not record.stores_outcome and state is not None and edition is not None:
             if record.ruleset not in rules:
                 rules[record.ruleset] = rulesets.find(record.ruleset).rules(edition, None)
             done = outcome_of(record, state, rules[record.ruleset], edition)
+        codec = codec or (ENGINE_CODEC if isinstance(done, Undone) else None)
         out.append(codec.encode(done) if codec is not None and done is not None else None)
+        seen.append(record)
+        told.append(done)
         if state is not None:
             state = apply(state, record.events)
     return out

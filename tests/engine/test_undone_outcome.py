@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from bank.app.script import run_script
 from bank.engine.commands import Land, Undo
 from bank.engine.errors import BankError
 from bank.engine.game import Game
-from bank.engine.records import decode, decode_entries, derive_undone, outcome_of
+from bank.engine.records import decode, decode_entries, derive_undone, outcome_of, undone_by
 from bank.engine.ruleset import Undone
 from bank.rulesets import find
 from bank.rulesets.classic import commands as c
@@ -26,6 +27,7 @@ from bank.rulesets.classic import outcomes as co
 from bank.rulesets.classic.screens import undone_words
 from bank.rulesets.ultime import outcomes as uo
 from bank.services.journal import Journal
+from bank.views.history import outcomes
 from bank.views.narrate import narrator_for
 from board_assets import load_edition
 from tests.rulesets.classic_support import new_game, random_classic_command
@@ -248,3 +250,35 @@ def test_an_undone_outcome_that_cannot_be_read_still_lets_the_undo_undo() -> Non
     assert done == Undone()  # it names nothing it cannot read
     owner = resumed.state.prop(28).owner
     assert owner is None  # and the purchase is undone
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "edition"), [("journal_v1", "ultime-fr"), ("journal_classic_v2", "classic-fr")]
+)
+def test_an_old_undo_reads_the_outcomes_of_the_records_it_undid(
+    tmp_path: Path, fixture: str, edition: str
+) -> None:
+    """The frozen journals written before outcomes: a reader that reads the game in order
+    (the export's outcome column) gives each undo the outcomes of the records it undid, the
+    transaction and the steps that joined it (the Ultime one: a rent and the properties given
+    up to pay it)."""
+    shutil.copy(ROOT / "tests" / "fixtures" / fixture / "journal.sqlite", tmp_path / "j.sqlite")
+    with Journal(tmp_path / "j.sqlite") as journal:
+        records = decode_entries(journal.entries())  # the game the undo was made in
+    ed = load_edition(edition)
+    told = outcomes(records, ed)
+    codec = find(ed.ruleset).outcomes
+    assert codec is not None
+    undos = [i for i, r in enumerate(records) if r.name == "undo"]
+    assert undos
+    for i in undos:
+        group = undone_by(records, i)
+        assert group and all(told[k] is not None for k in group)
+        undone = told[i]
+        assert undone is not None and undone["k"] == "undone"
+        assert undone["outcomes"] == [told[k] for k in group]
+        if fixture == "journal_v1":
+            assert len(group) > 1  # the rent, then what was given up to pay it

@@ -17,7 +17,7 @@ PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
 # is set).
 COMPILE := $(BIN)/python -m compileall -q bank drivers firmware_sim board_assets bench
 
-.PHONY: run test venv venv-dev system-deps lint typecheck contracts pytest bench clean
+.PHONY: run test venv venv-dev system-deps lint typecheck contracts pytest bench help-text clean
 
 # The package is installed editable once; a stamp in the venv remembers it, and only a
 # newer pyproject.toml installs again (so a second `make run` starts the unit at once).
@@ -75,6 +75,11 @@ test: venv-dev
 
 bench: venv-dev
 	$(BIN)/python -m bench
+
+# `ultibank --help` prints a cached copy of the parser's text (bank/app/cached_help.py):
+# write it again after changing a command or its help (tests/cli/test_cached_help.py says when)
+help-text: venv
+	$(BIN)/python -m bank.app.helpgen
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -144,7 +144,7 @@ def _child(name: str, seconds: float, mode: str = NOW) -> dict[str, Any]:
         """Clicks bank cards at random moments and waits for the answering frame."""
         bank_cards = {
             s.action.card.number: s
-            for s in L.hotspots(panel.edition, panel.classic.tray if panel.classic else None)
+            for s in L.hotspots(panel.edition, panel.tray_view.tray if panel.tray_view else None)
             if isinstance(s.action, L.TapCard) and s.action.card.kind == "bank"
         }
         rng = random.Random(7)

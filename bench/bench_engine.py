@@ -139,7 +139,7 @@ def _durable(root: Path, n: int, rounds: int) -> list[Result]:
         Result(AREA, "durable transactions against SQLite alone in the journal's table layout",
                g.ops_per_s, "tx/s", baseline=same.ops_per_s, ratio=g.ops_per_s / same.ops_per_s,
                note="the same INSERT + commit of a ready-made row into the journal's tables (a "
-               "row and its index: two pages a commit), same settings; p50 "
+               "row of six columns, one page a commit), same settings; p50 "
                f"{same.p50 * 1e3:.3f} ms, p99 {same.p99 * 1e3:.3f} ms; what is left is Python: "
                "deciding, the record, its JSON, the chained checksum, the tip file, applying"),
     ]  # fmt: skip
@@ -167,7 +167,7 @@ def _stages(root: Path, n: int) -> list[Result]:
         decision = game.ruleset.decide(game.state, command)
         t1 = clock()
         record = encode(command, decision.events, game.seq + 1, edition=EDITION.id,
-                        ruleset=game.ruleset_name)  # fmt: skip
+                        ruleset=game.ruleset_name, outcome=decision.outcome)  # fmt: skip
         t2 = clock()
         payload = journal_module._record_text(record)
         t3 = clock()

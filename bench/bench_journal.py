@@ -70,9 +70,10 @@ def _bare_sqlite(path: Path, payload: str) -> tuple[sqlite3.Connection, Any]:
 
 
 def layout_sqlite(path: Path, payload: str) -> tuple[sqlite3.Connection, Callable[[], None]]:
-    """A second baseline: the journal's own tables (a row of six columns and its index, two
-    pages a commit), the same pragmas, a ready-made row of *payload*: what SQLite alone costs
-    for the journal's layout, so the rest of the difference is the journal's Python."""
+    """A second baseline: the journal's own tables (a row of six columns, found by its
+    primary key: one page a commit, as the bare baseline), the same pragmas, a ready-made row
+    of *payload*: what SQLite alone costs for the journal's layout, so the rest of the
+    difference is the journal's Python."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
@@ -158,7 +159,7 @@ def _appends(root: Path, n: int, rounds: int) -> list[Result]:
             baseline=same.ops_per_s,
             ratio=ours.ops_per_s / same.ops_per_s,
             note="the same INSERT + commit of a ready-made row into the journal's tables (a "
-            "row and its index: two pages a commit, the bare baseline one), same settings; "
+            "row of six columns, one page a commit as the bare baseline's), same settings; "
             f"p50 {same.p50 * ms:.3f} ms, p99 {same.p99 * ms:.3f} ms; what is left is the "
             "journal's Python (JSON, chained checksum, tip file)",
         ),

@@ -17,8 +17,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bank.unit.io import Button, ButtonPressed, Icon, Input, KeyPressed, Labels, PanelStatus, Screen
+from bank.app.runtime import panel_labels
+from bank.unit.io import Button, ButtonPressed, Icon, Input, KeyPressed, PanelStatus, Screen
 from bench.common import Result, at_most, stats, time_each
+from board_assets import load_edition
 from drivers import charlcd
 from drivers import panel_protocol as pp
 from drivers.serial_panel import SerialPanel
@@ -39,8 +41,9 @@ SCREEN = Screen(
 )
 
 
-#: a classic deed (docs/classic.md §5.6) and the interest question, with classic-fr's labels
-CLASSIC_FR = Labels("fr", {"dog": "chien"}, "€", classic=True)
+#: a classic deed (docs/classic.md §5.6) and the interest question, with classic-fr's panel
+#: vocabulary (its ruleset's: the deed's 4-row layout, the lines fitted to a row)
+CLASSIC_FR = panel_labels(load_edition("classic-fr"), "fr")
 CLASSIC_DEED = Screen(
     "deed", ("12 Av. Mozart", "chien loyer 200 €"), number=12, token="dog", level=2, amount=200
 )

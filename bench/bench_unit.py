@@ -193,8 +193,13 @@ def _start_up(root: Path, runs: int) -> list[Result]:
     paired with the interpreter's own start (``python -c pass``)."""
     exe = Path(sys.executable).with_name("ultibank")
     ultibank = [str(exe)] if exe.exists() else [sys.executable, "-m", "bank.app.quick"]
-    # bytecode caches written by the warm-up, as an installed ultibank has them
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # bytecode caches written by the warm-up, as an installed ultibank has them; the figures
+    # are the code's, not the bench machine's: no configuration file of whoever runs the
+    # bench (one sends `tap` through the settings and tomllib) and no $COLUMNS of the
+    # terminal it was started from (the output goes to /dev/null, read as 80 columns)
+    drop = ("PYTHONDONTWRITEBYTECODE", "COLUMNS", "LINES")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env["XDG_CONFIG_HOME"] = str(root / "no-config")
     data = root / "start-up"
     proc = subprocess.Popen(
         [*ultibank, "run", "--data-dir", str(data), "--reader", "sim", "--panel", "sim"],

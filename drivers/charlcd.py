@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from bank.unit.io import Icon, Labels, Screen
+from bank.unit.io import Icon, Labels, Screen, TitleLayout
 
 GLYPH_LEVEL_ON = "\x00"
 GLYPH_LEVEL_OFF = "\x01"
@@ -126,31 +126,6 @@ _FOLD = {
     "æ": "ae",
     "ß": "ss",
 }
-
-
-#: a panel's own words on the classic deed screen (§5.6), by language
-WORDS: dict[str, dict[str, str]] = {
-    "house": {"en": "1 house", "fr": "1 maison"},
-    "houses": {"en": "{n} houses", "fr": "{n} maisons"},
-    "hotel": {"en": "hotel", "fr": "hôtel"},
-    # Méga (docs/classic.md §7.2): level 6 is a skyscraper, a depot stands on a station
-    "skyscraper": {"en": "skyscraper", "fr": "gratte-ciel"},
-    "depot": {"en": "depot", "fr": "dépôt"},
-    "bare": {"en": "no building", "fr": "terrain nu"},
-    "mortgaged": {"en": "mortgaged", "fr": "hypothéqué"},
-    "for_sale": {"en": "for sale", "fr": "à vendre"},
-    "rent": {"en": "Rent {money}", "fr": "Loyer {money}"},
-    # the hint line: what the next gesture does (a bank card lands on the deed, M auctions it)
-    "hint.owned": {"en": "card pays the rent", "fr": "carte paie le loyer"},
-    "hint.unowned": {"en": "card buys, M auction", "fr": "carte achat, M ench."},
-    "hint.check": {"en": "X back", "fr": "X retour"},
-}
-
-
-def word(lang: str, key: str, **fields: object) -> str:
-    """The panel's word *key* in *lang* (English for a language it does not know)."""
-    templates = WORDS[key]
-    return templates.get(lang, templates["en"]).format(**fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,49 +350,34 @@ def with_amount(screen: Screen, rows: list[str], cols: int, glyphs: bool = True)
     return rows
 
 
-def deed_hint(screen: Screen, lang: str) -> str | None:
-    """The hint row of a classic deed check (what the next gesture does: ``carte paie le
-    loyer``, ``carte achat, M ench.``, ``X retour``), the same on every panel that has the
-    row for it; None for any other screen."""
-    if screen.name not in ("deed", "info") or screen.number is None or len(screen.lines) != 2:
-        return None
-    if screen.name == "info":
-        key = "hint.check"
-    elif screen.token is None:
-        key = "hint.unowned"
-    else:
-        rent = screen.amount is not None and Icon.MORTGAGE not in screen.icons
-        key = "hint.owned" if rent or screen.amount is None else "hint.check"
-    return word(lang, key)
-
-
-def _deed_rows(screen: Screen, cols: int, labels: Labels, fit: Callable[[str], str]) -> list[str]:
-    """A classic deed on 4 rows (§5.6): ``12 Av. Mozart`` / ``chien  2 maisons`` /
-    ``Loyer 200 €`` / the hint line."""
-    lang = labels.lang
+def _title_rows(
+    screen: Screen, title: TitleLayout, labels: Labels, fit: Callable[[str], str]
+) -> list[str]:
+    """A title card on 4 rows (the ruleset's :class:`TitleLayout`): ``12 Av. Mozart`` /
+    ``chien  2 maisons`` / ``Loyer 200 €`` / the hint line."""
     lines = [*screen.lines, "", ""]
     level = screen.level or 0
     mortgaged = Icon.MORTGAGE in screen.icons
     if screen.token is None:
-        owner, third = word(lang, "for_sale"), lines[1]
+        owner, third = title.word("for_sale"), lines[1]
     else:
         if mortgaged:
-            building = word(lang, "mortgaged")
+            building = title.word("mortgaged")
         elif level >= 6:
-            building = word(lang, "skyscraper")
+            building = title.word("skyscraper")
         elif Icon.DEPOT in screen.icons:
-            building = word(lang, "depot")
+            building = title.word("depot")
         elif level >= 5:
-            building = word(lang, "hotel")
+            building = title.word("hotel")
         elif level >= 1:
-            building = word(lang, "house" if level == 1 else "houses", n=level)
+            building = title.word("house" if level == 1 else "houses", n=level)
         else:
-            building = word(lang, "bare")
+            building = title.word("bare")
         owner = f"{labels.token(screen.token)}  {building}"
         rent = screen.amount is not None and not mortgaged
         money = f"{screen.amount} {labels.currency}".rstrip()
-        third = word(lang, "rent", money=money) if rent else lines[1]
-    return [fit(r) for r in (lines[0], owner, third, deed_hint(screen, lang) or "")]
+        third = title.word("rent", money=money) if rent else lines[1]
+    return [fit(r) for r in (lines[0], owner, third, title.hint(screen) or "")]
 
 
 def layout(
@@ -437,7 +397,8 @@ def layout(
     *shows* tells which characters of the text the display can show as they are (the others
     are folded); by default everything is folded to the A00 ROM. The status row's words are in
     *lang*; *token_label* names a token as the unit does (its id when not given). *labels*
-    (the edition's names, and classic mode) take the place of *lang* and *token_label*."""
+    (the edition's names, and how the ruleset's screens are laid out) take the place of *lang*
+    and *token_label*."""
     LcdGeometry(cols, rows)
     blank = " " * cols
     if screen.off:
@@ -446,8 +407,8 @@ def layout(
         screen = replace(screen, lines=screen.wide)  # a display as wide as the emulator's
     if labels is not None:
         lang, token_label = labels.lang, labels.token
-        if labels.classic:
-            screen, done = _classic_layout(screen, cols, rows, glyphs, shows, labels)
+        if labels.fitted_lines or labels.title is not None:
+            screen, done = _fitted_layout(screen, cols, rows, glyphs, shows, labels)
             if done is not None:
                 return done
     if labels is not None and icon_word is None:
@@ -491,7 +452,7 @@ def _art_word(labels: Labels) -> Callable[[Icon], str | None]:
     return word_of
 
 
-def _classic_layout(
+def _fitted_layout(
     screen: Screen,
     cols: int,
     rows: int,
@@ -499,10 +460,10 @@ def _classic_layout(
     shows: Callable[[str], bool] | None,
     labels: Labels,
 ) -> tuple[Screen, tuple[str, ...] | None]:
-    """The classic screens' own layouts: each text line on one row (the unit writes them for
-    20 cells: squeezed on a narrower glass, never wrapped away), a deed on 4 rows, and on a
-    2-row LCD the two text lines rather than a status row. Returns the screen with its lines
-    fitted, and its rows when the common layout is not used."""
+    """The ruleset's own layouts: with *fitted_lines* each text line on one row (the unit
+    writes them for 20 cells: squeezed on a narrower glass, never wrapped away) and on a 2-row
+    LCD the two text lines rather than a status row; a title card on 4 rows (its *title*).
+    Returns the screen with its lines fitted, and its rows when the common layout is not used."""
 
     def folded(text: str) -> str:
         out = fold_unless(text, shows, glyphs)
@@ -514,9 +475,11 @@ def _classic_layout(
         return squeeze(folded(text), cols)
 
     body: list[str] | None = None
-    deed = screen.name in ("deed", "info") and screen.number is not None
-    if deed and rows >= 4 and len(screen.lines) == 2:
-        body = _deed_rows(screen, cols, labels, fit)
+    title = labels.title
+    if title is not None and title.shows(screen) and rows >= 4:
+        body = _title_rows(screen, title, labels, fit)
+    elif not labels.fitted_lines:
+        return screen, None
     elif rows <= 2 and len(screen.lines) == 2:
         body = with_amount(screen, [fit(line) for line in screen.lines], cols, glyphs)
     elif rows == 2 and len(screen.lines) == 1:

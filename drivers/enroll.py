@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bank.unit.io import (
+    BANK,
     CardId,
     CardRanges,
     CardTapped,
@@ -43,9 +44,6 @@ from drivers.deck import Deck, load_deck, record_cards, with_foreign
 from drivers.registry import open_reader
 from drivers.supervisor import ReaderService
 
-#: how a deck of cards is called when the edition does not say (English)
-DECK_NAMES = {"chance": "Chance", "chest": "Community Chest"}
-
 
 class CardNameError(DriverError, ValueError):
     """A card name that is not one of the edition's cards; the message says which ones are."""
@@ -59,10 +57,14 @@ class DeckCards:
     cards: CardRanges
     #: a card's printed name: a property's or deed's (``Avenue Mozart``), a bank card's token
     titles: Mapping[CardId, str] = field(default_factory=dict)
-    #: the name each deck of cards has in the edition (``chest``: ``Caisse de communauté``)
+    #: the name each deck of cards has in the edition (``chest``: ``Caisse de communauté``):
+    #: its ruleset's decks, prompted by their names
     decks: Mapping[str, str] = field(default_factory=dict)
     #: the LCD's language for the unit's own words (``fr`` or ``en``)
     language: str = "en"
+    #: the kind of the cards that name the board's properties when its ruleset has its own
+    #: (their prompts show the property's name); empty: the core's property cards
+    titled: str = ""
 
     @classmethod
     def of(
@@ -71,30 +73,31 @@ class DeckCards:
         *,
         decks: Mapping[str, str] | None = None,
         token_labels: Iterable[str] = (),
+        titled: str = "",
     ) -> DeckCards:
-        """The cards of *edition*; *decks* and *token_labels* are what its ruleset calls its
-        decks and players (a classic edition's ``[classic]`` table), when it does."""
+        """The cards of *edition*; *decks*, *token_labels* and *titled* are what its ruleset
+        calls its decks and players and the kind of its property cards (its panel vocabulary),
+        when it does."""
         cards = CardRanges.of(edition)
-        kind = "deed" if cards.count("deed") else "prop"
+        kind = titled if titled and cards.count(titled) else "prop"
         titles = {CardId(kind, p.number): p.name for p in edition.properties}
         labels = tuple(token_labels) or cards.tokens
-        titles.update({CardId("bank", n): t for n, t in enumerate(labels, 1) if n <= cards.bank})
-        return cls(
-            edition.id, cards, titles, dict(decks or {}), language_of(None, edition.language)
-        )
+        titles.update({CardId(BANK, n): t for n, t in enumerate(labels, 1) if n <= cards.bank})
+        language = language_of(None, edition.language)
+        return cls(edition.id, cards, titles, dict(decks or {}), language, kind)
 
     def describe(self, card: CardId) -> str:
         """How a prompt names *card*: ``bank card 2 (chien)``, ``deed 12 (Avenue Mozart)``,
         ``Caisse de communauté 3``, ``property card 16 (…)``, ``event card 7``."""
         title = self.titles.get(card) if self.cards.fits(card) else None
         named = f" ({title})" if title else ""
-        if card.kind in DECK_NAMES:
+        if card.kind in self.decks:
             return f"{self.deck_name(card.kind)} {card.number}"
         what = {"bank": "bank card", "prop": "property card", "event": "event card"}
         return f"{what.get(card.kind, card.kind)} {card.number}{named}"
 
     def deck_name(self, kind: str) -> str:
-        return self.decks.get(kind) or DECK_NAMES[kind]
+        return self.decks.get(kind) or kind
 
     def parse(self, text: str) -> CardId:
         """The card *text* names, if the edition has it; CardNameError in one line if not."""
@@ -134,18 +137,18 @@ def prompt_screen(card: CardId, step: int, total: int, deck: DeckCards | None = 
     """The LCD's prompt for one card: what to tap, and how far along enrolment is."""
     deck = deck or default_deck_cards()
     progress = f"{step}/{total}"
-    if card.kind == "bank":
+    if card.kind == BANK:
         return Screen(
             "enroll", (f"Tap bank card {card.number}", progress),
             token=deck.cards.token(card.number),
         )  # fmt: skip
-    if card.kind in DECK_NAMES:
+    if card.kind in deck.decks:
         line = _with_number(f"Tap {deck.deck_name(card.kind)}", card.number)
         return Screen("enroll", (line, progress), number=card.number, icons=frozenset({Icon.CARD}))
-    if card.kind == "deed":
+    if card.kind == deck.titled and card.kind != "prop":
         title = deck.titles.get(card, "")
         second = f"{progress} {short_name(title, LCD_WIDTH - len(progress) - 1)}".rstrip()
-        return Screen("enroll", (f"Tap deed {card.number}", second), number=card.number)
+        return Screen("enroll", (f"Tap {card.kind} {card.number}", second), number=card.number)
     what = "property" if card.kind == "prop" else "event"
     icons = frozenset({Icon.EVENT}) if card.kind == "event" else frozenset()
     return Screen(

@@ -22,14 +22,16 @@ Enter, ``o``               ✓ (press and release)
 ``q``                      quit (the ``on_quit`` callback)
 =========================  =====================================================
 
-In classic mode (a game whose edition has deeds, docs/classic.md §5.6) the digits are the keypad:
+In a keypad game (the ruleset's vocabulary says so: the classic games, docs/classic.md §5.6)
+the digits are the keypad, and the ruleset's vocabulary gives the letters of its card kinds and
+of its info screens; the classic ones:
 
 =========================  =====================================================
 key                        input
 =========================  =====================================================
 ``0`` .. ``9``             keypad digit
 Backspace, DEL             keypad ⌫ (in an entry; a number being typed loses a digit)
-``b5``                     tap bank card 5 (no Enter: one digit)
+``b5``                     tap bank card 5 (no Enter: one digit; the panel's own letter)
 ``d12`` Enter              tap deed 12
 ``c3`` Enter               tap Chance 3 (the edition's first deck)
 ``k3`` Enter               tap Community Chest 3 (the second deck)
@@ -38,8 +40,9 @@ Backspace, DEL             keypad ⌫ (in an entry; a number being typed loses a
 Enter/``o``, ``m``, ...    ✓, M, X, ``u``, ``r``, ``q`` as above; ``?`` help (not ``h``)
 =========================  =====================================================
 
-Which card kinds, how many of each and the decks' names come from the edition, so an edition
-with more deeds (Méga's 37) needs nothing here.
+Which card kinds, how many of each, their letters and names come from the edition and its
+ruleset, so an edition with more deeds (Méga's 37) or a ruleset with other kinds needs nothing
+here.
 
 In line mode an empty line is ✓ and a line ends a ``p``/``e`` (``d``/``c``/``k``) number.
 At the end of the input (a file or a pipe ran out, Ctrl-D on an empty line) the ``on_eof``
@@ -65,6 +68,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from bank.unit.io import (
+    BANK,
     Button,
     ButtonPressed,
     ButtonReleased,
@@ -99,28 +103,26 @@ touches : Entrée/o = OK   m = M   x/Échap = X
       1-{seats} = carte banque   p16 Entrée = propriété 16   e7 Entrée = événement 7
       ? = cette aide   q = quitter""",
     },
-    "help.classic": {
+    "help.keypad": {
         "en": """\
 keys: 0-9 = keypad digits   Backspace = erase a digit
       Enter/o = OK   m = M   x/Esc = X   u = hold OK+X (undo)   r = hold X (reset)
       n = voice on/off   a = say again
       bank cards: {seats}
-      d1-d{deeds} Enter = deed{decks}
-      menu: m, then an item's digits (m 1 1 = the dice){menu}{dice}
-      info: i = every player's cash   s = the ranking (again: the next page)
-            t = the last roller   f = the last deed   v = their deeds   w = the others' deeds
+      {kinds}
+      menu: m, then an item's digits{example}{menu}{dice}{info}
       ? = this help   q = quit""",
         "fr": """\
 touches : 0-9 = pavé numérique   Retour arrière = effacer un chiffre
       Entrée/o = OK   m = M   x/Échap = X   u = garder OK+X (annuler)   r = garder X (remise à zéro)
       n = voix oui/non   a = répéter
       cartes banque : {seats}
-      d1-d{deeds} Entrée = titre{decks}
-      menu : m, puis les chiffres d'un article (m 1 1 = les dés){menu}{dice}
-      infos : i = l'argent de chacun   s = le classement (encore : la page suivante)
-              t = le dernier lanceur   f = le dernier titre   v = ses titres   w = ceux des autres
+      {kinds}
+      menu : m, puis les chiffres d'un article{example}{menu}{dice}{info}
       ? = cette aide   q = quitter""",
     },
+    "help.example": {"en": " (m {digits} = {name})", "fr": " (m {digits} = {name})"},
+    "help.info": {"en": "\n      info: ", "fr": "\n      infos : "},
     "help.deck": {
         "en": "   {p}1-{p}{count} Enter = {name}",
         "fr": "   {p}1-{p}{count} Entrée = {name}",
@@ -148,14 +150,11 @@ touches : 0-9 = pavé numérique   Retour arrière = effacer un chiffre
         "en": "no bank card {digits}: b1 to b{count}",
         "fr": "pas de carte banque {digits} : b1 à b{count}",
     },
-    "range.deed": {
-        "en": "no deed {digits}: d1 to d{count}",
-        "fr": "pas de titre {digits} : d1 à d{count}",
+    "range.typed": {
+        "en": "no {noun} {digits}: {p}1 to {p}{count}",
+        "fr": "pas de {noun} {digits} : {p}1 à {p}{count}",
     },
-    "range.deck": {
-        "en": "no {name} card {digits}: {p}1 to {p}{count}",
-        "fr": "pas de carte {name} {digits} : {p}1 à {p}{count}",
-    },
+    "noun.bank": {"en": "bank card", "fr": "carte banque"},
     "unknown": {
         "en": "unknown key {name}: ? for help",
         "fr": "touche inconnue {name} : ? pour l'aide",
@@ -163,8 +162,6 @@ touches : 0-9 = pavé numérique   Retour arrière = effacer un chiffre
     "unknown.sequence": {"en": "(arrow or function key)", "fr": "(flèche ou touche de fonction)"},
     "kind.prop": {"en": "prop", "fr": "propriété"},
     "kind.event": {"en": "event", "fr": "événement"},
-    "kind.chance": {"en": "Chance", "fr": "Chance"},
-    "kind.chest": {"en": "Community Chest", "fr": "Caisse de communauté"},
 }
 
 
@@ -210,7 +207,7 @@ class Key:
 
 @dataclass(frozen=True, slots=True)
 class Info:
-    """Ask the unit for an info screen (classic mode: ``table``, ``scores`` ...)."""
+    """Ask the unit for an info screen (the ruleset's: ``table``, ``scores`` ...)."""
 
     name: str
 
@@ -250,11 +247,9 @@ _SIMPLE: dict[str, Action] = {
     "\x04": Quit(),  # Ctrl-D: cbreak mode does not turn it into end of file
 }
 _PREFIX = {"p": "prop", "e": "event"}
-#: classic mode's typed cards (§5.6): ``b`` takes one digit, the others end with Enter
-_CLASSIC_PREFIX = {"b": "bank", "d": "deed", "c": "chance", "k": "chest"}
+#: a keypad game's bank cards: the digits are the keypad's, so ``b`` and one digit (no Enter)
+_KEYPAD_PREFIX = {"b": BANK}
 _ERASE = ("\x7f", "\b")
-#: classic mode's info screens (§5.6), on letters no card entry takes
-_CLASSIC_INFO = {"i": "table", "s": "scores", "t": "turn", "f": "deed", "v": "deeds", "w": "others"}
 #: the buttons as the help names them, in every language
 _KEY_NAMES = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 
@@ -262,9 +257,10 @@ _KEY_NAMES = {Button.OK: "OK", Button.MENU: "M", Button.CANCEL: "X"}
 class KeyReader:
     """Turns keys into actions; pure (no I/O), so it is tested on its own.
 
-    A game whose ruleset's vocabulary (*labels*, from the wiring) asks for classic mode is
-    played with the keypad: digits are keypad keys and cards are typed with a letter (``b5``,
-    ``d12``); *labels* also name the tokens and decks in the help."""
+    A game whose ruleset's vocabulary (*labels*, from the wiring) says it is played with the
+    keypad has digits as keypad keys and its cards typed with a letter (``b5`` for a bank
+    card, the ruleset's letters for its own kinds) and the ruleset's info letters; *labels*
+    also name the tokens and the card kinds in the help."""
 
     def __init__(
         self, lang: str = "en", cards: CardRanges | None = None, labels: Labels | None = None
@@ -272,16 +268,22 @@ class KeyReader:
         self.lang = lang
         self._cards = cards or default_cards()
         self._labels = labels or Labels(lang)
-        #: classic mode (the ruleset's vocabulary says so): the keypad and the typed cards
-        self.classic = self._labels.classic
-        prefixes = _CLASSIC_PREFIX if self.classic else _PREFIX
+        #: the keypad (the ruleset's vocabulary says so): digits are its keys, cards are typed
+        self.keypad = self._labels.keypad
+        prefixes = _KEYPAD_PREFIX if self.keypad else _PREFIX
         self._prefix = {p: kind for p, kind in prefixes.items() if self._cards.count(kind)}
         # the ruleset's own card kinds, on the letters its panel vocabulary gives them
         for letter, kind in self._labels.keys.items():
             if self._cards.count(kind) and letter not in self._prefix:
                 self._prefix[letter] = kind
+        #: the ruleset's info screens, on letters no card entry takes
+        self._info = {
+            k.letter: k.info
+            for k in self._labels.info_keys
+            if k.info and k.letter not in self._prefix
+        }
         #: the keys that tap a bank card at once (one digit per seat, at most 9)
-        self._seats = "" if self.classic else "123456789"[: min(self._cards.bank, 9)]
+        self._seats = "" if self.keypad else "123456789"[: min(self._cards.bank, 9)]
         self._kind: str | None = None
         self._digits = ""
 
@@ -294,34 +296,46 @@ class KeyReader:
         return next(p for p, k in self._prefix.items() if k == kind)
 
     def help(self) -> str:
-        """The keys, in the terminal's language (classic mode: the edition's tokens and decks)."""
-        if not self.classic:
+        """The keys, in the terminal's language (the keypad: the edition's tokens and cards)."""
+        if not self.keypad:
             return say(self.lang, "help", seats=len(self._seats)) + self._ruleset_help()
         seats = "  ".join(
             f"b{n} {self._labels.token(self._cards.token(n))}"
             for n in range(1, self._cards.bank + 1)
         )
-        decks = "".join(
-            say(
-                self.lang,
-                "help.deck",
-                p=self._letter(kind),
-                count=self._cards.count(kind),
-                name=self._labels.decks.get(kind) or say(self.lang, f"kind.{kind}"),
-            )
-            for kind in ("chance", "chest")
-            if kind in self._prefix.values()
-        )
-        deeds = self._cards.count("deed")
+        kinds = "".join(
+            say(self.lang, "help.deck", p=letter, count=self._cards.count(kind),
+                name=self._name(kind))
+            for letter, kind in self._labels.keys.items()
+            if self._prefix.get(letter) == kind
+        ).lstrip()  # fmt: skip
         menu = "".join(
             say(self.lang, "help.menu", digits=" ".join(str(item)), name=name)
             for item, name in sorted(self._labels.menu.items())
         )
+        shown = self._labels.menu_example
+        example = (
+            say(self.lang, "help.example", digits=" ".join(str(shown[0])), name=shown[1])
+            if shown
+            else ""
+        )
         faces = self._labels.third_die
         dice = say(self.lang, "help.dice", faces=", ".join(faces)) if faces else ""
         return say(
-            self.lang, "help.classic", seats=seats, deeds=deeds, decks=decks, menu=menu, dice=dice
-        )
+            self.lang, "help.keypad", seats=seats, kinds=kinds, example=example, menu=menu,
+            dice=dice, info=self._info_help(),
+        )  # fmt: skip
+
+    def _info_help(self) -> str:
+        """The help's lines for the info letters, a row of the vocabulary's a line."""
+        listed = [k for k in self._labels.info_keys if self._info.get(k.letter) == k.info]
+        if not listed:
+            return ""
+        head = say(self.lang, "help.info")
+        indent = "\n" + " " * (len(head) - 1)
+        rows = sorted({k.row for k in listed})
+        lines = ("   ".join(f"{k.letter} = {k.words}" for k in listed if k.row == r) for r in rows)
+        return head + indent.join(lines)
 
     def _ruleset_help(self) -> str:
         """The help's lines for what the ruleset's vocabulary adds: its card kinds' letters
@@ -345,7 +359,16 @@ class KeyReader:
 
     def _name(self, kind: str) -> str:
         """What the game calls cards of *kind* (its vocabulary's, else the panel's word)."""
-        return self._labels.decks.get(kind) or say(self.lang, f"kind.{kind}")
+        named = self._labels.decks.get(kind) or self._labels.nouns.get(kind)
+        if named:
+            return named
+        return say(self.lang, f"kind.{kind}") if f"kind.{kind}" in WORDS else kind
+
+    def _noun(self, kind: str) -> str:
+        """How a refusal names a card of *kind* (``deed``, ``Chance card``, ``bank card``)."""
+        if kind == BANK:
+            return say(self.lang, "noun.bank")
+        return self._labels.nouns.get(kind) or self._name(kind)
 
     def keys(self, chunk: str) -> list[Action]:
         """Actions for a chunk of keys read at once (cbreak mode)."""
@@ -371,7 +394,7 @@ class KeyReader:
         if self._kind is not None:
             if ch.isdigit():
                 self._digits += ch
-                return self._finish() if self._kind == "bank" else []
+                return self._finish() if self._kind == BANK else []
             if ch in _ERASE:
                 self._digits = self._digits[:-1]
                 return []
@@ -385,15 +408,15 @@ class KeyReader:
         if low in self._prefix:
             self._kind, self._digits = self._prefix[low], ""
             return []
-        if self.classic and ch.isdigit():
+        if self.keypad and ch.isdigit():
             return [Key(ch)]
-        if self.classic and ch in _ERASE:
+        if self.keypad and ch in _ERASE:
             return [Key("back")]
-        if self.classic and low in _CLASSIC_INFO:
-            return [Info(_CLASSIC_INFO[low])]
+        if low in self._info:
+            return [Info(self._info[low])]
         if ch and ch in self._seats:
             return [Tap(CardId("bank", int(ch)))]
-        if ch == "?" or (low == "h" and not self.classic):
+        if ch == "?" or (low == "h" and not self.keypad):
             return [Say(self.help())]
         action = _SIMPLE.get(low)
         if action is not None:
@@ -423,15 +446,12 @@ class KeyReader:
         try:
             return [Tap(self._cards.check(CardId(kind, int(digits))))]
         except ValueError:
-            if not self.classic:
+            if not self.keypad:
                 name = self._name(kind)
                 return [Say(say(self.lang, "entry.range", kind=name, digits=digits, count=count))]
-            if kind in ("bank", "deed"):
-                return [Refuse(say(self.lang, f"range.{kind}", digits=digits, count=count))]
-            name = self._labels.decks.get(kind) or say(self.lang, f"kind.{kind}")
-            p = self._letter(kind)
+            noun, p = self._noun(kind), self._letter(kind)
             return [
-                Refuse(say(self.lang, "range.deck", name=name, digits=digits, count=count, p=p))
+                Refuse(say(self.lang, "range.typed", noun=noun, digits=digits, count=count, p=p))
             ]
 
 
@@ -477,7 +497,7 @@ class TerminalPanel:
         self._keys = KeyReader(language, cards, labels)
         if labels is None:
             tokens = {t: token_name(language, t) for t in (cards or default_cards()).tokens}
-            labels = Labels(language, tokens, classic=self._keys.classic)
+            labels = Labels(language, tokens, keypad=self._keys.keypad)
         self._labels = labels
         self._post: Callable[[Input], None] | None = None
         self._write_lock = threading.Lock()

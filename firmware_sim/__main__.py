@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from bank.unit.io import (
     ButtonPressed,
@@ -61,9 +62,10 @@ DEMO_SCREENS = {
         colour="#f28c28",
     ),
     "off": Screen(name="off", off=True),
-    # a classic edition's deed (docs/classic.md §5.5): its owner's label, 2 houses, the rent
-    "deed": Screen(
-        name="deed",
+    # a title card (a classic edition's deed, docs/classic.md §5.5): its owner's label, 2
+    # houses, the rent; named as the ruleset's vocabulary names its title cards
+    "title": Screen(
+        name="title",
         lines=("12 Avenue Mozart", "chien loyer 200 €"),
         amount=200,
         number=12,
@@ -131,12 +133,15 @@ def main(
             panel.play(Cue.READ)
 
     panel.start(post)
-    panel.show(DEMO_SCREENS[args.screen])
+    demo = DEMO_SCREENS[args.screen]
+    if args.screen == "title" and labels is not None and labels.title is not None:
+        demo = replace(demo, name=labels.title.screen)
+    panel.show(demo)
     # Installed before SDL starts, so SDL keeps them (it only replaces default handlers).
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     panel.open()
-    tray = panel.classic.tray if panel.classic else None
+    tray = panel.tray_view.tray if panel.tray_view else None
     if args.on_reader:
         card = CardId.parse(args.on_reader)
         spot = next(s for s in hotspots(panel.edition, tray) if s.action == TapCard(card))

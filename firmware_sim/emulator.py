@@ -1,9 +1,10 @@
 """The pygame window of the emulated unit: a :class:`drivers.base.Panel` backend.
 
 The window shows the unit (LCD, reader pad, the buttons ✓ M X) and a tray of the 49 cards.
-For a classic edition (docs/classic.md §5.6) it shows the classic window: a 3 x 4 keypad beside the
-buttons, a tray of 8 bank cards, the deeds by group (their rents on hover) and the Chance and
-Community Chest cards, with the classic keys (:func:`layout.classic_shortcuts`).
+When the ruleset's vocabulary lays out its own tray (the classic editions, docs/classic.md §5.6)
+it shows the keypad window: a 3 x 4 keypad beside the buttons, a tray of 8 bank cards, the
+ruleset's cards in columns by group (their hover lines) and its decks, with the letters the
+vocabulary gives (:func:`layout.keypad_shortcuts`).
 Clicks and keys become the unit's inputs (:class:`ButtonPressed`, :class:`CardTapped`, ...),
 posted through the callback given to :meth:`PygamePanel.start`; screens and cues come back
 through :meth:`PygamePanel.show` and :meth:`PygamePanel.play`. The window contains no rule.
@@ -105,13 +106,6 @@ MIN_SHOWN_SIZE = 12
 #: the reader pad's words ("posez une carte ici")
 READER_INK = (130, 126, 118)
 KEY_COLOUR = (70, 74, 82)
-DECK_COLOURS = {"chance": (245, 140, 40), "chest": (90, 170, 220)}
-#: a Star Wars bank card's side mark: (ring, disc) for the light and the dark side
-SIDE_COLOURS = {"light": ((170, 225, 255), (60, 150, 255)), "dark": ((20, 20, 24), (225, 35, 35))}
-#: the screens during which Backspace is ⌫ in the classic window (an amount or a pick open on
-#: the LCD, docs/classic.md §5.6; and an auction, where digits type a bid and X would give up the
-#: sale), else it is X
-ENTRY_SCREENS = frozenset({"entry", "pick", "auction"})
 
 
 def display_available() -> bool:
@@ -269,24 +263,26 @@ class PygamePanel:
         self._window: pygame.Surface | None = None
         #: the edition's cards: the tray, the keys and the typed numbers follow them
         self._cards = CardRanges.of(self.edition)
-        #: the tray and hover lines the ruleset lays out (the keypad window: a classic game);
-        #: None: the window's own tray (Ultime)
-        self.classic = TrayView.of(labels, self._cards)
-        tokens = self.classic.tokens if self.classic is not None else None
+        #: the tray and hover lines the ruleset lays out (the keypad window); None: the
+        #: window's own tray of bank, property and event cards
+        self.tray_view = TrayView.of(labels, self._cards)
+        tokens = self.tray_view.tokens if self.tray_view is not None else None
         self._lcd = LcdRenderer(
             currency=self.edition.currency,
             token_labels=tokens,
-            lang=self.language if tokens is not None else None,
+            title=labels.title if labels is not None and tokens is not None else None,
             art=labels.icons if labels is not None else (),
         )
+        #: the ruleset's vocabulary (its typed cards' letters, its words)
+        self._labels = labels or Labels(self.language)
         self._shortcuts = (
-            L.classic_shortcuts(self._cards)
-            if self.classic is not None
+            L.keypad_shortcuts(self._cards, labels)
+            if self.tray_view is not None
             else L.shortcuts(self._cards)
         )
-        self._reader_rect = L.CLASSIC_READER_RECT if self.classic else L.READER_RECT
-        self._status_rect = L.CLASSIC_STATUS_RECT if self.classic else L.STATUS_RECT
-        self._spots = L.hotspots(self.edition, self.classic.tray if self.classic else None)
+        self._reader_rect = L.KEYPAD_READER_RECT if self.tray_view else L.READER_RECT
+        self._status_rect = L.KEYPAD_STATUS_RECT if self.tray_view else L.STATUS_RECT
+        self._spots = L.hotspots(self.edition, self.tray_view.tray if self.tray_view else None)
         self._prop_colour = {
             p.number: pygame.Color(self.edition.group(p.group).colour)
             for p in self.edition.properties
@@ -535,7 +531,8 @@ class PygamePanel:
     def _resolve(self, action: L.Action) -> L.Action:
         """What *action* does now: Backspace is ⌫ while an entry is open on the LCD, else X."""
         if isinstance(action, L.BackKey):
-            if self.screen.name in ENTRY_SCREENS:
+            view = self.tray_view
+            if view is not None and self.screen.name in view.tray.entry_screens:
                 return L.PressKey("back")
             return L.PressButton(Button.CANCEL)
         return action
@@ -658,7 +655,8 @@ class PygamePanel:
         self._begin(action, f"key:{key}")
 
     def _card_entry_key(self, key: int, char: str, scancode: int) -> None:
-        """A key while a ``/`` card is typed (``d12``, ``c3``, ``k3``, ``b5``, ``deed:12``)."""
+        """A key while a ``/`` card is typed (``b5``, the vocabulary's letters: ``d12``, ``c3``;
+        or ``deed:12``)."""
         assert self._entry is not None
         kind, text = self._entry
         digit = L.digit_of(key, char, scancode)
@@ -668,7 +666,7 @@ class PygamePanel:
             self._entry = None
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self._entry = None
-            card = L.typed_card(text, self._cards)
+            card = L.typed_card(text, self._cards, self._labels.keys)
             if card is not None:
                 self._tap(card)
                 self._lift()
@@ -901,7 +899,7 @@ class PygamePanel:
         reader = pygame.Rect(self._reader_rect)
         parts.append(_Part(reader, lambda: self._on_reader, self._draw_reader))
         r = L.BUTTON_RADIUS
-        for spot in L.button_hotspots(self.classic is not None):
+        for spot in L.button_hotspots(self.tray_view is not None):
             assert isinstance(spot.action, L.PressButton)
             button = spot.action.button
             cx, cy = spot.centre
@@ -911,7 +909,7 @@ class PygamePanel:
                 _Part(rect, partial(self._button_state, spot, button),
                       partial(self._draw_button, spot, button))
             )  # fmt: skip
-        if self.classic is not None:
+        if self.tray_view is not None:
             for spot in L.keypad_hotspots():
                 rect = pygame.Rect(spot.rect)
                 rect = rect.union(rect.move(0, 4)).inflate(2, 2)
@@ -969,18 +967,18 @@ class PygamePanel:
 
     def _tray_titles(self) -> list[tuple[str, int]]:
         """The tray's headings and the top of what each heads."""
-        if self.classic is None:
+        if self.tray_view is None:
             return [
                 (self._say("tray.bank"), L.BANK_Y),
                 (self._say("tray.props"), L.PROPS_Y),
                 (self._say("tray.events"), L.EVENTS_Y),
             ]
         titles = [
-            (self._say("tray.bank"), L.CLASSIC_BANK_Y),
-            (self._say("tray.deeds"), L.CLASSIC_DEEDS_Y),
+            (self._say("tray.bank"), L.TRAY_BANK_Y),
+            (self.tray_view.tray.column_title, L.TRAY_COLUMNS_Y),
         ]
-        for deck, y in zip(self.classic.tray.decks, L.CLASSIC_DECK_Y, strict=False):
-            titles.append((self.classic.deck_name(deck).upper(), y))
+        for deck, y in zip(self.tray_view.tray.decks, L.TRAY_DECK_Y, strict=False):
+            titles.append((self.tray_view.deck_name(deck).upper(), y))
         return titles
 
     def _draw_lamp(self) -> None:
@@ -999,7 +997,7 @@ class PygamePanel:
         self._target.blit(self._lcd_surface, L.LCD_POS)
 
     def _draw_key(self, spot: L.Hotspot) -> None:
-        """One key of the classic keypad: a digit, ⌫ or the second ✓."""
+        """One key of the keypad: a digit, ⌫ or the second ✓."""
         win = self._target
         action = spot.action
         if isinstance(action, L.PressKey):
@@ -1081,8 +1079,8 @@ class PygamePanel:
 
     def _draw_card_face(self, rect: pygame.Rect, card: CardId, *, big: bool = False) -> None:
         win = self._target
-        if self.classic is not None:
-            self._draw_classic_face(rect, card, big)
+        if self.tray_view is not None:
+            self._draw_tray_face(rect, card, big)
         elif card.kind == "bank":
             pygame.draw.rect(win, BANK_COLOUR, rect, border_radius=8)
             pygame.draw.rect(win, (200, 170, 70), rect.inflate(-8, -8), width=1, border_radius=6)
@@ -1174,27 +1172,28 @@ class PygamePanel:
         for i, line in enumerate(lines):
             self._label(line, (centre[0], top + LINE_STEP * i), size, colour, anchor="center")
 
-    def _draw_classic_face(self, rect: pygame.Rect, card: CardId, big: bool) -> None:
-        """A classic card: a bank card with its label, a deed, a Chance or Community Chest card."""
-        win, classic = self._target, self.classic
-        assert classic is not None
+    def _draw_tray_face(self, rect: pygame.Rect, card: CardId, big: bool) -> None:
+        """A card of the ruleset's tray: a bank card with its label, a card of the columns (a
+        property's), a deck's card."""
+        win, view = self._target, self.tray_view
+        assert view is not None
         if card.kind == "bank":
             pygame.draw.rect(win, BANK_COLOUR, rect, border_radius=8)
             pygame.draw.rect(win, (200, 170, 70), rect.inflate(-8, -8), width=1, border_radius=6)
             self._label(str(card.number), (rect.right - 8, rect.y + 5), 34 if big else 30,
                         (230, 200, 90), bold=True, anchor="topright")  # fmt: skip
-            side = classic.mark(card.number)
-            if side is not None:  # Star Wars: the character's side, a lit or a dark disc
-                self._draw_side(rect, side, big)
-            label, size = self.readable(classic.seat_label(card.number),
+            side = view.mark(card.number)
+            if side is not None:  # a mark (Star Wars: the character's side), a coloured disc
+                self._draw_mark(rect, view.tray.mark_colours.get(side), big)
+            label, size = self.readable(view.seat_label(card.number),
                                         rect.w - BANK_LABEL_MARGIN, 24 if big else 18)  # fmt: skip
             self._label(label, (rect.centerx, rect.bottom - 7), size, PALE_INK,
                         anchor="midbottom")  # fmt: skip
-        elif card.kind == classic.tray.column_kind:
+        elif card.kind == view.tray.column_kind:
             colour = self._prop_colour[card.number]
             pygame.draw.rect(win, (250, 248, 240), rect, border_radius=5)
             band = pygame.Rect(rect.x + 3, rect.y + 3, rect.w - 6, max(8, rect.h // 3))
-            name = classic.name(card) if big else ""
+            name = view.name(card) if big else ""
             lines = self._wrapped(name, band.w - 6, 16)[0] if big else []
             if len(lines) > 1:  # a long name: a band tall enough for its two lines
                 band.h = 2 * LINE_STEP + 6
@@ -1205,26 +1204,28 @@ class PygamePanel:
             if big:
                 self._lines(name, band.center, band.w - 6, 16, _ink_on(colour))
         else:
-            colour = pygame.Color(DECK_COLOURS.get(card.kind, EVENT_COLOUR))
+            colour = pygame.Color(view.tray.colours.get(card.kind) or EVENT_COLOUR)
             pygame.draw.rect(win, colour, rect, border_radius=5)
             pygame.draw.rect(win, (255, 240, 220), rect.inflate(-6, -6), width=1, border_radius=4)
             self._label("?", (rect.x + 6, rect.y + 3), 28 if big else 22, INK, bold=True)
             self._label(str(card.number), (rect.right - 6, rect.bottom - 2), 40 if big else 26,
                         INK, bold=True, anchor="bottomright")  # fmt: skip
             if big:
-                deck = classic.deck_name(card.kind)
-                title = classic.name(card)
+                deck = view.deck_name(card.kind)
+                title = view.name(card)
                 text = "\n".join(t for t in (deck, title) if t)
                 self._lines(text, (rect.centerx, rect.y + 42), rect.w - 12, 16, INK)
 
-    def _draw_side(self, rect: pygame.Rect, side: str, big: bool) -> None:
-        """The side mark of a Star Wars bank card, in its top left corner: a light-blue disc
-        with its glow (light side), a red disc in a dark ring (dark side)."""
+    def _draw_mark(self, rect: pygame.Rect, colours: tuple[str, str] | None, big: bool) -> None:
+        """A bank card's mark in its top left corner: a disc in a ring of the tray's colours
+        (Star Wars: a light-blue disc with its glow, a red disc in a dark ring)."""
+        if colours is None:
+            return
         r = 11 if big else 8
         centre = (rect.x + 6 + r, rect.y + 6 + r)
-        glow, core = SIDE_COLOURS[side]
-        pygame.draw.circle(self._target, glow, centre, r)
-        pygame.draw.circle(self._target, core, centre, r - 3)
+        glow, core = colours
+        pygame.draw.circle(self._target, pygame.Color(glow), centre, r)
+        pygame.draw.circle(self._target, pygame.Color(core), centre, r - 3)
 
     def _draw_tray_card(self, spot: L.Hotspot) -> None:
         """What changes on the tray at a card: its empty place while it is on the reader, the
@@ -1243,7 +1244,12 @@ class PygamePanel:
         if self._entry is not None:
             kind, digits = self._entry
             if kind == "card":
-                return self._say("status.typing.card", digits=digits)
+                typing = self._labels.words.get("typed.status")
+                return (
+                    typing.format(digits=digits)
+                    if typing
+                    else self._say("status.typing.card", digits=digits)
+                )
             return self._say("status.typing", kind=self._say(f"kind.{kind}"), digits=digits)
         if self._message:
             return self._message
@@ -1260,9 +1266,9 @@ class PygamePanel:
         return self._say("status.help")
 
     def _describe(self, card: CardId) -> str:
-        """What the status line says of *card* (a classic deed: two lines, its rents second)."""
-        if self.classic is not None:
-            return "\n".join(self.classic.describe(card))
+        """What the status line says of *card* (a card of the ruleset's tray: its hover lines)."""
+        if self.tray_view is not None:
+            return "\n".join(self.tray_view.describe(card))
         if card.kind == "bank":
             token = token_name(self.language, self._cards.token(card.number))
             return self._say("describe.bank", n=card.number, token=token)
@@ -1300,7 +1306,7 @@ class PygamePanel:
                 self._label(keys, (x, y), 24, (250, 210, 90), bold=True)
                 self._label(what, (x + 240, y), 24, PALE_INK)
                 y += 30
-        else:  # the classic keys: two columns, each as wide as its longest keys
+        else:  # the keypad window's keys: two columns, each as wide as its longest keys
             x, half = 30, (len(rows) + 1) // 2
             bottom = y
             for col in range(2):

@@ -6,11 +6,11 @@ cards of the tray: the edition's bank cards, properties and event cards) to the 
 The window code only dispatches actions.
 
 A game whose ruleset lays out its own tray (a :class:`bank.unit.io.Tray`: the classic games,
-docs/classic.md §5.6) gets the keypad window: :func:`classic_shortcuts` (the keypad digits,
-F2-F9 for the bank cards, ``/`` and a typed card, the computer game's letters) and
-:func:`hotspots` with a 3 x 4 keypad beside the buttons and the ruleset's tray (8 bank cards,
-the cards it lays out in columns, one per group, and the decks it puts on the table), laid out
-from the edition's data so that a bigger board (Méga) fits the same tray.
+docs/classic.md §5.6) gets the keypad window: :func:`keypad_shortcuts` (the keypad digits,
+F2-F9 for the bank cards, ``/`` and a typed card, the letters the ruleset's vocabulary gives)
+and :func:`hotspots` with a 3 x 4 keypad beside the buttons and the ruleset's tray (8 bank
+cards, the cards it lays out in columns, one per group, and the decks it puts on the table),
+laid out from the edition's data so that a bigger board (Méga) fits the same tray.
 
 Imports pygame (through :mod:`firmware_sim.pg`), ``bank.unit.io``, ``bank.unit.text``,
 ``board_assets``, :mod:`firmware_sim.words` and the standard library.
@@ -19,10 +19,10 @@ Imports pygame (through :mod:`firmware_sim.pg`), ``bank.unit.io``, ``bank.unit.t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bank.unit.io import Button, CardId, CardRanges, Tray
+from bank.unit.io import BANK, Button, CardId, CardRanges, Labels, LetterKey, Tray
 from bank.unit.text import token_name
 from board_assets import Edition, load_edition
 from firmware_sim.lcd import LCD_SIZE
@@ -59,28 +59,28 @@ STATUS_RECT = (TRAY_X, 540, TRAY_W, 62)
 #: How long the gestures of the U and R keys hold their buttons (the unit wants 5 s).
 HOLD_SECONDS = 5.5
 
-# The classic window (docs/classic.md §5.6): the buttons move left to make room for the keypad.
-CLASSIC_BUTTON_CENTRES: dict[Button, tuple[int, int]] = {
+# The keypad window's layout: the buttons move left to make room for the keypad.
+KEYPAD_BUTTON_CENTRES: dict[Button, tuple[int, int]] = {
     Button.OK: (96, 596),
     Button.MENU: (206, 596),
     Button.CANCEL: (316, 596),
 }
-CLASSIC_READER_RECT = (40, 404, 316, 112)
+KEYPAD_READER_RECT = (40, 404, 316, 112)
 KEYPAD_ORIGIN = (380, 392)
 KEY_SIZE = (52, 56)
 KEY_GAP = 8
 #: the keypad's keys, row by row: ``back`` is ⌫, ``ok`` the second ✓
 KEYPAD_ROWS = (("1", "2", "3"), ("4", "5", "6"), ("7", "8", "9"), ("back", "0", "ok"))
-CLASSIC_BANK_Y = 44
-CLASSIC_BANK_H = 62
-CLASSIC_DEEDS_Y = 144
-DEED_CARD = (58, 62)  # at most; a bigger board gets smaller cards
-#: with a card table: the deeds end here and the two decks follow, 8 cards a row
-CLASSIC_DEEDS_END = 330
-CLASSIC_DECK_Y = (360, 456)
+TRAY_BANK_Y = 44
+TRAY_BANK_H = 62
+TRAY_COLUMNS_Y = 144
+COLUMN_CARD = (58, 62)  # at most; a bigger board gets smaller cards
+#: with decks on the table: the columns end here and the decks follow, 8 cards a row
+TRAY_COLUMNS_END = 330
+TRAY_DECK_Y = (360, 456)
 DECK_CARD_H = 28
 DECK_PER_ROW = 8
-CLASSIC_STATUS_RECT = (TRAY_X, 528, TRAY_W, 72)
+KEYPAD_STATUS_RECT = (TRAY_X, 528, TRAY_W, 72)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +164,7 @@ class PressKey:
 
 @dataclass(frozen=True, slots=True)
 class BackKey:
-    """Backspace in classic mode: ⌫ while an entry is open on the LCD, else X."""
+    """Backspace in the keypad window: ⌫ while an entry is open on the LCD, else X."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +226,8 @@ class Shortcut:
     plain_label: str = ""
     mods: str = ""
     listed: bool = True
+    #: what the shortcut does, written already (the ruleset's words, in the game's language)
+    plain_help: str = ""
 
     def texts(self, lang: str) -> tuple[str, str]:
         """The help overlay's row for this shortcut in *lang*: (keys, what they do)."""
@@ -233,7 +235,7 @@ class Shortcut:
         if "token" in fields:
             fields["token"] = token_name(lang, str(fields["token"]))
         label = self.plain_label or say(lang, self.label)
-        return label, say(lang, self.help, **fields)
+        return label, self.plain_help or say(lang, self.help, **fields)
 
 
 def shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
@@ -270,63 +272,61 @@ def shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
     )  # fmt: skip
 
 
-def _letter(label: str, help: str, action: Action, key: int, mods: str = "") -> Shortcut:
-    return Shortcut(label, help, action, keys=(key,), mods=mods)
+def _letter(key: LetterKey) -> Shortcut:
+    """A letter of the ruleset's vocabulary as a window shortcut."""
+    action: Action
+    if key.info:
+        action = AskInfo(key.info)
+    elif key.menu:
+        action = AskMenu(key.menu)
+    else:
+        action = PressButton(key.button or Button.OK)
+    return Shortcut("", "", action, keys=(getattr(pygame, f"K_{key.letter}"),),
+                    mods="shift" if key.shift else "", listed=key.listed,
+                    plain_label=key.label or key.letter.upper(), plain_help=key.words)  # fmt: skip
 
 
-def classic_shortcuts(cards: CardRanges) -> tuple[Shortcut, ...]:
-    """The classic window's keys (docs/classic.md §5.6): the keypad digits on both digit rows,
-    F2-F9 for the bank cards, ``/`` and a typed card, and the computer game's letters."""
+def keypad_shortcuts(cards: CardRanges, labels: Labels | None = None) -> tuple[Shortcut, ...]:
+    """The keypad window's keys: the keypad digits on both digit rows, F2-F9 for the bank
+    cards, ``/`` and a typed card, and the letters of the ruleset's vocabulary (*labels*)."""
+    labels = labels or Labels()
     undo = HoldGesture((Button.OK, Button.CANCEL), HOLD_SECONDS)
     seconds = f"{HOLD_SECONDS:g}"
     seats = min(cards.bank, 8)
+    words = labels.words
+    early = tuple(_letter(k) for k in labels.window_keys if k.early)
+    late = tuple(_letter(k) for k in labels.window_keys if not k.early)
     return (
-        Shortcut("key.c.ok", "help.c.ok", PressButton(Button.OK),
+        Shortcut("key.pad.ok", "help.pad.ok", PressButton(Button.OK),
                  keys=(pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)),
-        Shortcut("key.c.cancel", "help.cancel", PressButton(Button.CANCEL),
+        Shortcut("key.pad.cancel", "help.cancel", PressButton(Button.CANCEL),
                  keys=(pygame.K_ESCAPE,)),
-        Shortcut("key.c.back", "help.c.back", BackKey(), keys=(pygame.K_BACKSPACE,)),
+        Shortcut("key.pad.back", "help.pad.back", BackKey(), keys=(pygame.K_BACKSPACE,)),
         Shortcut("key.menu", "help.menu", PressButton(Button.MENU), keys=(pygame.K_m,)),
         *(
-            Shortcut("", "help.c.digits", PressKey(str(d)),
+            Shortcut("", "help.pad.digits", PressKey(str(d)),
                      keys=(getattr(pygame, f"K_{d}"), getattr(pygame, f"K_KP{d}")),
                      chars=(str(d),), scancodes=(getattr(pygame, f"KSCAN_{d}"),),
                      plain_label="0-9", listed=d == 0)
             for d in range(10)
         ),
         *(
-            Shortcut("", "help.c.bank", TapCard(CardId("bank", n)),
+            Shortcut("", "help.pad.bank", TapCard(CardId(BANK, n)),
                      keys=(getattr(pygame, f"K_F{n + 1}"),), plain_label=f"F2-F{seats + 1}",
                      fields=(("last", seats),), listed=n == 1)
             for n in range(1, seats + 1)
         ),
-        Shortcut("key.c.card", "help.c.card", StartEntry("card"), keys=(pygame.K_KP_DIVIDE,),
-                 chars=("/",), fields=(("deeds", cards.count("deed")),)),
-        _letter("key.c.dice", "help.c.dice", AskMenu(11), pygame.K_d),
+        Shortcut("key.typed", "help.typed", StartEntry("card"), keys=(pygame.K_KP_DIVIDE,),
+                 chars=("/",), plain_label=words.get("typed.key", ""),
+                 plain_help=words.get("typed.help", "")),
+        *early,
         Shortcut("key.undo", "help.undo", undo, keys=(pygame.K_u,),
                  fields=(("seconds", seconds),)),
-        Shortcut("key.c.reset", "help.reset", HoldGesture((Button.CANCEL,), HOLD_SECONDS),
+        Shortcut("key.pad.reset", "help.reset", HoldGesture((Button.CANCEL,), HOLD_SECONDS),
                  keys=(pygame.K_r,), mods="ctrl", fields=(("seconds", seconds),)),
         Shortcut("key.help", "help.help", ToggleHelp(), keys=(pygame.K_F1,), chars=("?",)),
         Shortcut("key.shot", "help.shot", Screenshot(), keys=(pygame.K_F12,)),
-        # the computer game's keys (the table of §5.6)
-        _letter("key.c.i", "help.c.table", AskInfo("table"), pygame.K_i),
-        _letter("key.c.t", "help.c.turn", AskInfo("turn"), pygame.K_t),
-        _letter("key.c.c", "help.c.cash", AskInfo("cash"), pygame.K_c),
-        _letter("key.c.pj", "help.c.jail", AskMenu(2), pygame.K_p),
-        Shortcut("key.c.pj", "help.c.jail", AskMenu(2), keys=(pygame.K_j,), listed=False),
-        _letter("key.c.f", "help.c.deed", AskInfo("deed"), pygame.K_f),
-        _letter("key.c.v", "help.c.deeds", AskInfo("deeds"), pygame.K_v),
-        _letter("key.c.sv", "help.c.others", AskInfo("others"), pygame.K_v, "shift"),
-        _letter("key.c.h", "help.c.build", AskMenu(7), pygame.K_h),
-        _letter("key.c.sh", "help.c.sell", AskMenu(8), pygame.K_h, "shift"),
-        _letter("key.c.k", "help.c.mortgage", AskMenu(9), pygame.K_k),
-        Shortcut("key.c.k", "help.c.mortgage", AskMenu(9), keys=(pygame.K_k,), mods="shift",
-                 listed=False),
-        _letter("key.c.e", "help.c.trade", AskMenu(10), pygame.K_e),
-        _letter("key.c.a", "help.c.accept", PressButton(Button.OK), pygame.K_a),
-        _letter("key.c.r", "help.c.refuse", PressButton(Button.CANCEL), pygame.K_r),
-        _letter("key.c.s", "help.c.scores", AskInfo("scores"), pygame.K_s),
+        *late,
     )  # fmt: skip
 
 
@@ -385,19 +385,22 @@ def digit_of(key: int, char: str, scancode: int = 0) -> str | None:
     return DIGIT_SCANCODES.get(scancode)
 
 
-_TYPED_KINDS = {"d": "deed", "c": "chance", "k": "chest", "b": "bank"}
-_TYPED = re.compile(r"^([dckb])(\d{1,3})$")
+_TYPED = re.compile(r"^([a-z])(\d{1,3})$")
 
 
-def typed_card(text: str, cards: CardRanges) -> CardId | None:
-    """The card a ``/`` entry names (``d12``, ``c3``, ``k3``, ``b5``, or ``deed:12``), if the
-    game has it."""
+def typed_card(
+    text: str, cards: CardRanges, letters: Mapping[str, str] | None = None
+) -> CardId | None:
+    """The card a ``/`` entry names (``b5``, a letter of the ruleset's vocabulary and a number:
+    ``d12``, ``c3``, or ``deed:12``), if the game has it. *letters*: the vocabulary's letter
+    of each card kind (:attr:`Labels.keys`); ``b`` is a bank card's."""
+    kinds = {"b": BANK, **(letters or {})}
     t = text.strip().lower()
     m = _TYPED.match(t)
     try:
-        if m is None:
+        if m is None or m[1] not in kinds:
             return CardId.parse(t, cards)
-        card = CardId(_TYPED_KINDS[m[1]], int(m[2]))
+        card = CardId(kinds[m[1]], int(m[2]))
     except ValueError:
         return None
     return card if cards.fits(card) else None
@@ -436,10 +439,10 @@ def bezel_rect() -> tuple[int, int, int, int]:
     return LCD_POS[0] - m, LCD_POS[1] - m, LCD_SIZE[0] + 2 * m, LCD_SIZE[1] + 2 * m
 
 
-def button_hotspots(classic: bool = False) -> list[Hotspot]:
-    """The three round buttons (moved left in the classic window, for the keypad)."""
+def button_hotspots(keypad: bool = False) -> list[Hotspot]:
+    """The three round buttons (moved left in the keypad window, for the keypad)."""
     r = BUTTON_RADIUS
-    centres = CLASSIC_BUTTON_CENTRES if classic else BUTTON_CENTRES
+    centres = KEYPAD_BUTTON_CENTRES if keypad else BUTTON_CENTRES
     return [
         Hotspot((cx - r, cy - r, 2 * r, 2 * r), PressButton(b), round=True)
         for b, (cx, cy) in centres.items()
@@ -447,7 +450,7 @@ def button_hotspots(classic: bool = False) -> list[Hotspot]:
 
 
 def keypad_hotspots() -> list[Hotspot]:
-    """The classic window's 3 x 4 keypad: ``1 2 3 / 4 5 6 / 7 8 9 / ⌫ 0 ✓``."""
+    """The keypad window's 3 x 4 keypad: ``1 2 3 / 4 5 6 / 7 8 9 / ⌫ 0 ✓``."""
     x0, y0 = KEYPAD_ORIGIN
     w, h = KEY_SIZE
     return [
@@ -460,16 +463,16 @@ def keypad_hotspots() -> list[Hotspot]:
     ]
 
 
-def deed_rects(
+def column_rects(
     columns: Sequence[int], top: int, bottom: int
 ) -> list[list[tuple[int, int, int, int]]]:
-    """The deeds' places on the classic tray: *columns* gives each column's deed count; the
+    """The places of the cards in the tray's columns: *columns* gives each column's count; the
     cards shrink to fit the tray's width and the height from *top* to *bottom*."""
     if not columns:
         return []
     n, rows = len(columns), max(columns)
-    w = min(DEED_CARD[0], (TRAY_W - GAP * (n - 1)) // n)
-    h = min(DEED_CARD[1], (bottom - top - GAP * (rows - 1)) // rows)
+    w = min(COLUMN_CARD[0], (TRAY_W - GAP * (n - 1)) // n)
+    h = min(COLUMN_CARD[1], (bottom - top - GAP * (rows - 1)) // rows)
     return [
         [(TRAY_X + col * (w + GAP), top + row * (h + GAP), w, h) for row in range(count)]
         for col, count in enumerate(columns)
@@ -477,7 +480,7 @@ def deed_rects(
 
 
 def deck_rects(count: int, top: int) -> list[tuple[int, int, int, int]]:
-    """The places of a deck's *count* cards on the classic tray, :data:`DECK_PER_ROW` a row."""
+    """The places of a deck's *count* cards on the tray, :data:`DECK_PER_ROW` a row."""
     w = (TRAY_W - GAP * (DECK_PER_ROW - 1)) // DECK_PER_ROW
     h = DECK_CARD_H
     return [
@@ -486,28 +489,28 @@ def deck_rects(count: int, top: int) -> list[tuple[int, int, int, int]]:
     ]
 
 
-def classic_card_hotspots(edition: Edition, tray: Tray) -> list[Hotspot]:
-    """A ruleset's tray (the classic one): the 8 bank cards, the cards of the tray's columns
-    (the classic deeds, one column per group), then the cards of each deck on the table."""
+def tray_card_hotspots(edition: Edition, tray: Tray) -> list[Hotspot]:
+    """A ruleset's tray: the 8 bank cards, the cards of the tray's columns (one column per
+    group), then the cards of each deck on the table."""
     cards = CardRanges.of(edition)
     seats = cards.bank
     bw = (TRAY_W - GAP * (seats - 1)) // max(seats, 1)
     spots = [
-        Hotspot((TRAY_X + (n - 1) * (bw + GAP), CLASSIC_BANK_Y, bw, CLASSIC_BANK_H),
+        Hotspot((TRAY_X + (n - 1) * (bw + GAP), TRAY_BANK_Y, bw, TRAY_BANK_H),
                 TapCard(CardId("bank", n)))
         for n in range(1, seats + 1)
     ]  # fmt: skip
     columns = tray.columns
     decks = tray.decks
-    bottom = CLASSIC_DEEDS_END if decks else CLASSIC_STATUS_RECT[1] - 16
+    bottom = TRAY_COLUMNS_END if decks else KEYPAD_STATUS_RECT[1] - 16
     for members, rects in zip(
-        columns, deed_rects([len(m) for m in columns], CLASSIC_DEEDS_Y, bottom), strict=True
+        columns, column_rects([len(m) for m in columns], TRAY_COLUMNS_Y, bottom), strict=True
     ):
         spots += [
             Hotspot(r, TapCard(CardId(tray.column_kind, n)))
             for n, r in zip(members, rects, strict=True)
         ]
-    for kind, top in zip(decks, CLASSIC_DECK_Y, strict=False):
+    for kind, top in zip(decks, TRAY_DECK_Y, strict=False):
         rects = deck_rects(cards.count(kind), top)
         spots += [Hotspot(r, TapCard(CardId(kind, i + 1))) for i, r in enumerate(rects)]
     return spots
@@ -540,9 +543,9 @@ def card_hotspots(edition: Edition) -> list[Hotspot]:
 
 def hotspots(edition: Edition, tray: Tray | None = None) -> list[Hotspot]:
     """Every clickable area of the window: the keypad window's when the ruleset lays out its
-    own *tray* (a classic game's), else the window's own tray of the edition's cards."""
+    own *tray* (the keypad window), else the window's own tray of the edition's cards."""
     if tray is not None:
-        return button_hotspots(True) + keypad_hotspots() + classic_card_hotspots(edition, tray)
+        return button_hotspots(True) + keypad_hotspots() + tray_card_hotspots(edition, tray)
     return button_hotspots() + card_hotspots(edition)
 
 

@@ -22,8 +22,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bank.unit.io import Icon, IconArt, Screen
-from drivers.charlcd import deed_hint
+from bank.unit.io import Icon, IconArt, Screen, TitleLayout
 from firmware_sim.dotfont import DotMatrix, fold, wrap
 from firmware_sim.icons import (
     ICON_SIZE,
@@ -190,14 +189,14 @@ class LcdLayout:
 
 
 def glass_rows(
-    screen: Screen, lang: str | None, cols: int = TEXT_COLS, rows: int = TEXT_ROWS
+    screen: Screen, title: TitleLayout | None, cols: int = TEXT_COLS, rows: int = TEXT_ROWS
 ) -> list[str]:
     """The dot-matrix rows of the glass for *screen*: its lines written for the glass's own
     width when the unit gave them (:attr:`Screen.wide`, issue 19: the whole words the 20 cells
-    of a character LCD shorten), else its lines; word-wrapped to *cols*, and under a classic
-    deed check (*lang* given) the character LCD's hint on the last row."""
+    of a character LCD shorten), else its lines; word-wrapped to *cols*, and under a title
+    card of the ruleset's *title* layout the character LCD's hint on the last row."""
     out = wrap(screen.wide or screen.lines, cols, rows)
-    hint = deed_hint(screen, lang) if lang is not None else None
+    hint = title.hint(screen) if title is not None else None
     if hint is not None and len(out) < rows:  # the character LCD's hint row
         out = [*out, *[""] * (rows - 1 - len(out)), fold(hint)]
     return out
@@ -211,16 +210,16 @@ class LcdRenderer:
         currency: str = "M€",
         layout: LcdLayout | None = None,
         token_labels: Mapping[str, str] | None = None,
-        lang: str | None = None,
+        title: TitleLayout | None = None,
         art: tuple[IconArt, ...] = (),
     ) -> None:
-        """*lang*: a classic glass's language, for the hint row under a deed check (None:
+        """*title*: the ruleset's title card layout, for the hint row under a title card (None:
         no hint row). *art*: the ruleset's own icons (its panel vocabulary), drawn from their
         bitmaps in the small block."""
         extra = tuple(a.icon for a in art if a.icon not in ICON_ORDER)
         self.layout = layout or LcdLayout(extra_icons=extra)
         self._art = {a.icon: a for a in art}
-        self.lang = lang
+        self.title = title
         self.currency = fold(currency)
         #: token -> the label the token area writes (a classic edition); None: pictograms
         self.token_labels = token_labels
@@ -335,7 +334,7 @@ class LcdRenderer:
     def _rows_of(self, screen: Screen) -> list[str]:
         """The text rows the glass shows for *screen*, blank ones included."""
         lay = self.layout
-        rows = glass_rows(screen, self.lang, lay.text_cols, lay.text_rows)
+        rows = glass_rows(screen, self.title, lay.text_cols, lay.text_rows)
         return [rows[r] if r < len(rows) else "" for r in range(lay.text_rows)]
 
     def _icon_surface(self, icon: Icon, colour: Colour) -> pygame.Surface:

@@ -106,74 +106,40 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "fr": "le bloque enfoncé ou le relâche (pour garder OK et X ensemble)",
         "en": "latch it pressed or release it (to hold OK and X together)",
     },
-    # the classic window (docs/classic.md §5.6)
-    "tray.deeds": {"fr": "TITRES DE PROPRIÉTÉ", "en": "TITLE DEEDS"},
+    # the keypad window (the ruleset's vocabulary names its own typed cards and letters)
     "kind.card": {"fr": "à poser", "en": "to tap"},
     "status.typing.card": {
-        "fr": "carte : {digits}_   (d12, c3, k3, b5 puis Entrée ; Échap annule)",
-        "en": "card: {digits}_   (d12, c3, k3, b5 then Enter; Esc cancels)",
+        "fr": "carte : {digits}_   (b5 ou genre:n puis Entrée ; Échap annule)",
+        "en": "card: {digits}_   (b5 or kind:n then Enter; Esc cancels)",
     },
     "status.no_typed": {"fr": "pas de carte « {text} »", "en": 'no card "{text}"'},
     "status.key": {"fr": "touche {k} du clavier", "en": "keypad key {k}"},
     "key.back": {"fr": "effacer", "en": "delete"},
-    "key.c.ok": {"fr": "Entrée / Espace", "en": "Enter / Space"},
-    "help.c.ok": {
+    "key.pad.ok": {"fr": "Entrée / Espace", "en": "Enter / Space"},
+    "help.pad.ok": {
         "fr": "bouton OK (Espace : réclamer le loyer affiché)",
         "en": "button OK (Space: claim the rent shown)",
     },
-    "key.c.cancel": {"fr": "Échap", "en": "Esc"},
-    "key.c.back": {"fr": "Retour arrière", "en": "Backspace"},
-    "help.c.back": {
+    "key.pad.cancel": {"fr": "Échap", "en": "Esc"},
+    "key.pad.back": {"fr": "Retour arrière", "en": "Backspace"},
+    "help.pad.back": {
         "fr": "effacer un chiffre pendant une saisie, sinon X",
         "en": "delete a digit while an entry is open, else X",
     },
-    "help.c.digits": {"fr": "les chiffres du clavier de l'unité", "en": "the unit's keypad digits"},
-    "help.c.bank": {
+    "help.pad.digits": {
+        "fr": "les chiffres du clavier de l'unité",
+        "en": "the unit's keypad digits",
+    },
+    "help.pad.bank": {
         "fr": "poser la carte banque 1 à {last}",
         "en": "tap bank card 1 to {last}",
     },
-    "key.c.card": {"fr": "/ d12 Entrée", "en": "/ d12 Enter"},
-    "help.c.card": {
-        "fr": "poser un titre (d1-d{deeds}), Chance (c3), Caisse (k3), banque (b5)",
-        "en": "tap a deed (d1-d{deeds}), Chance (c3), Chest (k3), bank card (b5)",
+    "key.typed": {"fr": "/ b5 Entrée", "en": "/ b5 Enter"},
+    "help.typed": {
+        "fr": "poser une carte : banque (b5) ou genre:n",
+        "en": "tap a card: bank card (b5) or kind:n",
     },
-    "key.c.dice": {"fr": "D", "en": "D"},
-    "help.c.dice": {"fr": "les dés (menu 11)", "en": "the dice (menu item 11)"},
-    "key.c.reset": {"fr": "Ctrl+R", "en": "Ctrl+R"},
-    "key.c.i": {"fr": "I", "en": "I"},
-    "help.c.table": {"fr": "qui a quoi (soldes, prison)", "en": "who has what (balances, jail)"},
-    "key.c.t": {"fr": "T", "en": "T"},
-    "help.c.turn": {"fr": "à qui le tour (dernier lancer)", "en": "whose turn (the last roller)"},
-    "key.c.c": {"fr": "C", "en": "C"},
-    "help.c.cash": {"fr": "argent du dernier lanceur", "en": "the last roller's cash"},
-    "key.c.pj": {"fr": "P / J", "en": "P / J"},
-    "help.c.jail": {
-        "fr": "prison (menu 2) : payer, ou carte puis M",
-        "en": "jail (menu item 2): pay, or the card then M",
-    },
-    "key.c.f": {"fr": "F", "en": "F"},
-    "help.c.deed": {"fr": "le dernier titre posé", "en": "the last deed tapped"},
-    "key.c.v": {"fr": "V", "en": "V"},
-    "help.c.deeds": {"fr": "titres du dernier lanceur", "en": "the last roller's deeds"},
-    "key.c.sv": {"fr": "Maj+V", "en": "Shift+V"},
-    "help.c.others": {"fr": "titres des autres joueurs", "en": "the other players' deeds"},
-    "key.c.h": {"fr": "H", "en": "H"},
-    "help.c.build": {"fr": "construire (menu 7)", "en": "build (menu item 7)"},
-    "key.c.sh": {"fr": "Maj+H", "en": "Shift+H"},
-    "help.c.sell": {"fr": "vendre (menu 8)", "en": "sell (menu item 8)"},
-    "key.c.k": {"fr": "K / Maj+K", "en": "K / Shift+K"},
-    "help.c.mortgage": {
-        "fr": "hypothéquer ou lever (menu 9)",
-        "en": "mortgage or lift (menu item 9)",
-    },
-    "key.c.e": {"fr": "E", "en": "E"},
-    "help.c.trade": {"fr": "échange (menu 10)", "en": "trade (menu item 10)"},
-    "key.c.a": {"fr": "A", "en": "A"},
-    "help.c.accept": {"fr": "accepter l'échange (OK)", "en": "accept the trade (OK)"},
-    "key.c.r": {"fr": "R", "en": "R"},
-    "help.c.refuse": {"fr": "refuser l'échange (X)", "en": "refuse the trade (X)"},
-    "key.c.s": {"fr": "S", "en": "S"},
-    "help.c.scores": {"fr": "classement", "en": "scores"},
+    "key.pad.reset": {"fr": "Ctrl+R", "en": "Ctrl+R"},
 }
 
 

@@ -26,6 +26,7 @@ from bank.services.settings import load_settings
 from bank.views.narrate import narrator_for
 from bank.views.web import _SnapshotBuilder
 from board_assets import load_edition
+from tests.support.exports import without
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "journal_classic_v2"
@@ -70,7 +71,11 @@ def test_history_tells_the_old_game_as_the_old_ultibank_did(data_dir: Path, key:
         check=True,
         cwd=ROOT,
     ).stdout
-    assert got == want
+    if key.startswith("export"):  # the outcome column was added since
+        assert without(got, ("outcome",)) == want
+        assert got != want
+    else:
+        assert got == want
 
 
 def test_the_web_view_tells_the_old_game_as_the_history_did(data_dir: Path) -> None:

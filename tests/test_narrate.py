@@ -65,8 +65,9 @@ def test_every_classic_scenario_is_told_in_both_languages(tmp_path: Path) -> Non
 def test_the_outcome_read_from_the_events_tells_the_same_words(tmp_path: Path) -> None:
     """The last step of the upcaster of version 0 (a record from before outcomes were
     journalled, which the rules no longer decide the same way) reads the outcome from the
-    events: for every classic scenario it is the journalled outcome, and in both languages
-    it tells the same words."""
+    events: for every classic scenario it is the journalled outcome (but a rent's basis), and
+    in both languages it tells the same words (a rent's basis read from the outcome or from
+    the state it started from)."""
     for n, script in enumerate(SCENARIOS):
         edition_id, records = play(script, tmp_path / str(n))
         if records[0].ruleset == LEGACY_RULESET:
@@ -89,6 +90,11 @@ def test_the_outcome_read_from_the_events_tells_the_same_words(tmp_path: Path) -
                     and read.landing is None
                 ):
                     want = dataclasses.replace(want, landing=None, draw=None)
+                # what a rent was worked out from is the rules' word (the outcome's basis);
+                # read from the events, the words take it from the state (the same words)
+                if isinstance(want, co.RentPaid) and isinstance(read, co.RentPaid):
+                    assert read.basis is None and want.basis is not None
+                    want = dataclasses.replace(want, basis=None)
                 assert read == want, (script.name, record.number)
                 stored = codec.encode(read)
                 again = dataclasses.replace(record, stored_outcome=stored, _outcome=None)

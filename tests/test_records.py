@@ -35,6 +35,7 @@ from bank.services.settings import load_settings
 from bank.views.charts import wealth_series
 from bank.views.web import _SnapshotBuilder
 from board_assets import load_edition
+from tests.support.exports import without
 from tests.support.fakes import MemoryJournal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +88,37 @@ def test_history_reads_the_old_journal_as_before(old_journal: Path) -> None:
             check=False,
         )
         assert out.returncode == 0, out.stderr
-        assert out.stdout == text, args
+        if args.startswith("export"):  # the words and the outcome were added since
+            assert without(out.stdout, ("text", "outcome")) == text, args
+            assert without(out.stdout, ()) != text, args
+        else:
+            assert out.stdout == text, args
+
+
+def test_the_old_journals_exports_tell_each_outcome_in_words(old_journal: Path) -> None:
+    """The exports of the version-1 journal gained the Ultime words (the web view's, from the
+    outcome each record is read with) and that outcome, derived through the upcaster of
+    version 0 since no record of that journal stores one."""
+    env = dict(os.environ, TZ="UTC")
+    cli = [sys.executable, "-m", "bank.app.cli", "history", "export", "2", "--json"]
+    out = subprocess.run(
+        [*cli, "--lang", "fr", "--data-dir", str(old_journal)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rows = {row["seq"]: row for row in json.loads(out)}
+    web = expected("web.json")["fr"]["transactions"]
+    seqs = [row["seq"] for row in json.loads(out)]
+    for shown in web:  # the web view's last records, by their number in the game
+        row = rows[seqs[shown["n"] - 1]]
+        words = f"{shown['title']} — {shown['detail']}" if shown["detail"] else shown["title"]
+        assert row["text"] == words
+    kinds = [row["outcome"]["k"] if row["outcome"] else None for row in json.loads(out)]
+    assert kinds[-4:] == ["rent_paid", "debt_settled", "debt_settled", "debt_settled"]
+    assert all(kind is not None for kind, row in zip(kinds, json.loads(out), strict=True)
+               if row["command"] != "undo")  # fmt: skip
 
 
 def test_the_chart_reads_the_old_journal_as_before(old_journal: Path) -> None:
@@ -97,7 +128,16 @@ def test_the_chart_reads_the_old_journal_as_before(old_journal: Path) -> None:
             decoded = decode_entries(journal.entries(int(game)))
             for records in (stored, decoded):
                 got = dataclasses.asdict(wealth_series(EDITION, records))
+                # the marks were added since: read from the outcomes the upcaster of version
+                # 0 derives (the rent that bankrupted the boat ended game 1)
+                marks = list(got.pop("marks"))
                 assert json.loads(json.dumps(got)) == series
+                ended = [
+                    {"step": 22, "kind": "eliminated", "card": 3},
+                    {"step": 22, "kind": "game_over", "card": 1},
+                ]
+                ended = ended if game == "1" else []
+                assert marks == ended
 
 
 def test_a_daemon_resumes_the_old_game(runtime: Runtime) -> None:

@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+from bank.app.quick import help_width
+
 # typing costs an import at start; mypy reads this name as typing's own flag
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -297,7 +299,7 @@ def _history_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--lang",
         choices=["fr", "en"],
-        help="the language of a classic game's transactions in words (show, export); "
+        help="the language of the transactions in words (a classic game's show, every export); "
         "default: the unit's language, else the edition's",
     )
     _add_data_dir(p, "where the game journal lives")
@@ -583,12 +585,13 @@ class _LazySubParsers(argparse._SubParsersAction):  # type: ignore[type-arg]
 
 
 class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter, sized to the terminal as argparse does but without importing
-    shutil (and its compression modules) at every start."""
+    """argparse's formatter, sized to the terminal as argparse does but at most 80 columns
+    (:func:`bank.app.quick.help_width`) and without importing shutil (and its compression
+    modules) at every start."""
 
     def __init__(self, prog: str, **kw: Any) -> None:
         if kw.get("width") is None:
-            kw["width"] = _terminal_columns()
+            kw["width"] = help_width()
         super().__init__(prog, **kw)
 
     # help text wrapped between words only: an edition's name (``classic-uk``) is never cut
@@ -609,27 +612,13 @@ class _Formatter(argparse.HelpFormatter):
 
 
 class _RawFormatter(argparse.RawDescriptionHelpFormatter):
-    """argparse's formatter sized to the terminal (as :class:`_Formatter`), keeping the line
-    breaks of the main description."""
+    """argparse's formatter sized to the terminal, at most 80 columns (as :class:`_Formatter`),
+    keeping the line breaks of the main description."""
 
     def __init__(self, prog: str, **kw: Any) -> None:
         if kw.get("width") is None:
-            kw["width"] = _terminal_columns()
+            kw["width"] = help_width()
         super().__init__(prog, **kw)
-
-
-def _terminal_columns() -> int:
-    """``$COLUMNS``, else the terminal's width, else 80; as argparse's own minus two."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return (columns or 80) - 2
 
 
 def build_parser(lazy: bool = False) -> argparse.ArgumentParser:

@@ -43,7 +43,6 @@ from bank.services.datadir import open_data_dir, prepare_data_dir
 from bank.services.journal import Journal
 from bank.services.settings import Settings, load_settings, parse_override
 from bank.unit.io import (
-    INFO_NAMES,
     ButtonPressed,
     ButtonReleased,
     CardLifted,
@@ -122,7 +121,9 @@ def deck_cards(edition: Edition) -> DeckCards:
     labels = own(edition, edition.language)
     assert isinstance(labels, Labels)
     tokens = tuple(labels.token(t) for t in edition.token_names)
-    return DeckCards.of(edition, decks=labels.decks, token_labels=tokens)
+    return DeckCards.of(
+        edition, decks=labels.decks, token_labels=tokens, titled=labels.property_kind
+    )
 
 
 class Runtime:
@@ -160,6 +161,8 @@ class Runtime:
         self._control_lock = threading.Lock()  # one control line acts at a time
         self._foreign: tuple[CardRanges, CardRanges] | None = None
         self._foreign = (self.cards, with_foreign(self.cards))
+        #: the edition and the info screens its ruleset's vocabulary names (None: any name)
+        self._info: tuple[Edition, tuple[str, ...] | None] | None = None
 
     def _open_game(self) -> Game:
         self.journal = Journal(self.settings.data_dir / JOURNAL_FILE)
@@ -436,16 +439,16 @@ class Runtime:
         """What the running game takes on the control socket (``ultibank tap --help``)."""
         spec = rulesets.for_edition(self.edition)
         cards = [f"{kind}:1..{self.cards.count(kind)}" for kind in self.cards.kind_names()]
-        # the keypad, the info screens and the dice come with the ruleset's classic mode
-        classic = panel_labels(self.edition, self.unit.lang).classic
+        # the keypad, the info screens and the dice come with the ruleset's keypad
+        labels = panel_labels(self.edition, self.unit.lang)
         return {
             "edition": self.edition.id,
             "ruleset": self.edition.ruleset,
             "cards": cards,
             "tokens": [f"bank:{t}" for t in self.cards.tokens],
-            "keys": classic,
-            "info": list(INFO_NAMES) if classic else [],
-            "roll": classic,
+            "keys": labels.keypad,
+            "info": list(labels.info),
+            "roll": labels.keypad,
             "third": list(spec.third_die(self.edition)) if spec.third_die is not None else [],
         }
 
@@ -485,7 +488,14 @@ class Runtime:
             # must work while they run out)
             if self._foreign is None or self._foreign[0] is not self.cards:
                 self._foreign = (self.cards, with_foreign(self.cards))
-            actions = parse_script(line, "control", self._foreign[1], self._third_die())
+            info = None
+            if word.split()[:1] == ["info"]:  # the info screens the vocabulary names
+                if self._info is None or self._info[0] is not self.edition:
+                    labels = panel_labels(self.edition, self.unit.lang)
+                    self._info = (self.edition, labels.info or None)
+                info = self._info[1]
+            third = self._third_die()
+            actions = parse_script(line, "control", self._foreign[1], third, info)
         except ScriptError as err:
             return {"ok": False, "error": str(err).replace("control:1: ", "")}
         seconds = sum(a.seconds for a in actions if a.verb in ("wait", "hold"))

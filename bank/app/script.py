@@ -37,7 +37,6 @@ from bank.engine.game import Game
 from bank.services.datadir import DataDirError, open_data_dir, write_output
 from bank.services.journal import Journal
 from bank.unit.io import (
-    INFO_NAMES,
     Button,
     ButtonPressed,
     ButtonReleased,
@@ -140,7 +139,11 @@ def _uid(text: str) -> str:
 
 
 def _parse_line(
-    number: int, text: str, cards: CardRanges, third: tuple[str, ...] = ()
+    number: int,
+    text: str,
+    cards: CardRanges,
+    third: tuple[str, ...] = (),
+    info: tuple[str, ...] | None = None,
 ) -> Action | None:
     words = text.split("#", 1)[0].split()
     if not words:
@@ -207,9 +210,10 @@ def _parse_line(
         return Action(number, text, verb, dice=tuple(int(a) for a in args[:2]), third=face)
     if verb == "info":
         arity(1, "info NAME")
-        if args[0] not in INFO_NAMES:
-            hint = did_you_mean(args[0], INFO_NAMES)
-            raise ValueError(f"no info screen {words[1]!r}; known: {', '.join(INFO_NAMES)}{hint}")
+        if info is not None and args[0] not in info:
+            hint = did_you_mean(args[0], info)
+            known = ", ".join(info) or "none"
+            raise ValueError(f"no info screen {words[1]!r}; known: {known}{hint}")
         return Action(number, text, verb, name=args[0])
     verbs = ("tap", "press", "hold", "wait", "power", "reader", "panel", "key", "roll", "info")
     raise ValueError(
@@ -223,17 +227,20 @@ def parse_script(
     filename: str = "<script>",
     cards: CardRanges | None = None,
     third: tuple[str, ...] = (),
+    info: tuple[str, ...] | None = None,
 ) -> list[Action]:
     """Parse every line; ScriptError ``FILE:LINE: message`` at the first bad one.
 
     Card names are those of *cards* (the edition's; default: the default edition's); *third*
-    the faces ``roll A B T`` may give (the edition's third die; empty: T is an error).
+    the faces ``roll A B T`` may give (the edition's third die; empty: T is an error); *info*
+    the names ``info NAME`` may give (the info screens of the ruleset's panel vocabulary;
+    None: any, as a unit without info screens ignores the line).
     """
     cards = cards or CardRanges.of(load_edition(DEFAULT_EDITION))
     actions: list[Action] = []
     for number, line in enumerate(text.splitlines(), 1):
         try:
-            action = _parse_line(number, line, cards, third)
+            action = _parse_line(number, line, cards, third, info)
         except ValueError as err:
             raise ScriptError(f"{filename}:{number}: {err}") from err
         if action is not None:
@@ -550,6 +557,9 @@ def run_script(
         cards = _with_foreign(CardRanges.of(loaded))
         spec = rulesets.for_edition(loaded)
         third = spec.third_die(loaded) if spec.third_die is not None else ()
+        # the info screens an `info NAME` line may name (the vocabulary is only built for one)
+        asks = any(line.split()[:1] == ["info"] for line in text.lower().splitlines())
+        info = spec.labels(loaded, loaded.language).info or None if asks and spec.labels else None
         if seed is not None or ruleset_sets or rules_table is not None:
             rules = _ruleset_config(loaded, rules, rules_table, seed, ruleset_sets)
     except EditionError as err:  # the edition's fault, not a line of the script's
@@ -559,7 +569,7 @@ def run_script(
         print(f"ultibank: {err}", file=sys.stderr)
         return 2
     try:
-        actions = parse_script(text, str(path), cards, third)
+        actions = parse_script(text, str(path), cards, third, info)
     except ScriptError as err:
         print(err, file=sys.stderr)
         return 2

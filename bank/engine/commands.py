@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from bank.engine.values import field_names, register_once
+from bank.engine.values import dict_maker, field_names, register_once
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,12 +25,8 @@ class Command:
     transparent: ClassVar[bool] = False
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {}
-        for f in field_names(type(self)):
-            v = getattr(self, f)
-            d[f] = list(v) if isinstance(v, tuple) else v
-        d["name"] = self.name
-        return d
+        """Its fields (a tuple as a list), then its name."""
+        return dict_maker(type(self), "name", lists=True)(self)
 
 
 @dataclass(frozen=True, slots=True)

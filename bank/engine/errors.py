@@ -8,7 +8,11 @@ and ``str(err)`` for logs (complete, in English). Imports nothing of the project
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+# collections.abc is not imported at start (``ultibank tap`` loads these classes); mypy reads
+# this name as typing's own flag
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class BankError(Exception):

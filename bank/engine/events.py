@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from bank.engine.state import Creditor, GameState, PlayerState
-from bank.engine.values import field_names, register_once
+from bank.engine.state import Creditor, GameState, PlayerState, PropertyState
+from bank.engine.values import dict_maker, register_once
 
 #: the newest journal record schema this code writes (``bank.engine.records`` lists the versions)
 SCHEMA_VERSION = 3
@@ -40,10 +40,8 @@ class Event(ABC):
 
     def to_dict(self) -> dict[str, Any]:
         # Not dataclasses.asdict: its recursive deep copy costs more than the rest of a
-        # transaction's bookkeeping; every field here is a plain value.
-        d = {name: getattr(self, name) for name in field_names(type(self))}
-        d["kind"] = self.kind
-        return d
+        # transaction's bookkeeping; every field here is a plain value. Its fields, then kind.
+        return dict_maker(type(self), "kind")(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +79,15 @@ class MoneyMoved(Event):
     reason: str = ""
 
     def apply(self, state: GameState) -> GameState:
-        for card, delta in ((self.payer, -self.amount), (self.payee, self.amount)):
-            if card is not None:
-                p = state.player(card)
-                assert p is not None, f"no player {card}"
-                state = state.with_player(p.with_balance(p.balance + delta))
+        payer, payee = self.payer, self.payee
+        if payer is not None:
+            p = state.player(payer)
+            assert p is not None, f"no player {payer}"
+            state = state.with_player(p.with_balance(p.balance - self.amount))
+        if payee is not None:
+            p = state.player(payee)
+            assert p is not None, f"no player {payee}"
+            state = state.with_player(p.with_balance(p.balance + self.amount))
         return state
 
     def inverse(self) -> Event:
@@ -104,8 +106,9 @@ class PropertyChanged(Event):
     new_level: int | None
 
     def apply(self, state: GameState) -> GameState:
+        # built from its fields, not dataclasses.replace (most transactions raise a level)
         p = state.prop(self.number)
-        return state.with_property(replace(p, owner=self.new_owner, level=self.new_level))
+        return state.with_property(PropertyState(p.number, self.new_owner, self.new_level))
 
     def inverse(self) -> Event:
         return PropertyChanged(

@@ -133,7 +133,8 @@ class Record:
             if codec is None:
                 raise RecordError(f"the {self.ruleset!r} rules store no outcomes")
             try:
-                self._outcome = codec.decode(self.stored_outcome)
+                # an upcaster may read the command the outcome was decided for
+                self._outcome = codec.decode(self.stored_outcome, self.command.to_dict())
             except (OutcomeError, KeyError, TypeError, ValueError) as err:
                 where = f"journal record {self.number}" if self.number else "a journal record"
                 raise RecordError(f"{where} has an outcome that cannot be read: {err}") from err

@@ -17,7 +17,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, cast, runtime_checkable
 
 from bank.engine.commands import Command
 from bank.engine.errors import RuleError
@@ -36,6 +36,17 @@ class Outcome:
 
     kind: ClassVar[str] = "outcome"
     version: ClassVar[int] = 1
+
+    @property
+    def eliminated(self) -> int | None:
+        """The bank card this transaction put out of the game (a bankruptcy), or None: what
+        the readers that know no ruleset (the wealth chart) mark."""
+        return None
+
+    @property
+    def ends_game(self) -> bool:
+        """Whether this transaction ended the game."""
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +160,11 @@ class DrawsSeeds(Protocol):
 #: chain, the stored fields of that version turned into those of the next version
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
+#: an upcaster step that also reads the command stored in the same record (its fields as
+#: stored, with ``name``): a version that adds a fact the older outcome left to the command
+#: (who landed, which cards joined) takes it from there
+CommandUpcaster = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
+
 
 class OutcomeError(ValueError):
     """A stored outcome that cannot be read (unknown kind, a version newer than this code)."""
@@ -169,11 +185,16 @@ class OutcomeCodec:
         kinds: Iterable[type[Outcome]],
         upcasters: Mapping[tuple[str, int], Upcaster] | None = None,
         from_events: Callable[..., Outcome | None] | None = None,
+        command_upcasters: Mapping[tuple[str, int], CommandUpcaster] | None = None,
     ) -> None:
         """*from_events* ``(edition, record, before, after)``: the last step of the upcaster
         of version 0, the outcome of a record written without one as its events show it
-        (used only when deciding the record again does not give its events back)."""
+        (used only when deciding the record again does not give its events back).
+        *command_upcasters*: steps that read the record's command too (:data:`CommandUpcaster`)."""
         self.from_events = from_events
+        self.command_upcasters: dict[tuple[str, int], CommandUpcaster] = dict(
+            command_upcasters or {}
+        )
         self.kinds: dict[str, type[Outcome]] = {}
         for cls in kinds:
             if cls.kind in self.kinds:
@@ -181,6 +202,8 @@ class OutcomeCodec:
             self.kinds[cls.kind] = cls
         self.upcasters: dict[tuple[str, int], Upcaster] = dict(upcasters or {})
         self._fields: dict[type[Any], tuple[tuple[str, Any, Callable[[Any], Any]], ...]] = {}
+        #: class -> the function that writes its fields (made once per class)
+        self._writers: dict[type[Any], Callable[[Any, dict[str, Any]], None]] = {}
 
     @classmethod
     def of_module(cls, module: types.ModuleType, **kw: Any) -> OutcomeCodec:
@@ -208,30 +231,58 @@ class OutcomeCodec:
         return out
 
     def _put_fields(self, value: Any, out: dict[str, Any]) -> None:
-        for name, default, convert in self._layout(type(value)):
-            item = getattr(value, name)
-            if default is not _REQUIRED and item == default:
-                continue
-            # a field read back as it is (a number, a string, a flag) is stored as it is
-            out[name] = item if convert is _same else self._plain(item)
+        writer = self._writers.get(type(value))
+        if writer is None:
+            writer = self._writers[type(value)] = self._writer(type(value))
+        writer(value, out)
+
+    def _writer(self, cls: type[Any]) -> Callable[[Any, dict[str, Any]], None]:
+        """A function that puts the fields of a *cls* into a stored form, each in turn: left
+        out at its default value, stored as it is when it is read back as it is (a number, a
+        string, a flag), else through :meth:`_plain`. Its source is made from the class's
+        fields, as :mod:`dataclasses` makes a class's ``__init__``: one straight line of
+        code a field, a transaction's outcome written without a loop."""
+        lines = ["def write(value, out):"]
+        names: dict[str, Any] = {"plain": self._plain}
+        for i, (name, default, convert) in enumerate(self._layout(cls)):
+            if not name.isidentifier():  # never for a dataclass field; no code made of it
+                raise OutcomeError(f"{cls.__name__} has a field named {name!r}")
+            stored = "item" if convert is _same else "plain(item)"
+            lines.append(f"    item = value.{name}")
+            if default is _REQUIRED:
+                lines.append(f"    out[{name!r}] = {stored}")
+            else:
+                names[f"default_{i}"] = default
+                lines.append(f"    if not item == default_{i}:")
+                lines.append(f"        out[{name!r}] = {stored}")
+        if len(lines) == 1:
+            lines.append("    pass")
+        exec("\n".join(lines), names)  # the source is made above from field names
+        return cast("Callable[[Any, dict[str, Any]], None]", names["write"])
 
     def _plain(self, item: Any) -> Any:
         if item is None or isinstance(item, int | str | float):
             return item
+        writer = self._writers.get(type(item))
+        if writer is not None and not isinstance(item, Outcome):  # a dataclass seen before
+            nested: dict[str, Any] = {}
+            writer(item, nested)
+            return nested
         if isinstance(item, tuple | list):
             return [self._plain(x) for x in item]
         if isinstance(item, Outcome):
             return self.encode(item)
         if dataclasses.is_dataclass(item):
-            nested: dict[str, Any] = {}
+            nested = {}
             self._put_fields(item, nested)
             return nested
         raise OutcomeError(f"an outcome field of type {type(item).__name__} cannot be stored")
 
     # ------------------------------------------------------------------ reading
 
-    def decode(self, raw: Mapping[str, Any]) -> Outcome:
-        """The outcome of a stored form of any version up to the kind's, upcast step by step."""
+    def decode(self, raw: Mapping[str, Any], command: Mapping[str, Any] | None = None) -> Outcome:
+        """The outcome of a stored form of any version up to the kind's, upcast step by step;
+        *command* is the command stored in the same record, for the steps that read it."""
         kind = str(raw["k"])
         cls = self.kinds.get(kind)
         if cls is None:
@@ -245,9 +296,17 @@ class OutcomeCodec:
         fields = {k: v for k, v in raw.items() if k not in ("k", "v")}
         while version < cls.version:
             step = self.upcasters.get((kind, version))
-            if step is None:
+            with_command = self.command_upcasters.get((kind, version))
+            if with_command is not None:
+                if command is None:
+                    raise OutcomeError(
+                        f"outcome {kind!r} version {version} is read with its record's command"
+                    )
+                fields = with_command(fields, command)
+            elif step is not None:
+                fields = step(fields)
+            else:
                 raise OutcomeError(f"no upcaster for outcome {kind!r} version {version}")
-            fields = step(fields)
             version += 1
         return cast_outcome(self._build(cls, fields))
 

@@ -123,7 +123,8 @@ class GameState:
         return None
 
     def with_player(self, player: PlayerState) -> GameState:
-        players = tuple(player if p.card == player.card else p for p in self.players)
+        card = player.card
+        players = tuple([player if p.card == card else p for p in self.players])
         return self._with(_PLAYERS, players)
 
     def with_property(self, prop: PropertyState) -> GameState:

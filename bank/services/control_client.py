@@ -2,24 +2,25 @@
 ``state`` need to reach a running daemon, and nothing more.
 
 See :mod:`bank.services.control` for the protocol and the server. This module imports only the
-standard library and ``bank.engine.errors``, so a client command starts without the daemon's
-logging, threads and rate limits. The client checks with ``SO_PEERCRED`` that the listener
-runs as the same user or root before it trusts an answer.
+standard library's ``os``, ``stat``, ``sys``, ``time`` and ``_socket``, and
+``bank.engine.errors``, at start (no ``pathlib``, ``json``, ``struct`` or ``socket``:
+``ultibank tap`` pays for every import), so a client command starts without the daemon's
+logging, threads and rate limits; an answer is read with the C scanner ``json`` itself uses
+(:func:`decode_answer`). The client checks with ``SO_PEERCRED`` that the listener runs as the
+same user or root before it trusts an answer.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import stat
-import struct
+import sys
 import time
 
 # the C socket module: ``socket`` would add ``selectors`` and its enum conversions to every
 # `ultibank tap` (a client needs connect, send, recv and SO_PEERCRED, all here)
 from _socket import AF_UNIX, SO_PEERCRED, SOCK_STREAM, SOL_SOCKET
 from _socket import socket as _Socket
-from pathlib import Path
 
 from bank.engine.errors import BankError
 
@@ -50,7 +51,7 @@ def _kind(mode: int) -> str:
     return "a device or special file"
 
 
-def check_socket_path(path: Path) -> None:
+def check_socket_path(path: str | os.PathLike[str]) -> None:
     """Refuse a path a Unix socket cannot have (too long), naming it."""
     size = len(os.fsencode(path))
     if size > MAX_SOCKET_PATH:
@@ -60,7 +61,7 @@ def check_socket_path(path: Path) -> None:
         )
 
 
-def _connect(path: Path, timeout: float) -> _Socket:
+def _connect(path: str | os.PathLike[str], timeout: float) -> _Socket:
     check_socket_path(path)
     deadline = time.monotonic() + min(timeout, BUSY_WAIT_S)
     while True:
@@ -97,10 +98,11 @@ def _connect(path: Path, timeout: float) -> _Socket:
         return sock
 
 
-def _check_peer(sock: _Socket, path: Path) -> None:
+def _check_peer(sock: _Socket, path: str | os.PathLike[str]) -> None:
     """Refuse a listener that runs as neither this user nor root (someone else's socket)."""
-    creds = sock.getsockopt(SOL_SOCKET, SO_PEERCRED, struct.calcsize("3i"))
-    _pid, uid, _gid = struct.unpack("3i", creds)
+    # struct ucred: three C ints (pid, uid, gid) in the machine's byte order
+    creds = sock.getsockopt(SOL_SOCKET, SO_PEERCRED, 12)
+    uid = int.from_bytes(creds[4:8], sys.byteorder, signed=True)
     me = os.geteuid()
     if uid not in (me, 0):
         raise ControlError(
@@ -117,7 +119,7 @@ def send_lines(
     Raises :class:`ControlError` (a ``ConnectionError``) with a one-line reason when the
     daemon cannot be reached, is someone else's, or does not answer in *timeout* seconds.
     """
-    where = Path(path)
+    where = os.fspath(path)
     sock = _connect(where, timeout)
     try:
         _check_peer(sock, where)
@@ -144,7 +146,7 @@ def send_lines(
             if not reply:
                 raise ControlError(f"the daemon behind {path} closed the connection")
             try:
-                answer: dict[str, Any] = json.loads(reply)
+                answer = decode_answer(reply)
             except ValueError as err:
                 raise ControlError(f"{path} did not answer as an ultibank daemon") from err
             yield answer
@@ -164,3 +166,41 @@ def _read_line(sock: _Socket, pending: bytes) -> tuple[bytes, bytes]:
         chunks.append(chunk)
     line, _, rest = b"".join(chunks).partition(b"\n")
     return line + b"\n", rest
+
+
+#: the constants ``json.loads`` reads besides numbers (as its parse_constant does)
+_CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
+
+
+class _JsonContext:
+    """What ``json``'s C scanner reads of its decoder: ``json.loads``'s defaults."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = _CONSTANTS.__getitem__
+
+
+def decode_answer(reply: bytes) -> dict[str, Any]:
+    """The daemon's JSON answer, as ``json.loads`` reads it (ValueError when it is not a JSON
+    object), without importing ``json`` and its ``re``: ``json``'s own C scanner reads a
+    plain UTF-8 line; anything else (no C scanner, another encoding, a BOM, extra text) is
+    handed to ``json.loads`` itself, so the answer or the error is always the one it gives."""
+    try:
+        from _json import make_scanner
+
+        text = reply.decode("utf-8")
+        start = len(text) - len(text.lstrip(" \t\n\r"))
+        value, end = make_scanner(_JsonContext())(text, start)  # type: ignore[arg-type]  # duck-typed
+        plain = not text[end:].strip(" \t\n\r") and not text.startswith("\ufeff")
+    except (ImportError, ValueError, StopIteration):
+        plain = False
+    if not plain:
+        import json
+
+        value = json.loads(reply)
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object")
+    return value

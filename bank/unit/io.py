@@ -269,13 +269,11 @@ class KeyReleased:
 
 @dataclass(frozen=True, slots=True)
 class InfoAsked:
-    """A keyboard panel asks an info screen (docs/classic.md §5.6): ``table``, ``turn``, ..."""
+    """A keyboard panel asks an info screen by name: one of the ruleset's (:attr:`Labels.info`,
+    the classic ``table``, ``turn``, ...)."""
 
     at: float
     name: str
-
-
-INFO_NAMES = ("table", "turn", "cash", "deed", "deeds", "others", "scores")
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,22 +458,31 @@ class Screen:
 class Tray:
     """The cards on the emulator's table when the ruleset lays them out itself (the keypad
     window), as data the window draws without knowing the ruleset: the cards of one kind in
-    columns (the classic deeds, one column per group in the edition's order), the decks whose
-    cards lie on the table, what hovering a card says, the name on a card's big face and a
-    bank card's mark (Star Wars: its character's side, ``light`` or ``dark``). The decks'
-    titles are the :class:`Labels`' ``decks``."""
+    columns (one column per group in the edition's order), the decks whose cards lie on the
+    table and their colours, what hovering a card says, the name on a card's big face and a
+    bank card's mark (a side, ``light`` or ``dark``). The decks' titles are the
+    :class:`Labels`' ``decks``."""
 
-    #: the kind of the cards laid out in columns (``deed``) and the columns, card numbers
+    #: the kind of the cards laid out in columns and the columns, card numbers
     column_kind: str
     columns: tuple[tuple[int, ...], ...]
     #: the decks whose cards the table shows, in order (none: no deck lies on the table)
     decks: tuple[str, ...] = ()
-    #: what hovering a card says: one line, or several (a deed: name, rents, costs)
+    #: what hovering a card says: one line, or several (a title card: name, rents, costs)
     hover: Mapping[CardId, tuple[str, ...]] = field(default_factory=dict)
-    #: the name on a card's big face (a deed's name, a printed card's title)
+    #: the name on a card's big face (a property's name, a printed card's title)
     names: Mapping[CardId, str] = field(default_factory=dict)
     #: bank card number -> its mark (``light``, ``dark``)
     marks: Mapping[int, str] = field(default_factory=dict)
+    #: deck kind -> the colour of its cards' backs (``#rrggbb``)
+    colours: Mapping[str, str] = field(default_factory=dict)
+    #: a bank card's mark -> the colours of its disc (ring, core), ``#rrggbb``
+    mark_colours: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: the title over the columns (in capitals as the table writes it)
+    column_title: str = ""
+    #: the screens during which the window's Backspace is the keypad's ⌫ (an entry open on the
+    #: LCD), else it is X
+    entry_screens: frozenset[str] = frozenset()
 
     def describe(self, card: CardId) -> tuple[str, ...]:
         """What hovering *card* says (its name when the ruleset gives no line)."""
@@ -483,31 +490,113 @@ class Tray:
 
 
 @dataclass(frozen=True, slots=True)
+class LetterKey:
+    """A letter a keyboard panel binds to one of the ruleset's gestures: ask the info screen
+    *info*, open menu item *menu*, or press *button*. *words*: what the panel's help says it
+    does, in the game's language; *shift*: the letter with Shift; *label*: how the help writes
+    the key (``Maj+V``; empty: the letter in capitals); *listed* False keeps it out of the help
+    (a second key of a gesture listed already); *row*: the line of the terminal's help it is
+    listed on; *early*: listed with the window's card keys rather than after its own keys."""
+
+    letter: str
+    words: str = ""
+    info: str = ""
+    menu: int = 0
+    button: Button | None = None
+    shift: bool = False
+    label: str = ""
+    listed: bool = True
+    row: int = 0
+    early: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TitleLayout:
+    """How a character LCD of 4 rows or more lays out a title card (a property's screen: the
+    screens named *screen*, the card landed on or tapped, and *check*, a look at it, that
+    carry a card number and two lines): its first line, its owner's label and buildings, its
+    rent, then a hint of what the next gesture does. *words* are the layout's words in the
+    game's language: ``house``, ``houses`` (``{n}``), ``hotel``, ``skyscraper``, ``depot``,
+    ``bare``, ``mortgaged``, ``for_sale``, ``rent`` (``{money}``), ``hint.owned``,
+    ``hint.unowned``, ``hint.check`` (the hint under *check*)."""
+
+    screen: str
+    check: str
+    words: Mapping[str, str]
+
+    def word(self, key: str, **fields: object) -> str:
+        return self.words[key].format(**fields)
+
+    def hint(self, screen: Screen) -> str | None:
+        """The hint row under a title card (what the next gesture does), the same on every
+        panel that has the row for it; None for any other screen."""
+        if not self.shows(screen):
+            return None
+        if screen.name == self.check:
+            key = "hint.check"
+        elif screen.token is None:
+            key = "hint.unowned"
+        else:
+            rent = screen.amount is not None and Icon.MORTGAGE not in screen.icons
+            key = "hint.owned" if rent or screen.amount is None else "hint.check"
+        return self.word(key)
+
+    def shows(self, screen: Screen) -> bool:
+        """Whether *screen* is a title card of this layout."""
+        named = screen.name in (self.screen, self.check)
+        return named and screen.number is not None and len(screen.lines) == 2
+
+
+@dataclass(frozen=True, slots=True)
 class Labels:
     """A ruleset's panel vocabulary for one game: what a panel names and draws from the game,
     as data, so that no panel knows a ruleset. The ruleset fills it in (its ``labels`` hook;
     the wiring asks it and hands it to the panels): each token's LCD label (``dog`` ->
-    ``chien``), the currency as the unit writes it, the decks' names by card kind (``chance``
-    -> ``Caisse de communauté``...), and whether the game is played in classic mode (keypad
-    keys; both text lines carry the message, so a 2-row LCD shows the two lines rather than a
-    status row, and a deed has its own 4-row layout). For the terminal's help: the faces of
-    the unit's third die as the unit names them, and the menu items the ruleset adds, by number
-    (``14`` -> ``Force``). *icons*: the art of the icons the ruleset lights besides the ones
-    every panel draws (:class:`IconArt`); *keys*: the terminal's letter for each of the game's
-    card kinds the panel has no key of its own for (``c`` -> ``coin``); *tray*: the cards on the
-    emulator's table when the ruleset lays them out itself (:class:`Tray`; None: the window's
-    own tray of bank, property and event cards)."""
+    ``chien``), the currency as the unit writes it, the names of its card kinds (``chest`` ->
+    ``Caisse de communauté``...), and how its panels work:
+
+    - *keypad*: the game is played with the keypad (keyboard panels send digits as keypad keys
+      and ⌫, and type a bank card with a letter); *info*: the info screens its unit shows
+      (:class:`InfoAsked`);
+    - *fitted_lines*: the unit writes each text line for a 20-cell row, so a panel squeezes a
+      line onto one row rather than wrapping it, and a 2-row LCD shows both text lines rather
+      than a status row; *title*: a title card's own layout on a 4-row LCD (:class:`TitleLayout`);
+    - *keys*: the terminal's letter for each of the game's card kinds the panel has no key of
+      its own for (``c`` -> ``coin``), *nouns* how a refusal names a card of a kind (``deed``,
+      ``carte Chance``); *info_keys*, *window_keys*: the letters of the terminal and of the
+      emulator's window for the ruleset's gestures (:class:`LetterKey`); *words*: the
+      window's words for the ruleset's typed cards (``typed.key``, ``typed.help``,
+      ``typed.status``);
+    - for the help: the faces of the unit's third die as the unit names them, the menu items
+      the ruleset adds, by number (``14`` -> ``Force``), and *menu_example*, an item the
+      help gives as an example (``(11, "the dice")``);
+    - *icons*: the art of the icons the ruleset lights besides the ones every panel draws
+      (:class:`IconArt`); *tray*: the cards on the emulator's table when the ruleset lays them
+      out itself (:class:`Tray`; None: the window's own tray of bank, property and event
+      cards); *property_kind*: the card kind that names the board's properties when it is not
+      the core's ``prop`` (enrolment prompts show its cards' titles); *spoken*: the ruleset's
+      screens a voice says when the input committed no transaction (a player acts on them)."""
 
     lang: str = "en"
     tokens: Mapping[str, str] = field(default_factory=dict)
     currency: str = ""
     decks: Mapping[str, str] = field(default_factory=dict)
-    classic: bool = False
+    keypad: bool = False
+    info: tuple[str, ...] = ()
+    fitted_lines: bool = False
+    title: TitleLayout | None = None
     third_die: tuple[str, ...] = ()
     menu: Mapping[int, str] = field(default_factory=dict)
+    menu_example: tuple[int, str] | None = None
     icons: tuple[IconArt, ...] = ()
     keys: Mapping[str, str] = field(default_factory=dict)
+    nouns: Mapping[str, str] = field(default_factory=dict)
+    info_keys: tuple[LetterKey, ...] = ()
+    window_keys: tuple[LetterKey, ...] = ()
+    words: Mapping[str, str] = field(default_factory=dict)
     tray: Tray | None = None
+    property_kind: str = ""
+    spoken: frozenset[str] = frozenset()
 
     def token(self, token: str) -> str:
         """*token*'s label (its id when the edition names none)."""

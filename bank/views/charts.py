@@ -2,14 +2,18 @@
 
 :func:`wealth_series` replays a game's journal records (pure: the engine's events applied to an
 empty state) and gives, after each transaction, every player's money and money plus the
-purchase prices of the properties they hold. :func:`render_wealth_png` draws that as a PNG and
+purchase prices of the properties they hold, and what the chart marks: the transactions whose
+journalled outcome put a player out of the game or ended it (:class:`Mark`, read from each
+record's outcome: :attr:`bank.engine.ruleset.Outcome.eliminated` and ``ends_game``, never
+worked out from the balances). :func:`render_wealth_png` draws that as a PNG and
 :func:`write_end_chart` writes it beside the journal at game over; :class:`EndChartWriter`
 does that by itself when subscribed to the daemon's outputs.
 
 matplotlib is imported lazily (Agg backend, no pyplot, no display), so the daemon starts fast
 and runs without it; drawing without it raises :class:`ChartUnavailable`, which names the extra
-to install. Imports the engine (``bank.engine.events``, ``bank.engine.state``),
-``board_assets`` and the standard library; matplotlib only inside :func:`render_wealth_png`.
+to install. Imports the engine (``bank.engine.events``, ``bank.engine.state``,
+``bank.engine.records``), the ruleset registry, ``board_assets`` and the standard library;
+matplotlib only inside :func:`render_wealth_png`.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from typing import Any, Protocol
 from bank import rulesets
 from bank.engine.errors import BankError
 from bank.engine.events import apply
-from bank.engine.records import Record, decode_all
+from bank.engine.records import Record, decode_all, outcome_of
+from bank.engine.ruleset import Ruleset
 from bank.engine.state import GameState
 from bank.views.narrate import token_label
 from board_assets import Edition
@@ -36,6 +41,7 @@ __all__ = [
     "PLAYER_MARKERS",
     "ChartUnavailable",
     "EndChartWriter",
+    "Mark",
     "PlayerSeries",
     "WealthSeries",
     "chart_path_for",
@@ -75,6 +81,8 @@ _CHART_WORDS: Mapping[str, Mapping[str, str]] = {
         "total": "argent + propriétés",
         "worth": "valeur (argent, titres, bâtiments)",
         "x": "transaction",
+        "eliminated": "{who} en faillite",
+        "game_over": "fin de la partie",
     },
     "en": {
         "title": "Wealth over the game",
@@ -84,6 +92,8 @@ _CHART_WORDS: Mapping[str, Mapping[str, str]] = {
         "total": "money + properties",
         "worth": "worth (cash, deeds, buildings)",
         "x": "transaction",
+        "eliminated": "{who} bankrupt",
+        "game_over": "game over",
     },
 }
 
@@ -104,6 +114,18 @@ class PlayerSeries:
 
 
 @dataclass(frozen=True, slots=True)
+class Mark:
+    """A happening the chart marks, as the transaction's journalled outcome says it."""
+
+    #: the transaction (1-based, within the game)
+    step: int
+    #: ``eliminated`` (*card* went bankrupt and left the game) or ``game_over`` (*card*:
+    #: the winner, None when there is none)
+    kind: str
+    card: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class WealthSeries:
     """Every player's wealth over a game, with how the game ended."""
 
@@ -114,6 +136,8 @@ class WealthSeries:
     players: tuple[PlayerSeries, ...]
     game_over: bool
     winner: int | None
+    #: the eliminations and the end of the game, in order (from the outcomes)
+    marks: tuple[Mark, ...] = ()
 
 
 WorthOf = Callable[[GameState, int], int]
@@ -131,7 +155,9 @@ def wealth_series(edition: Edition, records: Iterable[Record | Mapping[str, Any]
     """Replay *records* (one game's records, decoded or as stored) and follow the wealth.
 
     A player's ``total`` is their money plus the purchase prices of the properties they hold,
-    or, when the rules value a player (the classic ranking), that worth.
+    or, when the rules value a player (the classic ranking), that worth. The marks are read
+    from each record's outcome (derived once, from the state it started from, for a record
+    older than outcomes).
     """
     worth = values_worth(edition)
     state = GameState.empty(edition)
@@ -139,8 +165,17 @@ def wealth_series(edition: Edition, records: Iterable[Record | Mapping[str, Any]
     money: dict[int, list[int]] = {}
     total: dict[int, list[int]] = {}
     tokens: dict[int, str] = {}
+    marks: list[Mark] = []
+    rules: dict[str, Ruleset] = {}
     for index, record in enumerate(decode_all(records), start=1):
+        if not record.stores_outcome and record.ruleset not in rules:
+            rules[record.ruleset] = rulesets.find(record.ruleset).rules(edition, None)
+        done = outcome_of(record, state, rules.get(record.ruleset), edition)
         state = apply(state, record.events)
+        if done is not None and done.eliminated is not None:
+            marks.append(Mark(index, "eliminated", done.eliminated))
+        if done is not None and done.ends_game:
+            marks.append(Mark(index, "game_over", state.winner))
         steps.append(index)
         for p in state.players:
             if p.card not in money:
@@ -169,6 +204,7 @@ def wealth_series(edition: Edition, records: Iterable[Record | Mapping[str, Any]
         players,
         state.game_over,
         state.winner,
+        tuple(marks),
     )
 
 
@@ -197,9 +233,12 @@ def wealth_figure(
 ) -> Any:
     """The chart as a matplotlib Figure (Agg): per player, a solid line for money and a
     dashed one for money plus properties (*worth*: the worth the rules rank by), in the
-    player's colour with the player's marker, so that 8 players stay apart in print too.
+    player's colour with the player's marker, so that 8 players stay apart in print too;
+    a dotted upright line with its words at each of the series' marks (a bankruptcy in the
+    player's colour, the end of the game).
 
-    Each line's gid names it: ``money-N`` and ``total-N`` for bank card N.
+    Each line's gid names it: ``money-N`` and ``total-N`` for bank card N, ``mark-KIND-N``
+    for a mark (its words: ``mark-KIND-N-label``; N is 0 for a game over without a winner).
     """
     words = _CHART_WORDS.get(lang, _CHART_WORDS["en"])
     figure_cls, canvas_cls, line_cls, locator_cls = _matplotlib()
@@ -243,6 +282,17 @@ def wealth_figure(
             label=words["worth" if worth else "total"],
         )
     )
+    for mark in series.marks:  # what the outcomes said: who left the game, and its end
+        who = names.get(mark.card, "") if mark.card is not None else ""
+        colour = PLAYER_COLOURS.get(mark.card or 0, "#333333")
+        if mark.kind == "game_over":
+            colour = "#333333"
+        text = words[mark.kind].format(who=who) if mark.kind in words else mark.kind
+        gid = f"mark-{mark.kind}-{mark.card if mark.card is not None else 0}"
+        ax.axvline(mark.step, color=colour, linestyle=":", linewidth=1.2, gid=gid)
+        ax.text(mark.step, 0.98, text, transform=ax.get_xaxis_transform(), rotation=90,
+                ha="right", va="top", fontsize="x-small", color=colour,
+                gid=f"{gid}-label")  # fmt: skip
     ax.xaxis.set_major_locator(locator_cls(integer=True))
     ax.set_xlabel(words["x"])
     ax.set_ylabel(series.currency)

@@ -7,11 +7,13 @@ WAL mode a reader sees every committed transaction and never blocks the writer.
 the daemon writes. Problems the journal found (acknowledged transactions missing, a
 quarantined bad tail) are repeated on standard error by every ``history`` command.
 
-A classic game's transactions are said in words by its ruleset's narrator (which says each
-record's journalled outcome: :func:`bank.views.narrate.narrator_for`), in French or English
-(``--lang``; default: the unit's language, else the edition's): ``show`` prints the sentence
-and what moved, and the exports add it as a ``text`` column. An Ultime game's lines and
-exports are what they always were (``describe``). Imports the bank.
+A game's transactions are said in words by its ruleset's narrator (which says each record's
+journalled outcome: :func:`bank.views.narrate.narrator_for`), in French or English (``--lang``;
+default: the unit's language, else the edition's): the exports add them as a ``text`` column,
+and ``show`` prints them for a classic game (an Ultime game's ``show`` lines are what they
+always were: ``describe``, the record as stored). The exports also carry each record's
+outcome, as its ruleset's codec stores it (``outcome``: derived once for a record older than
+outcomes). Imports the bank.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from bank import rulesets
 from bank.engine.errors import BankError
 from bank.engine.events import DebtChanged, GameEnded, MoneyMoved, PropertyChanged, apply
-from bank.engine.records import LEGACY_RULESET, Record, decode, decode_entries
+from bank.engine.records import LEGACY_RULESET, Record, decode, decode_entries, outcome_of
+from bank.engine.ruleset import Ruleset
 from bank.engine.state import GameState
 from bank.services.datadir import open_data_dir, write_output
 from bank.services.journal import APPLICATION_ID, GameInfo, Journal, StoredRecord, backup_journal
@@ -79,10 +83,35 @@ def narrate(records: Iterable[Record], edition: Edition, lang: str) -> list[tupl
     return out
 
 
+def outcomes(records: Iterable[Record], edition: Edition | None) -> list[dict[str, Any] | None]:
+    """Each record's outcome in the stored form of its ruleset's codec (``{"k": "bought",
+    ...}``), as this ultibank reads it: the journalled one upcast to its kind's newest version,
+    or for a record older than outcomes the one derived from the state it started from (the
+    game replayed from its start; none without the game's *edition*). None: no outcome (an
+    undo, a ruleset that stores none)."""
+    out: list[dict[str, Any] | None] = []
+    state = GameState.empty(edition) if edition is not None else None
+    rules: dict[str, Ruleset] = {}
+    for record in records:
+        codec = rulesets.find(record.ruleset).outcomes
+        done = record.outcome if record.stores_outcome else None
+        if not record.stores_outcome and state is not None and edition is not None:
+            if record.ruleset not in rules:
+                rules[record.ruleset] = rulesets.find(record.ruleset).rules(edition, None)
+            done = outcome_of(record, state, rules[record.ruleset], edition)
+        out.append(codec.encode(done) if codec is not None and done is not None else None)
+        if state is not None:
+            state = apply(state, record.events)
+    return out
+
+
 def export_rows(
-    entries: Iterable[StoredRecord], words: list[tuple[str, str]] | None = None
+    entries: Iterable[StoredRecord],
+    words: list[tuple[str, str]] | None = None,
+    told: list[dict[str, Any] | None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Flat rows for CSV/JSON export; with *words* (a classic game), a ``text`` column too."""
+    """Flat rows for CSV/JSON export; with *words*, a ``text`` column too, and with *told*
+    (:func:`outcomes`), an ``outcome`` column."""
     rows = []
     for i, record in enumerate(decode_entries(entries)):
         args = record.arguments()
@@ -99,6 +128,8 @@ def export_rows(
         if words is not None:
             title, detail = words[i]
             row["text"] = f"{title} — {detail}" if detail else title
+        if told is not None:
+            row["outcome"] = told[i]
         rows.append(row)
     return rows
 
@@ -106,8 +137,9 @@ def export_rows(
 def _words_for(
     records: list[Record], settings: Settings, lang: str | None
 ) -> list[tuple[str, str]] | None:
-    """A classic game's transactions in words; None for an Ultime game (its lines stay)."""
-    if not records or records[0].ruleset == LEGACY_RULESET or not has_words(records[0].ruleset):
+    """A game's transactions in words; None when its ruleset has none or its edition cannot be
+    read."""
+    if not records or not has_words(records[0].ruleset):
         return None
     edition = _edition(records[0].edition, settings)
     if edition is None:
@@ -317,25 +349,34 @@ def cmd_history(args: argparse.Namespace, settings: Settings) -> int:
     records = decode_entries(entries)
     words = _words_for(records, settings, getattr(args, "lang", None))
     if args.action == "show":
+        # an Ultime game's lines are the records as stored, as they always were
+        plain = words is None or records[0].ruleset == LEGACY_RULESET
         for i, record in enumerate(records):
-            if words is None:
+            if plain or words is None:
                 text = describe(record)
             else:
                 title, detail = words[i]
                 text = f"{title} — {detail}" if detail else title
             print(f"{record.seq:5d}  {_when(record.at)}  {printable(text)}", file=out)
         return 0
-    rows = export_rows(entries, words)
+    edition = _edition_of(records, settings)
+    rows = export_rows(entries, words, outcomes(records, edition))
     if args.csv:
         buf = io.StringIO()
         fields = ["seq", "time", "timestamp", "command", "card", "number", "summary", "events"]
         if words is not None:
             fields.append("text")
-        columns, balances = balances_after(records, _edition_of(records, settings))
+        fields.append("outcome")
+        columns, balances = balances_after(records, edition)
         writer = csv.DictWriter(buf, fieldnames=fields + columns)
         writer.writeheader()
         for i, row in enumerate(rows):
-            cells = {**row, "events": json.dumps(row["events"], ensure_ascii=False)}
+            told = row["outcome"]
+            cells = {
+                **row,
+                "events": json.dumps(row["events"], ensure_ascii=False),
+                "outcome": "" if told is None else json.dumps(told, ensure_ascii=False),
+            }
             writer.writerow({**cells, **(balances[i] if balances else {})})
         text = buf.getvalue()
     else:

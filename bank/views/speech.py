@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from bank import rulesets
 from bank.engine.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt
 from bank.engine.records import Record, StoredEntry, decode_entries
 from bank.engine.state import GameState
@@ -292,12 +293,11 @@ def _joined(lines: Sequence[str]) -> str:
 # ---------------------------------------------------------------------- the announcer
 
 #: the screens a player acts on, said when the input committed no transaction (a
-#: transaction's own sentence says what its screen shows); ``error`` and ``game_over`` are
-#: said in any case
+#: transaction's own sentence says what its screen shows), besides the ruleset's own (its
+#: panel vocabulary's ``spoken``); ``error`` and ``game_over`` are said in any case
 _ACTED_ON: Final = frozenset(
     {"error", "game_over", "jail_choice", "auction", "auction_offer", "auction_end",
-     "balance", "debt", "deed", "late", "card", "menu", "pick", "trade_offer",
-     "interest", "info", "no_rent", "own", "draw", "speech"}
+     "balance", "debt", "card", "menu", "no_rent", "speech"}
 )  # fmt: skip
 _ALWAYS: Final = frozenset({"error", "game_over", "speech"})
 #: what the ``money`` mode says besides transactions that moved money
@@ -352,6 +352,10 @@ class Announcer:
         )
         self.last: str | None = None
         self.words = _PHRASES[self.lang]
+        own = rulesets.for_edition(edition).labels
+        spoken = own(edition, lang).spoken if own is not None else frozenset()
+        #: the screens said when the input committed no transaction
+        self.acted_on: frozenset[str] = _ACTED_ON | spoken
         #: the auction's (deed, bid, leader) last said, so a tick says only its last seconds
         self._bid: tuple[int | None, int | None, str | None] | None = None
 
@@ -377,7 +381,7 @@ class Announcer:
         """The sentence of a screen a player acts on, or None."""
         name = screen.name
         w = self.words
-        if name not in _ACTED_ON:
+        if name not in self.acted_on:
             return None
         if name == "speech":
             return Sentence(w["speech_on"] if screen.level else w["speech_off"], True)

@@ -133,10 +133,12 @@ def is_loopback(host: str) -> bool:
 def board_json(edition: Edition) -> dict[str, Any]:
     """The edition's board for the page: ring, groups with colours, properties, tokens.
 
-    A ruleset adds its own part of the board (its ``board`` hook: a classic edition adds
-    ``classic``, the decks' names, the taxes, the stations and utilities, the token labels and
-    its variants' extras). The page draws its ring from ``ring``, whatever its length: 36
-    Ultime spaces, 40 classic ones, 52 Méga ones.
+    A ruleset adds its own part of the board (its ``board`` hook), as data the page's script
+    draws without knowing the ruleset: a ``layout`` (``buildings``: houses, hotels, mortgages,
+    the bank's stock and the pot; none: a level's pips), the extra ``buildings`` it draws and
+    where, the names of ring spaces (``space_names``), the taxes, the token labels. The page
+    draws its ring from ``ring``, whatever its length: 36 Ultime spaces, 40 classic ones, 52
+    Méga ones.
     """
     colours = {g.id: g.colour for g in edition.groups}
     own = rulesets.for_edition(edition).board

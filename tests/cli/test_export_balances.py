@@ -48,3 +48,33 @@ def test_each_row_carries_every_players_balance_after_it(tmp_path: Path) -> None
     ]
     final = {f"balance {p['card']}:{p['token']}": p["balance"] for p in state["players"]}
     assert {c: int(rows[-1][c]) for c in columns} == final
+
+
+def test_every_export_carries_the_words_and_the_typed_outcome(tmp_path: Path) -> None:
+    """Issue 18: beside the words (``text``), the ``outcome`` column holds what the rules
+    said each transaction did, as journalled: an Ultime game here (the classic one:
+    tests/cli/test_history_classic.py), played to its end."""
+    data = tmp_path / "data"
+    ultibank("script", "docs/example-game.tap", "--data-dir", str(data))
+    table = ultibank("history", "export", "1", "--csv", "--lang", "en", "--data-dir", str(data))
+    rows = list(csv.DictReader(io.StringIO(table)))
+    assert list(rows[0])[7:10] == ["events", "text", "outcome"]
+    assert rows[0]["text"] == "New game: car, helicopter, boat"
+    assert json.loads(rows[0]["outcome"]) == {
+        "k": "started",
+        "v": 2,
+        "happened": {},
+        "cards": [1, 2, 3],
+    }
+    bought = json.loads(rows[1]["outcome"])
+    assert (bought["k"], bought["card"], bought["number"], bought["price"]) == (
+        "bought",
+        1,
+        22,
+        400,
+    )
+    assert rows[1]["text"].startswith("car lands on #22 ")
+    last = json.loads(rows[-1]["outcome"])  # the rent that bankrupts the boat ends the game
+    assert last["k"] == "rent_paid" and last["bankrupt"] == 3 and last["happened"]["game_over"]
+    plain = json.loads(ultibank("history", "export", "1", "--json", "--data-dir", str(data)))
+    assert [r["outcome"] for r in plain] == [json.loads(r["outcome"]) for r in rows]

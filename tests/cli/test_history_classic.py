@@ -123,15 +123,20 @@ def test_the_exports_are_parseable_and_carry_the_words(
     assert rows[27]["text"].startswith("Échange : brouette donne 28 Rue de la Paix")
     assert rows[27]["summary"].startswith("trade first=8 second=4")
     assert any(e["kind"] == "classic" for r in rows for e in r["events"])
+    # the typed outcome beside the words: the trade's kind and fields, as journalled
+    assert rows[27]["outcome"]["k"] == "traded" and rows[27]["outcome"]["card"] == 8
+    assert rows[1]["outcome"] == {"k": "bought", "card": 1, "amount": 60, "number": 1,
+                                  "completed_group": False}  # fmt: skip
     out = history(capsys, data_dir, "export", "1", "--csv", "--lang", "en")
     table = list(csv.DictReader(io.StringIO(out)))
-    assert len(table) == 29 and list(table[0])[8] == "text"
+    assert len(table) == 29 and list(table[0])[8:10] == ["text", "outcome"]
+    assert json.loads(table[1]["outcome"]) == rows[1]["outcome"]
     assert list(table[0])[-1] == "balance 8:wheelbarrow"  # then each player's balance after it
     assert table[23]["text"] == "boot goes to jail"
     assert json.loads(table[1]["events"])[0]["reason"] == "purchase"
     target = data_dir / "game.csv"
     history(capsys, data_dir, "export", "1", "--csv", "--output", str(target))
-    assert ",events,text,balance 1:" in target.read_text(encoding="utf-8").splitlines()[0]
+    assert ",events,text,outcome,balance 1:" in target.read_text(encoding="utf-8").splitlines()[0]
 
 
 def test_history_reads_a_classic_game_beside_the_daemon_that_plays_it(data_dir: Path) -> None:

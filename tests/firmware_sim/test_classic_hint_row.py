@@ -44,14 +44,16 @@ def _deed_screens(tmp_path: Path, edition: str) -> list[Screen]:
         runner.run(parse_script(script, "hint", with_foreign(CardRanges.of(ed))))
     finally:
         runner.close()
-    return [s for s in runner.screens if charlcd.deed_hint(s, "fr") is not None]
+    title = panel_labels(ed, "fr").title
+    assert title is not None
+    return [s for s in runner.screens if title.hint(s) is not None]
 
 
 def test_the_glass_shows_the_character_lcds_hint(tmp_path: Path) -> None:
     for edition, lang in (("classic-fr", "fr"), ("classic-uk", "en")):
         ed = load_edition(edition)
         labels = panel_labels(ed, lang)
-        renderer = LcdRenderer(currency=ed.currency, token_labels=labels.tokens, lang=lang)
+        renderer = LcdRenderer(currency=ed.currency, token_labels=labels.tokens, title=labels.title)
         screens = _deed_screens(tmp_path / edition, edition)
         assert len(screens) >= 3, screens
         hints = set()

@@ -305,7 +305,8 @@ def test_the_same_game_played_with_the_keyboard(table: ClassicTable) -> None:
 
 
 def test_shift_and_ctrl_change_what_a_letter_does() -> None:
-    table = L.classic_shortcuts(CardRanges.of(load_edition("classic-fr")))
+    ed = load_edition("classic-fr")
+    table = L.keypad_shortcuts(CardRanges.of(ed), labels_of(ed))
 
     def action(key: int, mod: int = 0) -> L.Action | None:
         sc = L.shortcut_for_key(key, pygame.key.name(key), 0, table, mod)
@@ -351,7 +352,8 @@ def test_shift_and_ctrl_change_what_a_letter_does() -> None:
     ],
 )
 def test_a_typed_card_names_one_of_the_games_cards(text: str, card: CardId | None) -> None:
-    assert L.typed_card(text, CardRanges.of(load_edition("classic-fr"))) == card
+    ed = load_edition("classic-fr")
+    assert L.typed_card(text, CardRanges.of(ed), labels_of(ed).keys) == card
 
 
 def test_a_card_typed_that_the_game_lacks_says_so(table: ClassicTable) -> None:
@@ -387,7 +389,7 @@ def test_hovering_a_deed_shows_its_name_price_and_rents(table: ClassicTable) -> 
     assert hover(CardId("chest", 1)).startswith("Caisse de communauté 1 : ")
     assert hover(CardId("bank", 8)) == "carte banque 8 : brouette"
     # the status box shows the three lines: pixels of text in each third of it
-    box = pygame.Rect(L.CLASSIC_STATUS_RECT)
+    box = pygame.Rect(L.KEYPAD_STATUS_RECT)
     hover(CardId("deed", 12))
     canvas = t.panel.canvas
     for third in range(3):
@@ -426,10 +428,10 @@ def test_the_classic_tray_follows_the_edition() -> None:
     ],
 )
 def test_a_bigger_board_fits_the_same_tray(columns: list[int]) -> None:
-    bottom = L.CLASSIC_DEEDS_END
-    rects = [r for col in L.deed_rects(columns, L.CLASSIC_DEEDS_Y, bottom) for r in col]
+    bottom = L.TRAY_COLUMNS_END
+    rects = [r for col in L.column_rects(columns, L.TRAY_COLUMNS_Y, bottom) for r in col]
     assert len(rects) == sum(columns)
-    tray = pygame.Rect(L.TRAY_X, L.CLASSIC_DEEDS_Y, L.TRAY_W, bottom - L.CLASSIC_DEEDS_Y)
+    tray = pygame.Rect(L.TRAY_X, L.TRAY_COLUMNS_Y, L.TRAY_W, bottom - L.TRAY_COLUMNS_Y)
     for i, r in enumerate(rects):
         rect = pygame.Rect(r)
         assert tray.contains(rect), (r, tray)

@@ -33,7 +33,7 @@ def test_the_glass_draws_the_lines_written_for_its_width(tmp_path: Path) -> None
     screens = _screens(path, args_of(path), tmp_path)
     ed = load_edition("classic-fr")
     labels = panel_labels(ed, "fr")
-    renderer = LcdRenderer(currency=ed.currency, token_labels=labels.tokens, lang="fr")
+    renderer = LcdRenderer(currency=ed.currency, token_labels=labels.tokens, title=labels.title)
     read: dict[str, list[str]] = {}
     for screen in screens:
         if (
@@ -56,7 +56,7 @@ def _read_glass(path: Path, tmp_path: Path) -> list[tuple[Screen, list[str]]]:
     screens = _screens(path, args_of(path), tmp_path)
     ed = load_edition("classic-fr")
     labels = panel_labels(ed, "fr")
-    renderer = LcdRenderer(currency=ed.currency, token_labels=labels.tokens, lang="fr")
+    renderer = LcdRenderer(currency=ed.currency, token_labels=labels.tokens, title=labels.title)
     out = []
     for screen in screens:
         surf = renderer.render(screen)
@@ -127,9 +127,11 @@ def test_no_glass_row_of_a_classic_scenario_is_shortened_where_it_would_fit(
     cut (`…`) and no token name is cut where the whole name fits the row's 25 cells."""
     labels = _labels(args)
     lang = "en" if "-uk" in " ".join(args) else "fr"
+    name = args[args.index("--edition") + 1] if "--edition" in args else "ultime-fr"
+    title = panel_labels(load_edition(name), lang).title if labels else None
     bad = []
     for screen in _screens(path, args, tmp_path):
-        for row in glass_rows(screen, lang):
+        for row in glass_rows(screen, title):
             assert len(row) <= TEXT_COLS
             if row.endswith("…") or _cut_words(row, labels):
                 bad.append(f"{screen.text()} -> {row!r} {_cut_words(row, labels)}")

@@ -8,7 +8,9 @@ import itertools
 
 import pytest
 
+from bank.app.runtime import panel_labels
 from bank.unit.io import Icon, Screen
+from board_assets import load_edition
 from firmware_sim.lcd import LCD_SIZE, LcdRenderer
 from firmware_sim.pg import pygame
 
@@ -63,7 +65,8 @@ def _rgb(surf: pygame.Surface) -> bytes:
 @pytest.mark.parametrize("classic", [False, True])
 def test_patching_the_changed_rects_gives_the_new_glass(classic: bool) -> None:
     labels = {"dog": "chien", "hat": "chapeau", "car": "voiture"} if classic else None
-    renderer = LcdRenderer(currency="€", token_labels=labels, lang="fr" if classic else None)
+    title = panel_labels(load_edition("classic-fr"), "fr").title if classic else None
+    renderer = LcdRenderer(currency="€", token_labels=labels, title=title)
     for before, after in itertools.permutations(SCREENS, 2):
         glass = renderer.render(before)
         new = renderer.render(after)

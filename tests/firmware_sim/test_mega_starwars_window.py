@@ -21,7 +21,7 @@ from bank.unit.io import Button, CardId, Icon, Input, Screen
 from board_assets import load_edition
 from drivers.sim import VirtualClock
 from firmware_sim import layout as L
-from firmware_sim.emulator import SIDE_COLOURS, PygamePanel
+from firmware_sim.emulator import PygamePanel
 from firmware_sim.lcd import ICON_ORDER, TOP_ICONS, LcdLayout, LcdRenderer
 from firmware_sim.pg import pygame
 from firmware_sim.sounds import RecordingPlayer
@@ -253,6 +253,16 @@ def test_hovering_a_mega_uk_deed_speaks_english(tmp_path: Path) -> None:
         t.close()
 
 
+def _side_colours() -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The sides' (ring, disc) colours the Star Wars vocabulary gives the window, as RGB."""
+    tray = labels_of("starwars-ep2-fr").tray
+    assert tray is not None
+    return {
+        side: (tuple(pygame.Color(ring))[:3], tuple(pygame.Color(disc))[:3])
+        for side, (ring, disc) in tray.mark_colours.items()
+    }
+
+
 def test_the_star_wars_bank_cards_show_each_characters_side(starwars: ClassicTable) -> None:
     t = starwars
     sides = load_edition("starwars-ep2-fr").raw["classic"]["sides"]
@@ -260,7 +270,7 @@ def test_the_star_wars_bank_cards_show_each_characters_side(starwars: ClassicTab
     for seat in range(1, 9):
         x, y, _, _ = t.spot(L.TapCard(CardId("bank", seat))).rect
         disc = tuple(canvas.get_at((x + 14, y + 14)))[:3]
-        assert disc == SIDE_COLOURS[sides[seat - 1]][1], seat
+        assert disc == _side_colours()[sides[seat - 1]][1], seat
     assert _hover(t, CardId("bank", 1)) == ["carte banque 1 : Obi-Wan (côté clair)"]
     assert _hover(t, CardId("bank", 6)) == ["carte banque 6 : Dooku (côté obscur)"]
 
@@ -270,7 +280,7 @@ def test_a_classic_bank_card_has_no_side_mark(tmp_path: Path) -> None:
     try:
         x, y, _, _ = t.spot(L.TapCard(CardId("bank", 1))).rect
         disc = tuple(t.panel.canvas.get_at((x + 14, y + 14)))[:3]
-        assert disc not in {c for _, c in SIDE_COLOURS.values()}
+        assert disc not in {c for _, c in _side_colours().values()}
         assert _hover(t, CardId("bank", 1)) == ["carte banque 1 : chien"]
     finally:
         t.close()

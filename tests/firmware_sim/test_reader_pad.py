@@ -30,7 +30,7 @@ def test_the_words_do_not_cover_the_waves(edition: str, tmp_path: Path) -> None:
     try:
         table.settle()
         canvas = table.panel.canvas
-        pad = pygame.Rect(L.CLASSIC_READER_RECT if edition != "ultime-fr" else L.READER_RECT)
+        pad = pygame.Rect(L.KEYPAD_READER_RECT if edition != "ultime-fr" else L.READER_RECT)
         cx, cy = pad.center
         waves = pygame.Rect(cx - 60 - 38, cy - 38, 38 + 38, 76)  # the three arcs' box
         assert _ink(canvas, waves) == 0
@@ -50,7 +50,7 @@ def test_every_bank_card_label_is_readable(edition: str, tmp_path: Path) -> None
     table = ClassicTable(tmp_path, edition)
     try:
         panel = table.panel
-        classic = panel.classic
+        classic = panel.tray_view
         assert classic is not None
         spot = next(s for s in table.spots if s.action == L.TapCard(CardId("bank", 7)))
         width = pygame.Rect(spot.rect).w - BANK_LABEL_MARGIN

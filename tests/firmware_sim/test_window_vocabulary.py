@@ -67,10 +67,10 @@ def test_the_tray_is_the_vocabularys_not_the_editions() -> None:
     panel = PygamePanel(ed, clock=VirtualClock(1000.0), player=RecordingPlayer(),
                         labels=Labels("fr", tray=tray))  # fmt: skip
     try:
-        assert panel.classic is not None
-        assert panel.classic.describe(CardId("prop", 4)) == ("quatre",)
-        assert panel.classic.describe(CardId("prop", 5)) == ("prop:5",)
-        assert panel.classic.mark(1) == "dark" and panel.classic.mark(2) is None
+        assert panel.tray_view is not None
+        assert panel.tray_view.describe(CardId("prop", 4)) == ("quatre",)
+        assert panel.tray_view.describe(CardId("prop", 5)) == ("prop:5",)
+        assert panel.tray_view.mark(1) == "dark" and panel.tray_view.mark(2) is None
     finally:
         pygame.display.quit()
-    assert PygamePanel(ed, clock=VirtualClock(1000.0), player=RecordingPlayer()).classic is None
+    assert PygamePanel(ed, clock=VirtualClock(1000.0), player=RecordingPlayer()).tray_view is None

@@ -26,7 +26,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from bank.app.runtime import panel_labels
 from bank.app.script import ScriptRunner
 from bank.cli import main
-from bank.unit.io import WIDE_COLS, Icon, Output, Screen, ShowScreen
+from bank.unit.io import WIDE_COLS, Icon, Output, Screen, ShowScreen, TitleLayout
 from board_assets import load_edition
 from drivers import charlcd
 from drivers import panel_protocol as pp
@@ -85,9 +85,9 @@ def _numbers(text: str) -> Counter[str]:
     return Counter(re.findall(r"\d+", text))
 
 
-def _glass(screen: Screen, lang: str | None) -> str:
+def _glass(screen: Screen, title: TitleLayout | None) -> str:
     """What the emulator's glass shows: its text rows, its amount and number digits."""
-    rows = glass_rows(screen, lang, TEXT_COLS, TEXT_ROWS)
+    rows = glass_rows(screen, title, TEXT_COLS, TEXT_ROWS)
     assert all(len(r) <= TEXT_COLS for r in rows), rows
     segments = [
         digits_text(screen.amount, AMOUNT_CELLS),
@@ -130,9 +130,7 @@ def box(stack: ExitStack, cols: int, rows: int, labels: charlcd.Labels) -> Calla
 def _panels(edition: str, stack: ExitStack) -> Iterator[tuple[str, Callable[[Screen], str]]]:
     ed = load_edition(edition)
     labels = panel_labels(ed, ed.language)
-    lang = ed.language if labels.classic else None
-
-    yield "glass", lambda s: _glass(s, lang)
+    yield "glass", lambda s: _glass(s, labels.title)
     yield "box 20x4", box(stack, 20, 4, labels)
     yield "box 16x2", box(stack, 16, 2, labels)
     out = io.StringIO()  # a UTF-8 terminal: accents and symbols as they are

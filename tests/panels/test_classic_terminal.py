@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bank.app.runtime import panel_labels
-from bank.unit.io import Button, CardId, CardRanges, Labels
+from bank.unit.io import Button, CardId, CardRanges
 from board_assets import load_edition
 from drivers.terminal_panel import Click, Hold, Key, KeyReader, Quit, Refuse, Say, Tap
 from tests.panels.test_terminal_panel import ROOT, Pty
@@ -48,7 +48,7 @@ def test_digits_are_keypad_keys_and_cards_are_typed_with_a_letter() -> None:
 def test_every_key_the_help_lists_does_what_the_help_says_in_classic_mode() -> None:
     """No letter is bound twice: the voice key (n) and the deeds info key (v) both act (the
     voice toggle once sat on v, where the info screen hid it), and the help names each once."""
-    from drivers.terminal_panel import _CLASSIC_INFO, _SIMPLE, Info
+    from drivers.terminal_panel import _SIMPLE, Info
 
     k = classic_reader()
     assert k.keys("n") == [Hold((Button.MENU,))]  # voice on/off: M held 3 s
@@ -57,9 +57,12 @@ def test_every_key_the_help_lists_does_what_the_help_says_in_classic_mode() -> N
     for letter, action in _SIMPLE.items():
         if letter.isalpha():
             assert k.keys(letter) == [action], letter
-    for letter, screen in _CLASSIC_INFO.items():
+    info = {key.letter: key.info for key in k._labels.info_keys}
+    assert info == {"i": "table", "s": "scores", "t": "turn", "f": "deed", "v": "deeds",
+                    "w": "others"}  # fmt: skip
+    for letter, screen in info.items():
         assert k.keys(letter) == [Info(screen)], letter
-    assert not set(_SIMPLE) & set(_CLASSIC_INFO)
+    assert not set(_SIMPLE) & set(info)
     for lang in ("fr", "en"):
         help_text = KeyReader(lang, k._cards, panel_labels(load_edition("classic-fr"), lang)).help()
         bound = [w.split()[0] for w in help_text.replace("   ", "\n").splitlines() if " = " in w]
@@ -108,11 +111,12 @@ def test_the_help_names_the_eight_players_and_the_editions_decks() -> None:
 def test_the_cards_come_from_the_edition() -> None:
     """An edition with 37 deeds (Méga, issue 13) types d37; the keys need no change."""
     mega = CardRanges(bank=8, tokens=tuple("abcdefgh"), deed=37, chance=16, chest=16)
-    k = KeyReader("en", mega, Labels("en", classic=True))
+    vocabulary = panel_labels(load_edition("classic-uk"), "en")
+    k = KeyReader("en", mega, vocabulary)
     assert k.keys("d37\n") == [Tap(CardId("deed", 37))]
     assert k.keys("d38\n") == [Refuse("no deed 38: d1 to d37")]
     no_decks = CardRanges(bank=6, tokens=tuple("abcdef"), deed=28)
-    k = KeyReader("en", no_decks, Labels("en", classic=True))
+    k = KeyReader("en", no_decks, vocabulary)
     assert k.keys("c") == [Refuse("unknown key 'c': ? for help")]
     assert k.keys("b6") == [Tap(CardId("bank", 6))]
     assert k.keys("b7") == [Refuse("no bank card 7: b1 to b6")]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import pytest
 
 from bank.engine.commands import AuctionSale, Land, NewGame, Undo
 from bank.engine.errors import BankError, GameOver, InDebt, NotEnoughMoney, RuleError, UndoRefused
 from bank.engine.game import Game, Transaction
+from bank.rulesets import find
 from bank.rulesets.classic import commands as c
 from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
@@ -291,6 +293,32 @@ def own_brown(game: Game) -> None:
     run(game, Land(1, 1), Land(1, 2))
 
 
+def test_3_3_the_rent_says_what_it_was_worked_out_from() -> None:
+    """The outcome of a rent carries its basis (journalled as version 2 of ``rent``): the
+    words of the history read it there, not from the state the rent started from."""
+    game = new_game()
+    own_brown(game)
+    run(game, Land(1, 3), Land(1, 11), Land(1, 8))
+    street = outcome(run(game, c.Visit(2, 1)))
+    assert isinstance(street, o.RentPaid) and street.amount == 4
+    assert street.basis == o.RentBasis("street", 2, factor=2)  # the whole group: doubled
+    stations = outcome(run(game, c.Visit(2, 11)))
+    assert isinstance(stations, o.RentPaid) and stations.basis == o.RentBasis("station", 2)
+    power = outcome(run(game, c.Visit(2, 8, dice=7)))
+    assert isinstance(power, o.RentPaid) and power.amount == 28
+    assert power.basis == o.RentBasis("utility", 1, dice=7, times=4)
+    run(game, c.Build(1, 1), c.Build(1, 2), c.Build(1, 1))
+    houses = outcome(run(game, c.Visit(2, 1)))
+    assert isinstance(houses, o.RentPaid) and houses.basis == o.RentBasis("street", 2, level=2)
+    codec = find("classic").outcomes
+    assert codec is not None
+    stored = codec.encode(houses)
+    assert stored["v"] == 2 and stored["basis"] == {"deed": "street", "owned": 2, "level": 2}
+    assert codec.decode(stored) == houses
+    old = {k: v for k, v in stored.items() if k not in ("v", "basis")}  # as version 1 stored it
+    assert codec.decode(old) == replace(houses, basis=None)
+
+
 def test_3_7_building_needs_the_whole_unmortgaged_group_and_even_building() -> None:
     game = new_game()
     run(game, Land(1, 1))
@@ -480,6 +508,29 @@ def test_3_12_a_debt_takes_the_cash_and_what_is_raised_goes_to_the_creditor() ->
     assert ext(game).debts == () and balance(game, 2) == 1500 - 400 - 10 + 50
     run(game, Undo())  # the rent and everything done to settle it
     assert game.state.prop(1).level == 1 and balance(game, 1) == 20
+
+
+def test_3_12_the_outcome_says_which_transaction_settled_the_debt() -> None:
+    """The unit's `Dette réglée` is the rules' word: the outcome of the transaction that paid
+    the debt off names the debtor (journalled as version 2 of its kind); a payment that
+    leaves some of it owed, or a transaction with no debt open, says none."""
+    game = new_game()
+    run(game, Land(2, 28), Land(1, 1), Land(1, 2), c.Build(1, 1))
+    assert outcome(run(game, c.Build(1, 2))).debt_settled is None  # no debt open
+    poor(game, 1, 10)
+    run(game, Land(2, 1), Land(1, 28))  # dog owes 30 to the car
+    part = outcome(run(game, c.SellBuilding(1, 1, for_debt=True)))
+    assert part.debt_settled is None and game.state.player(1).debt  # type: ignore[union-attr]
+    done = outcome(run(game, c.SellBuilding(1, 2, for_debt=True)))
+    assert isinstance(done, o.BuildingSold) and done.debt_settled == 1
+    codec = find("classic").outcomes
+    assert codec is not None
+    stored = codec.encode(done)
+    assert (stored["v"], stored["debt_settled"]) == (2, 1)
+    assert codec.decode(stored) == done
+    # a version-1 record, written before the rules said it, reads as settling none
+    old = {k: v for k, v in stored.items() if k not in ("v", "debt_settled")}
+    assert codec.decode(old) == replace(done, debt_settled=None)
 
 
 def test_3_12_several_debts_settled_in_the_order_they_arose_and_3_14_the_last_one_wins() -> None:

@@ -49,3 +49,21 @@ def test_the_limit_waits_for_a_debt_to_be_settled(tmp_path: Path) -> None:
 def test_without_the_variant_the_game_goes_on(tmp_path: Path) -> None:
     _, state = play(tmp_path, "wait 100000\n", minutes=0)
     assert not state["game_over"]
+
+
+def test_after_the_limit_and_a_power_cut_the_undo_is_refused(tmp_path: Path) -> None:
+    """READINGS C9 and C12: the limit passes during a deed's question, ends the game as soon as
+    the unit is idle again, and a power cut brings back a finished game: the undo held after
+    it is refused (``Partie finie``) and the purchase before the end stays."""
+    body = (
+        "wait 50\ntap deed:3\ntap bank:6\n"  # Dooku buys deed 3
+        "wait 5\ntap deed:5\nwait 10\n"  # the limit passes while deed 5 asks for a buyer
+        "power off\nwait 30\npower on\nhold ok+cancel 5\n"
+    )
+    transcript, state = play(tmp_path, body)
+    assert state["game_over"] and not state["undo_available"]
+    assert "  65.000 screen game_over" in transcript
+    assert transcript.rstrip().endswith("Refusé / Partie finie"), transcript
+    properties = state["properties"]
+    assert isinstance(properties, list)
+    assert properties[2]["owner"] == 6

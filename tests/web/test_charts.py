@@ -239,3 +239,67 @@ def test_a_mega_series_counts_skyscrapers_and_depots_as_the_ranking_does(
     need_matplotlib()
     png = render_wealth_png(series, lang="fr", worth=True)
     assert _png_size(png) == (800, 450)
+
+
+# ---------------------------------------------------------------------- what the outcomes mark
+
+
+def test_the_chart_marks_an_ultime_bankruptcy_and_the_end_from_the_outcome() -> None:
+    commands: list[Command] = [NewGame((1, 2)), Land(1, 22), Land(1, 21)]
+    commands += [Land(2, 22)] * 3  # the third rent bankrupts the helicopter: game over
+    records = play(*commands)
+    series = wealth_series(EDITION, records)
+    assert [(m.step, m.kind, m.card) for m in series.marks] == [
+        (6, "eliminated", 2),
+        (6, "game_over", 1),
+    ]
+    assert records[-1]["outcome"]["bankrupt"] == 2 and records[-1]["outcome"]["v"] == 2
+    # the marks are the journalled outcome's word, not the balances': an outcome that says
+    # nobody went bankrupt and the game went on draws none
+    del records[-1]["outcome"]["bankrupt"]
+    records[-1]["outcome"]["happened"]["game_over"] = False
+    assert wealth_series(EDITION, records).marks == ()
+
+
+def _classic_bankruptcies() -> tuple[Any, list[dict[str, Any]]]:
+    """A classic game of three where the car and the hat go bankrupt in turn to the dog: the
+    first leaves the game, the second ends it."""
+    from bank.rulesets.classic import commands as c
+    from tests.rulesets.classic_support import balance, new_game, run
+
+    game = new_game(3)
+    run(game, c.PayBank(2, balance(game, 2) - 4), c.PayBank(3, balance(game, 3) - 6))
+    run(game, c.PlayCard("chest", 9, 1))  # birthday: 10 from each, neither can pay it all
+    run(game, c.DeclareBankruptcy(2), c.DeclareBankruptcy(3))
+    return game.edition, list(game.journal.records())  # type: ignore[union-attr]
+
+
+def test_the_chart_marks_each_classic_bankruptcy_and_the_end_from_the_outcomes() -> None:
+    edition, records = _classic_bankruptcies()
+    series = wealth_series(edition, records)
+    n = len(records)
+    assert [(m.step, m.kind, m.card) for m in series.marks] == [
+        (n - 1, "eliminated", 2),
+        (n, "eliminated", 3),
+        (n, "game_over", 1),
+    ]
+    assert series.game_over and series.winner == 1
+
+
+def test_the_marks_are_drawn_with_their_words(tmp_path: Path) -> None:
+    need_matplotlib()
+    from bank.views.charts import wealth_figure
+
+    edition, records = _classic_bankruptcies()
+    fig = wealth_figure(wealth_series(edition, records), lang="fr", worth=True)
+    (ax,) = fig.axes
+    lines = {line.get_gid(): line for line in ax.get_lines()}
+    assert {"mark-eliminated-2", "mark-eliminated-3", "mark-game_over-1"} <= set(lines)
+    assert lines["mark-eliminated-2"].get_color() == PLAYER_COLOURS[2]
+    texts = {t.get_gid(): t.get_text() for t in ax.texts}
+    assert texts["mark-eliminated-2-label"] == "voiture en faillite"
+    assert texts["mark-game_over-1-label"] == "fin de la partie"
+    en = wealth_figure(wealth_series(edition, records), lang="en", worth=True)
+    assert {t.get_gid(): t.get_text() for t in en.axes[0].texts}["mark-eliminated-3-label"] == (
+        "top hat bankrupt"
+    )

@@ -37,9 +37,9 @@ def test_the_board_is_the_editions_ring_of_40_with_its_decks_and_taxes(
     assert len(board["ring"]) == 40 and len(board["properties"]) == 28
     assert len(board["tokens"]) == 8 and len(board["player_colours"]) == 8
     assert len(set(board["player_colours"].values())) == 8
-    classic = board["classic"]
-    assert (classic["chance"], classic["chest"]) == ("Chance", "Caisse de communauté")
-    assert classic["taxes"]["4"] == {"name": "Impôts sur le revenu", "amount": 200}
+    assert board["layout"] == "buildings" and board["buildings"] == []
+    assert board["space_names"] == {"CHANCE": "Chance", "CHEST": "Caisse de communauté"}
+    assert board["taxes"]["4"] == {"name": "Impôts sur le revenu", "amount": 200}
     assert board["properties"][27]["position"] == 39  # Rue de la Paix, the last space
 
 
@@ -61,7 +61,7 @@ def test_the_state_shows_buildings_mortgages_owners_and_eight_players(
     assert prop(snap, 3)["mortgaged"] is True and prop(snap, 3)["owner"] == 5
     assert prop(snap, 28)["owner"] == 4  # traded by wheelbarrow to ship
     assert prop(snap, 7)["owner"] is None
-    classic = snap["classic"]
+    classic = snap["table"]
     assert classic["pot_on"] is True and classic["pot"] == 200  # the income tax
     assert classic["bank"]["houses"] == 32 - 8 + 4 - 4  # the hotel gave its 4 houses back
     assert classic["bank"]["hotels"] == 11
@@ -110,20 +110,20 @@ def test_the_trade_offer_then_the_interest_question_as_the_unit_shows_them(
     t.tap("bank:5", "bank:3", "deed:3")  # iron offers the mortgaged station to tophat
     t.press(Button.OK)  # ✓ on the deeds panel makes the offer at once (READINGS A10)
     snap = t.state()
-    step = snap["classic"]["step"]
+    step = snap["step"]
     assert step["kind"] == "trade_offer" and snap["screen"]["name"] == "trade_offer"
     assert (step["first"], step["second"], step["deeds_first"]) == (5, 3, [3])
 
     t.tap("bank:3")  # tophat accepts: a mortgaged deed changed hands
     snap = t.state()
     assert snap["screen"]["name"] == "interest"
-    step = snap["classic"]["step"]
+    step = snap["step"]
     assert step == {"kind": "interest", "number": 3, "card": 3, "keep": 10, "lift": 110}
     assert prop(snap, 3)["interest_due"] is True and prop(snap, 3)["owner"] == 3
 
     t.press(Button.OK)  # keep it mortgaged: 10 % interest
     snap = t.state()
-    assert snap["classic"]["step"] is None and prop(snap, 3)["interest_due"] is False
+    assert snap["step"] is None and prop(snap, 3)["interest_due"] is False
     assert player(snap, 3)["balance"] == 1410 - 10
     assert snap["transactions"][0]["title"] == (
         "chapeau garde 3 Gare Montparnasse hypothéqué : intérêts 10 €"
@@ -211,7 +211,7 @@ def test_before_the_game_starts_the_page_has_a_board_and_no_classic_block(
         assert snap["players"] == [] and "classic" not in snap and snap["transactions"] == []
         t.start_game(*range(1, 9))
         snap = t.state()
-        assert len(snap["players"]) == 8 and snap["classic"]["pot_on"] is False
+        assert len(snap["players"]) == 8 and snap["table"]["pot_on"] is False
         assert snap["transactions"][0]["title"] == (
             "Nouvelle partie : chien, voiture, chapeau, bateau, fer, dé, chaussure, brouette"
         )

@@ -63,10 +63,13 @@ def test_the_mega_board_is_the_52_space_ring_13_a_side(mega_table: Table) -> Non
     # the corners every 13 spaces: a quarter of the ring per side
     assert [ring[i] for i in (0, 13, 26, 39)] == ["GO", "JAIL", "FREE_PARKING", "GO_TO_JAIL"]
     assert {"AUCTION", "BUS_TICKET", "BIRTHDAY_GIFT"} <= set(ring)
-    classic = board["classic"]
-    assert classic["mega"] is True and classic["sides"] == []
-    assert classic["third_die"] == ["1", "2", "3", "mr", "mr", "bus"]
-    utilities = [p for p in board["properties"] if classic["kinds"].get(p["group"]) == "utility"]
+    assert board["buildings"] == ["skyscraper", "depot"] and board["sides"] == []
+    stations = [p["number"] for p in board["properties"] if p["group"] in board["depot_groups"]]
+    assert stations == [4, 15, 24, 34]
+    assert board["third_die"] == ["1", "2", "3", "mr", "mr", "bus"]
+    utilities = [
+        p for p in board["properties"] if board["group_kinds"].get(p["group"]) == "utility"
+    ]
     assert [p["number"] for p in utilities] == [7, 12, 27]  # the third utility
     assert board["properties"][36]["position"] == 51  # Rue de la Paix, the last space
 
@@ -90,9 +93,9 @@ def test_the_state_shows_skyscrapers_hotels_depots_and_the_banks_stock(
     assert [prop(snap, n)["owner"] for n in (7, 12, 27)] == [3, 3, 3]
     # 32 houses: 12 built, 12 back with the hotels, 3 on the light blues; 12 hotels: 3
     # built, 1 back with the skyscraper; 8 skyscrapers, 4 depots
-    assert snap["classic"]["bank"] == {"houses": 29, "hotels": 10, "skyscrapers": 7, "depots": 3}
+    assert snap["table"]["bank"] == {"houses": 29, "hotels": 10, "skyscrapers": 7, "depots": 3}
     # the last roll: dog's white dice and the speed die's Mr. Monopoly
-    assert snap["classic"]["last_roll"] == {"card": 1, "dice": [2, 5], "third": "mr", "doubles": 0}
+    assert snap["table"]["last_roll"] == {"card": 1, "dice": [2, 5], "third": "mr", "doubles": 0}
 
 
 def test_a_mega_worth_counts_skyscrapers_and_depots(mega_table: Table) -> None:
@@ -128,7 +131,7 @@ def test_selling_the_depot_and_the_skyscraper_updates_the_view(mega_table: Table
     t.tap("bank:2", "deed:4")  # racecar sells the depot back: +50
     t.press(Button.OK)
     snap = t.state()
-    assert prop(snap, 4)["depot"] is False and snap["classic"]["bank"]["depots"] == 4
+    assert prop(snap, 4)["depot"] is False and snap["table"]["bank"]["depots"] == 4
     sold = snap["transactions"][0]["title"]
     assert sold == "voiture vend le dépôt de 4 Gare Montparnasse : +50 €"
     t.press(Button.MENU)
@@ -137,7 +140,7 @@ def test_selling_the_depot_and_the_skyscraper_updates_the_view(mega_table: Table
     t.press(Button.OK)
     snap = t.state()
     assert (prop(snap, 1)["skyscraper"], prop(snap, 1)["hotel"]) == (False, True)
-    assert snap["classic"]["bank"]["skyscrapers"] == 8 and snap["classic"]["bank"]["hotels"] == 9
+    assert snap["table"]["bank"]["skyscrapers"] == 8 and snap["table"]["bank"]["hotels"] == 9
     assert snap["transactions"][0]["title"] == (
         "chien vend le gratte-ciel de 1 Boulevard de Belleville (reste : un hôtel)"
     )
@@ -149,7 +152,7 @@ def test_a_speed_die_number_is_the_last_roll_as_a_number(mega_table: Table) -> N
     key(t, "11")
     t.tap("bank:3")  # tophat rolls: the dice and the speed die drawn from the seed
     snap = t.state()
-    roll = snap["classic"]["last_roll"]
+    roll = snap["table"]["last_roll"]
     assert roll["card"] == 3
     third = roll["third"]
     assert third in (1, 2, 3, "mr", "bus")
@@ -166,10 +169,10 @@ def test_a_speed_die_number_is_the_last_roll_as_a_number(mega_table: Table) -> N
 
 def test_the_star_wars_board_carries_the_sides_and_the_force_die(starwars_table: Table) -> None:
     status, body, _ = starwars_table.get("/board.json")
-    classic = json.loads(body)["classic"]
-    assert status == 200 and classic["mega"] is False
-    assert classic["sides"] == ["light"] * 5 + ["dark"] * 3
-    assert sorted(set(classic["third_die"])) == ["dark", "light", "shift"]
+    board = json.loads(body)
+    assert status == 200 and board["buildings"] == [] and board["depot_groups"] == []
+    assert board["sides"] == ["light"] * 5 + ["dark"] * 3
+    assert sorted(set(board["third_die"])) == ["dark", "light", "shift"]
 
 
 def test_each_character_shows_its_side(starwars_table: Table) -> None:
@@ -179,7 +182,7 @@ def test_each_character_shows_its_side(starwars_table: Table) -> None:
         "Obi-Wan": "light", "Anakin": "light", "Padmé": "light", "Mace Windu": "light",
         "Clone": "light", "Dooku": "dark", "Jango": "dark", "Droïde": "dark",
     }  # fmt: skip
-    assert snap["classic"]["last_roll"] == {
+    assert snap["table"]["last_roll"] == {
         "card": 7,
         "dice": [2, 1],
         "third": "dark",

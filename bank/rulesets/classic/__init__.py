@@ -102,7 +102,9 @@ RULESET = RulesetSpec(
     seed_key=("classic", "dice_seed"),
     third_die=third_die_names,
     on_panels=True,  # every panel plays it: emulator, terminal, serial v2, GPIO, readers
-    outcomes=OutcomeCodec.of_module(_outcomes, from_events=_from_events),
+    outcomes=OutcomeCodec.of_module(
+        _outcomes, upcasters=_outcomes.UPCASTERS, from_events=_from_events
+    ),
     narrator=_narrator,
     token_labels=_token_labels,
     labels=_labels,

@@ -67,21 +67,22 @@ def owned_lots(state: GameState, ed: ClassicEdition, deed: Deed, card: int) -> l
     return [n for n in ed.group(deed.group) if state.prop(n).owner == card]
 
 
-def street_rent(
+def street_factor(
     state: GameState, ed: ClassicEdition, number: int, owner: int, cfg: ClassicConfig
 ) -> int:
-    """An unimproved Méga street's rent: ×2 with all lots but one, ×3 with all (§3.3)."""
+    """What an unimproved Méga street's base rent is multiplied by: ×2 with all lots but
+    one, ×3 with all (§3.3)."""
     deed = ed.deed(number)
     group = ed.group(deed.group)
     owned = len(owned_lots(state, ed, deed, owner))
     double = cfg.classic.double_rent_with_mortgaged_lot
     if double is False and any(n in classic(state).mortgaged for n in group):
-        return deed.rents[0]  # E11: any mortgaged lot of the group cancels the multiplier
+        return 1  # E11: any mortgaged lot of the group cancels the multiplier
     if owned == len(group):
-        return deed.rents[0] * 3
+        return 3
     if owned == len(group) - 1:
-        return deed.rents[0] * 2
-    return deed.rents[0]
+        return 2
+    return 1
 
 
 def utility_multiplier(deed: Deed, owned: int, cfg: ClassicConfig) -> int:

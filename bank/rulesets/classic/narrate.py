@@ -278,7 +278,7 @@ class ClassicNarrator:
                 money=self.money(out.amount),
                 owner=self.who(out.owner, before),
                 deed=deed,
-                what=self._what(record, before, out.number, out.amount),
+                what=self._what(record, before, out),
             )
         if isinstance(out, o.Short):
             return self.say("short", who=who, deed=deed)
@@ -309,8 +309,33 @@ class ClassicNarrator:
         level = self.level(after.prop(out.number).level)
         return self.say(key, who=who, deed=self.deed(out.number), level=level)
 
-    def _what(self, record: Record, before: GameState, number: int, rent: int) -> str:
-        """Why the rent is what it is: the houses, the hotel, the stations, the dice."""
+    def _what(self, record: Record, before: GameState, out: o.RentPaid) -> str:
+        """Why the rent is what it is: the houses, the hotel, the stations, the dice, as the
+        rules said it (:class:`.outcomes.RentBasis`)."""
+        why = out.basis
+        if why is None:  # a rent journalled before the rules said it
+            return self._what_then(record, before, out.number, out.amount)
+        if why.deed == "station":
+            depot = self.say("w_depot") if why.depot else ""
+            if why.owned == 1:
+                return self.say("w_station", depot=depot)
+            return self.say("w_stations", n=why.owned, depot=depot)
+        if why.deed == "utility":
+            return self.say("w_dice", dice=why.dice, times=why.times)
+        if why.level == SKYSCRAPER:
+            return self.say("w_skyscraper")
+        if why.level == HOTEL:
+            return self.say("w_hotel")
+        if why.level:
+            return self.say("w_house") if why.level == 1 else self.say("w_houses", n=why.level)
+        if self._mega and why.factor in (2, 3):
+            # Méga (§3.3): ×2 with all lots of the group but one, ×3 with all of them
+            return self.say("w_majority") if why.factor == 2 else self.say("w_triple")
+        return self.say("w_double") if why.factor == 2 else ""
+
+    def _what_then(self, record: Record, before: GameState, number: int, rent: int) -> str:
+        """:meth:`_what` for a rent whose outcome does not say it (journalled at version 1):
+        the deed as the state the record started from shows it."""
         prop = self.edition.prop(number)
         kind = self._kinds.get(prop.group, "street")
         owner = before.prop(number).owner

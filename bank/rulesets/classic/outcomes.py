@@ -2,15 +2,17 @@
 mode shows these and never works them out again from the events.
 
 Every outcome names the player it is about (``card``; None for the bank or an anonymous roll)
-and the money it moved (``amount``: paid, received, charged or raised; 0 when none). Imports
-the core's outcome type and the standard library.
+and the money it moved (``amount``: paid, received, charged or raised; 0 when none), and
+whether the transaction settled the debt being paid off (``debt_settled``: the debtor's card;
+the unit's `Dette réglée`). Imports the core's outcome type and the standard library.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import ClassVar
+from typing import Any, ClassVar, Final
 
 from bank.engine.ruleset import Outcome
 
@@ -20,6 +22,10 @@ class ClassicOutcome(Outcome):
     kind: ClassVar[str] = "classic"
     card: int | None
     amount: int
+    #: the player whose debt this transaction paid off, leaving no debt open (None: none);
+    #: a bankruptcy ends a debt without settling it. Set by the rules for every kind, but
+    #: only the kinds a debtor may play (the versions 2 below) can carry it.
+    debt_settled: int | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +73,37 @@ class NoRent(ClassicOutcome):
 
 
 @dataclass(frozen=True, slots=True)
+class RentBasis:
+    """What a rent was worked out from (§3.3), as the rules applied it."""
+
+    #: the deed's kind: ``street``, ``station`` or ``utility``
+    deed: str
+    #: the deeds of its group the owner held
+    owned: int
+    #: a street's buildings: 1-4 houses, 5 a hotel, 6 a skyscraper (0: none)
+    level: int = 0
+    #: an unimproved street's multiplier: 2 with the whole group (Méga: 2 with all lots but
+    #: one, 3 with all of them)
+    factor: int = 1
+    #: Méga: the station carries a train depot
+    depot: bool = False
+    #: a utility: the dice total, and what it was multiplied by
+    dice: int = 0
+    times: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class RentPaid(ClassicOutcome):
-    """*card* owed *amount* of rent to *owner* for deed *number*; *owed* of it is left as a debt."""
+    """*card* owed *amount* of rent to *owner* for deed *number*; *owed* of it is left as a
+    debt; *basis*: what the rent was worked out from (version 2; None in a version-1 record)."""
 
     kind: ClassVar[str] = "rent"
+    #: 2: carries ``basis``
+    version: ClassVar[int] = 2
     number: int
     owner: int
     owed: int
+    basis: RentBasis | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +167,8 @@ class BuildingSold(ClassicOutcome):
     """One step down on *number*, or (*whole_group*) every building of its group; *amount* back."""
 
     kind: ClassVar[str] = "building_sold"
+    #: 2: may carry ``debt_settled``
+    version: ClassVar[int] = 2
     number: int
     whole_group: bool
     #: Méga: ``"skyscraper"`` (back to a hotel) or ``"depot"`` (removed); empty otherwise
@@ -153,12 +185,16 @@ class Gift(ClassicOutcome):
 @dataclass(frozen=True, slots=True)
 class Mortgaged(ClassicOutcome):
     kind: ClassVar[str] = "mortgaged"
+    #: 2: may carry ``debt_settled``
+    version: ClassVar[int] = 2
     number: int
 
 
 @dataclass(frozen=True, slots=True)
 class Lifted(ClassicOutcome):
     kind: ClassVar[str] = "lifted"
+    #: 2: may carry ``debt_settled``
+    version: ClassVar[int] = 2
     number: int
 
 
@@ -168,6 +204,8 @@ class Traded(ClassicOutcome):
     new owners must now answer the interest question, in order."""
 
     kind: ClassVar[str] = "traded"
+    #: 2: may carry ``debt_settled``
+    version: ClassVar[int] = 2
     partner: int
     questions: tuple[int, ...]
 
@@ -175,6 +213,8 @@ class Traded(ClassicOutcome):
 @dataclass(frozen=True, slots=True)
 class InterestAnswered(ClassicOutcome):
     kind: ClassVar[str] = "interest"
+    #: 2: may carry ``debt_settled``
+    version: ClassVar[int] = 2
     number: int
     lifted: bool
 
@@ -285,9 +325,46 @@ class Bankrupt(ClassicOutcome):
     auction: tuple[int, ...]
     game_over: bool
 
+    @property
+    def eliminated(self) -> int | None:
+        return self.card
+
+    @property
+    def ends_game(self) -> bool:
+        return self.game_over
+
 
 @dataclass(frozen=True, slots=True)
 class TimeOver(ClassicOutcome):
     """The time limit ended the game; *card* is the winner."""
 
     kind: ClassVar[str] = "game_over"
+
+    @property
+    def ends_game(self) -> bool:
+        return True
+
+
+def _no_debt_said(fields: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 to 2 of the kinds a debtor may play (``building_sold``, ``mortgaged``,
+    ``lifted``, ``traded``, ``interest``): version 2 may say the debt it settled
+    (``debt_settled``). A version-1 record was written before that was journalled, when the
+    unit alone said `Dette réglée`: it reads as settling none."""
+    return fields
+
+
+def _no_basis_said(fields: dict[str, Any]) -> dict[str, Any]:
+    """``rent`` 1 to 2: version 2 says what the rent was worked out from (``basis``); a
+    version-1 record says nothing of it (its words read the deed as the state it started
+    from shows it)."""
+    return fields
+
+
+#: the classic outcome kinds' upcasters, ``(kind, stored version) -> step``
+UPCASTERS: Final[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]] = {
+    **{
+        (kind, 1): _no_debt_said
+        for kind in ("building_sold", "mortgaged", "lifted", "traded", "interest")
+    },
+    ("rent", 1): _no_basis_said,
+}

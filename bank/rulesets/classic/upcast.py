@@ -14,6 +14,7 @@ deck it sends the player to. Imports the core, the classic outcomes and the stan
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from bank.engine.events import (
@@ -45,9 +46,15 @@ def from_events(
     """The outcome *record* had, as its events show it (None: an undo, or a command this
     reading does not know)."""
     try:
-        return _told(edition, record, before, after)
+        told = _told(edition, record, before, after)
     except (KeyError, IndexError, TypeError, ValueError):  # a record missing a field
         return None
+    debtor = before.debtor()
+    if told is None or debtor is None or after.debtor() is not None:
+        return told
+    if isinstance(told, o.Bankrupt):  # a bankruptcy ends a debt, it does not settle it
+        return told
+    return replace(told, debt_settled=debtor.card)
 
 
 def _told(

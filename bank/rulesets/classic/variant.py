@@ -67,6 +67,21 @@ class ClassicVariant:
         """Bank card *card*'s side in the Force (``light``, ``dark``), None without sides."""
         return None
 
+    # ------------------------------------------------------------ the panels' words
+
+    def rent_words(self, kind: str) -> str:
+        """The key of the panels' words for the rents of a deed of *kind* (``street``,
+        ``station``, ``utility``) on the emulator's tray."""
+        return kind
+
+    def costs_words(self) -> str:
+        """The key of the panels' words for a street's building and mortgage costs."""
+        return "costs"
+
+    def buildings(self) -> tuple[str, ...]:
+        """The buildings the web page draws besides houses and hotels (none)."""
+        return ()
+
     # ------------------------------------------------------------ dice
 
     def third_faces(self, cfg: ClassicConfig) -> tuple[str, ...]:
@@ -83,11 +98,11 @@ class ClassicVariant:
         """What the dice are multiplied by on a utility, with *owned* utilities."""
         return deed.rents[owned - 1]
 
-    def street_rent(
+    def street_factor(
         self, state: GameState, number: int, owner: int, owned: int, cfg: ClassicConfig
     ) -> int:
-        """An unimproved street's rent: doubled with the whole group (a mortgaged lot cancels
-        it unless ``double_rent_with_mortgaged_lot``)."""
+        """What an unimproved street's base rent is multiplied by: 2 with the whole group (a
+        mortgaged lot cancels it unless ``double_rent_with_mortgaged_lot``), else 1."""
         deed = self.ed.deed(number)
         group = self.ed.group(deed.group)
         double = cfg.classic.double_rent_with_mortgaged_lot
@@ -95,8 +110,8 @@ class ClassicVariant:
             double = self.ed.double_rent_with_mortgaged_lot
         whole = owned == len(group)
         if whole and (double or not any(n in classic(state).mortgaged for n in group)):
-            return deed.rents[0] * 2
-        return deed.rents[0]
+            return 2
+        return 1
 
     # ------------------------------------------------------------ buildings (§3.7, §3.8)
 
@@ -145,6 +160,16 @@ class MegaVariant(ClassicVariant):
         gift = say(lang, "c.menu.gift", amount=self.ed.birthday_gift)
         return {**super().menu_words(lang), 15: gift}
 
+    def rent_words(self, kind: str) -> str:
+        # §7.2: the skyscraper's rent, a depot doubling its station's
+        return f"{kind}.mega" if kind in ("street", "station") else kind
+
+    def costs_words(self) -> str:
+        return "costs.mega"
+
+    def buildings(self) -> tuple[str, ...]:
+        return ("skyscraper", "depot")
+
     def birthday_gift(self) -> int | None:
         return self.ed.birthday_gift
 
@@ -157,10 +182,10 @@ class MegaVariant(ClassicVariant):
     def utility_multiplier(self, deed: Deed, owned: int, cfg: ClassicConfig) -> int:
         return mega.utility_multiplier(deed, owned, cfg)
 
-    def street_rent(
+    def street_factor(
         self, state: GameState, number: int, owner: int, owned: int, cfg: ClassicConfig
     ) -> int:
-        return mega.street_rent(state, self.ed, number, owner, cfg)
+        return mega.street_factor(state, self.ed, number, owner, cfg)
 
     def building_value(
         self, engine: RulesCore, state: GameState, number: int, cfg: ClassicConfig

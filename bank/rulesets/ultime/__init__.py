@@ -50,6 +50,12 @@ def _narrator(edition: Edition, lang: str, say_money: Any) -> Any:
     return narrator(edition, lang, say_money)
 
 
+def _from_events(edition: Edition, record: Any, before: Any, after: Any) -> Any:
+    from bank.rulesets.ultime.upcast import from_events
+
+    return from_events(edition, record, before, after)
+
+
 def _token_labels() -> Any:
     from bank.rulesets.ultime.narrate import TOKEN_LABELS
 
@@ -63,7 +69,12 @@ RULESET = RulesetSpec(
     config=RulesConfig.from_mapping,
     schema=check_edition,
     empty_state=UltimeState,
-    outcomes=OutcomeCodec.of_module(_outcomes),
+    outcomes=OutcomeCodec.of_module(
+        _outcomes,
+        upcasters=_outcomes.UPCASTERS,
+        command_upcasters=_outcomes.COMMAND_UPCASTERS,
+        from_events=_from_events,
+    ),
     narrator=_narrator,
     token_labels=_token_labels,
 )

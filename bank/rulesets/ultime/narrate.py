@@ -2,9 +2,12 @@
 narrator, reached through the ruleset: :func:`bank.views.narrate.narrator_for`).
 
 The sentences of the web view's list, of the unit's voice and of the history's words: one
-per gesture (a landing, a Go, jail, an auction, an event card...), with what moved (the
-record's events, listed) and, for the voice, the payments said one by one. Imports the core
-and the standard library.
+per outcome the rules journalled (a landing that bought, paid a rent or raised a level, a Go,
+jail, an auction, a debt settled, an event card...), read from the record
+(:attr:`bank.engine.records.Record.outcome`, derived once for a record older than outcomes),
+never from its command; with what moved (the record's events, listed) and, for the voice, the
+payments said one by one. An undo, which has no outcome, is named as such. Imports the core,
+the Ultime outcomes and the standard library.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from bank.engine.events import DebtChanged, GameEnded, MoneyMoved, PlayerBankrupt, PropertyChanged
-from bank.engine.records import Record
+from bank.engine.records import Record, RecordError, outcome_of
+from bank.engine.ruleset import Outcome, Ruleset
 from bank.engine.state import GameState
+from bank.rulesets.ultime import outcomes as o
 from board_assets import Edition
 
 __all__ = ["TOKEN_LABELS", "SpokenUltimeNarrator", "UltimeNarrator", "narrator"]
@@ -74,6 +79,22 @@ _ULTIME_WORDS: Final[dict[str, dict[str, str]]] = {
 }
 
 
+#: the sentence (a key of the titles above) that tells each kind of outcome
+_TITLE_OF: Final[dict[type[Outcome], str]] = {
+    o.Started: "new_game",
+    o.Bought: "land",
+    o.RentPaid: "land",
+    o.NoRent: "land",
+    o.LevelRaised: "land",
+    o.SalaryPaid: "pass_go",
+    o.Jailed: "go_to_jail",
+    o.LocationPaid: "pay_location",
+    o.AuctionSold: "auction_sale",
+    o.DebtSettled: "give_property",
+    o.EventPlayed: "event",
+}
+
+
 def _ultime_word(lang: str, word: str) -> str:
     return _ULTIME_WORDS.get(lang, {}).get(word, word)
 
@@ -82,13 +103,17 @@ class UltimeNarrator:
     """Says an Ultime game's transactions in *lang*: the sentences of the web view's list and
     of the unit's voice (``bank.views.speech``), one table for both."""
 
-    #: the words name players by their tokens, which a game never changes: any state of the
-    #: game will do
-    walks_back = False
+    #: the words name players by their tokens, which a game never changes, and say the
+    #: journalled outcome; but the outcome of a record written before outcomes were is
+    #: derived from the very state it started from
+    walks_back = True
 
     def __init__(self, edition: Edition, lang: str) -> None:
         self.edition = edition
         self.lang = lang if lang in ("fr", "en") else "en"
+        #: the rules that derive the outcome of a record written without one (built when
+        #: the first such record is read)
+        self._rules: Ruleset | None = None
 
     # ------------------------------------------------------------------ names
 
@@ -124,46 +149,62 @@ class UltimeNarrator:
     def words(self, record: Record, before: GameState) -> tuple[str, str]:
         """:meth:`title` and :meth:`detail` at once."""
         tokens = _tokens(before)
-        return self.title_with(record, tokens), self.detail_with(record, tokens)
+        done = self.outcome(record, before)
+        return self.title_with(record, tokens, done), self.detail_with(record, tokens)
 
     def title(self, record: Record, before: GameState) -> str:
-        """The transaction in one sentence; *before* is the state it started from."""
-        return self.title_with(record, _tokens(before))
+        """The transaction in one sentence, told from its outcome; *before* is the state it
+        started from."""
+        return self.title_with(record, _tokens(before), self.outcome(record, before))
 
     def detail(self, record: Record, before: GameState) -> str:
         return self.detail_with(record, _tokens(before))
 
-    def title_with(self, record: Record, tokens: Mapping[int, str]) -> str:
-        """:meth:`title` with the players' tokens by card."""
-        lang = self.lang
-        name = record.name
-        cmd = record.arguments()
-        fields: dict[str, Any] = {}
-        if "card" in cmd:
-            fields["who"] = self.token(int(cmd["card"]), tokens)
-        if "number" in cmd:
-            fields["prop"] = self.prop(int(cmd["number"]))
-        key = name
-        if name == "new_game":
-            cards = cmd.get("cards", [])
-            fields["players"] = ", ".join(self.token(int(c), tokens) for c in cards)
-        elif name == "leave_jail":
-            key = "leave_jail.paid" if cmd.get("paid") else "leave_jail.double"
-        elif name == "auction_sale":
-            price = cmd.get("price")
-            fields["price"] = self.money(price) if isinstance(price, int) else price
-        elif name == "event":
-            eid = int(cmd.get("event_id", 0))
-            fields["id"] = eid
-            known = 1 <= eid <= len(self.edition.events)
-            fields["title"] = self.edition.event(eid).title if known else "?"
-        template = _ULTIME_TITLES.get(key)
-        if template is None:
-            return name
+    def outcome(self, record: Record, before: GameState) -> Outcome | None:
+        """The record's journalled outcome (derived once, with the rules, for a record written
+        before outcomes were: *before* must then be the state it started from)."""
+        if not record.stores_outcome and self._rules is None:
+            from bank import rulesets  # the rules, only for a record older than outcomes
+
+            self._rules = rulesets.find("ultime").rules(self.edition, None)
         try:
-            return template[lang if lang in template else "en"].format(**fields)
-        except (KeyError, IndexError):  # a record without the fields its command needs
-            return name
+            return outcome_of(record, before, self._rules, self.edition)
+        except RecordError:  # an outcome that cannot be read: the command's name is said
+            return None
+
+    def title_with(
+        self, record: Record, tokens: Mapping[int, str], done: Outcome | None = None
+    ) -> str:
+        """:meth:`title` with the players' tokens by card, told from the outcome *done* (the
+        record's); a record without one (an undo) is named by its command."""
+        lang = self.lang
+        fields: dict[str, Any] = {}
+        key = _TITLE_OF.get(type(done)) if done is not None else None
+        if isinstance(done, o.Started):
+            fields["players"] = ", ".join(self.token(c, tokens) for c in done.cards)
+        elif isinstance(done, o.Bought | o.NoRent | o.LevelRaised):
+            fields["who"], fields["prop"] = self.token(done.card, tokens), self.prop(done.number)
+        elif isinstance(done, o.RentPaid):
+            fields["who"], fields["prop"] = self.token(done.payer, tokens), self.prop(done.number)
+        elif isinstance(done, o.SalaryPaid | o.Jailed | o.LocationPaid):
+            fields["who"] = self.token(done.card, tokens)
+        elif isinstance(done, o.LeftJail):
+            fields["who"] = self.token(done.card, tokens)
+            key = "leave_jail.paid" if done.paid else "leave_jail.double"
+        elif isinstance(done, o.AuctionSold | o.DebtSettled):
+            fields["who"], fields["prop"] = self.token(done.card, tokens), self.prop(done.number)
+            if isinstance(done, o.AuctionSold):
+                fields["price"] = self.money(done.price)
+        elif isinstance(done, o.EventPlayed):
+            eid = done.event_id
+            known = 1 <= eid <= len(self.edition.events)
+            fields["id"], fields["title"] = eid, self.edition.event(eid).title if known else "?"
+        elif done is None and record.name == "undo":
+            key = "undo"
+        template = _ULTIME_TITLES.get(key) if key is not None else None
+        if template is None:
+            return record.name
+        return template[lang if lang in template else "en"].format(**fields)
 
     def detail_with(self, record: Record, tokens: Mapping[int, str]) -> str:
         """What moved, like ``bank.views.history.describe`` but with tokens and the unit's words."""
@@ -191,18 +232,17 @@ class UltimeNarrator:
         """What the voice says, in parts: the title names the gesture (``voiture arrive sur
         …``); the money it moved is said after it, and a purchase or a rent says the deed
         itself, so it replaces it."""
-        number = record.arguments().get("number")
-        deed = number if isinstance(number, int) else None
+        done = self.outcome(record, before)
+        if isinstance(done, o.AuctionSold):  # the title says the winner and the price
+            return [title]
+        deed = getattr(done, "number", None) if not isinstance(done, o.EventPlayed) else None
         clauses = [
             self.payment(e, before, deed)
             for e in record.events
             if isinstance(e, MoneyMoved) and e.amount
         ]
-        own = any(
-            isinstance(e, MoneyMoved) and e.reason in ("purchase", "rent") for e in record.events
-        )
-        if record.name == "auction_sale":  # the title says the winner and the price
-            return [title]
+        # a purchase, or a rent of which something was paid, says the deed in its payment
+        own = isinstance(done, o.Bought) or (isinstance(done, o.RentPaid) and done.paid > 0)
         return clauses if own and deed is not None else [title, *clauses]
 
     def token_name(self, token: str) -> str:

@@ -8,8 +8,9 @@ core's outcome type and the standard library.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
 
 from bank.engine.ruleset import Outcome
 
@@ -28,11 +29,28 @@ class Happened:
 class UltimeOutcome(Outcome):
     kind: ClassVar[str] = "ultime"
     happened: Happened
+    #: the player a payment this transaction charged could not meet: bankrupt, which ends an
+    #: Ultime game (None: nobody). Only the kinds that charge a payment (a rent, the jail
+    #: fee, an event's tax: their versions 2) can carry it.
+    bankrupt: int | None = field(default=None, kw_only=True)
+
+    @property
+    def eliminated(self) -> int | None:
+        return self.bankrupt
+
+    @property
+    def ends_game(self) -> bool:
+        """An Ultime game ends with a bankruptcy, whatever the transaction that caused it."""
+        return self.happened.game_over
 
 
 @dataclass(frozen=True, slots=True)
 class Started(UltimeOutcome):
+    """A new game of the bank cards *cards* (version 2: *cards* added)."""
+
     kind: ClassVar[str] = "started"
+    version: ClassVar[int] = 2
+    cards: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +71,8 @@ class RentPaid(UltimeOutcome):
     """*payer* paid *paid* of a rent to *owner* (less when a debt is left); the level rose."""
 
     kind: ClassVar[str] = "rent_paid"
+    #: 2: may carry ``bankrupt``
+    version: ClassVar[int] = 2
     number: int
     payer: int
     owner: int
@@ -64,20 +84,26 @@ class RentPaid(UltimeOutcome):
 
 @dataclass(frozen=True, slots=True)
 class NoRent(UltimeOutcome):
-    """A visitor on a jailed owner's property: no rent, no rise (decision)."""
+    """*card* visited the property *number* of a jailed owner: no rent, no rise (decision);
+    version 2: *card* added."""
 
     kind: ClassVar[str] = "no_rent"
+    version: ClassVar[int] = 2
     number: int
+    card: int
 
 
 @dataclass(frozen=True, slots=True)
 class LevelRaised(UltimeOutcome):
-    """An owner on their own property (or an event) set its level; *raised* False at the top."""
+    """*card*, the owner, landed on their own property *number*: its level is now *level*;
+    *raised* False at the top. Version 2: *card* added."""
 
     kind: ClassVar[str] = "level"
+    version: ClassVar[int] = 2
     number: int
     level: int
     raised: bool
+    card: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +122,8 @@ class Jailed(UltimeOutcome):
 @dataclass(frozen=True, slots=True)
 class LeftJail(UltimeOutcome):
     kind: ClassVar[str] = "left_jail"
+    #: 2: may carry ``bankrupt``
+    version: ClassVar[int] = 2
     card: int
     paid: bool
 
@@ -136,6 +164,8 @@ class EventPlayed(UltimeOutcome):
     """
 
     kind: ClassVar[str] = "event_played"
+    #: 2: may carry ``bankrupt``
+    version: ClassVar[int] = 2
     event_id: int
     effect: str
     result: str
@@ -145,3 +175,35 @@ class EventPlayed(UltimeOutcome):
     level: int | None = None
     #: the move bought a property that completed its colour group
     completed_group: bool = False
+
+
+# ---------------------------------------------------------------------- upcasters
+
+
+def _cards_joined(fields: dict[str, Any], command: Mapping[str, Any]) -> dict[str, Any]:
+    """``started`` 1 to 2: the bank cards of the game, as the ``new_game`` command named them."""
+    return {**fields, "cards": list(command.get("cards", ()))}
+
+
+def _card_landed(fields: dict[str, Any], command: Mapping[str, Any]) -> dict[str, Any]:
+    """``level`` and ``no_rent`` 1 to 2: the card that landed, as the ``land`` command named it."""
+    return {**fields, "card": int(command["card"])}
+
+
+def _no_bankruptcy_said(fields: dict[str, Any]) -> dict[str, Any]:
+    """``rent_paid``, ``left_jail`` and ``event_played`` 1 to 2: version 2 may name the
+    player the payment bankrupted (``bankrupt``); a version-1 record names none."""
+    return fields
+
+
+#: the upcasters of the stored fields alone, ``(kind, stored version) -> step``
+UPCASTERS: Final = {
+    (kind, 1): _no_bankruptcy_said for kind in ("rent_paid", "left_jail", "event_played")
+}
+
+#: the upcasters that read the record's command, ``(kind, stored version) -> step``
+COMMAND_UPCASTERS: Final = {
+    ("started", 1): _cards_joined,
+    ("level", 1): _card_landed,
+    ("no_rent", 1): _card_landed,
+}

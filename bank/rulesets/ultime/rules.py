@@ -11,6 +11,7 @@ engine's value types, the Ultime package's own modules and the standard library 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from bank.engine.commands import AuctionSale, Command, GiveProperty, Land, NewGame, Undo
 from bank.engine.errors import GameOver, InDebt, NotEnoughMoney, RuleError
@@ -37,12 +38,14 @@ from board_assets import Edition
 class _Tx:
     """Events of one transaction, applied to a working state as they are emitted."""
 
-    __slots__ = ("events", "game_over", "jailed", "level_up", "money_moved", "state")
+    __slots__ = ("bankrupt", "events", "game_over", "jailed", "level_up", "money_moved", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[Event] = []
         self.money_moved = self.level_up = self.jailed = self.game_over = False
+        #: the player a payment bankrupted, if any
+        self.bankrupt: int | None = None
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -62,6 +65,8 @@ class _Tx:
             self.jailed |= event.jailed
         elif isinstance(event, GameEnded):
             self.game_over |= event.ended
+        elif isinstance(event, PlayerBankrupt) and event.bankrupt:
+            self.bankrupt = event.card
 
     def happened(self) -> o.Happened:
         return o.Happened(self.money_moved, self.level_up, self.jailed, self.game_over)
@@ -76,6 +81,9 @@ class UltimeRules:
         self.edition = edition
         self.config = config or RulesConfig()
         self.k = ultime_constants(edition)
+        #: each colour group's property numbers, as the edition lists them (looked up by every
+        #: purchase: worked out once)
+        self._members: dict[str, tuple[int, ...]] = {}
         self._handlers: dict[type[Command], Callable[[_Tx, Command], o.UltimeOutcome]] = {
             NewGame: self._new_game,  # type: ignore[dict-item]
             Land: self._land,  # type: ignore[dict-item]
@@ -111,6 +119,8 @@ class UltimeRules:
         tx = _Tx(state)
         # the handler builds its outcome once its last event is emitted (tx.happened())
         outcome = handler(tx, command)
+        if tx.bankrupt is not None:  # the outcome names who the payment bankrupted
+            outcome = replace(outcome, bankrupt=tx.bankrupt)
         return Decision(tuple(tx.events), outcome, tx.state)
 
     # ------------------------------------------------------------------ the core's questions
@@ -198,7 +208,9 @@ class UltimeRules:
         """Once per group per game, when its last unowned property is acquired."""
         if group in ultime(tx.state).completed_groups:
             return
-        members = self.edition.group_members(group)
+        members = self._members.get(group)
+        if members is None:
+            members = self._members[group] = self.edition.group_members(group)
         owners = {tx.state.prop(n).owner for n in members}
         if None in owners:
             return
@@ -273,7 +285,7 @@ class UltimeRules:
                 raise RuleError(f"there is no bank card {c}", "no such card")
         for c in sorted(cards):
             tx.emit(PlayerJoined(c, k.tokens[c - 1], k.start_balance))
-        return o.Started(tx.happened())
+        return o.Started(tx.happened(), tuple(cards))
 
     def _land(self, tx: _Tx, cmd: Land) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
@@ -290,10 +302,13 @@ class UltimeRules:
         if prop.owner == cmd.card:
             self._shift_level(tx, cmd.number, 1)
             level = tx.state.prop(cmd.number).level or 1
-            return o.LevelRaised(tx.happened(), cmd.number, level, level > (prop.level or 0))
-        if self.rent_due(tx.state, cmd.number) == 0:
-            return o.NoRent(tx.happened(), cmd.number)  # jailed owner: no rent, no rise (decision)
+            return o.LevelRaised(
+                tx.happened(), cmd.number, level, level > (prop.level or 0), cmd.card
+            )
         rent = self.rent_due(tx.state, cmd.number)
+        if rent == 0:
+            # jailed owner: no rent, no rise (decision)
+            return o.NoRent(tx.happened(), cmd.number, cmd.card)
         cheap = ultime(tx.state).cheap_rents
         if cheap > 0:
             tx.emit(CheapRentsChanged(cheap, cheap - 1))

@@ -109,10 +109,11 @@
     return p ? p.label : board.tokens[card - 1] || `${t("card")} ${card}`;
   };
   const prop = (n) => board.properties[n - 1];
-  // the classic drawings follow the board's classic part (its ruleset's board), never its name
-  const classic = () => !!board.classic;
-  const mega = () => classic() && !!board.classic && board.classic.mega;
-  const isStation = (n) => !!board.classic && board.classic.kinds[prop(n).group] === "station";
+  // the drawings follow the board's layout and buildings (its ruleset's board), never its name:
+  // "buildings" draws houses, a hotel and a mortgage on a property (else a level's pips)
+  const buildings = () => board.layout === "buildings";
+  const builds = (kind) => buildings() && (board.buildings || []).includes(kind);
+  const takesDepot = (n) => (board.depot_groups || []).includes(prop(n).group);
   // A player's disc: the label's initial, or the initial and the bank card's number when
   // another player's label starts with the same letter (chien C1, chapeau C3).
   const discText = (card, label) => {
@@ -198,14 +199,10 @@
   }
 
   function spaceWords(space, pos) {
-    const cl = board.classic;
-    if (cl && space === "TAX" && cl.taxes[String(pos)]) {
-      const tax = cl.taxes[String(pos)];
-      return [words().TAX[0], `−${tax.amount}`, tax.name];
-    }
-    if (cl && (space === "CHANCE" || space === "CHEST")) {
-      return [...(words()[space] || [space, ""]), space === "CHANCE" ? cl.chance : cl.chest];
-    }
+    const tax = space === "TAX" && board.taxes && board.taxes[String(pos)];
+    if (tax) return [words().TAX[0], `−${tax.amount}`, tax.name];
+    const named = board.space_names && board.space_names[space];
+    if (named) return [...(words()[space] || [space, ""]), named];
     const [top, bottom] = words()[space] || [space, ""];
     return [top, bottom, ""];
   }
@@ -222,11 +219,11 @@
     const sub = el("text", { class: "subtitle", x: SIZE / 2, y: SIZE / 2 - 10 }, svg);
     sub.textContent = board.name;
     el("text", { class: "status", id: "board-status", x: SIZE / 2, y: SIZE / 2 + 70 }, svg);
-    if (classic()) {
+    if (buildings()) {
       el("text", { class: "subtitle", id: "board-pot", x: SIZE / 2, y: SIZE / 2 + 200 }, svg);
       el("text", { class: "subtitle", id: "board-stock", x: SIZE / 2, y: SIZE / 2 + 240 }, svg);
-      if (mega()) el("text", { class: "subtitle", id: "board-megastock", x: SIZE / 2, y: SIZE / 2 + 275 }, svg);
-      el("text", { class: "subtitle", id: "board-roll", x: SIZE / 2, y: SIZE / 2 + (mega() ? 320 : 280) }, svg);
+      if (builds("skyscraper")) el("text", { class: "subtitle", id: "board-megastock", x: SIZE / 2, y: SIZE / 2 + 275 }, svg);
+      el("text", { class: "subtitle", id: "board-roll", x: SIZE / 2, y: SIZE / 2 + (builds("skyscraper") ? 320 : 280) }, svg);
     }
     // the colour groups as a legend in the middle
     const groups = board.groups;
@@ -255,7 +252,7 @@
         el("use", { href: "#tok-car", x: cx - 14, y: cy - 14, width: 28, height: 28 }, owner);
         el("text", { class: "initial", x: cx, y: cy + 1 }, owner);
         el("title", {}, owner);
-        if (classic()) {
+        if (buildings()) {
           // houses 1-4 as small squares (a 2 x 2 block on a tight side space), a hotel as one
           // long red block, a Méga skyscraper as a tall dark tower with windows, a depot as
           // a brown shed on a station; mortgaged: a sash
@@ -272,7 +269,7 @@
             ? { x: hx - hs - 1.5, y: hy - hs - 1.5, width: 2 * hs + 3, height: 2 * hs + 3 }
             : { x: hx - 2 * (hs + 3) + 1.5, y: hy, width: 4 * (hs + 3) - 3, height: hs };
           el("rect", { class: "hotel", id: `hotel-${number}`, ...block, visibility: "hidden" }, cell);
-          if (mega()) {
+          if (builds("skyscraper")) {
             const tw = 2 * hs + 3;
             const th = 2 * hs + 12;
             const tx = hx - tw / 2;
@@ -285,17 +282,17 @@
               }
             }
             el("title", {}, tower).textContent = t("skyscraper");
-            if (isStation(number)) {
-              const shed = el("g", { class: "depot", id: `depot-${number}`, visibility: "hidden" }, cell);
-              const dw = at.stack ? 2 * hs + 8 : 4 * (hs + 3) + 6;
-              const dh = at.stack ? 2 * hs + 6 : hs + 6;
-              const dx = hx - dw / 2;
-              const dy = at.stack ? hy - dh / 2 : hy - 3;
-              el("path", { d: `M${dx} ${dy + dh}V${dy + dh * 0.35}L${dx + dw / 2} ${dy}L${dx + dw} ${dy + dh * 0.35}V${dy + dh}Z` }, shed);
-              const dt = el("text", { x: dx + dw / 2, y: dy + dh * 0.62 }, shed);
-              dt.textContent = "D";
-              el("title", {}, shed).textContent = t("depot");
-            }
+          }
+          if (builds("depot") && takesDepot(number)) {
+            const shed = el("g", { class: "depot", id: `depot-${number}`, visibility: "hidden" }, cell);
+            const dw = at.stack ? 2 * hs + 8 : 4 * (hs + 3) + 6;
+            const dh = at.stack ? 2 * hs + 6 : hs + 6;
+            const dx = hx - dw / 2;
+            const dy = at.stack ? hy - dh / 2 : hy - 3;
+            el("path", { d: `M${dx} ${dy + dh}V${dy + dh * 0.35}L${dx + dw / 2} ${dy}L${dx + dw} ${dy + dh * 0.35}V${dy + dh}Z` }, shed);
+            const dt = el("text", { x: dx + dw / 2, y: dy + dh * 0.62 }, shed);
+            dt.textContent = "D";
+            el("title", {}, shed).textContent = t("depot");
           }
           // under the owner's token, over the space; the word where the houses would be
           const sash = el("g", { class: "mortgage", id: `mortgage-${number}`, visibility: "hidden" });
@@ -352,7 +349,7 @@
         initial.setAttribute("class", disc.length > 1 ? "initial two" : "initial");
         owner.querySelector("title").textContent = player ? player.label : "";
       }
-      if (classic()) {
+      if (buildings()) {
         for (let k = 1; k <= 4; k++) {
           $(`house-${p.number}-${k}`).setAttribute("visibility", !p.hotel && k <= (p.houses || 0) ? "visible" : "hidden");
         }
@@ -377,11 +374,11 @@
     else if (s.auction) status.textContent = t("auctionof", { n: s.auction.number });
     else if (!s.started) status.textContent = t("newgame");
     else status.textContent = words().txs(s.seq);
-    if (classic()) {
-      const c = s.classic;
+    if (buildings()) {
+      const c = s.table;
       $("board-pot").textContent = c && c.pot_on ? t("pot", { n: `${money(c.pot)} ${board.currency}` }) : "";
       $("board-stock").textContent = c ? t("stock", { h: c.bank.houses, H: c.bank.hotels }) : "";
-      if (mega()) $("board-megastock").textContent = c ? t("megastock", { S: c.bank.skyscrapers, D: c.bank.depots }) : "";
+      if (builds("skyscraper")) $("board-megastock").textContent = c ? t("megastock", { S: c.bank.skyscrapers, D: c.bank.depots }) : "";
       const r = c && c.last_roll;
       $("board-roll").textContent = r ? rollWords(r) : "";
     }
@@ -420,7 +417,7 @@
           badges.push(`<span class="badge debt">${esc(t("owes", { n: money(p.debt), who: to }))}</span>`);
         }
         const n = p.owned.length;
-        if (classic()) {
+        if (buildings()) {
           return `<article class="${cls.join(" ")}" data-card="${p.card}" data-worth="${p.wealth}">
           ${tokenIcon(p.token, "tok", p.label, p.card)}
           <div class="pname">${esc(p.label)}</div>
@@ -482,7 +479,7 @@
 
   function renderStep(s) {
     const box = $("step");
-    const st = s.classic && s.classic.step;
+    const st = s.step;
     const a = s.auction;
     let head = "";
     let rows = [];
@@ -512,7 +509,7 @@
     $("ranking").innerHTML = s.ranking
       .map((card) => {
         const p = s.players.find((q) => q.card === card);
-        if (p && classic()) return `<li>${esc(p.label)}: ${esc(t("worth"))} ${money(p.wealth)} ${esc(board.currency)}</li>`;
+        if (p && buildings()) return `<li>${esc(p.label)}: ${esc(t("worth"))} ${money(p.wealth)} ${esc(board.currency)}</li>`;
         return p ? `<li>${esc(p.label)}: ${money(p.balance)} ${esc(board.currency)} ${esc(t("plusprops", { n: money(p.worth) }))}</li>` : "";
       })
       .join("");

@@ -71,9 +71,9 @@ class LandingRules(MoveRules):
             dice = last[1] + last[2]
         if dice is not None and not 2 <= dice <= 12:
             raise RuleError(f"a dice total runs 2..12, not {dice}", "dice total", value=dice)
-        rent = self.rent(state, number, dice, cfg)
+        rent, basis = self.rent_and_basis(state, number, dice, cfg)
         owed = tx.must_pay(card, prop.owner, rent, "rent")
-        return o.RentPaid(card, rent, number, prop.owner, owed)
+        return o.RentPaid(card, rent, number, prop.owner, owed, basis)
 
     def _claim_window(self, ext: ClassicState, cfg: ClassicConfig, card: int) -> None:
         """§3.4: refuse a claim the unit's own rolls show to be too late."""

@@ -6,6 +6,7 @@ Imports the core, this package's modules and the mixin below it in the engine's 
 from __future__ import annotations
 
 from bank.engine.state import GameState
+from bank.rulesets.classic import outcomes as o
 from bank.rulesets.classic.config import ClassicConfig
 from bank.rulesets.classic.rules.core import RulesCore
 from bank.rulesets.classic.state import classic
@@ -23,18 +24,29 @@ class RentRules(RulesCore):
 
     def rent(self, state: GameState, number: int, dice: int | None, cfg: ClassicConfig) -> int:
         """The rent deed *number* charges now (§3.3); a utility needs *dice*."""
+        return self.rent_and_basis(state, number, dice, cfg)[0]
+
+    def rent_and_basis(
+        self, state: GameState, number: int, dice: int | None, cfg: ClassicConfig
+    ) -> tuple[int, o.RentBasis | None]:
+        """:meth:`rent`, with what it was worked out from (None: no rent)."""
         deed = self.ed.deed(number)
         prop = state.prop(number)
         ext = classic(state)
         owner = prop.owner
         if owner is None or number in ext.mortgaged:
-            return 0
-        owned = [n for n in self.ed.group(deed.group) if state.prop(n).owner == owner]
+            return 0, None
+        owned = len([n for n in self.ed.group(deed.group) if state.prop(n).owner == owner])
         if deed.kind == "station":
-            return self.variant.station_rent(state, deed, len(owned))
+            depot = number in ext.depots
+            return self.variant.station_rent(state, deed, owned), o.RentBasis(
+                "station", owned, depot=depot
+            )
         if deed.kind == "utility":
             assert dice is not None
-            return self.variant.utility_multiplier(deed, len(owned), cfg) * dice
+            times = self.variant.utility_multiplier(deed, owned, cfg)
+            return times * dice, o.RentBasis("utility", owned, dice=dice, times=times)
         if prop.level:
-            return deed.rents[prop.level]
-        return self.variant.street_rent(state, number, owner, len(owned), cfg)
+            return deed.rents[prop.level], o.RentBasis("street", owned, level=prop.level)
+        factor = self.variant.street_factor(state, number, owner, owned, cfg)
+        return deed.rents[0] * factor, o.RentBasis("street", owned, factor=factor)

@@ -7,6 +7,7 @@ Imports the core's events and state and this package's state.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bank.engine.events import DebtChanged, Event, MoneyMoved, PropertyChanged
@@ -21,6 +22,8 @@ class _Tx:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        #: the state the transaction started from (whose debt was open then)
+        self.start = state
         self.events: list[Event] = []
 
     @property
@@ -115,4 +118,13 @@ class _Tx:
         self.emit(PropertyChanged(number, prop.owner, prop.owner, prop.level, level))
 
     def decision(self, outcome: o.ClassicOutcome) -> Decision:
+        """The events and *outcome*, which says whether the transaction paid off the debt
+        open when it started, leaving none (a bankruptcy ends a debt, it does not settle it)."""
+        debtor = self.start.debtor()
+        if (
+            debtor is not None
+            and self.state.debtor() is None
+            and not isinstance(outcome, o.Bankrupt)
+        ):
+            outcome = replace(outcome, debt_settled=debtor.card)
         return Decision(tuple(self.events), outcome, self.state)

@@ -103,8 +103,6 @@ class ClassicUnit(UnitShell):
             table = family.gestures()
             assert not table.keys() & self.gestures.keys(), "a step type has one family"
             self.gestures.update(table)
-        #: the debtor before the transaction being executed (to say `Dette réglée` after it)
-        self._debtor_before: int | None = None
         super().__init__(game, config)  # type: ignore[arg-type]
 
     def _screens(self, game: Game, lang: str) -> ClassicScreens:
@@ -350,34 +348,17 @@ class ClassicUnit(UnitShell):
 
     def _after(self, tx: Transaction, screen: Screen, extra: tuple[Cue, ...] = ()) -> None:
         keep = self.step if isinstance(self.step, Session) else None
-        # the debtor before this transaction, read once: a transaction executed without
-        # _execute (a landing, a card, the Force) must not see a debt settled long ago
-        was_debtor, self._debtor_before = self._debtor_before, None
         super()._after(tx, screen, extra)
         if isinstance(self.step, Interest) and screen.name != "interest":
             # then the question (§3.10)
             self._show(self.trade.interest_screen(self.step.number))
         if keep is not None and isinstance(self.step, Settling) and keep.for_debt:
             self.step = keep  # raising money for a debt: the session goes on
-        settled = (
-            was_debtor is not None
-            and self._state.debtor() is None
-            and not isinstance(tx.outcome, o.Bankrupt)
-        )
+        # the rules said whether the transaction paid off the debt (`Dette réglée`)
+        done = tx.outcome
+        settled = isinstance(done, o.ClassicOutcome) and done.debt_settled is not None
         if settled and self._state.started and not self._state.game_over:
             self._show(self.screens.screen("debt_settled", self.screens.say("c.debt.done")))
-
-    def _execute(self, command: Command) -> Transaction | None:
-        self.note_debtor()
-        return super()._execute(command)
-
-    def note_debtor(self) -> None:
-        """Remember the debtor before a transaction (to say `Dette réglée` after it)."""
-        debtor = self._state.debtor()
-        self._debtor_before = debtor.card if debtor is not None else None
-
-    def forget_debtor(self) -> None:
-        self._debtor_before = None
 
     def _undone_screen(self, events: tuple[Event, ...]) -> Screen:
         """``Annulé : achat`` / ``28 Rue de la Paix``: what the undo undid (issue 19)."""

@@ -110,8 +110,8 @@ class SessionGestures(Family):
         self._after(tx, screen)
         if isinstance(self.step, Settling | Finished | Interest):
             return
-        if step.for_debt and self._state.debtor() is None:
-            self.step = Idle()  # the debt is paid: the session ends with it
+        if step.for_debt and done.debt_settled is not None:
+            self.step = Idle()  # the rules said the debt is paid: the session ends with it
             self._sync()
         elif not isinstance(self.step, Session):
             self.step = replace(step, expires=self._idle_expiry())

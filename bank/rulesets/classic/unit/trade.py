@@ -265,12 +265,10 @@ class TradeGestures(Family):
             d.cards_second,
             for_debt=d.for_debt,
         )
-        self.u.note_debtor()
         try:
             tx = self.game.execute(command)
         except RuleError as err:
             # refused at acceptance (a payer short of cash): the trade is dropped (A10)
-            self.u.forget_debtor()
             self._play(Cue.ERROR)
             self.step = Idle()
             self._sync()

@@ -74,6 +74,11 @@ READER_NAME = "emulator"
 #: answer (a release) is drawn at most this late, under a sixtieth of a second.
 ANSWER_GRACE = 0.010
 OFF_SCREEN = Screen(name="off", off=True)
+#: A window smaller than the picture shows it scaled, in square tiles of this many canvas
+#: pixels: a frame rescales only the tiles its changes touch (a card, a digit of the LCD:
+#: some tenths of a millisecond) rather than the whole canvas (over 3 ms), and a whole frame
+#: scales every tile the same way, so both leave the same pixels on the screen.
+SCALE_TILE = 64
 #: the distance between two lines of a label written on two (pixels)
 LINE_STEP = 18
 
@@ -144,6 +149,52 @@ class _Part:
     draw: Callable[[], None]
     #: the pieces of *rect* that changed since the last frame, when the part can tell
     areas: Callable[[], list[pygame.Rect]] | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Tile:
+    """One square of a scaled window's picture: the canvas's *source* rectangle, scaled
+    smooth onto the *shown* rectangle of the scaled picture (through subsurfaces made once)."""
+
+    source: pygame.Rect
+    shown: pygame.Rect
+    src: pygame.Surface
+    dst: pygame.Surface
+
+    def scale(self) -> None:
+        pygame.transform.smoothscale(self.src, self.shown.size, self.dst)
+
+
+def _tiles(canvas: pygame.Surface, scaled: pygame.Surface) -> list[list[_Tile]]:
+    """The canvas cut in squares of :data:`SCALE_TILE` pixels, each with its place on the
+    *scaled* picture, where scaling the whole canvas to that size would put it (so that the
+    tiles cover it without a gap). A tile too small to show any pixel is left out."""
+    width, height = canvas.get_size()
+    xs = [*range(0, width, SCALE_TILE), width]
+    ys = [*range(0, height, SCALE_TILE), height]
+    sw, sh = scaled.get_size()
+    sx = [x * sw // width for x in xs]  # as the whole canvas scaled to (sw, sh) maps them
+    sy = [y * sh // height for y in ys]
+    rows = []
+    for j in range(len(ys) - 1):
+        row = []
+        for i in range(len(xs) - 1):
+            source = pygame.Rect(xs[i], ys[j], xs[i + 1] - xs[i], ys[j + 1] - ys[j])
+            shown = pygame.Rect(sx[i], sy[j], sx[i + 1] - sx[i], sy[j + 1] - sy[j])
+            if shown.w > 0 and shown.h > 0:
+                row.append(
+                    _Tile(source, shown, canvas.subsurface(source), scaled.subsurface(shown))
+                )
+        if row:
+            rows.append(row)
+    return rows
+
+
+def _touching(tiles: list[list[_Tile]], rect: pygame.Rect) -> list[_Tile]:
+    """The tiles whose canvas square overlaps *rect*."""
+    top, bottom = rect.top, rect.bottom
+    rows = [row for row in tiles if row[0].source.top < bottom and row[0].source.bottom > top]
+    return [t for row in rows for t in row if t.source.colliderect(rect)]
 
 
 @dataclass(slots=True)
@@ -267,6 +318,10 @@ class PygamePanel:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         #: the rectangles of the canvas the last frame drew (the whole canvas for a full one)
         self.last_rects: list[pygame.Rect] = []
+        #: the rectangles of the window the last frame put on the screen
+        self.shown_rects: list[pygame.Rect] = []
+        #: a scaled window's picture in tiles, row by row (:func:`_tiles`); empty unscaled
+        self._tiles: list[list[_Tile]] = []
 
     # ------------------------------------------------------------ Panel protocol
 
@@ -724,6 +779,7 @@ class PygamePanel:
         size = self.window.get_size()
         self._view = L.View.fit(size)
         self._laid_out_for = size
+        self._tiles = []
         if size == L.WINDOW_SIZE:
             self._canvas = self.window  # drawn in place: no copy, no scaling
             self._scaled = None
@@ -732,6 +788,8 @@ class PygamePanel:
                 self._canvas = pygame.Surface(L.WINDOW_SIZE).convert()
             scaled = self._view.scale < 1.0
             self._scaled = pygame.Surface(self._view.size).convert() if scaled else None
+            if self._scaled is not None:
+                self._tiles = _tiles(self._canvas, self._scaled)
         self._dirty = self._full = True
 
     def _draw(self) -> None:
@@ -784,25 +842,49 @@ class PygamePanel:
         """Put the drawn *rects* of the canvas on the screen."""
         canvas = self.canvas
         if canvas is self._window:
+            self.shown_rects = list(rects)
             if full:
                 pygame.display.flip()
             elif rects:
                 pygame.display.update(rects)
             return
         win = self.window
-        if self._scaled is not None or full:
-            # a scaled picture is scaled whole: a piece scaled alone would not match its edges
+        offset = self._view.offset
+        if full:
             win.fill(TABLE)
             if self._scaled is not None:
-                pygame.transform.smoothscale(canvas, self._scaled.get_size(), self._scaled)
-                win.blit(self._scaled, self._view.offset)
+                for row in self._tiles:
+                    for tile in row:
+                        tile.scale()
+                win.blit(self._scaled, offset)
             else:
-                win.blit(canvas, self._view.offset)
+                win.blit(canvas, offset)
+            self.shown_rects = [win.get_rect()]
             pygame.display.flip()
             return
-        shown = [rect.move(self._view.offset) for rect in rects]
-        for rect, there in zip(rects, shown, strict=True):
-            win.blit(canvas, there, area=rect)
+        if self._scaled is not None:
+            # Each changed rectangle rescales the tiles it touches, as a whole frame scales
+            # them (tile by tile), so the pixels are the same; then that part is shown.
+            done: set[_Tile] = set()
+            areas = []
+            for rect in rects:
+                touched = _touching(self._tiles, rect)
+                if not touched:
+                    continue
+                for tile in touched:
+                    if tile not in done:
+                        tile.scale()
+                        done.add(tile)
+                area = touched[0].shown.unionall([t.shown for t in touched])
+                areas.append(area)
+            shown = [area.move(offset) for area in areas]
+            for area, there in zip(areas, shown, strict=True):
+                win.blit(self._scaled, there, area=area)
+        else:
+            shown = [rect.move(offset) for rect in rects]
+            for rect, there in zip(rects, shown, strict=True):
+                win.blit(canvas, there, area=rect)
+        self.shown_rects = shown
         if shown:
             pygame.display.update(shown)
 

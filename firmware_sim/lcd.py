@@ -242,6 +242,8 @@ class LcdRenderer:
         }
         #: text -> the drawn row, the most recently used last
         self._rows: OrderedDict[str, pygame.Surface] = OrderedDict()
+        #: screen -> its elements, for the last two screens compared (:meth:`changed_rects`)
+        self._element_cache: dict[Screen, dict[object, tuple[pygame.Rect, object]]] = {}
         self._blank = self._draw_blank()
 
     def _draw_blank(self) -> pygame.Surface:
@@ -268,11 +270,23 @@ class LcdRenderer:
         whole = [pygame.Rect((0, 0), self.layout.size)]
         if before is None or before.off or after.off:
             return whole if before != after else []
-        old, new = self._elements(before), self._elements(after)
+        old, new = self._elements_of(before), self._elements_of(after)
         rects = [rect for key, (rect, state) in new.items() if old[key][1] != state]
         if len(rects) > 8:  # many small pieces: one rectangle around them
             return [rects[0].unionall(rects[1:])]
         return rects
+
+    def _elements_of(self, screen: Screen) -> dict[object, tuple[pygame.Rect, object]]:
+        """:meth:`_elements`, kept for the last screens asked: a frame compares the screen it
+        shows with the one the last frame showed, whose elements it worked out then."""
+        cache = self._element_cache
+        elements = cache.get(screen)
+        if elements is None:
+            elements = self._elements(screen)
+            cache[screen] = elements
+            while len(cache) > 2:
+                del cache[next(iter(cache))]
+        return elements
 
     def _elements(self, screen: Screen) -> dict[object, tuple[pygame.Rect, object]]:
         """Every element of the glass: where it is and what it shows for *screen*."""

@@ -13,23 +13,9 @@ from pathlib import Path
 import pytest
 
 from bank.app import cached_help, helpgen
+from tests.support.probe import PROBE
 
 ROOT = Path(__file__).resolve().parents[2]
-
-#: runs the entry point and prints the loaded modules on stderr's last line (json imported
-#: only after the command ran)
-PROBE = """
-import sys
-from bank.app.{module} import main
-try:
-    status = main(sys.argv[1:])
-finally:
-    loaded = sorted(sys.modules)
-    import json
-    sys.stdout.flush()
-    sys.stderr.write("\\nMODULES " + json.dumps(loaded) + "\\n")
-sys.exit(status)
-"""
 
 
 def run(module: str, *argv: str, columns: int) -> tuple[subprocess.CompletedProcess[str], set[str]]:

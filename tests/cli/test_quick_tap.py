@@ -22,21 +22,10 @@ from bank.app import quick
 from bank.services import datadir
 from bank.services.control_client import decode_answer
 from bank.services.settings import load_settings
+from tests.support.probe import PROBE
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PROBE = """
-import sys
-from bank.app.{module} import main
-try:
-    status = main(sys.argv[1:])
-finally:
-    loaded = sorted(sys.modules)
-    import json
-    sys.stdout.flush()
-    sys.stderr.write("\\nMODULES " + json.dumps(loaded) + "\\n")
-sys.exit(status)
-"""
 
 #: what the short way never loads when it needs no settings
 UNUSED = ("argparse", "pathlib", "json", "bank.services.settings", "bank.services.datadir",

@@ -44,8 +44,9 @@ class Session:
         self.panel.step()
         pygame.event.clear()
         self.partial_frames = 0
-        #: what the last frame of the session drew (before the check's whole frame)
+        #: what the last frame of the session drew and showed (before the check's whole frame)
         self.rects: list[pygame.Rect] = []
+        self.shown: list[pygame.Rect] = []
 
     def post(self, event: pygame.event.Event) -> None:
         pygame.event.post(event)
@@ -59,6 +60,7 @@ class Session:
             return
         whole = self.panel.canvas.get_rect()
         self.rects = list(self.panel.last_rects)
+        self.shown = list(self.panel.shown_rects)
         if self.rects != [whole]:
             self.partial_frames += 1
             drawn = sum(r.w * r.h for r in self.panel.last_rects)
@@ -169,3 +171,30 @@ def test_redraw_full_draws_every_frame_whole(clock: FakeClock) -> None:
         panel.close()
     with pytest.raises(ValueError, match="redraw"):
         PygamePanel("ultime-fr", clock=clock, player=RecordingPlayer(), redraw="some")
+
+
+@pytest.mark.parametrize("size", [(840, 518), (1000, 600), (641, 397)])
+def test_a_scaled_window_shows_the_same_pixels_after_a_partial_update(
+    size: tuple[int, int],
+) -> None:
+    """A window smaller than the picture (a small screen, a window made smaller) rescales and
+    shows only the tiles a change touches; what it shows is, pixel for pixel, what a whole
+    frame scaled and shown from the same state gives."""
+    s = Session("ultime-fr", size=size)
+    try:
+        view = s.panel.view
+        assert view.scale < 1.0
+        window = s.panel.window.get_rect()
+        for spot in s.panel._spots[:12]:
+            s.click(view.to_window(spot.centre))
+            shown = s.shown
+            assert shown and all(window.contains(r) for r in shown)
+            assert sum(r.w * r.h for r in shown) < window.w * window.h // 3, shown
+        s.show(PROPERTY)
+        s.show(Screen(name="balance", amount=1500, token="car"))
+        s.key(pygame.K_F1)  # the help (whole frames), then back to parts
+        s.key(pygame.K_F1)
+        s.show(Screen(name="balance", amount=27, token="car"))
+        assert s.partial_frames > 20
+    finally:
+        s.close()

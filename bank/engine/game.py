@@ -5,13 +5,14 @@ what they amount to, the transaction's outcome), the journal commits them durabl
 in-memory state (a cache of the journal) is updated. Nothing is confirmed to players before the
 commit. Undo cancels the last undo group (a transaction, plus the steps the ruleset says join
 it, such as properties given up to settle a debt it caused) by journalling its inverse events,
-so replaying the journal always gives the live state. A transparent command made since is
-never undone; one that says ``replayed_by_undo`` (a roll of the classic unit's dice) is
-replayed: the undo's events take it back and decide it again on the state without the undone
-group, so its effects are those it would have had without it (the classic rules' undo, a
-replay without the undone transaction). The
-ruleset comes from the edition (``edition.ruleset``, through :mod:`bank.rulesets`) unless one
-is given.
+so replaying the journal always gives the live state; the undo's outcome
+(:class:`bank.engine.ruleset.Undone`) is the outcomes of the transactions it cancelled, kept
+with the undo group (and in snapshots) so that it is the same after a resume. A transparent
+command made since is never undone; one that says ``replayed_by_undo`` (a roll of the classic
+unit's dice) is replayed: the undo's events take it back and decide it again on the state
+without the undone group, so its effects are those it would have had without it (the classic
+rules' undo, a replay without the undone transaction). The ruleset comes from the edition
+(``edition.ruleset``, through :mod:`bank.rulesets`) unless one is given.
 
 A journal that keeps snapshots (``snapshot``/``save_snapshot``,
 :class:`bank.services.journal.Journal`) gets one every :data:`~bank.engine.snapshot.SNAPSHOT_EVERY`

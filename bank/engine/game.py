@@ -130,16 +130,6 @@ class Transaction:
         )
 
 
-def _told(
-    tx: Transaction, before: GameState, record: Record | None
-) -> list[Outcome | tuple[Record, GameState]]:
-    """What an undo of *tx* will say it undid: its outcome, or the record it was replayed
-    from with the state it started from (its outcome read only if an undo asks)."""
-    if tx.outcome is not None:
-        return [tx.outcome]
-    return [(record, before)] if record is not None else []
-
-
 class Game:
     """The live game. Resumes from *journal* when one is given."""
 
@@ -347,11 +337,19 @@ class Game:
                 self._trail.append((None, tx.events))
             else:
                 self._undo_events.extend(tx.events)
-            self._undo_outcomes.extend(_told(tx, before, record))
+            if tx.outcome is not None:
+                self._undo_outcomes.append(tx.outcome)
+            elif record is not None:
+                self._undo_outcomes.append((record, before))
             self._group_had_debt = True
         else:
             self._undo_events = list(tx.events)
-            self._undo_outcomes = _told(tx, before, record)
+            # what an undo of it will say it undid: its outcome, or the record it was
+            # replayed from with the state it started from (read only if an undo asks)
+            if tx.outcome is not None:
+                self._undo_outcomes = [tx.outcome]
+            else:
+                self._undo_outcomes = [(record, before)] if record is not None else []
             self._undo_group = tx.undo_group
             self._trail = []
             self._group_had_debt = self.state.debtor() is not None

@@ -102,7 +102,7 @@ class CardRules(DiceRules):
             amount = landing.amount
         gained = tx.balance(drawer) >= cash_before
         played = o.CardPlayed(
-            drawer, amount, cmd.deck, cmd.number, landing, draw, gained, tx.first_paid
+            drawer, amount, cmd.deck, cmd.number, landing, draw, gained, tx.first_paid()
         )
         return tx.decision(played)
 
@@ -176,7 +176,7 @@ class CardRules(DiceRules):
             amount = self._salary(
                 tx, drawer, cfg.variants.double_go and cfg.variants.double_go_cards
             )
-        return tx.decision(o.GenericPlayed(drawer, amount, cmd.effect, tx.first_paid))
+        return tx.decision(o.GenericPlayed(drawer, amount, cmd.effect, tx.first_paid()))
 
     def deck_order(self, seed: int, deck: str) -> tuple[int, ...]:
         """The shuffled order of a virtual deck (docs/readings.md D2)."""

@@ -25,8 +25,6 @@ class _Tx:
         #: the state the transaction started from (whose debt was open then)
         self.start = state
         self.events: list[Event] = []
-        #: the first money the transaction moved (a card's outcome says it)
-        self.first_paid: o.Payment | None = None
 
     @property
     def ext(self) -> ClassicState:
@@ -50,8 +48,6 @@ class _Tx:
         """Money from *payer* to *payee* (None: the bank); a payee in debt pays it first."""
         if amount <= 0:
             return
-        if self.first_paid is None:
-            self.first_paid = o.Payment(payer, payee, amount, reason)
         self.emit(MoneyMoved(payer, payee, amount, reason))
         if payee is not None:
             self.settle(payee)
@@ -83,6 +79,14 @@ class _Tx:
             if to_pot and payer not in self.ext.pot_debts:
                 self.set_field("pot_debts", (*self.ext.pot_debts, payer))
         return rest
+
+    def first_paid(self, since: int = 0) -> o.Payment | None:
+        """The first money this transaction moved after its first *since* events (what a
+        card's outcome says it paid), or None."""
+        for e in self.events[since:]:
+            if isinstance(e, MoneyMoved):
+                return o.Payment(e.payer, e.payee, e.amount, e.reason)
+        return None
 
     def settle(self, card: int) -> None:
         """Pay *card*'s debt from its cash, as far as it goes; a paid debt makes way for the

@@ -59,17 +59,18 @@ def test_a_classic_undo_journals_the_outcomes_it_undid(tmp_path: Path) -> None:
         game = Game(CLASSIC, journal=journal)
         game.start([1, 2])
         game.execute(c.Visit(1, 28))  # buys Rue de la Paix
-        bought = game.execute(c.Visit(2, 28)).outcome  # pays the rent
+        rent = game.execute(c.Visit(2, 28)).outcome  # pays the rent
         tx = game.execute(Undo())
         records = decode_entries(journal.entries())
-    assert isinstance(bought, co.RentPaid)
-    assert tx.outcome == Undone((bought,))
+    assert isinstance(rent, co.RentPaid)
+    assert tx.outcome == Undone((rent,))
     undo = records[-1]
     assert undo.stored_outcome is not None and undo.stored_outcome["k"] == "undone"
-    assert undo.outcome == Undone((bought,))  # read back through the classic codec
-    words = undone_words(Undone((bought,)))
+    assert undo.outcome == Undone((rent,))  # read back through the classic codec
+    words = undone_words(undo.outcome)  # the screen: `Annulé : loyer` / `voiture → chien 50 €`
     assert words is not None and words[:2] == ("money", None)
-    assert words[2] is not None and (words[2].payer, words[2].payee) == (2, 1)
+    paid = words[2]
+    assert paid is not None and (paid.payer, paid.payee, paid.reason) == (2, 1, "rent")
 
 
 def test_an_ultime_undo_journals_the_outcome_it_undid() -> None:

@@ -415,7 +415,7 @@ def _classic_crash_resume(
     return resume_results(
         "a classic game", edition, paths, runs,
         note=f"the first {len(rows):,} transactions from the 8-player game above, the rest "
-        "dice, salaries and bank payments of the same game",
+        "dice, salaries and bank payments of the same game", area=AREA,
     )  # fmt: skip
 
 

@@ -251,9 +251,15 @@ def store_after_crash(path: Path, edition: Edition, rows: list[dict[str, Any]]) 
 
 
 def resume_results(
-    label: str, edition: Edition, paths: dict[int, Path], runs: int, note: str = ""
+    label: str,
+    edition: Edition,
+    paths: dict[int, Path],
+    runs: int,
+    note: str = "",
+    area: str = AREA,
 ) -> list[Result]:
-    """Time ``Journal`` + ``Game`` on each journal of *paths* (transactions -> file)."""
+    """Time ``Journal`` + ``Game`` on each journal of *paths* (transactions -> file); the rows
+    go to *area*'s section (the area whose run measures them: a run replaces its sections)."""
     out = []
     for count, path in sorted(paths.items()):
         samples = []
@@ -271,12 +277,12 @@ def resume_results(
         s = stats(samples)
         size = path.stat().st_size // 1024
         out += [
-            Result(AREA, f"resume {label} of {count:,} transactions after a crash p50",
+            Result(area, f"resume {label} of {count:,} transactions after a crash p50",
                    s.p50, "s", target=at_most(0.05),
                    note=f"{runs} runs of Journal + Game (the close not timed): open, newest "
                    f"snapshot, a {SNAPSHOT_EVERY - 1}-transaction tail (the longest); "
                    f"{size:,} KiB; {note}"),
-            Result(AREA, f"resume {label} of {count:,} transactions after a crash p99",
+            Result(area, f"resume {label} of {count:,} transactions after a crash p99",
                    s.p99, "s", target=at_most(0.05),
                    note=f"worst {s.worst:.3f} s; {load_note()}"),
         ]  # fmt: skip

@@ -110,14 +110,21 @@ def _durable(root: Path, n: int, rounds: int) -> list[Result]:
     layout, same_layout = layout_sqlite(root / "layout.sqlite", payload)
     fair = same_pragmas(journal._db(), conn)
     same_pragmas(journal._db(), layout)
+    rules_work, warm = _rules_work()
+
+    def bare_after_python() -> None:
+        rules_work()
+        bare()
+
     try:
-        samples = interleaved({"bare": bare, "game": one_transaction, "layout": same_layout},
-                              n, rounds, warmup=20)  # fmt: skip
+        samples = interleaved({"bare": bare, "game": one_transaction, "layout": same_layout,
+                               "python": bare_after_python}, n, rounds, warmup=20)  # fmt: skip
     finally:
         journal.close()
         conn.close()
         layout.close()
     b, g, same = stats(samples["bare"]), stats(samples["game"]), stats(samples["layout"])
+    py = stats(samples["python"])
     fs = filesystem_of(root)
     return [
         Result(
@@ -142,7 +149,43 @@ def _durable(root: Path, n: int, rounds: int) -> list[Result]:
                "row of six columns, one page a commit), same settings; p50 "
                f"{same.p50 * 1e3:.3f} ms, p99 {same.p99 * 1e3:.3f} ms; what is left is Python: "
                "deciding, the record, its JSON, the chained checksum, the tip file, applying"),
+        Result(AREA, "what Python costs between two commits here: the bare commit after "
+               f"{warm * 1e6:.1f} µs of the rules' Python (warm)", py.ops_per_s, "tx/s",
+               baseline=b.ops_per_s, ratio=py.ops_per_s / b.ops_per_s,
+               note=f"p50 {py.p50 * 1e3:.3f} ms against {b.p50 * 1e3:.3f} ms: "
+               f"{(py.p50 - b.p50) * 1e6:.1f} µs more, {(py.p50 - b.p50) / warm:.1f}× the "
+               f"work's warm time (mean {(1 / py.ops_per_s - 1 / b.ops_per_s) * 1e6:.1f} µs "
+               f"more); p99 {py.p99 * 1e3:.3f} ms. A calibration, no target: the same rules "
+               "deciding the same landings on one state, then the bare INSERT + commit, in the "
+               "same alternating blocks. Code that runs between two commits pays for the cold "
+               "caches the fsync's sleep leaves, so each µs of warm Python costs more here"),
     ]  # fmt: skip
+
+
+def _rules_work() -> tuple[Callable[[], None], float]:
+    """A fixed piece of the rules' Python and its warm time (s): ``decide`` for a cycle of
+    accepted landings and salaries on one mid-game state, nothing stored."""
+    game = Game(EDITION)
+    commands = long_game(game, 400)
+    state = game.state
+    decide = game.ruleset.decide
+    fine = []
+    for command in commands[1:]:
+        with contextlib.suppress(RuleError):
+            decide(state, command)
+            fine.append(command)
+    turn = iter(fine * (1 + 200_000 // len(fine)))
+
+    def work() -> None:
+        decide(state, next(turn))
+
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(2000):
+            work()
+        times.append((time.perf_counter() - t0) / 2000)
+    return work, min(times)
 
 
 def _stages(root: Path, n: int) -> list[Result]:
@@ -331,7 +374,7 @@ def run(quick: bool) -> list[Result]:
     crashes."""
     results = _in_memory(2000 if quick else 20000)
     with scratch_dir() as root:
-        results += _durable(root, n=300 if quick else 3000, rounds=2 if quick else 6)
+        results += _durable(root, n=300 if quick else 3000, rounds=2 if quick else 30)
         results += _stages(root, n=300 if quick else 3000)
         sizes = (2000, 20_000) if quick else (10_000, 100_000)
         results += _resume(root, sizes, runs=3 if quick else 15)

@@ -236,7 +236,7 @@ def run(quick: bool) -> list[Result]:
     """Measure appends against bare SQLite, reading 10,000 records, and resuming 10,000 and
     100,000 records from a snapshot."""
     with scratch_dir() as root:
-        results = _appends(root, n=300 if quick else 4000, rounds=2 if quick else 8)
+        results = _appends(root, n=300 if quick else 4000, rounds=2 if quick else 40)
         results += _resume(root, runs=3 if quick else 9)
         sizes = (2_000, 20_000) if quick else (10_000, 100_000)
         results += _resume_from_snapshot(root, sizes, runs=3 if quick else 9)

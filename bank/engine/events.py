@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from bank.engine.state import Creditor, GameState, PlayerState, PropertyState
+from bank.engine.state import Creditor, GameState, PlayerState, new_property
 from bank.engine.values import dict_maker, register_once
 
 #: the newest journal record schema this code writes (``bank.engine.records`` lists the versions)
@@ -79,16 +79,23 @@ class MoneyMoved(Event):
     reason: str = ""
 
     def apply(self, state: GameState) -> GameState:
-        payer, payee = self.payer, self.payee
-        if payer is not None:
-            p = state.player(payer)
-            assert p is not None, f"no player {payer}"
-            state = state.with_player(p.with_balance(p.balance - self.amount))
-        if payee is not None:
-            p = state.player(payee)
-            assert p is not None, f"no player {payee}"
-            state = state.with_player(p.with_balance(p.balance + self.amount))
-        return state
+        payer, payee, amount = self.payer, self.payee, self.amount
+        if payer is None and payee is None:
+            return state
+        # both sides in one pass over the players, one new state (most transactions move money)
+        players = list(state.players)
+        paid = received = False
+        for i, p in enumerate(players):
+            card = p.card
+            if card == payer:
+                players[i] = p = p.with_balance(p.balance - amount)
+                paid = True
+            if card == payee:
+                players[i] = p.with_balance(p.balance + amount)
+                received = True
+        assert paid or payer is None, f"no player {payer}"
+        assert received or payee is None, f"no player {payee}"
+        return state.with_players(tuple(players))
 
     def inverse(self) -> Event:
         return replace(self, payer=self.payee, payee=self.payer)
@@ -108,7 +115,7 @@ class PropertyChanged(Event):
     def apply(self, state: GameState) -> GameState:
         # built from its fields, not dataclasses.replace (most transactions raise a level)
         p = state.prop(self.number)
-        return state.with_property(PropertyState(p.number, self.new_owner, self.new_level))
+        return state.with_property(new_property(p.number, self.new_owner, self.new_level))
 
     def inverse(self) -> Event:
         return PropertyChanged(
@@ -125,7 +132,7 @@ class JailChanged(Event):
     def apply(self, state: GameState) -> GameState:
         p = state.player(self.card)
         assert p is not None
-        return state.with_player(replace(p, jailed=self.jailed))
+        return state.with_player(p.with_jailed(self.jailed))
 
     def inverse(self) -> Event:
         return replace(self, jailed=not self.jailed)
@@ -145,7 +152,7 @@ class DebtChanged(Event):
     def apply(self, state: GameState) -> GameState:
         p = state.player(self.card)
         assert p is not None
-        return state.with_player(replace(p, debt=self.new_debt, creditor=self.new_creditor))
+        return state.with_player(p.with_debt(self.new_debt, self.new_creditor))
 
     def inverse(self) -> Event:
         return DebtChanged(
@@ -162,7 +169,7 @@ class PlayerBankrupt(Event):
     def apply(self, state: GameState) -> GameState:
         p = state.player(self.card)
         assert p is not None
-        return state.with_player(replace(p, bankrupt=self.bankrupt))
+        return state.with_player(p.with_bankrupt(self.bankrupt))
 
     def inverse(self) -> Event:
         return replace(self, bankrupt=not self.bankrupt)

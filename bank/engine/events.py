@@ -17,7 +17,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from bank.engine.state import Creditor, GameState, PlayerState, new_property
+from bank.engine.state import (
+    Creditor,
+    GameState,
+    PlayerState,
+    new_property,
+    player_with_balance,
+    state_with_players,
+)
 from bank.engine.values import dict_maker, register_once
 
 #: the newest journal record schema this code writes (``bank.engine.records`` lists the versions)
@@ -88,14 +95,14 @@ class MoneyMoved(Event):
         for i, p in enumerate(players):
             card = p.card
             if card == payer:
-                players[i] = p = p.with_balance(p.balance - amount)
+                players[i] = p = player_with_balance(p, p.balance - amount)
                 paid = True
             if card == payee:
-                players[i] = p.with_balance(p.balance + amount)
+                players[i] = player_with_balance(p, p.balance + amount)
                 received = True
         assert paid or payer is None, f"no player {payer}"
         assert received or payee is None, f"no player {payee}"
-        return state.with_players(tuple(players))
+        return state_with_players(state, tuple(players))
 
     def inverse(self) -> Event:
         return replace(self, payer=self.payee, payee=self.payer)

@@ -39,7 +39,7 @@ class PlayerState:
 
     def with_balance(self, balance: int) -> PlayerState:
         """This player with *balance*."""
-        return _player_balance(self, balance)
+        return player_with_balance(self, balance)
 
     def with_jailed(self, jailed: bool) -> PlayerState:
         """This player in jail (*jailed*) or out of it."""
@@ -144,11 +144,11 @@ class GameState:
     def with_player(self, player: PlayerState) -> GameState:
         card = player.card
         players = tuple([player if p.card == card else p for p in self.players])
-        return _state_players(self, players)
+        return state_with_players(self, players)
 
     def with_players(self, players: tuple[PlayerState, ...]) -> GameState:
         """This state with *players* (every player, in order)."""
-        return _state_players(self, players)
+        return state_with_players(self, players)
 
     def with_property(self, prop: PropertyState) -> GameState:
         props = list(self.properties)
@@ -184,11 +184,13 @@ class GameState:
         }
 
 
-_state_players = frozen_replacer(GameState, "players")
+#: ``state.with_players(players)`` and ``player.with_balance(balance)`` as functions, one call
+#: less for every money event (``MoneyMoved.apply``)
+state_with_players = frozen_replacer(GameState, "players")
+player_with_balance = frozen_replacer(PlayerState, "balance")
 _state_properties = frozen_replacer(GameState, "properties")
 _state_extension = frozen_replacer(GameState, "extension")
 _new_player = frozen_maker(PlayerState)
-_player_balance = frozen_replacer(PlayerState, "balance")
 _player_jailed = frozen_replacer(PlayerState, "jailed")
 _player_bankrupt = frozen_replacer(PlayerState, "bankrupt")
 #: ``PropertyState(number, owner, level)``, cheaper (see ``frozen_maker``)

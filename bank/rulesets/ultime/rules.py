@@ -47,25 +47,27 @@ _no_rent = frozen_maker(o.NoRent)
 _level_raised = frozen_maker(o.LevelRaised)
 _salary_paid = frozen_maker(o.SalaryPaid)
 
-#: every cue combination, made once: (money moved, level up, jailed, game over) -> Happened
-_HAPPENED = {
-    (m, lv, j, g): o.Happened(m, lv, j, g)
-    for m in (False, True)
-    for lv in (False, True)
-    for j in (False, True)
-    for g in (False, True)
-}
+# The cues of a transaction (bank.rulesets.ultime.outcomes.Happened), noted as bits as its
+# events are emitted; each combination's Happened made once.
+_MONEY, _LEVEL_UP, _JAILED, _GAME_OVER = 1, 2, 4, 8
+_HAPPENED = tuple(
+    o.Happened(
+        bool(cues & _MONEY), bool(cues & _LEVEL_UP), bool(cues & _JAILED), bool(cues & _GAME_OVER)
+    )
+    for cues in range(16)
+)
 
 
 class _Tx:
     """Events of one transaction, applied to a working state as they are emitted."""
 
-    __slots__ = ("bankrupt", "events", "game_over", "jailed", "level_up", "money_moved", "state")
+    __slots__ = ("bankrupt", "cues", "events", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[Event] = []
-        self.money_moved = self.level_up = self.jailed = self.game_over = False
+        #: what the transaction amounts to, noted as it happens (the unit's cues): _MONEY...
+        self.cues = 0
         #: the player a payment bankrupted, if any
         self.bankrupt: int | None = None
 
@@ -75,7 +77,7 @@ class _Tx:
         self.events.append(event)
         self.state = event.apply(self.state)
         if amount > 0:
-            self.money_moved = True
+            self.cues |= _MONEY
 
     def change_property(
         self,
@@ -90,31 +92,35 @@ class _Tx:
         self.events.append(event)
         self.state = event.apply(self.state)
         if new_owner is not None and new_owner == old_owner and (new_level or 0) > (old_level or 0):
-            self.level_up = True
+            self.cues |= _LEVEL_UP
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
         self.state = event.apply(self.state)
-        # what the transaction amounts to, noted as it happens (the unit's cues)
         if isinstance(event, MoneyMoved):
-            self.money_moved |= event.amount > 0
+            if event.amount > 0:
+                self.cues |= _MONEY
         elif isinstance(event, PropertyChanged):
-            self.level_up |= (
+            if (
                 event.new_owner is not None
                 and event.new_owner == event.old_owner
                 and (event.new_level or 0) > (event.old_level or 0)
-            )
+            ):
+                self.cues |= _LEVEL_UP
         elif isinstance(event, GroupCompleted):
-            self.level_up |= event.completed
+            if event.completed:
+                self.cues |= _LEVEL_UP
         elif isinstance(event, JailChanged):
-            self.jailed |= event.jailed
+            if event.jailed:
+                self.cues |= _JAILED
         elif isinstance(event, GameEnded):
-            self.game_over |= event.ended
+            if event.ended:
+                self.cues |= _GAME_OVER
         elif isinstance(event, PlayerBankrupt) and event.bankrupt:
             self.bankrupt = event.card
 
     def happened(self) -> o.Happened:
-        return _HAPPENED[self.money_moved, self.level_up, self.jailed, self.game_over]
+        return _HAPPENED[self.cues]
 
 
 class UltimeRules:
@@ -202,12 +208,12 @@ class UltimeRules:
     # ------------------------------------------------------------------ lookups
 
     def _player(self, state: GameState, card: int) -> PlayerState:
-        p = state.player(card)
-        if p is None:
-            raise RuleError(f"bank card {card} is not in this game", "card not in game")
-        if p.bankrupt:
-            raise RuleError(f"player {card} is bankrupt", "bankrupt")
-        return p
+        for p in state.players:  # state.player(card), without the call
+            if p.card == card:
+                if p.bankrupt:
+                    raise RuleError(f"player {card} is bankrupt", "bankrupt")
+                return p
+        raise RuleError(f"bank card {card} is not in this game", "card not in game")
 
     def _number(self, number: int) -> None:
         if not 1 <= number <= len(self.edition.properties):
@@ -227,16 +233,17 @@ class UltimeRules:
     def rent_due(self, state: GameState, number: int) -> int:
         """Rent a visitor would pay now on *number* (0 when unowned or the owner is jailed)."""
         self._number(number)
-        return self._rent(state, state.prop(number))
+        return self._rent(state, state.prop(number), ultime(state).cheap_rents)
 
-    def _rent(self, state: GameState, prop: PropertyState) -> int:
-        """``rent_due`` of the property *prop* of *state*, its number known to be valid."""
+    def _rent(self, state: GameState, prop: PropertyState, cheap_rents: int) -> int:
+        """``rent_due`` of the property *prop* of *state* (whose ``cheap_rents`` is given), its
+        number known to be valid."""
         if prop.owner is None or prop.level is None:
             return 0
         owner = state.player(prop.owner)
         if owner is not None and owner.jailed and not self.config.jailed_owner_collects:
             return 0
-        level = 1 if ultime(state).cheap_rents > 0 else prop.level
+        level = 1 if cheap_rents > 0 else prop.level
         return self.edition.prop(prop.number).rent(level)
 
     # ------------------------------------------------------------------ building blocks
@@ -249,10 +256,14 @@ class UltimeRules:
 
     def _shift_level(self, tx: _Tx, number: int, delta: int) -> None:
         """``_set_level`` to the level *delta* away, when the property is owned."""
-        prop = tx.state.prop(number)
+        prop = tx.state.properties[number - 1]  # state.prop(number), without the call
         owner, old = prop.owner, prop.level
         if owner is not None and old is not None:
-            level = max(1, min(MAX_LEVEL, old + delta))
+            level = old + delta
+            if level > MAX_LEVEL:
+                level = MAX_LEVEL
+            elif level < 1:
+                level = 1
             if level != old:
                 tx.change_property(number, owner, owner, old, level)
 
@@ -365,11 +376,11 @@ class UltimeRules:
             self._shift_level(tx, number, 1)
             level = tx.state.prop(number).level or 1
             return _level_raised(tx.happened(), number, level, level > (prop.level or 0), card)
-        rent = self._rent(state, prop)
+        cheap = ultime(state).cheap_rents
+        rent = self._rent(state, prop, cheap)
         if rent == 0:
             # jailed owner: no rent, no rise (decision)
             return _no_rent(tx.happened(), number, card)
-        cheap = ultime(state).cheap_rents
         if cheap > 0:
             tx.emit(CheapRentsChanged(cheap, cheap - 1))
         balance = player.balance

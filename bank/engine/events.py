@@ -13,7 +13,7 @@ money, properties, jail, debts, the end); a ruleset registers its own kinds with
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -26,6 +26,9 @@ from bank.engine.state import (
     state_with_players,
 )
 from bank.engine.values import dict_maker, register_once
+
+#: event class -> the function giving its stored form (``Event.to_dict``)
+_AS_DICT: dict[type[Event], Callable[[Event], dict[str, Any]]] = {}
 
 #: the newest journal record schema this code writes (``bank.engine.records`` lists the versions)
 SCHEMA_VERSION = 3
@@ -48,7 +51,10 @@ class Event(ABC):
     def to_dict(self) -> dict[str, Any]:
         # Not dataclasses.asdict: its recursive deep copy costs more than the rest of a
         # transaction's bookkeeping; every field here is a plain value. Its fields, then kind.
-        return dict_maker(type(self), "kind")(self)
+        maker = _AS_DICT.get(type(self))  # dict_maker's, looked up by class alone
+        if maker is None:
+            maker = _AS_DICT[type(self)] = dict_maker(type(self), "kind")
+        return maker(self)
 
 
 @dataclass(frozen=True, slots=True)

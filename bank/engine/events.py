@@ -95,23 +95,34 @@ class MoneyMoved(Event):
         payer, payee, amount = self.payer, self.payee, self.amount
         if payer is None and payee is None:
             return state
-        # both sides in one pass over the players, one new state (most transactions move money)
+        # both sides on one copy of the players, one new state (most transactions move
+        # money); a player is looked for at its seat first (bank card n is the n-th player
+        # when the cards 1, 2... play, as they mostly do)
         players = list(state.players)
-        paid = received = False
-        for i, p in enumerate(players):
-            card = p.card
-            if card == payer:
-                players[i] = p = player_with_balance(p, p.balance - amount)
-                paid = True
-            if card == payee:
-                players[i] = player_with_balance(p, p.balance + amount)
-                received = True
-        assert paid or payer is None, f"no player {payer}"
-        assert received or payee is None, f"no player {payee}"
+        if payer is not None:
+            i = payer - 1
+            if not (0 <= i < len(players) and players[i].card == payer):
+                i = _seat(players, payer)
+            p = players[i]
+            players[i] = player_with_balance(p, p.balance - amount)
+        if payee is not None:
+            i = payee - 1
+            if not (0 <= i < len(players) and players[i].card == payee):
+                i = _seat(players, payee)
+            p = players[i]
+            players[i] = player_with_balance(p, p.balance + amount)
         return state_with_players(state, tuple(players))
 
     def inverse(self) -> Event:
         return replace(self, payer=self.payee, payee=self.payer)
+
+
+def _seat(players: list[PlayerState], card: int) -> int:
+    """The index of bank card *card*'s player in *players* (trusted: it plays)."""
+    for i, p in enumerate(players):
+        if p.card == card:
+            return i
+    raise AssertionError(f"no player {card}")
 
 
 @dataclass(frozen=True, slots=True)

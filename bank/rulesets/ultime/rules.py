@@ -151,8 +151,8 @@ class UltimeRules:
 
     def decide(self, state: GameState, command: Command) -> Decision:
         """Validate *command*; its events and outcome. Raises RuleError, state untouched."""
-        # (the handlers are keyed by exact command class: Undo and NewGame have no subclass
-        # among them, so the type checks below are those of isinstance)
+        # (the handlers are keyed by exact command class, Undo has none, and no handled class
+        # subclasses NewGame or GiveProperty: the type tests below are isinstance's)
         kind = type(command)
         handler = self._handlers.get(kind)
         if handler is None:

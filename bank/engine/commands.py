@@ -9,6 +9,7 @@ Imports only the standard library.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -26,7 +27,14 @@ class Command:
 
     def to_dict(self) -> dict[str, Any]:
         """Its fields (a tuple as a list), then its name."""
-        return dict_maker(type(self), "name", lists=True)(self)
+        maker = _AS_DICT.get(type(self))  # dict_maker's, looked up by class alone
+        if maker is None:
+            maker = _AS_DICT[type(self)] = dict_maker(type(self), "name", lists=True)
+        return maker(self)
+
+
+#: command class -> the function giving its stored form (``Command.to_dict``)
+_AS_DICT: dict[type[Command], Callable[[Command], dict[str, Any]]] = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,12 +13,22 @@ money, properties, jail, debts, the end); a ruleset registers its own kinds with
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from bank.engine.state import Creditor, GameState, PlayerState, PropertyState
+from bank.engine.state import (
+    Creditor,
+    GameState,
+    PlayerState,
+    new_property,
+    player_with_balance,
+    state_with_players,
+)
 from bank.engine.values import dict_maker, register_once
+
+#: event class -> the function giving its stored form (``Event.to_dict``)
+_AS_DICT: dict[type[Event], Callable[[Event], dict[str, Any]]] = {}
 
 #: the newest journal record schema this code writes (``bank.engine.records`` lists the versions)
 SCHEMA_VERSION = 3
@@ -41,7 +51,10 @@ class Event(ABC):
     def to_dict(self) -> dict[str, Any]:
         # Not dataclasses.asdict: its recursive deep copy costs more than the rest of a
         # transaction's bookkeeping; every field here is a plain value. Its fields, then kind.
-        return dict_maker(type(self), "kind")(self)
+        maker = _AS_DICT.get(type(self))  # dict_maker's, looked up by class alone
+        if maker is None:
+            maker = _AS_DICT[type(self)] = dict_maker(type(self), "kind")
+        return maker(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,19 +92,37 @@ class MoneyMoved(Event):
     reason: str = ""
 
     def apply(self, state: GameState) -> GameState:
-        payer, payee = self.payer, self.payee
+        payer, payee, amount = self.payer, self.payee, self.amount
+        if payer is None and payee is None:
+            return state
+        # both sides on one copy of the players, one new state (most transactions move
+        # money); a player is looked for at its seat first (bank card n is the n-th player
+        # when the cards 1, 2... play, as they mostly do)
+        players = list(state.players)
         if payer is not None:
-            p = state.player(payer)
-            assert p is not None, f"no player {payer}"
-            state = state.with_player(p.with_balance(p.balance - self.amount))
+            i = payer - 1
+            if not (0 <= i < len(players) and players[i].card == payer):
+                i = _seat(players, payer)
+            p = players[i]
+            players[i] = player_with_balance(p, p.balance - amount)
         if payee is not None:
-            p = state.player(payee)
-            assert p is not None, f"no player {payee}"
-            state = state.with_player(p.with_balance(p.balance + self.amount))
-        return state
+            i = payee - 1
+            if not (0 <= i < len(players) and players[i].card == payee):
+                i = _seat(players, payee)
+            p = players[i]
+            players[i] = player_with_balance(p, p.balance + amount)
+        return state_with_players(state, tuple(players))
 
     def inverse(self) -> Event:
         return replace(self, payer=self.payee, payee=self.payer)
+
+
+def _seat(players: list[PlayerState], card: int) -> int:
+    """The index of bank card *card*'s player in *players* (trusted: it plays)."""
+    for i, p in enumerate(players):
+        if p.card == card:
+            return i
+    raise AssertionError(f"no player {card}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +139,7 @@ class PropertyChanged(Event):
     def apply(self, state: GameState) -> GameState:
         # built from its fields, not dataclasses.replace (most transactions raise a level)
         p = state.prop(self.number)
-        return state.with_property(PropertyState(p.number, self.new_owner, self.new_level))
+        return state.with_property(new_property(p.number, self.new_owner, self.new_level))
 
     def inverse(self) -> Event:
         return PropertyChanged(
@@ -125,7 +156,7 @@ class JailChanged(Event):
     def apply(self, state: GameState) -> GameState:
         p = state.player(self.card)
         assert p is not None
-        return state.with_player(replace(p, jailed=self.jailed))
+        return state.with_player(p.with_jailed(self.jailed))
 
     def inverse(self) -> Event:
         return replace(self, jailed=not self.jailed)
@@ -145,7 +176,7 @@ class DebtChanged(Event):
     def apply(self, state: GameState) -> GameState:
         p = state.player(self.card)
         assert p is not None
-        return state.with_player(replace(p, debt=self.new_debt, creditor=self.new_creditor))
+        return state.with_player(p.with_debt(self.new_debt, self.new_creditor))
 
     def inverse(self) -> Event:
         return DebtChanged(
@@ -162,7 +193,7 @@ class PlayerBankrupt(Event):
     def apply(self, state: GameState) -> GameState:
         p = state.player(self.card)
         assert p is not None
-        return state.with_player(replace(p, bankrupt=self.bankrupt))
+        return state.with_player(p.with_bankrupt(self.bankrupt))
 
     def inverse(self) -> Event:
         return replace(self, bankrupt=not self.bankrupt)

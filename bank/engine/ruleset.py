@@ -259,7 +259,10 @@ class OutcomeCodec:
         out: dict[str, Any] = {"k": outcome.kind}
         if outcome.version != 1:
             out["v"] = outcome.version
-        self._put_fields(outcome, out)
+        writer = self._writers.get(type(outcome))  # _put_fields, without the call
+        if writer is None:
+            writer = self._writers[type(outcome)] = self._writer(type(outcome))
+        writer(outcome, out)
         return out
 
     def _put_fields(self, value: Any, out: dict[str, Any]) -> None:
@@ -273,20 +276,44 @@ class OutcomeCodec:
         out at its default value, stored as it is when it is read back as it is (a number, a
         string, a flag), else through :meth:`_plain`. Its source is made from the class's
         fields, as :mod:`dataclasses` makes a class's ``__init__``: one straight line of
-        code a field, a transaction's outcome written without a loop."""
+        code a field, a transaction's outcome written without a loop.
+
+        A field declared as a dataclass of its own (not an outcome: Ultime's cues) is written
+        by that class's writer straight away when it holds one (what :meth:`_plain` does, a
+        call and its type tests less)."""
         lines = ["def write(value, out):"]
         names: dict[str, Any] = {"plain": self._plain}
+        hints = typing.get_type_hints(cls)
         for i, (name, default, convert) in enumerate(self._layout(cls)):
             if not name.isidentifier():  # never for a dataclass field; no code made of it
                 raise OutcomeError(f"{cls.__name__} has a field named {name!r}")
-            stored = "item" if convert is _same else "plain(item)"
+            store = [f"out[{name!r}] = {'item' if convert is _same else 'plain(item)'}"]
+            hint = hints[name]
+            if (
+                isinstance(hint, type)
+                and dataclasses.is_dataclass(hint)
+                and not issubclass(hint, Outcome)
+                and hint is not cls
+            ):
+                names[f"nested_{i}"] = hint
+                names[f"write_{i}"] = self._writers.get(hint) or self._writers.setdefault(
+                    hint, self._writer(hint)
+                )
+                store = [
+                    f"if item.__class__ is nested_{i}:",
+                    "    stored = {}",
+                    f"    write_{i}(item, stored)",
+                    f"    out[{name!r}] = stored",
+                    "else:",
+                    f"    {store[0]}",
+                ]
             lines.append(f"    item = value.{name}")
             if default is _REQUIRED:
-                lines.append(f"    out[{name!r}] = {stored}")
+                lines += [f"    {line}" for line in store]
             else:
                 names[f"default_{i}"] = default
                 lines.append(f"    if not item == default_{i}:")
-                lines.append(f"        out[{name!r}] = {stored}")
+                lines += [f"        {line}" for line in store]
         if len(lines) == 1:
             lines.append("    pass")
         exec("\n".join(lines), names)  # the source is made above from field names

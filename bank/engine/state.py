@@ -1,7 +1,8 @@
 """The game state: immutable values, rebuilt from the journal at start.
 
-Imports only ``board_assets`` and the standard library. States are frozen: applying an event
-returns a new state (see :mod:`bank.engine.events`), so comparing two states is exact.
+Imports only ``board_assets``, :mod:`bank.engine.values` and the standard library. States are
+frozen: applying an event returns a new state (see :mod:`bank.engine.events`), so comparing two
+states is exact.
 
 The core state is what every ruleset shares: players and their money, jail and debts, who owns
 each property and at which level, the end of the game. What only one ruleset tracks lives in
@@ -13,10 +14,10 @@ that :meth:`GameState.empty` starts every game of that ruleset with it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from operator import attrgetter
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bank.engine.values import frozen_maker, frozen_replacer
 from board_assets import Edition
 
 #: A creditor: a bank card number, or None for the bank.
@@ -33,12 +34,26 @@ class PlayerState:
     creditor: Creditor = None
     bankrupt: bool = False
 
+    # Each built by ``frozen_replacer`` or ``frozen_maker`` (bank.engine.values), not
+    # ``dataclasses.replace``, which checks more than it copies: every money event does this.
+
     def with_balance(self, balance: int) -> PlayerState:
-        """This player with *balance* (built from its fields in order, without
-        ``dataclasses.replace``: every money event does this)."""
-        values = list(_PLAYER_VALUES(self))
-        values[_BALANCE] = balance
-        return PlayerState(*values)
+        """This player with *balance*."""
+        return player_with_balance(self, balance)
+
+    def with_jailed(self, jailed: bool) -> PlayerState:
+        """This player in jail (*jailed*) or out of it."""
+        return _player_jailed(self, jailed)
+
+    def with_debt(self, debt: int, creditor: Creditor) -> PlayerState:
+        """This player owing *debt* to *creditor*."""
+        return _new_player(
+            self.card, self.token, self.balance, self.jailed, debt, creditor, self.bankrupt
+        )
+
+    def with_bankrupt(self, bankrupt: bool) -> PlayerState:
+        """This player bankrupt (*bankrupt*) or back in the game."""
+        return _player_bankrupt(self, bankrupt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,26 +137,26 @@ class GameState:
                 return p
         return None
 
+    # Each built by ``frozen_replacer`` (bank.engine.values): the other fields copied in one
+    # straight line of code, not ``dataclasses.replace``, which checks more than it copies (a
+    # resume does this for every event).
+
     def with_player(self, player: PlayerState) -> GameState:
         card = player.card
         players = tuple([player if p.card == card else p for p in self.players])
-        return self._with(_PLAYERS, players)
+        return state_with_players(self, players)
+
+    def with_players(self, players: tuple[PlayerState, ...]) -> GameState:
+        """This state with *players* (every player, in order)."""
+        return state_with_players(self, players)
 
     def with_property(self, prop: PropertyState) -> GameState:
         props = list(self.properties)
         props[prop.number - 1] = prop
-        return self._with(_PROPERTIES, tuple(props))
+        return _state_properties(self, tuple(props))
 
     def with_extension(self, extension: StateExtension) -> GameState:
-        return self._with(_EXTENSION, extension)
-
-    def _with(self, index: int, value: object) -> GameState:
-        """This state with field number *index* set to *value*: the fields read in one C
-        call and passed in order (``dataclasses.replace`` checks more than it copies, and a
-        resume does this for every money event)."""
-        values = list(_STATE_VALUES(self))
-        values[index] = value
-        return GameState(*values)
+        return _state_extension(self, extension)
 
     def to_json(self) -> dict[str, Any]:
         """The state file of docs/scripts.md (extra keys allowed)."""
@@ -169,12 +184,14 @@ class GameState:
         }
 
 
-_STATE_NAMES = tuple(f.name for f in fields(GameState))
-#: a state's field values in the order of its constructor's arguments, read in one C call
-_STATE_VALUES = attrgetter(*_STATE_NAMES)
-_PLAYERS = _STATE_NAMES.index("players")
-_PROPERTIES = _STATE_NAMES.index("properties")
-_EXTENSION = _STATE_NAMES.index("extension")
-_PLAYER_NAMES = tuple(f.name for f in fields(PlayerState))
-_PLAYER_VALUES = attrgetter(*_PLAYER_NAMES)
-_BALANCE = _PLAYER_NAMES.index("balance")
+#: ``state.with_players(players)`` and ``player.with_balance(balance)`` as functions, one call
+#: less for every money event (``MoneyMoved.apply``)
+state_with_players = frozen_replacer(GameState, "players")
+player_with_balance = frozen_replacer(PlayerState, "balance")
+_state_properties = frozen_replacer(GameState, "properties")
+_state_extension = frozen_replacer(GameState, "extension")
+_new_player = frozen_maker(PlayerState)
+_player_jailed = frozen_replacer(PlayerState, "jailed")
+_player_bankrupt = frozen_replacer(PlayerState, "bankrupt")
+#: ``PropertyState(number, owner, level)``, cheaper (see ``frozen_maker``)
+new_property = frozen_maker(PropertyState)

@@ -50,7 +50,7 @@ class GroupCompleted(Event):
             groups.add(self.group)
         else:
             groups.discard(self.group)
-        return replace(state, extension=replace(ext, completed_groups=frozenset(groups)))
+        return state.with_extension(replace(ext, completed_groups=frozenset(groups)))
 
     def inverse(self) -> Event:
         return replace(self, completed=not self.completed)
@@ -63,7 +63,7 @@ class CheapRentsChanged(Event):
     new: int
 
     def apply(self, state: GameState) -> GameState:
-        return replace(state, extension=replace(ultime(state), cheap_rents=self.new))
+        return state.with_extension(replace(ultime(state), cheap_rents=self.new))
 
     def inverse(self) -> Event:
         return CheapRentsChanged(self.new, self.old)

@@ -26,7 +26,8 @@ from bank.engine.events import (
     PropertyChanged,
 )
 from bank.engine.ruleset import Decision
-from bank.engine.state import Creditor, GameState, PlayerState
+from bank.engine.state import Creditor, GameState, PlayerState, PropertyState
+from bank.engine.values import frozen_maker
 from bank.rulesets.ultime import outcomes as o
 from bank.rulesets.ultime.commands import GoToJail, LeaveJail, PassGo, PayLocation, PlayEvent
 from bank.rulesets.ultime.config import RulesConfig, WinnerRule
@@ -34,42 +35,92 @@ from bank.rulesets.ultime.edition import MAX_LEVEL, ultime_constants
 from bank.rulesets.ultime.events import CheapRentsChanged, GroupCompleted, ultime
 from board_assets import Edition
 
+# Built by ``frozen_maker`` (same arguments, same values as the classes' own constructors, a
+# quarter of their cost): the events and outcomes of the most frequent transactions, and the
+# decision itself. Most of a transaction's Python time went into building frozen values.
+_money_moved = frozen_maker(MoneyMoved)
+_property_changed = frozen_maker(PropertyChanged)
+_decision = frozen_maker(Decision)
+_bought = frozen_maker(o.Bought)
+_rent_paid = frozen_maker(o.RentPaid)
+_no_rent = frozen_maker(o.NoRent)
+_level_raised = frozen_maker(o.LevelRaised)
+_salary_paid = frozen_maker(o.SalaryPaid)
+
+# The cues of a transaction (bank.rulesets.ultime.outcomes.Happened), noted as bits as its
+# events are emitted; each combination's Happened made once.
+_MONEY, _LEVEL_UP, _JAILED, _GAME_OVER = 1, 2, 4, 8
+_HAPPENED = tuple(
+    o.Happened(
+        bool(cues & _MONEY), bool(cues & _LEVEL_UP), bool(cues & _JAILED), bool(cues & _GAME_OVER)
+    )
+    for cues in range(16)
+)
+
 
 class _Tx:
     """Events of one transaction, applied to a working state as they are emitted."""
 
-    __slots__ = ("bankrupt", "events", "game_over", "jailed", "level_up", "money_moved", "state")
+    __slots__ = ("bankrupt", "cues", "events", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[Event] = []
-        self.money_moved = self.level_up = self.jailed = self.game_over = False
+        #: what the transaction amounts to, noted as it happens (the unit's cues): _MONEY...
+        self.cues = 0
         #: the player a payment bankrupted, if any
         self.bankrupt: int | None = None
+
+    def pay(self, payer: int | None, payee: int | None, amount: int, reason: str) -> None:
+        """Emit ``MoneyMoved(payer, payee, amount, reason)`` (the most frequent event)."""
+        event = _money_moved(payer, payee, amount, reason)
+        self.events.append(event)
+        self.state = event.apply(self.state)
+        if amount > 0:
+            self.cues |= _MONEY
+
+    def change_property(
+        self,
+        number: int,
+        old_owner: int | None,
+        new_owner: int | None,
+        old_level: int | None,
+        new_level: int | None,
+    ) -> None:
+        """Emit ``PropertyChanged(number, old_owner, new_owner, old_level, new_level)``."""
+        event = _property_changed(number, old_owner, new_owner, old_level, new_level)
+        self.events.append(event)
+        self.state = event.apply(self.state)
+        if new_owner is not None and new_owner == old_owner and (new_level or 0) > (old_level or 0):
+            self.cues |= _LEVEL_UP
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
         self.state = event.apply(self.state)
-        # what the transaction amounts to, noted as it happens (the unit's cues)
         if isinstance(event, MoneyMoved):
-            self.money_moved |= event.amount > 0
+            if event.amount > 0:
+                self.cues |= _MONEY
         elif isinstance(event, PropertyChanged):
-            self.level_up |= (
+            if (
                 event.new_owner is not None
                 and event.new_owner == event.old_owner
                 and (event.new_level or 0) > (event.old_level or 0)
-            )
+            ):
+                self.cues |= _LEVEL_UP
         elif isinstance(event, GroupCompleted):
-            self.level_up |= event.completed
+            if event.completed:
+                self.cues |= _LEVEL_UP
         elif isinstance(event, JailChanged):
-            self.jailed |= event.jailed
+            if event.jailed:
+                self.cues |= _JAILED
         elif isinstance(event, GameEnded):
-            self.game_over |= event.ended
+            if event.ended:
+                self.cues |= _GAME_OVER
         elif isinstance(event, PlayerBankrupt) and event.bankrupt:
             self.bankrupt = event.card
 
     def happened(self) -> o.Happened:
-        return o.Happened(self.money_moved, self.level_up, self.jailed, self.game_over)
+        return _HAPPENED[self.cues]
 
 
 class UltimeRules:
@@ -100,28 +151,35 @@ class UltimeRules:
 
     def decide(self, state: GameState, command: Command) -> Decision:
         """Validate *command*; its events and outcome. Raises RuleError, state untouched."""
-        if isinstance(command, Undo):
-            raise RuleError("undo is handled by the game's history, not by the rules", "no undo")
-        handler = self._handlers.get(type(command))
+        # (the handlers are keyed by exact command class, Undo has none, and no handled class
+        # subclasses NewGame or GiveProperty: the type tests below are isinstance's)
+        kind = type(command)
+        handler = self._handlers.get(kind)
         if handler is None:
+            if isinstance(command, Undo):
+                raise RuleError(
+                    "undo is handled by the game's history, not by the rules", "no undo"
+                )
             raise RuleError(f"unknown command {command!r}", "unknown action")
-        if not isinstance(command, NewGame):
-            if not state.started:
+        if kind is not NewGame:
+            players = state.players
+            if not players:
                 raise RuleError("no game in progress: register 2 to 4 bank cards first", "no game")
             if state.game_over:
                 raise GameOver("the game is over: hold X for 5 s to start a new one", "game over")
-            debtor = state.debtor()
-            if debtor is not None and not isinstance(command, GiveProperty):
-                raise InDebt(
-                    f"player {debtor.card} owes {debtor.debt}: give up properties first",
-                    "settle the debt",
-                )
+            if kind is not GiveProperty:
+                for debtor in players:  # state.debtor(), without the call
+                    if debtor.debt > 0:
+                        raise InDebt(
+                            f"player {debtor.card} owes {debtor.debt}: give up properties first",
+                            "settle the debt",
+                        )
         tx = _Tx(state)
         # the handler builds its outcome once its last event is emitted (tx.happened())
         outcome = handler(tx, command)
         if tx.bankrupt is not None:  # the outcome names who the payment bankrupted
             outcome = replace(outcome, bankrupt=tx.bankrupt)
-        return Decision(tuple(tx.events), outcome, tx.state)
+        return _decision(tuple(tx.events), outcome, tx.state)
 
     # ------------------------------------------------------------------ the core's questions
 
@@ -150,12 +208,12 @@ class UltimeRules:
     # ------------------------------------------------------------------ lookups
 
     def _player(self, state: GameState, card: int) -> PlayerState:
-        p = state.player(card)
-        if p is None:
-            raise RuleError(f"bank card {card} is not in this game", "card not in game")
-        if p.bankrupt:
-            raise RuleError(f"player {card} is bankrupt", "bankrupt")
-        return p
+        for p in state.players:  # state.player(card), without the call
+            if p.card == card:
+                if p.bankrupt:
+                    raise RuleError(f"player {card} is bankrupt", "bankrupt")
+                return p
+        raise RuleError(f"bank card {card} is not in this game", "card not in game")
 
     def _number(self, number: int) -> None:
         if not 1 <= number <= len(self.edition.properties):
@@ -175,14 +233,18 @@ class UltimeRules:
     def rent_due(self, state: GameState, number: int) -> int:
         """Rent a visitor would pay now on *number* (0 when unowned or the owner is jailed)."""
         self._number(number)
-        prop = state.prop(number)
+        return self._rent(state, state.prop(number), ultime(state).cheap_rents)
+
+    def _rent(self, state: GameState, prop: PropertyState, cheap_rents: int) -> int:
+        """``rent_due`` of the property *prop* of *state* (whose ``cheap_rents`` is given), its
+        number known to be valid."""
         if prop.owner is None or prop.level is None:
             return 0
         owner = state.player(prop.owner)
         if owner is not None and owner.jailed and not self.config.jailed_owner_collects:
             return 0
-        level = 1 if ultime(state).cheap_rents > 0 else prop.level
-        return self.edition.prop(number).rent(level)
+        level = 1 if cheap_rents > 0 else prop.level
+        return self.edition.prop(prop.number).rent(level)
 
     # ------------------------------------------------------------------ building blocks
 
@@ -190,18 +252,26 @@ class UltimeRules:
         prop = tx.state.prop(number)
         level = max(1, min(MAX_LEVEL, level))
         if prop.owner is not None and prop.level != level:
-            tx.emit(PropertyChanged(number, prop.owner, prop.owner, prop.level, level))
+            tx.change_property(number, prop.owner, prop.owner, prop.level, level)
 
     def _shift_level(self, tx: _Tx, number: int, delta: int) -> None:
-        prop = tx.state.prop(number)
-        if prop.owner is not None and prop.level is not None:
-            self._set_level(tx, number, prop.level + delta)
+        """``_set_level`` to the level *delta* away, when the property is owned."""
+        prop = tx.state.properties[number - 1]  # state.prop(number), without the call
+        owner, old = prop.owner, prop.level
+        if owner is not None and old is not None:
+            level = old + delta
+            if level > MAX_LEVEL:
+                level = MAX_LEVEL
+            elif level < 1:
+                level = 1
+            if level != old:
+                tx.change_property(number, owner, owner, old, level)
 
     def _acquire(self, tx: _Tx, card: int, number: int, price: int, reason: str) -> None:
         """*card* takes an unowned property for *price*, then the colour-set check."""
         if price > 0:
-            tx.emit(MoneyMoved(card, None, price, reason))
-        tx.emit(PropertyChanged(number, None, card, None, 1))
+            tx.pay(card, None, price, reason)
+        tx.change_property(number, None, card, None, 1)
         self._colour_set(tx, self.edition.prop(number).group)
 
     def _colour_set(self, tx: _Tx, group: str) -> None:
@@ -223,9 +293,9 @@ class UltimeRules:
         """A property passes to player *to* keeping its level, or back to the bank (reset)."""
         prop = tx.state.prop(number)
         if to is None:
-            tx.emit(PropertyChanged(number, prop.owner, None, prop.level, None))
+            tx.change_property(number, prop.owner, None, prop.level, None)
         else:
-            tx.emit(PropertyChanged(number, prop.owner, to, prop.level, prop.level))
+            tx.change_property(number, prop.owner, to, prop.level, prop.level)
 
     def _charge(self, tx: _Tx, card: int, creditor: Creditor, amount: int, reason: str) -> None:
         """An obligatory payment under the debt rules (rent, jail fee, event payments)."""
@@ -234,10 +304,10 @@ class UltimeRules:
         payer = tx.state.player(card)
         assert payer is not None
         if payer.balance >= amount:
-            tx.emit(MoneyMoved(card, creditor, amount, reason))
+            tx.pay(card, creditor, amount, reason)
             return
         if payer.balance > 0:
-            tx.emit(MoneyMoved(card, creditor, payer.balance, reason))
+            tx.pay(card, creditor, payer.balance, reason)
         rest = amount - payer.balance
         if self.property_value(tx.state, card) < rest:
             self._bankrupt(tx, card, creditor)
@@ -288,39 +358,41 @@ class UltimeRules:
         return o.Started(tx.happened(), tuple(cards))
 
     def _land(self, tx: _Tx, cmd: Land) -> o.UltimeOutcome:
-        player = self._player(tx.state, cmd.card)
-        self._number(cmd.number)
-        prop = tx.state.prop(cmd.number)
-        info = self.edition.prop(cmd.number)
-        if prop.owner is None:
+        card, number = cmd.card, cmd.number
+        state = tx.state
+        player = self._player(state, card)
+        self._number(number)
+        prop = state.prop(number)
+        owner = prop.owner
+        if owner is None:
+            info = self.edition.prop(number)
             if player.balance < info.price:
                 raise NotEnoughMoney(
-                    f"player {cmd.card} has {player.balance}, {info.name} costs {info.price}",
+                    f"player {card} has {player.balance}, {info.name} costs {info.price}",
                     "not enough money",
                 )
-            return self._buy(tx, cmd.card, cmd.number, info.price)
-        if prop.owner == cmd.card:
-            self._shift_level(tx, cmd.number, 1)
-            level = tx.state.prop(cmd.number).level or 1
-            return o.LevelRaised(
-                tx.happened(), cmd.number, level, level > (prop.level or 0), cmd.card
-            )
-        rent = self.rent_due(tx.state, cmd.number)
+            return self._buy(tx, card, number, info.price)
+        if owner == card:
+            self._shift_level(tx, number, 1)
+            level = tx.state.prop(number).level or 1
+            return _level_raised(tx.happened(), number, level, level > (prop.level or 0), card)
+        cheap = ultime(state).cheap_rents
+        rent = self._rent(state, prop, cheap)
         if rent == 0:
             # jailed owner: no rent, no rise (decision)
-            return o.NoRent(tx.happened(), cmd.number, cmd.card)
-        cheap = ultime(tx.state).cheap_rents
+            return _no_rent(tx.happened(), number, card)
         if cheap > 0:
             tx.emit(CheapRentsChanged(cheap, cheap - 1))
         balance = player.balance
-        self._charge(tx, cmd.card, prop.owner, rent, "rent")
+        self._charge(tx, card, owner, rent, "rent")
         # the landing rule: the level rises after the payment, even one that bankrupts
-        self._shift_level(tx, cmd.number, 1)
+        self._shift_level(tx, number, 1)
         paid = min(rent, max(balance, 0))
-        raised = tx.state.prop(cmd.number).level
-        after = tx.state.player(cmd.card)
+        state = tx.state
+        raised = state.prop(number).level
+        after = state.player(card)
         owed = after is not None and after.debt > 0
-        return o.RentPaid(tx.happened(), cmd.number, cmd.card, prop.owner, paid, owed, raised)
+        return _rent_paid(tx.happened(), number, card, owner, paid, owed, raised)
 
     def _buy(self, tx: _Tx, card: int, number: int, price: int) -> o.Bought:
         """*card* buys the free property *number* (a landing or an event move)."""
@@ -328,14 +400,15 @@ class UltimeRules:
         self._acquire(tx, card, number, price, "purchase")
         grouped = len(ultime(tx.state).completed_groups) > before
         level = tx.state.prop(number).level or 1
-        return o.Bought(tx.happened(), number, card, price, grouped, level)
+        return _bought(tx.happened(), number, card, price, grouped, level)
 
     def _pass_go(self, tx: _Tx, cmd: PassGo) -> o.UltimeOutcome:
-        player = self._player(tx.state, cmd.card)
-        if player.jailed:
-            raise RuleError(f"player {cmd.card} is in jail: no salary", "in jail")
-        tx.emit(MoneyMoved(None, cmd.card, self.k.go_salary, "go"))
-        return o.SalaryPaid(tx.happened(), cmd.card, self.k.go_salary)
+        card = cmd.card
+        if self._player(tx.state, card).jailed:
+            raise RuleError(f"player {card} is in jail: no salary", "in jail")
+        salary = self.k.go_salary
+        tx.pay(None, card, salary, "go")
+        return _salary_paid(tx.happened(), card, salary)
 
     def _go_to_jail(self, tx: _Tx, cmd: GoToJail) -> o.UltimeOutcome:
         player = self._player(tx.state, cmd.card)
@@ -363,7 +436,7 @@ class UltimeRules:
                 f"player {cmd.card} has {player.balance}, the Location fee is {fee}",
                 "not enough money",
             )
-        tx.emit(MoneyMoved(cmd.card, None, fee, "location"))
+        tx.pay(cmd.card, None, fee, "location")
         return o.LocationPaid(tx.happened(), cmd.card, fee)
 
     def _auction_sale(self, tx: _Tx, cmd: AuctionSale) -> o.UltimeOutcome:
@@ -401,7 +474,7 @@ class UltimeRules:
         change = 0
         if rest < 0 and self.config.debt_change_from_bank:
             change = -rest
-            tx.emit(MoneyMoved(None, cmd.card, change, "change"))
+            tx.pay(None, cmd.card, change, "change")
         return o.DebtSettled(tx.happened(), cmd.card, cmd.number, change)
 
     # ------------------------------------------------------------------ event cards
@@ -512,8 +585,8 @@ class UltimeRules:
             result = "level"
         elif kind == "swap":
             a, b = state.prop(cmd.props[0]), state.prop(cmd.props[1])
-            tx.emit(PropertyChanged(a.number, a.owner, b.owner, a.level, a.level))
-            tx.emit(PropertyChanged(b.number, b.owner, a.owner, b.level, b.level))
+            tx.change_property(a.number, a.owner, b.owner, a.level, a.level)
+            tx.change_property(b.number, b.owner, a.owner, b.level, b.level)
             result = "swapped"
         elif kind == "tax":
             assert first is not None
@@ -527,7 +600,7 @@ class UltimeRules:
                 self._shift_level(tx, n, -1)
         elif kind == "collect_pair":
             for c in cmd.cards:
-                tx.emit(MoneyMoved(None, c, self.k.collect_amount, "event"))
+                tx.pay(None, c, self.k.collect_amount, "event")
             result, amount = "collected", self.k.collect_amount
         elif kind == "cheap_rent":
             new = self.k.cheap_rent_count

@@ -45,6 +45,7 @@ from bank.engine.records import (
     decode,
     encode,
     outcome_of,
+    record_text,
 )
 from bank.engine.ruleset import (
     ENGINE_CODEC,
@@ -69,7 +70,13 @@ log = logging.getLogger(__name__)
 
 
 class JournalLike(Protocol):
-    """What the game needs of a journal (see :class:`bank.services.journal.Journal`)."""
+    """What the game needs of a journal (see :class:`bank.services.journal.Journal`).
+
+    One that also has ``append_text(text) -> int``
+    (:meth:`bank.services.journal.Journal.append_text`) is given each record as the text
+    :func:`bank.engine.records.record_text` writes, without the dict (that text is what the
+    journal would write of the dict, character for character).
+    """
 
     def append(self, record: dict[str, Any]) -> int: ...
 
@@ -166,6 +173,8 @@ class Game:
         self._group_opened_debt = False
         #: the transaction count of the last snapshot written or resumed from
         self._snapshot_count = 0
+        #: the journal whose ``append_text`` was looked up, and that method (None: it has none)
+        self._text_append: tuple[object, Callable[[str], int] | None] = (None, None)
         if journal is not None:
             self._resume(journal)
 
@@ -305,12 +314,16 @@ class Game:
         return Undone(tuple(done))
 
     def _advance(
-        self, tx: Transaction, after: GameState | None = None, record: Record | None = None
+        self,
+        tx: Transaction,
+        after: GameState | None = None,
+        record: Record | None = None,
+        joins: bool | None = None,
     ) -> None:
         """Apply a committed transaction and keep the undo group up to date (*after*: the
         state after its events, as the ruleset worked it out while deciding; *record*: the
-        journal record it was replayed from, whose outcome is read if an undo needs it)."""
-        in_debt_before = self.state.debtor() is not None
+        journal record it was replayed from, whose outcome is read if an undo needs it;
+        *joins*: whether the ruleset said the command joins the undo group, None: not asked)."""
         before = self.state
         self.state = apply(self.state, tx.events) if after is None else after
         if tx.command.transparent:
@@ -332,7 +345,7 @@ class Game:
         if isinstance(tx.command, Undo):
             self._undo_events, self._undo_group, self._trail = [], None, []
             self._undo_outcomes = []
-        elif self.ruleset.joins_undo_group(tx.command):
+        elif self.ruleset.joins_undo_group(tx.command) if joins is None else joins:
             if self._trail:
                 self._trail.append((None, tx.events))
             else:
@@ -353,7 +366,7 @@ class Game:
             self._undo_group = tx.undo_group
             self._trail = []
             self._group_had_debt = self.state.debtor() is not None
-            self._group_opened_debt = self._group_had_debt and not in_debt_before
+            self._group_opened_debt = self._group_had_debt and before.debtor() is None
 
     # ------------------------------------------------------------------ commands
 
@@ -375,6 +388,7 @@ class Game:
         """Decide, commit to the journal, then apply. Raises RuleError with nothing changed."""
         outcome: Outcome | None = None
         after: GameState | None = None
+        joins: bool | None = None
         if isinstance(command, Undo):
             self._undo_refusal()
             events = self._undo()
@@ -387,16 +401,37 @@ class Game:
             events, outcome, after = decision.events, decision.outcome, decision.state
             if command.transparent:
                 group = None
-            elif self.ruleset.joins_undo_group(command):
+            elif joins := self.ruleset.joins_undo_group(command):
                 group = self._undo_group
             else:
                 group = self._seq + 1 if command.undoable else None
         tx = Transaction(self._seq + 1, command, events, group, outcome)
-        if self.journal is not None:
-            self.journal.append(tx.to_record(self.edition.id, self.ruleset_name))
+        journal = self.journal
+        if journal is not None:
+            owner, append_text = self._text_append
+            if owner is not journal:
+                append_text = getattr(journal, "append_text", None)
+                self._text_append = (journal, append_text)
+            text: str | None = None
+            if append_text is not None:
+                try:
+                    text = record_text(
+                        command,
+                        events,
+                        group,
+                        edition=self.edition.id,
+                        ruleset=self.ruleset_name,
+                        outcome=outcome,
+                    )
+                except Exception:  # not JSON, no outcome codec: the record's dict says (below)
+                    text = None
+            if text is None or append_text is None:
+                journal.append(tx.to_record(self.edition.id, self.ruleset_name))
+            else:
+                append_text(text)
         self._seq += 1
-        self._advance(tx, after)
-        if self.journal is not None and isinstance(command, NewGame):
+        self._advance(tx, after, None, joins)
+        if journal is not None and isinstance(command, NewGame):
             self._describe_game(command)
         if self.journal is not None and self._seq - self._snapshot_count >= SNAPSHOT_EVERY:
             self.save_snapshot()

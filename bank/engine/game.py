@@ -112,7 +112,7 @@ class KeepsSnapshots(JournalLike, Protocol):
     def entries(self, game_id: int | None = None, after: int = 0) -> Iterator[StoredEntry]: ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Transaction:
     """One committed transaction."""
 
@@ -125,6 +125,23 @@ class Transaction:
     #: by a replay, which never needs it: :attr:`bank.engine.records.Record.outcome` reads it)
     outcome: Outcome | None = None
 
+    def __init__(
+        self,
+        seq: int,
+        command: Command,
+        events: tuple[Event, ...],
+        undo_group: int | None,
+        outcome: Outcome | None = None,
+    ) -> None:
+        # A frozen dataclass's own __init__ sets each field through object.__setattr__ (a
+        # lookup and a call a field, for every transaction); the slots' own setters, found
+        # once (below the class), do the same for half the work.
+        _set_seq(self, seq)
+        _set_command(self, command)
+        _set_events(self, events)
+        _set_undo_group(self, undo_group)
+        _set_outcome(self, outcome)
+
     def to_record(self, edition: str, ruleset: str = LEGACY_RULESET) -> dict[str, Any]:
         """The journal record (``bank.engine.records``), the outcome with it."""
         return encode(
@@ -135,6 +152,12 @@ class Transaction:
             ruleset=ruleset,
             outcome=self.outcome,
         )
+
+
+_set_seq, _set_command, _set_events, _set_undo_group, _set_outcome = (
+    vars(Transaction)[name].__set__
+    for name in ("seq", "command", "events", "undo_group", "outcome")
+)
 
 
 class Game:
@@ -416,12 +439,7 @@ class Game:
             if append_text is not None:
                 try:
                     text = record_text(
-                        command,
-                        events,
-                        group,
-                        edition=self.edition.id,
-                        ruleset=self.ruleset_name,
-                        outcome=outcome,
+                        command, events, group, self.edition.id, self.ruleset_name, outcome
                     )
                 except Exception:  # not JSON, no outcome codec: the record's dict says (below)
                     text = None

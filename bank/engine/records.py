@@ -267,9 +267,31 @@ def _value_text(value: Any) -> str:
 #: the function that writes what is no int, string, flag or None): an int is formatted by the
 #: f-string itself
 _INLINE: Final = (
-    "{x} if type({x}) is int else quoted({x}) if type({x}) is str else 'null' if {x} is None "
+    "(ints({x}) or int_text({x})) if type({x}) is int "
+    "else (strs({x}) or str_text({x})) if type({x}) is str else 'null' if {x} is None "
     "else 'true' if {x} is True else 'false' if {x} is False else {slow}({x})"
 )
+
+#: the texts of the ints and strings written so far, up to this many of each (a game writes
+#: the same few card and property numbers, amounts and reasons over and over: looking one up
+#: costs half of writing it)
+_KEPT: Final = 4096
+_INT_TEXTS: Final[dict[int, str]] = {}
+_STR_TEXTS: Final[dict[str, str]] = {}
+
+
+def _int_text(value: int) -> str:
+    text = int.__repr__(value)  # what the JSON encoder writes of an int
+    if len(_INT_TEXTS) < _KEPT:
+        _INT_TEXTS[value] = text
+    return text
+
+
+def _str_text(value: str) -> str:
+    text: str = _quoted(value)
+    if len(_STR_TEXTS) < _KEPT:
+        _STR_TEXTS[value] = text
+    return text
 
 
 def _check_names(cls: type, names: Iterable[str]) -> None:
@@ -288,7 +310,13 @@ def _made(
     lines += [f"    a{i} = value.{name}" for i, name in enumerate(names)]
     text = f'f"{"".join(pieces)}"'
     lines.append(f'    return "{{" + {text}[1:] + "}}"' if nested else f"    return {text}")
-    scope.update(quoted=_quoted, text=_value_text)
+    scope.update(
+        ints=_INT_TEXTS.get,
+        int_text=_int_text,
+        strs=_STR_TEXTS.get,
+        str_text=_str_text,
+        text=_value_text,
+    )
     exec("\n".join(lines), scope)  # the source is made from a dataclass's field names
     return cast("Callable[[Any], str]", scope["write"])
 
@@ -400,15 +428,15 @@ def record_text(
     command: Command,
     events: Iterable[Event],
     undo_group: int | None,
-    *,
     edition: str,
     ruleset: str = LEGACY_RULESET,
     outcome: Outcome | None = None,
 ) -> str:
-    """The JSON text the journal stores for :func:`encode`'s record (same arguments),
-    character for character, written without the dicts. Raises what :func:`encode` raises,
-    and TypeError or ValueError for a value that is not JSON (the journal's encoder refuses
-    it: write such a record through :func:`encode` to be told how)."""
+    """The JSON text the journal stores for :func:`encode`'s record (same arguments, here
+    positional too: a call with keywords costs more), character for character, written
+    without the dicts. Raises what :func:`encode` raises, and TypeError or ValueError for a
+    value that is not JSON (the journal's encoder refuses it: write such a record through
+    :func:`encode` to be told how)."""
     head = _HEADS.get((ruleset, edition))
     if head is None:
         head = _HEADS[(ruleset, edition)] = (
@@ -416,7 +444,11 @@ def record_text(
             f'"edition":{_value_text(edition)},"command":'
         )
     texts = _EVENT_TEXTS
-    written = ",".join([texts[type(e)](e) for e in events])
+    if type(events) is tuple and len(events) == 1:  # most transactions
+        event = events[0]
+        written = texts[type(event)](event)
+    else:
+        written = ",".join([texts[type(e)](e) for e in events])
     group = undo_group if type(undo_group) is int else _value_text(undo_group)
     cmd = _COMMAND_TEXTS[type(command)](command)
     if outcome is None:

@@ -399,15 +399,15 @@ class _OutcomeTexts:
         for i, (name, default, convert) in enumerate(layout):
             scope[f"k{i}"] = "," + _quoted(name) + ":"
             x = f"a{i}"
-            # a field the codec turns into plain values: a dataclass seen before written first
-            slow = "text" if convert is _stored_as_is else f"(nested(type({x})) or plain)"
-            value = _INLINE.format(x=x, slow=slow)
+            if convert is _stored_as_is:
+                value = _INLINE.format(x=x, slow="text")
+            else:  # one the codec turns into plain values (a dataclass, an outcome, a tuple)
+                value = f"(nested(type({x})) or plain)({x})"
             if default is dataclasses.MISSING:
                 pieces.append(f"{{k{i}}}{{{value}}}")
             else:  # left out when equal to its default
                 scope[f"d{i}"] = default
-                pieces.append(f"{{'' if a{i} == d{i} else k{i}}}")
-                pieces.append(f"{{'' if a{i} == d{i} else ({value})}}")
+                pieces.append(f"{{'' if a{i} == d{i} else k{i} + ({value})}}")
         if kind:
             pieces.append("}}")
         return _made(names, pieces, scope, nested=not kind)

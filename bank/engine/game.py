@@ -45,6 +45,7 @@ from bank.engine.records import (
     decode,
     encode,
     outcome_of,
+    record_text,
 )
 from bank.engine.ruleset import (
     ENGINE_CODEC,
@@ -69,7 +70,13 @@ log = logging.getLogger(__name__)
 
 
 class JournalLike(Protocol):
-    """What the game needs of a journal (see :class:`bank.services.journal.Journal`)."""
+    """What the game needs of a journal (see :class:`bank.services.journal.Journal`).
+
+    One that also has ``append_text(text) -> int``
+    (:meth:`bank.services.journal.Journal.append_text`) is given each record as the text
+    :func:`bank.engine.records.record_text` writes, without the dict (that text is what the
+    journal would write of the dict, character for character).
+    """
 
     def append(self, record: dict[str, Any]) -> int: ...
 
@@ -105,7 +112,7 @@ class KeepsSnapshots(JournalLike, Protocol):
     def entries(self, game_id: int | None = None, after: int = 0) -> Iterator[StoredEntry]: ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Transaction:
     """One committed transaction."""
 
@@ -118,6 +125,23 @@ class Transaction:
     #: by a replay, which never needs it: :attr:`bank.engine.records.Record.outcome` reads it)
     outcome: Outcome | None = None
 
+    def __init__(
+        self,
+        seq: int,
+        command: Command,
+        events: tuple[Event, ...],
+        undo_group: int | None,
+        outcome: Outcome | None = None,
+    ) -> None:
+        # A frozen dataclass's own __init__ sets each field through object.__setattr__ (a
+        # lookup and a call a field, for every transaction); the slots' own setters, found
+        # once (below the class), do the same for half the work.
+        _set_seq(self, seq)
+        _set_command(self, command)
+        _set_events(self, events)
+        _set_undo_group(self, undo_group)
+        _set_outcome(self, outcome)
+
     def to_record(self, edition: str, ruleset: str = LEGACY_RULESET) -> dict[str, Any]:
         """The journal record (``bank.engine.records``), the outcome with it."""
         return encode(
@@ -128,6 +152,12 @@ class Transaction:
             ruleset=ruleset,
             outcome=self.outcome,
         )
+
+
+_set_seq, _set_command, _set_events, _set_undo_group, _set_outcome = (
+    vars(Transaction)[name].__set__
+    for name in ("seq", "command", "events", "undo_group", "outcome")
+)
 
 
 class Game:
@@ -166,6 +196,8 @@ class Game:
         self._group_opened_debt = False
         #: the transaction count of the last snapshot written or resumed from
         self._snapshot_count = 0
+        #: the journal whose ``append_text`` was looked up, and that method (None: it has none)
+        self._text_append: tuple[object, Callable[[str], int] | None] = (None, None)
         if journal is not None:
             self._resume(journal)
 
@@ -305,12 +337,16 @@ class Game:
         return Undone(tuple(done))
 
     def _advance(
-        self, tx: Transaction, after: GameState | None = None, record: Record | None = None
+        self,
+        tx: Transaction,
+        after: GameState | None = None,
+        record: Record | None = None,
+        joins: bool | None = None,
     ) -> None:
         """Apply a committed transaction and keep the undo group up to date (*after*: the
         state after its events, as the ruleset worked it out while deciding; *record*: the
-        journal record it was replayed from, whose outcome is read if an undo needs it)."""
-        in_debt_before = self.state.debtor() is not None
+        journal record it was replayed from, whose outcome is read if an undo needs it;
+        *joins*: whether the ruleset said the command joins the undo group, None: not asked)."""
         before = self.state
         self.state = apply(self.state, tx.events) if after is None else after
         if tx.command.transparent:
@@ -332,7 +368,7 @@ class Game:
         if isinstance(tx.command, Undo):
             self._undo_events, self._undo_group, self._trail = [], None, []
             self._undo_outcomes = []
-        elif self.ruleset.joins_undo_group(tx.command):
+        elif self.ruleset.joins_undo_group(tx.command) if joins is None else joins:
             if self._trail:
                 self._trail.append((None, tx.events))
             else:
@@ -353,7 +389,7 @@ class Game:
             self._undo_group = tx.undo_group
             self._trail = []
             self._group_had_debt = self.state.debtor() is not None
-            self._group_opened_debt = self._group_had_debt and not in_debt_before
+            self._group_opened_debt = self._group_had_debt and before.debtor() is None
 
     # ------------------------------------------------------------------ commands
 
@@ -375,6 +411,7 @@ class Game:
         """Decide, commit to the journal, then apply. Raises RuleError with nothing changed."""
         outcome: Outcome | None = None
         after: GameState | None = None
+        joins: bool | None = None
         if isinstance(command, Undo):
             self._undo_refusal()
             events = self._undo()
@@ -387,16 +424,32 @@ class Game:
             events, outcome, after = decision.events, decision.outcome, decision.state
             if command.transparent:
                 group = None
-            elif self.ruleset.joins_undo_group(command):
+            elif joins := self.ruleset.joins_undo_group(command):
                 group = self._undo_group
             else:
                 group = self._seq + 1 if command.undoable else None
         tx = Transaction(self._seq + 1, command, events, group, outcome)
-        if self.journal is not None:
-            self.journal.append(tx.to_record(self.edition.id, self.ruleset_name))
+        journal = self.journal
+        if journal is not None:
+            owner, append_text = self._text_append
+            if owner is not journal:
+                append_text = getattr(journal, "append_text", None)
+                self._text_append = (journal, append_text)
+            text: str | None = None
+            if append_text is not None:
+                try:
+                    text = record_text(
+                        command, events, group, self.edition.id, self.ruleset_name, outcome
+                    )
+                except Exception:  # not JSON, no outcome codec: the record's dict says (below)
+                    text = None
+            if text is None or append_text is None:
+                journal.append(tx.to_record(self.edition.id, self.ruleset_name))
+            else:
+                append_text(text)
         self._seq += 1
-        self._advance(tx, after)
-        if self.journal is not None and isinstance(command, NewGame):
+        self._advance(tx, after, None, joins)
+        if journal is not None and isinstance(command, NewGame):
             self._describe_game(command)
         if self.journal is not None and self._seq - self._snapshot_count >= SNAPSHOT_EVERY:
             self.save_snapshot()

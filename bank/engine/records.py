@@ -39,15 +39,25 @@ Imports the engine's command and event types, the ruleset registry and the stand
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import dataclasses
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, overload
+from typing import Any, Final, Protocol, cast, overload
 
 from bank import rulesets as _rulesets  # each ruleset's commands, events and outcomes
 from bank.engine.commands import Command, command_from_dict
 from bank.engine.errors import BankError, RuleError
 from bank.engine.events import SCHEMA_VERSION, Event, apply, event_from_dict
-from bank.engine.ruleset import ENGINE_CODEC, Outcome, OutcomeCodec, OutcomeError, Ruleset, Undone
+from bank.engine.ruleset import (
+    ENGINE_CODEC,
+    Outcome,
+    OutcomeCodec,
+    OutcomeError,
+    Ruleset,
+    Undone,
+)
+from bank.engine.ruleset import _same as _stored_as_is  # the codec's reader of a plain field
 from bank.engine.state import GameState
 from board_assets import Edition
 
@@ -65,6 +75,7 @@ __all__ = [
     "encode",
     "last_undo_group",
     "outcome_of",
+    "record_text",
     "undone_by",
 ]
 
@@ -188,13 +199,267 @@ def encode(
         if codec is None and isinstance(outcome, Undone):
             codec = ENGINE_CODEC  # the core's own kind, for rules that store none of theirs
         if codec is None:
-            raise RecordError(
-                f"the {ruleset!r} rules gave an outcome ({outcome.kind}) but declare no "
-                "outcome codec (RulesetSpec.outcomes): nothing was journalled"
-            )
+            raise _no_codec(ruleset, outcome)
         record["outcome"] = codec.encode(outcome)
     record["undo_group"] = undo_group  # last, as in every schema
     return record
+
+
+def _no_codec(ruleset: str, outcome: Outcome) -> RecordError:
+    return RecordError(
+        f"the {ruleset!r} rules gave an outcome ({outcome.kind}) but declare no "
+        "outcome codec (RulesetSpec.outcomes): nothing was journalled"
+    )
+
+
+# ---------------------------------------------------------------------- the record as text
+#
+# The journal stores a record as its JSON text (compact separators, ASCII only, no NaN).
+# :func:`record_text` writes that text straight from the command, events and outcome,
+# character for character what the journal's encoder makes of :func:`encode`'s dict, without
+# building the dicts: each command, event and outcome class gets a function made once from its
+# fields (as ``dataclasses`` makes ``__init__``) that writes an int, a flag, None and a string
+# itself and hands any other value to the JSON encoder. A class that writes its own dict
+# (``to_dict`` overridden) is written through that dict.
+
+
+def _not_json(value: object) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _make_json_text() -> Callable[[Any], str]:
+    """The JSON text of any value as the journal writes it inside a record: the C encoder
+    made once with the journal's options, or the json module's own encoder without it."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+    # (markers, default, encoder, indent, key_separator, item_separator, sort_keys, skipkeys,
+    #  allow_nan)
+    chunks = make(
+        None, _not_json, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, False
+    )
+    join = "".join
+
+    def json_text(value: Any) -> str:
+        return join(chunks(value, 0))
+
+    return json_text
+
+
+_json_text: Final = _make_json_text()
+_quoted: Final = json.encoder.encode_basestring_ascii
+
+
+def _value_text(value: Any) -> str:
+    """The JSON text of a value stored as it is."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):  # a str subclass (an enum) is written as its string
+        return _quoted(value)
+    return _json_text(value)
+
+
+#: one value written inside an f-string of the functions made below (*x*: its name; *slow*:
+#: the function that writes what is no int, string, flag or None): an int is formatted by the
+#: f-string itself
+_INLINE: Final = (
+    "(ints({x}) or int_text({x})) if type({x}) is int "
+    "else (strs({x}) or str_text({x})) if type({x}) is str else 'null' if {x} is None "
+    "else 'true' if {x} is True else 'false' if {x} is False else {slow}({x})"
+)
+
+#: the texts of the ints and strings written so far, up to this many of each (a game writes
+#: the same few card and property numbers, amounts and reasons over and over: looking one up
+#: costs half of writing it)
+_KEPT: Final = 4096
+_INT_TEXTS: Final[dict[int, str]] = {}
+_STR_TEXTS: Final[dict[str, str]] = {}
+
+
+def _int_text(value: int) -> str:
+    text = int.__repr__(value)  # what the JSON encoder writes of an int
+    if len(_INT_TEXTS) < _KEPT:
+        _INT_TEXTS[value] = text
+    return text
+
+
+def _str_text(value: str) -> str:
+    text: str = _quoted(value)
+    if len(_STR_TEXTS) < _KEPT:
+        _STR_TEXTS[value] = text
+    return text
+
+
+def _check_names(cls: type, names: Iterable[str]) -> None:
+    for name in names:
+        if not name.isidentifier():  # never for a dataclass field; no code made of it
+            raise OutcomeError(f"{cls.__name__} has a field named {name!r}")
+
+
+def _made(
+    names: Sequence[str], pieces: Sequence[str], scope: dict[str, Any], nested: bool = False
+) -> Callable[[Any], str]:
+    """A function ``write(value)`` that reads the fields *names* of its argument (``a0``,
+    ``a1``...) and returns the f-string of *pieces*; *nested*: within braces, the first
+    piece's comma left out."""
+    lines = ["def write(value):"]
+    lines += [f"    a{i} = value.{name}" for i, name in enumerate(names)]
+    text = f'f"{"".join(pieces)}"'
+    lines.append(f'    return "{{" + {text}[1:] + "}}"' if nested else f"    return {text}")
+    scope.update(
+        ints=_INT_TEXTS.get,
+        int_text=_int_text,
+        strs=_STR_TEXTS.get,
+        str_text=_str_text,
+        text=_value_text,
+    )
+    exec("\n".join(lines), scope)  # the source is made from a dataclass's field names
+    return cast("Callable[[Any], str]", scope["write"])
+
+
+def _dict_writer(cls: type, last: str, own: Callable[..., Any]) -> Callable[[Any], str]:
+    """The text of ``to_dict()`` of an instance of *cls*: its fields in order, then *last*
+    (an event's ``kind``, a command's ``name``), as :func:`bank.engine.values.dict_maker`
+    makes it; through the dict itself when *cls* overrides *own*, its base's ``to_dict``."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    if getattr(cls, "to_dict", None) is not own or last in names:
+        return lambda value: _json_text(value.to_dict())
+    _check_names(cls, names)
+    scope: dict[str, Any] = {}
+    pieces = []
+    for i, name in enumerate(names):
+        scope[f"k{i}"] = ("{" if i == 0 else ",") + _quoted(name) + ":"
+        pieces.append(f"{{k{i}}}{{{_INLINE.format(x=f'a{i}', slow='text')}}}")
+    last_value = _value_text(getattr(cls, last))
+    scope["tail"] = ("," if names else "{") + _quoted(last) + ":" + last_value + "}"
+    pieces.append("{tail}")
+    return _made(names, pieces, scope)
+
+
+class _Writers(dict[type, Callable[[Any], str]]):
+    """Each class's text writer, made the first time one of its instances is written."""
+
+    def __init__(self, make: Callable[[type], Callable[[Any], str]]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, cls: type) -> Callable[[Any], str]:
+        writer = self[cls] = self.make(cls)
+        return writer
+
+
+_COMMAND_TEXTS: Final = _Writers(lambda cls: _dict_writer(cls, "name", Command.to_dict))
+_EVENT_TEXTS: Final = _Writers(lambda cls: _dict_writer(cls, "kind", Event.to_dict))
+
+
+class _OutcomeTexts:
+    """The text of what an :class:`OutcomeCodec` stores of an outcome (``codec.encode``) and
+    of the values in its fields (the codec's ``_plain``), written by functions made once per
+    class from the codec's own layout of its fields: default values left out, a field the
+    codec stores as it is written so, any other as the codec turns it into plain values."""
+
+    def __init__(self, codec: OutcomeCodec) -> None:
+        self.codec = codec
+        self.outcomes = _Writers(lambda cls: self._writer(cls, True))
+        self.nested = _Writers(lambda cls: self._writer(cls, False))
+
+    def plain(self, item: Any) -> str:
+        """The text of ``codec._plain(item)``."""
+        writer = self.nested.get(type(item))  # a dataclass (no outcome) written before
+        if writer is not None:
+            return writer(item)
+        if item is None or isinstance(item, int | str | float):
+            return _value_text(item)
+        cls = type(item)
+        if cls is tuple or cls is list:
+            return "[" + ",".join([self.plain(x) for x in item]) + "]"
+        if isinstance(item, Outcome):
+            return self.outcomes[cls](item)
+        if dataclasses.is_dataclass(item) and not isinstance(item, type | tuple | list):
+            return self.nested[cls](item)
+        return _json_text(self.codec._plain(item))  # raises OutcomeError as the codec does
+
+    def _writer(self, cls: type, kind: bool) -> Callable[[Any], str]:
+        layout = self.codec._layout(cls)
+        names = [name for name, _, _ in layout]
+        _check_names(cls, names)
+        scope: dict[str, Any] = {"plain": self.plain, "nested": self.nested.get}
+        pieces = []
+        if kind:
+            head = '{"k":' + _value_text(cast("type[Outcome]", cls).kind)
+            version = cast("type[Outcome]", cls).version
+            if version != 1:
+                head += ',"v":' + _value_text(version)
+            scope["head"] = head
+            pieces.append("{head}")
+        for i, (name, default, convert) in enumerate(layout):
+            scope[f"k{i}"] = "," + _quoted(name) + ":"
+            x = f"a{i}"
+            if convert is _stored_as_is:
+                value = _INLINE.format(x=x, slow="text")
+            else:  # one the codec turns into plain values (a dataclass, an outcome, a tuple)
+                value = f"(nested(type({x})) or plain)({x})"
+            if default is dataclasses.MISSING:
+                pieces.append(f"{{k{i}}}{{{value}}}")
+            else:  # left out when equal to its default
+                scope[f"d{i}"] = default
+                pieces.append(f"{{'' if a{i} == d{i} else k{i} + ({value})}}")
+        if kind:
+            pieces.append("}}")
+        return _made(names, pieces, scope, nested=not kind)
+
+
+class _OutcomeCodecs(dict[OutcomeCodec, _OutcomeTexts]):
+    def __missing__(self, codec: OutcomeCodec) -> _OutcomeTexts:
+        texts = self[codec] = _OutcomeTexts(codec)
+        return texts
+
+
+_OUTCOME_TEXTS: Final = _OutcomeCodecs()
+#: the beginning of a record's text, up to its command, by ruleset and edition
+_HEADS: Final[dict[tuple[str, str], str]] = {}
+
+
+def record_text(
+    command: Command,
+    events: Iterable[Event],
+    undo_group: int | None,
+    edition: str,
+    ruleset: str = LEGACY_RULESET,
+    outcome: Outcome | None = None,
+) -> str:
+    """The JSON text the journal stores for :func:`encode`'s record (same arguments, here
+    positional too: a call with keywords costs more), character for character, written
+    without the dicts. Raises what :func:`encode` raises, and TypeError or ValueError for a
+    value that is not JSON (the journal's encoder refuses it: write such a record through
+    :func:`encode` to be told how)."""
+    head = _HEADS.get((ruleset, edition))
+    if head is None:
+        head = _HEADS[(ruleset, edition)] = (
+            f'{{"v":{SCHEMA_VERSION},"ruleset":{_value_text(ruleset)},'
+            f'"edition":{_value_text(edition)},"command":'
+        )
+    texts = _EVENT_TEXTS
+    if type(events) is tuple and len(events) == 1:  # most transactions
+        event = events[0]
+        written = texts[type(event)](event)
+    else:
+        written = ",".join([texts[type(e)](e) for e in events])
+    group = undo_group if type(undo_group) is int else _value_text(undo_group)
+    cmd = _COMMAND_TEXTS[type(command)](command)
+    if outcome is None:
+        return f'{head}{cmd},"events":[{written}],"undo_group":{group}}}'
+    codec = _rulesets.find(ruleset).outcomes
+    if codec is None and isinstance(outcome, Undone):
+        codec = ENGINE_CODEC
+    if codec is None:
+        raise _no_codec(ruleset, outcome)
+    out = _OUTCOME_TEXTS[codec].outcomes[type(outcome)](outcome)
+    return f'{head}{cmd},"events":[{written}],"outcome":{out},"undo_group":{group}}}'
 
 
 def decode(

@@ -46,7 +46,7 @@ def _state(env: dict[str, str]) -> dict[str, object]:
     return state
 
 
-def _until(predicate, what: str, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+def _until(predicate, what: str, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
